@@ -1,0 +1,42 @@
+"""Build the Cython kernel ``mastermind._core``; all metadata lives in pyproject.toml.
+
+Set ``MASTERMIND_DEBUG=1`` to build with bounds checks and without optimisation.
+"""
+import os
+import platform
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+debug = os.environ.get("MASTERMIND_DEBUG", "") not in ("", "0")
+
+compile_args = ["-O0", "-g"] if debug else ["-O3"]
+link_args = []
+if platform.machine().lower() in ("x86_64", "amd64"):
+    compile_args.append("-mpopcnt")  # hardware popcount: every x86-64 CPU since 2008
+if os.environ.get("MASTERMIND_NO_OPENMP", "") in ("", "0"):
+    compile_args.append("-fopenmp")
+    link_args.append("-fopenmp")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": debug,
+    "wraparound": False,
+    "initializedcheck": debug,
+    "cdivision": True,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        "mastermind._core",
+        ["src/mastermind/_core.pyx"],
+        include_dirs=[np.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -1,0 +1,364 @@
+"""Game definitions: the code space, the guess and secret sets, scores and their slots.
+
+A :class:`Game` is [n,k]-Mastermind (or one of its variants): codes are indices in
+lexicographic order (DESIGN section 1), people see ``"1122"``.  Everything that reaches the
+kernel (:mod:`mastermind._core`) is prepared and validated here.
+
+>>> g = Game(4, 6)
+>>> g.size, g.nslots, g.format_code(0), g.format_code(1295)
+(1296, 14, '1111', '6666')
+>>> str(g.score("1122", "1213"))
+'1 2'
+>>> g.partition("1122").tolist()
+[256, 256, 96, 16, 1, 256, 208, 36, 0, 114, 32, 4, 20, 1]
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, Union
+
+import numpy as np
+
+from . import _core
+
+MAX_PEGS = 8
+MAX_COLOURS = 16
+MAX_CODES = 1 << 24  # 16,777,216 codes: [8,8], [6,16], [7,10] fit; the tables take ~0.5 GB
+
+CodeLike = Union[int, str, Sequence[int]]
+
+
+class GameError(ValueError):
+    """A game that cannot be built (bad n, k, variant or size)."""
+
+
+class CodeError(ValueError):
+    """A code that is not a code of the game."""
+
+
+class ScoreError(ValueError):
+    """A score that cannot be a score of the game."""
+
+
+class Variant(str, enum.Enum):
+    """Which codes may be guessed and be secret, and how guesses are scored."""
+
+    CLASSIC = "classic"  # repetition allowed everywhere, blacks and whites
+    DISTINCT = "distinct"  # secrets without repeated colours; guesses may repeat
+    BULLS_AND_COWS = "bulls-and-cows"  # guesses and secrets without repetition
+    BLACK_PEG = "black-peg"  # only the number of blacks is told
+    PERMUTATION = "permutation"  # n = k; guesses and secrets are permutations
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Score(NamedTuple):
+    """A score (blacks, whites); ``str`` gives ``"2 1"``."""
+
+    black: int
+    white: int
+
+    def __str__(self) -> str:
+        return f"{self.black} {self.white}"
+
+    def pegs(self) -> str:
+        """The score as pegs: ``"BBW"``; ``"-"`` when there are none."""
+        return "B" * self.black + "W" * self.white or "-"
+
+
+def score_slots(n: int, black_only: bool = False) -> tuple[Score, ...]:
+    """All scores of n positions in lexicographic (b, w) order, without (n-1, 1).
+
+    >>> len(score_slots(4)), len(score_slots(5)), score_slots(2)
+    (14, 20, (Score(black=0, white=0), Score(black=0, white=1), Score(black=0, white=2), Score(black=1, white=0), Score(black=2, white=0)))
+    """
+    if black_only:
+        return tuple(Score(b, 0) for b in range(n + 1))
+    return tuple(
+        Score(b, w) for b in range(n + 1) for w in range(n + 1 - b) if (b, w) != (n - 1, 1)
+    )
+
+
+def reference_score(u: Sequence[int], v: Sequence[int]) -> Score:
+    """Plain-Python score of two colour sequences, straight from the definition."""
+    b = sum(1 for x, y in zip(u, v) if x == y)
+    m = sum(min(u.count(c), v.count(c)) for c in set(u))
+    return Score(b, m - b)
+
+
+class Game:
+    """[n,k]-Mastermind or a variant.
+
+    Parameters
+    ----------
+    n, k : int
+        Positions (1..8) and colours (1..16); at most 2**24 codes.
+    variant : str or Variant
+        ``classic`` (default), ``distinct``, ``bulls-and-cows``, ``black-peg`` or
+        ``permutation``.
+
+    Attributes
+    ----------
+    guesses, secrets : numpy int32 arrays
+        Sorted indices of the codes that may be played and that may be secret.
+    slots : tuple of Score
+        The score slots; ``win_slot`` is the index of (n, 0).
+
+    >>> Game(4, 6, "distinct").secrets.size, Game(3, 3, "permutation").guesses.size
+    (360, 6)
+    """
+
+    def __init__(self, n: int = 4, k: int = 6, variant: Union[str, Variant] = Variant.CLASSIC):
+        try:
+            variant = Variant(variant)
+        except ValueError:
+            names = ", ".join(v.value for v in Variant)
+            raise GameError(f"unknown variant {variant!r}; choose one of {names}") from None
+        for name, value, top in (("pegs", n, MAX_PEGS), ("colours", k, MAX_COLOURS)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise GameError(f"{name} must be an integer, not {value!r}")
+            if not 1 <= value <= top:
+                raise GameError(f"{name} must be between 1 and {top}, not {value}")
+        n, k = int(n), int(k)
+        if k**n > MAX_CODES:
+            raise GameError(
+                f"[{n},{k}] has {k**n:,} codes; this package handles at most {MAX_CODES:,}"
+            )
+        if variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS) and n > k:
+            raise GameError(f"{variant} needs pegs <= colours (no repeated colour), got [{n},{k}]")
+        if variant is Variant.PERMUTATION and n != k:
+            raise GameError(f"permutation needs pegs == colours, got [{n},{k}]")
+        self.n = n
+        self.k = k
+        self.variant = variant
+        self.size = k**n
+        self.slots = score_slots(n, variant is Variant.BLACK_PEG)
+        self.nslots = len(self.slots)
+        self.win_slot = self.slots.index(Score(n, 0))
+        self._slot_of = {s: i for i, s in enumerate(self.slots)}
+        # digits[i] = colours (0-based) of code i, most significant first
+        idx = np.arange(self.size, dtype=np.int64)
+        self.digits = np.empty((self.size, n), dtype=np.uint8)
+        for p in range(n):
+            self.digits[:, p] = (idx // k ** (n - 1 - p)) % k
+        all_codes = np.arange(self.size, dtype=np.int32)
+        distinct = all_codes[self._distinct_mask()] if variant in (
+            Variant.DISTINCT, Variant.BULLS_AND_COWS, Variant.PERMUTATION) else all_codes
+        self.guesses = all_codes if variant in (Variant.CLASSIC, Variant.BLACK_PEG,
+                                                Variant.DISTINCT) else distinct
+        self.secrets = distinct if variant is not Variant.BLACK_PEG else all_codes
+        self.secrets_are_guesses = bool(np.isin(self.secrets, self.guesses).all())
+        self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
+        self.kernel = _core.Kernel.from_codes(
+            self._encode(), self._slot_table(), self.nslots, self.win_slot, self._xlogx
+        )
+
+    # ------------------------------------------------------------------ construction
+    def _distinct_mask(self) -> np.ndarray:
+        d = np.sort(self.digits, axis=1)
+        return np.all(d[:, 1:] != d[:, :-1], axis=1) if self.n > 1 else np.ones(self.size, bool)
+
+    def _encode(self) -> np.ndarray:
+        """(N, 2) or (N, 4) uint64: position one-hot bits, then colour-count thermometer
+        bits (see the kernel's docstring)."""
+        n, k = self.n, self.k
+        words = 1 if n * k <= 64 else 2
+        pos = np.zeros((self.size, words), dtype=np.uint64)
+        cnt = np.zeros((self.size, words), dtype=np.uint64)
+
+        def set_bit(target: np.ndarray, bit: int, mask: np.ndarray) -> None:
+            target[mask, bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
+
+        for p in range(n):
+            for c in range(k):
+                set_bit(pos, p * k + c, self.digits[:, p] == c)
+        for c in range(k):
+            count = (self.digits == c).sum(axis=1)
+            for j in range(n):
+                set_bit(cnt, c * n + j, count > j)
+        return np.ascontiguousarray(np.concatenate([pos, cnt], axis=1))
+
+    def _slot_table(self) -> np.ndarray:
+        """slot_tab[(b << 4) | (b + w)] = slot of (b, w); 255 where no score exists."""
+        tab = np.full(256, 255, dtype=np.uint8)
+        for b in range(self.n + 1):
+            for m in range(b, self.n + 1):
+                key = Score(b, 0) if self.variant is Variant.BLACK_PEG else Score(b, m - b)
+                if key in self._slot_of:
+                    tab[(b << 4) | m] = self._slot_of[key]
+        return tab
+
+    # ------------------------------------------------------------------ codes
+    def __repr__(self) -> str:
+        extra = "" if self.variant is Variant.CLASSIC else f", {self.variant.value!r}"
+        return f"Game({self.n}, {self.k}{extra})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.n, self.k, self.variant) == (
+            other.n, other.k, other.variant)
+
+    def __hash__(self) -> int:
+        return hash((self.n, self.k, self.variant))
+
+    @property
+    def name(self) -> str:
+        base = f"[{self.n},{self.k}]"
+        return base if self.variant is Variant.CLASSIC else f"{base} {self.variant.value}"
+
+    def colours(self, index: int) -> tuple[int, ...]:
+        """The colours (1..k) of a code index."""
+        return tuple(int(c) + 1 for c in self.digits[index])
+
+    def index(self, colours: Sequence[int]) -> int:
+        """The index of a sequence of colours 1..k."""
+        colours = list(colours)
+        if len(colours) != self.n:
+            raise CodeError(f"a code has {self.n} colours, got {len(colours)}")
+        value = 0
+        for c in colours:
+            if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= self.k:
+                raise CodeError(f"colours are 1..{self.k}, got {c!r}")
+            value = value * self.k + int(c) - 1
+        return value
+
+    def format_code(self, index: int) -> str:
+        """``"1122"`` when k <= 9, else colours separated by spaces (``"1 10 3 2"``)."""
+        cols = self.colours(index)
+        return "".join(map(str, cols)) if self.k <= 9 else " ".join(map(str, cols))
+
+    def parse_code(self, text: str) -> int:
+        """The index of a code written as ``"1122"`` (k <= 9) or ``"1 10 3 2"`` /
+        ``"1,10,3,2"``; raises :class:`CodeError` with the reason."""
+        s = str(text).strip()
+        if not s:
+            raise CodeError("empty code")
+        parts = [p for p in re.split(r"[\s,;\-]+", s) if p]
+        if len(parts) == 1 and self.k <= 9 and len(parts[0]) == self.n and self.n > 1:
+            parts = list(parts[0])
+        if not all(p.isdigit() for p in parts):
+            raise CodeError(f"{text!r} is not a code: use colours 1..{self.k}, {self._example()}")
+        if len(parts) != self.n:
+            raise CodeError(f"{text!r} has {len(parts)} colours, a code has {self.n} ({self._example()})")
+        return self.index([int(p) for p in parts])
+
+    def _example(self) -> str:
+        ex = [(i % self.k) + 1 for i in range(self.n)]
+        sep = "" if self.k <= 9 else " "
+        return "e.g. " + repr(sep.join(map(str, ex)))
+
+    def code(self, value: CodeLike) -> int:
+        """Any code form (index, string, colour sequence) to a validated index."""
+        if isinstance(value, str):
+            return self.parse_code(value)
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            if not 0 <= value < self.size:
+                raise CodeError(f"code index {value} out of range 0..{self.size - 1}")
+            return int(value)
+        if isinstance(value, Iterable):
+            return self.index(list(value))  # type: ignore[arg-type]
+        raise CodeError(f"not a code: {value!r}")
+
+    def is_guess(self, index: int) -> bool:
+        return _contains(self.guesses, index)
+
+    def is_secret(self, index: int) -> bool:
+        return _contains(self.secrets, index)
+
+    def guess(self, value: CodeLike) -> int:
+        """A validated index of a code that may be played in this game."""
+        i = self.code(value)
+        if not self.is_guess(i):
+            raise CodeError(f"{self.format_code(i)} cannot be played in {self.name}")
+        return i
+
+    def secret(self, value: CodeLike) -> int:
+        """A validated index of a code that may be the secret in this game."""
+        i = self.code(value)
+        if not self.is_secret(i):
+            raise CodeError(f"{self.format_code(i)} cannot be a secret in {self.name}")
+        return i
+
+    # ------------------------------------------------------------------ scores
+    def score(self, guess: CodeLike, secret: CodeLike) -> Score:
+        """The score of ``guess`` against ``secret`` (any two codes of the space)."""
+        return self.slots[self.kernel.slot(self.code(guess), self.code(secret))]
+
+    def slot(self, score: Union[Score, tuple[int, int], str]) -> int:
+        """The slot number of a score (a pair or a string)."""
+        s = self.parse_score(score) if isinstance(score, str) else Score(*score)
+        if s not in self._slot_of:
+            raise ScoreError(f"{s.black} {s.white} is not a possible score for {self.n} positions")
+        return self._slot_of[s]
+
+    def parse_score(self, text: str) -> Score:
+        """Strict score parsing: ``"2 1"``, ``"2,1"``, ``"21"`` (n < 10), ``"BBW"`` pegs
+        (``"-"`` for none); ``"2"`` alone in the black-peg variant."""
+        s = str(text).strip()
+        forms = f"'2 1', '2,1', {'' if self.n >= 10 else chr(39) + '21' + chr(39) + ', '}'BBW' or '-' for none"
+        if self.variant is Variant.BLACK_PEG:
+            forms = "a number of blacks such as '2', or pegs 'BB' ('-' for none)"
+        m = re.fullmatch(r"(\d+)\s*[\s,/]\s*(\d+)", s)
+        if m:
+            b, w = int(m.group(1)), int(m.group(2))
+        elif re.fullmatch(r"\d", s) and self.variant is Variant.BLACK_PEG:
+            b, w = int(s), 0
+        elif re.fullmatch(r"\d\d", s) and self.n < 10 and self.variant is not Variant.BLACK_PEG:
+            b, w = int(s[0]), int(s[1])
+        elif re.fullmatch(r"[BbWw]+|-", s):
+            up = s.upper()
+            if "B" in up and "W" in up and up.rindex("B") > up.index("W"):
+                raise ScoreError(f"{text!r}: write the blacks first, e.g. 'BBW'")
+            b, w = up.count("B"), up.count("W")
+        else:
+            raise ScoreError(f"{text!r} is not a score; write {forms}")
+        score = Score(b, w)
+        if score not in self._slot_of:
+            why = ("a black-peg score has no whites" if self.variant is Variant.BLACK_PEG and w
+                   else f"blacks + whites is at most {self.n}" if b + w > self.n
+                   else f"{self.n - 1} blacks and 1 white cannot happen")
+            raise ScoreError(f"{text!r} is not a possible score: {why}")
+        return score
+
+    # ------------------------------------------------------------------ sets
+    def as_indices(self, codes: Iterable[CodeLike] | np.ndarray | None,
+                   default: np.ndarray | None = None, what: str = "codes") -> np.ndarray:
+        """A sorted, duplicate-free, range-checked int32 array (the kernel's contract)."""
+        if codes is None:
+            assert default is not None
+            return default
+        if isinstance(codes, np.ndarray) and codes.dtype.kind in "iu":
+            arr = codes.astype(np.int64, copy=False).ravel()
+            if arr.size and (arr.min() < 0 or arr.max() >= self.size):
+                raise CodeError(f"{what}: code index out of range 0..{self.size - 1}")
+        else:
+            arr = np.array([self.code(c) for c in codes], dtype=np.int64)
+        return np.ascontiguousarray(np.unique(arr).astype(np.int32))
+
+    def partition(self, guess: CodeLike, candidates: Iterable[CodeLike] | np.ndarray | None = None
+                  ) -> np.ndarray:
+        """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
+        cands = self.as_indices(candidates, self.secrets, "candidates")
+        return self.kernel.histogram(self.code(guess), cands)
+
+    def filter(self, candidates: np.ndarray, guess: CodeLike,
+               score: Union[Score, tuple[int, int], str]) -> np.ndarray:
+        """The candidates that give ``score`` to ``guess``."""
+        cands = self.as_indices(candidates, self.secrets, "candidates")
+        return self.kernel.filter(self.code(guess), self.slot(score), cands)
+
+    def candidates(self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
+                   ) -> np.ndarray:
+        """The secrets consistent with every (guess, score) of ``history``."""
+        cands = self.secrets
+        for guess, score in history:
+            cands = self.kernel.filter(self.code(guess), self.slot(score), cands)
+        return cands
+
+
+def _contains(sorted_arr: np.ndarray, value: int) -> bool:
+    i = int(np.searchsorted(sorted_arr, value))
+    return i < sorted_arr.size and int(sorted_arr[i]) == value

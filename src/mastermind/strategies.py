@@ -1,0 +1,158 @@
+"""One-step strategies: valuations of a partition table and the choice rule (DESIGN section 2).
+
+Every valuation is turned into an integer *key*, lower is better, computed in the kernel:
+
+============== ================================ =======================
+strategy        valuation (better)                 key
+============== ================================ =======================
+minmax          largest part (lower)               max T
+entropy         -sum p log2 p (higher)             sum T log2 T, exact-tie integer image
+parts           non-empty parts (higher)           -parts
+expected-size   sum T^2 / |K| (lower)              sum T^2
+first-candidate the first candidate                (no scan)
+============== ================================ =======================
+
+The choice rule: best key, then a guess that is a candidate, then the smallest index.
+
+>>> from mastermind.game import Game
+>>> g = Game(4, 6)
+>>> [g.format_code(choose_guess(g, g.secrets, s)) for s in Strategy]
+['1122', '1234', '1123', '1123', '1111']
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+
+from . import _core
+from .game import Game
+
+
+class StrategyError(ValueError):
+    """An unknown strategy name."""
+
+
+class Strategy(str, enum.Enum):
+    MINMAX = "minmax"
+    ENTROPY = "entropy"
+    PARTS = "parts"
+    EXPECTED_SIZE = "expected-size"
+    FIRST_CANDIDATE = "first-candidate"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def kind(self) -> int:
+        """The kernel's valuation number."""
+        return _KINDS[self]
+
+    @classmethod
+    def parse(cls, value: Union[str, "Strategy"]) -> "Strategy":
+        try:
+            return cls(value)
+        except ValueError:
+            names = ", ".join(s.value for s in cls)
+            raise StrategyError(f"unknown strategy {value!r}; choose one of {names}") from None
+
+
+_KINDS = {
+    Strategy.MINMAX: _core.VAL_MINMAX,
+    Strategy.ENTROPY: _core.VAL_ENTROPY,
+    Strategy.PARTS: _core.VAL_PARTS,
+    Strategy.EXPECTED_SIZE: _core.VAL_EXPECTED,
+    Strategy.FIRST_CANDIDATE: _core.VAL_FIRST,
+}
+
+
+@dataclass(frozen=True)
+class Valuations:
+    """All four valuations of one partition table, as people read them."""
+
+    max_part: int
+    entropy: float
+    expected_size: float
+    parts: int
+
+    @classmethod
+    def of(cls, table: Sequence[int] | np.ndarray) -> "Valuations":
+        t = [int(x) for x in table if x]
+        total = sum(t)
+        if total == 0:
+            return cls(0, 0.0, 0.0, 0)
+        ent = math.log2(total) - math.fsum(x * math.log2(x) for x in t) / total
+        return cls(max(t), abs(ent), math.fsum(x * x for x in t) / total, len(t))
+
+
+def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strategy] = Strategy.MINMAX,
+                 candidates_only: bool = False, guesses: np.ndarray | None = None) -> int:
+    """The guess the strategy plays with ``candidates`` left (sorted int32 indices).
+
+    ``guesses`` defaults to the game's guess set (or the candidates with
+    ``candidates_only``).  One candidate is played at once; ``first-candidate`` plays the
+    lexicographically first candidate.
+    """
+    strategy = Strategy.parse(strategy)
+    cands = game.as_indices(candidates, what="candidates")
+    if cands.size == 0:
+        raise ValueError("no candidate is left: the scores given are inconsistent")
+    if cands.size == 1 or strategy is Strategy.FIRST_CANDIDATE:
+        return int(cands[0])
+    pool = cands if candidates_only else game.as_indices(guesses, game.guesses, "guesses")
+    if pool.size == 0:
+        raise ValueError("no guess is allowed")
+    g, _, _ = game.kernel.best_guess(pool, cands, strategy.kind)
+    return int(g)
+
+
+def symmetry_classes(game: Game) -> list[int]:
+    """Index of the smallest code of each first-guess symmetry class (DESIGN section 5).
+
+    Permuting colours and positions maps H(n,k) onto itself; a class is a multiplicity
+    pattern (a partition of n into at most k parts) and its smallest code writes the
+    colours in first-use order, most frequent first: [4,6] gives 1111 1112 1122 1123 1234.
+    Only games whose guess and secret sets are closed under those permutations (all the
+    built-in variants) may use this.
+    """
+    reps = []
+    for parts in _partitions(game.n, min(game.n, game.k)):
+        colours = [c + 1 for c, m in enumerate(parts) for _ in range(m)]
+        idx = game.index(colours)
+        if game.is_guess(idx):
+            reps.append(idx)
+    return sorted(reps)
+
+
+def _partitions(n: int, most: int, largest: int | None = None) -> list[list[int]]:
+    """Partitions of n into at most ``most`` parts, parts non-increasing."""
+    largest = n if largest is None else largest
+    if n == 0:
+        return [[]]
+    if most == 0:
+        return []
+    out = []
+    for first in range(min(n, largest), 0, -1):
+        out.extend([first] + rest for rest in _partitions(n - first, most - 1, first))
+    return out
+
+
+def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
+                candidates_only: bool = False) -> int:
+    """The rule-chosen opening: the best symmetry-class representative (equal to the full
+    scan over the guess set, since the key and candidacy are class properties and a class's
+    representative is its smallest index)."""
+    strategy = Strategy.parse(strategy)
+    cands = game.secrets
+    if strategy is Strategy.FIRST_CANDIDATE:
+        return int(cands[0])
+    reps = np.array(symmetry_classes(game), dtype=np.int32)
+    if candidates_only:
+        reps = reps[np.isin(reps, cands)]
+    g, _, _ = game.kernel.best_guess(reps, cands, strategy.kind)
+    return int(g)
