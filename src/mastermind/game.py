@@ -231,14 +231,14 @@ class Game:
         return "".join(map(str, cols)) if self.k <= 9 else " ".join(map(str, cols))
 
     def parse_code(self, text: str) -> int:
-        """The index of a code written as ``"1122"`` (k <= 9) or ``"1 10 3 2"`` /
-        ``"1,10,3,2"``; raises :class:`CodeError` with the reason."""
+        """The index of a code written as ``"1122"`` (one digit per colour) or
+        ``"1 10 3 2"`` / ``"1,10,3,2"``; raises :class:`CodeError` with the reason."""
         s = str(text).strip()
         if not s:
             raise CodeError("empty code")
         parts = [p for p in re.split(r"[\s,;\-]+", s) if p]
-        if len(parts) == 1 and self.k <= 9 and len(parts[0]) == self.n and self.n > 1:
-            parts = list(parts[0])
+        if len(parts) == 1 and len(parts[0]) == self.n and self.n > 1:
+            parts = list(parts[0])  # compact form: one digit per colour (also when k >= 10)
         if not all(p.isdigit() for p in parts):
             raise CodeError(f"{text!r} is not a code: use colours 1..{self.k}, {self._example()}")
         if len(parts) != self.n:
