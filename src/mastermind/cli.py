@@ -210,7 +210,16 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(p)
     output_options(p)
     p.set_defaults(func=cmd_first_guesses)
+
+    for register in _more_commands():
+        register(sub)
     return parser
+
+
+def _more_commands() -> list:
+    """``register(subparsers)`` functions of the commands that live in other modules; each
+    adds its parser and sets ``func(args, out) -> exit status``."""
+    return []
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
