@@ -242,7 +242,13 @@ class Game:
         if not all(p.isdigit() for p in parts):
             raise CodeError(f"{text!r} is not a code: use colours 1..{self.k}, {self._example()}")
         if len(parts) != self.n:
-            raise CodeError(f"{text!r} has {len(parts)} colours, a code has {self.n} ({self._example()})")
+            if len(parts) == 1 and self.k <= 9:
+                got = f"{len(parts[0])} digit{'s' if len(parts[0]) != 1 else ''}"
+            elif len(parts) == 1:
+                got = "no separators (with 10 or more colours write them apart)"
+            else:
+                got = f"{len(parts)} colours"
+            raise CodeError(f"{text!r} has {got}; a code has {self.n} colours ({self._example()})")
         return self.index([int(p) for p in parts])
 
     def _example(self) -> str:

@@ -1,0 +1,130 @@
+"""Exhaustive analysis: published numbers, brute-force cross-checks, tree and trace agree."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import reference as ref
+from mastermind import Game, analyze, solve
+from mastermind.analysis import first_guess_table
+
+KNOWN = json.loads((Path(__file__).parent / "known_answers.json").read_text())
+STRATEGIES = ["minmax", "entropy", "parts", "expected-size", "first-candidate"]
+
+
+def _id(e):
+    return (f"{e['pegs']}x{e['colours']}-{e.get('variant', 'classic')}-{e['strategy']}"
+            f"{'-co' if e['candidates_only'] else ''}{'-' + e['first'] if e['first'] else ''}")
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, marks=[pytest.mark.slow] if e.get("slow") else [], id=_id(e)) for e in KNOWN])
+def test_published_results(entry):
+    game = Game(entry["pegs"], entry["colours"], entry.get("variant", "classic"))
+    a = analyze(game, entry["strategy"], candidates_only=entry["candidates_only"],
+                first=entry["first"])
+    assert game.format_code(a.first_guess) == entry["first_guess"]
+    assert a.total == entry["total"]
+    assert a.secrets == game.secrets.size
+    if "max" in entry:
+        assert a.max == entry["max"]
+    if "distribution" in entry:
+        assert {str(d): c for d, c in a.distribution.items()} == entry["distribution"]
+
+
+def test_minmax_4_6_details():
+    a = analyze(Game(4, 6), "minmax")
+    assert a.distribution == {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}
+    assert a.average == Fraction(5801, 1296) and round(float(a.average), 3) == 4.476
+    j = a.to_json()
+    assert j["average_fraction"] == "5801/1296" and j["first_guess"] == "1122"
+    assert j["distribution"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+
+
+SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3), (5, 2), (1, 4), (4, 2)]
+
+
+@pytest.mark.parametrize("n,k", SMALL)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("candidates_only", [False, True])
+def test_small_games_against_brute_force(n, k, strategy, candidates_only):
+    game = Game(n, k)
+    a = analyze(game, strategy, candidates_only=candidates_only, jobs=1)
+    first = ref.first_by_full_scan(strategy, ref.codes(n, k), ref.codes(n, k), n,
+                                   candidates_only) if strategy != "first-candidate" else None
+    expect = ref.analyze(n, k, strategy, candidates_only, first=first)
+    assert a.distribution == expect
+
+
+@pytest.mark.parametrize("first", ["1212", "1233", "2111"])
+def test_given_first_guess_against_brute_force(first):
+    n, k = 4, 3
+    game = Game(n, k)
+    a = analyze(game, "entropy", first=first)
+    expect = ref.analyze(n, k, "entropy", first=tuple(int(c) for c in first))
+    assert a.distribution == expect and game.format_code(a.first_guess) == first
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_tree_replay_and_solve_agree(strategy):
+    game = Game(4, 4)
+    a = analyze(game, strategy, tree=True)
+    assert a.tree is not None and a.tree.size == game.size
+    win = game.slots[game.win_slot]
+    lengths = []
+    for secret in range(game.size):
+        node, depth = a.tree, 1
+        while game.score(node.guess, secret) != win:
+            node = node.children[game.score(node.guess, secret)]
+            depth += 1
+        lengths.append(depth)
+        steps = solve(game, secret, strategy)
+        assert len(steps) == depth and steps[-1].guess == secret
+    assert np.bincount(lengths).tolist()[1:] == [a.distribution.get(d, 0)
+                                                 for d in range(1, a.max + 1)]
+    # every node's size is the number of secrets reaching it
+    for _, node in a.tree.walk():
+        assert node.size == sum(c.size for c in node.children.values()) + (
+            1 if game.is_secret(node.guess) and node.size > sum(
+                c.size for c in node.children.values()) else 0)
+
+
+@pytest.mark.parametrize("strategy", ["minmax", "entropy"])
+def test_jobs_do_not_change_results(strategy):
+    game = Game(4, 6)
+    one = analyze(game, strategy, jobs=1, tree=True)
+    two = analyze(game, strategy, jobs=2, tree=True)
+    assert one.distribution == two.distribution
+    assert one.to_json()["tree"] == two.to_json()["tree"]
+
+
+def test_solve_trace():
+    game = Game(4, 6)
+    steps = solve(game, "6543")
+    assert [s.guess_text for s in steps][0] == "1122"
+    assert steps[-1].score == (4, 0) and steps[-1].guess_text == "6543"
+    cands = game.secrets
+    for s in steps:  # remaining = candidates consistent with the history so far
+        cands = game.filter(cands, s.guess, s.score)
+        assert s.remaining == cands.size
+    assert len(steps) <= 5
+
+
+def test_candidates_only_first_must_be_candidate():
+    with pytest.raises(ValueError, match="not a candidate"):
+        analyze(Game(4, 6, "distinct"), candidates_only=True, first="1122")
+
+
+def test_progress_is_reported():
+    calls = []
+    analyze(Game(4, 6), progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (1296, 1296)
+    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+
+
+def test_first_guess_table_sums():
+    for row in first_guess_table(Game(3, 5)):
+        assert sum(row.table) == 125

@@ -1,0 +1,112 @@
+"""Game definitions: indices, slots, parsing and formatting, validation."""
+
+import numpy as np
+import pytest
+
+import reference as ref
+from mastermind import CodeError, Game, GameError, Score, ScoreError
+from mastermind.game import MAX_CODES
+
+
+def test_indices_are_lexicographic():
+    g = Game(4, 6)
+    assert g.parse_code("1111") == 0 and g.parse_code("1112") == 1
+    assert g.parse_code("6666") == 1295
+    assert [g.colours(i) for i in range(g.size)] == ref.codes(4, 6)
+
+
+def test_slots_for_n4():
+    assert [tuple(s) for s in Game(4, 6).slots] == [
+        (0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1), (1, 2), (1, 3),
+        (2, 0), (2, 1), (2, 2), (3, 0), (4, 0)]
+    assert Game(4, 6).win_slot == 13
+
+
+def test_partition_tables_from_design():
+    g = Game(4, 6)
+    assert g.partition("1111").tolist() == [625, 0, 0, 0, 0, 500, 0, 0, 0, 150, 0, 0, 20, 1]
+    assert g.partition("1122").tolist() == [256, 256, 96, 16, 1, 256, 208, 36, 0, 114, 32, 4, 20, 1]
+
+
+@pytest.mark.parametrize("text", ["1 10 3 2", "1,10,3,2", " 1, 10 ,3 2 "])
+def test_separated_codes_for_many_colours(text):
+    g = Game(4, 10)
+    assert g.colours(g.parse_code(text)) == (1, 10, 3, 2)
+    assert g.format_code(g.parse_code(text)) == "1 10 3 2"
+
+
+def test_code_forms_agree():
+    g = Game(4, 6)
+    assert g.code("1122") == g.code((1, 1, 2, 2)) == g.code(g.index([1, 1, 2, 2])) == 7
+    assert g.format_code(7) == "1122"
+
+
+@pytest.mark.parametrize("text,why", [
+    ("", "empty"), ("112", "has 3 digits"), ("11223", "has 5 digits"), ("1 1 2", "has 3 colours"), ("1172", "1..6"),
+    ("11a2", "not a code"), ("1 1 2 0", "1..6"),
+])
+def test_bad_codes(text, why):
+    with pytest.raises(CodeError, match=why):
+        Game(4, 6).parse_code(text)
+
+
+def test_bad_code_index():
+    with pytest.raises(CodeError):
+        Game(4, 6).code(1296)
+    with pytest.raises(CodeError):
+        Game(4, 6).code(-1)
+
+
+@pytest.mark.parametrize("text,score", [
+    ("2 1", (2, 1)), ("2,1", (2, 1)), ("21", (2, 1)), ("BBW", (2, 1)), ("bbw", (2, 1)),
+    ("-", (0, 0)), ("0 0", (0, 0)), ("4 0", (4, 0)), ("WWWW", (0, 4)), (" 1 / 2 ", (1, 2)),
+])
+def test_score_parsing(text, score):
+    assert Game(4, 6).parse_score(text) == score
+
+
+@pytest.mark.parametrize("text,why", [
+    ("3 1", "cannot happen"), ("3 2", "at most 4"), ("abc", "not a score"), ("2", "not a score"),
+    ("WB", "blacks first"), ("2 1 1", "not a score"), ("", "not a score"),
+])
+def test_bad_scores(text, why):
+    with pytest.raises(ScoreError, match=why):
+        Game(4, 6).parse_score(text)
+
+
+def test_score_and_pegs_format():
+    assert str(Score(2, 1)) == "2 1" and Score(2, 1).pegs() == "BBW" and Score(0, 0).pegs() == "-"
+
+
+@pytest.mark.parametrize("args,why", [
+    ((0, 6), "pegs"), ((9, 2), "pegs"), ((4, 0), "colours"), ((4, 17), "colours"),
+    ((8, 16), "at most"), ((4.0, 6), "integer"), ((True, 6), "integer"),
+    ((4, 6, "nope"), "unknown variant"), ((5, 4, "distinct"), "pegs <= colours"),
+    ((4, 5, "permutation"), "pegs == colours"),
+])
+def test_bad_games(args, why):
+    with pytest.raises(GameError, match=why):
+        Game(*args)
+
+
+def test_limit_is_stated():
+    assert MAX_CODES == 2**24
+    assert Game(8, 2).size == 256
+
+
+def test_candidates_from_history():
+    g = Game(4, 6)
+    secret = g.code("6543")
+    history = [(guess, g.score(guess, secret)) for guess in ("1122", "3345", "3454")]
+    cands = g.candidates(history)
+    assert secret in cands.tolist()
+    brute = [v for v in range(g.size)
+             if all(ref.score(g.colours(g.code(u)), g.colours(v)) == tuple(s) for u, s in history)]
+    assert cands.tolist() == brute
+
+
+def test_as_indices_validates_and_sorts():
+    g = Game(3, 3)
+    assert g.as_indices([5, 1, 5, "111"]).tolist() == [0, 1, 5]
+    with pytest.raises(CodeError):
+        g.as_indices(np.array([0, 27]))
