@@ -30,6 +30,7 @@ cdef extern from *:
     #define MM_POPCOUNT(x) ((int)__builtin_popcountll(x))
     """
     int popcount "MM_POPCOUNT"(uint64_t x) noexcept nogil
+    int __builtin_ctz(unsigned int x) noexcept nogil
 
 cdef enum:
     MAX_SLOTS = 48          # >= (8+1)(8+2)/2 - 1 = 44 slots for n = 8, rounded up
@@ -50,13 +51,25 @@ DEPTH_CAPACITY = MAX_DEPTH
 
 cdef struct KData:
     int mode            # MODE_NARROW, MODE_WIDE or MODE_TABLE
+    int n
+    int k
     int nslots
     int win             # the winning slot (n, 0)
-    const uint64_t* enc # encoded codes, 2 or 4 words each
+    int words           # uint64 words per encoded code: 2 or 4
+    int shift           # histogram cell of a pair: (blacks << shift) | (blacks + whites)
+    int cells           # (n + 1) << shift: histogram cells in use
+    const uint64_t* enc # encoded codes, ``words`` words each
+    const uint8_t* digits # (N, n) colours 0..k-1 of every code (encoded modes)
     const uint8_t* table  # MODE_TABLE: table[u * stride + v] = slot of s(u, v)
     Py_ssize_t stride
     const int64_t* xlogx  # xlogx[t] ~ t*log2(t) * 2^S, additive over prime factors
-    uint8_t slot_tab[256]
+    uint8_t slot_tab[256] # slot of (blacks << 4) | (blacks + whites)
+    uint8_t fold[256]     # slot of cell (blacks << shift) | (blacks + whites); DUMMY if none
+
+
+cdef enum:
+    DUMMY = MAX_SLOTS - 1   # where impossible cells fold to (never read)
+    CHUNK = 256             # candidates packed at a time by the index-based histogram
 
 
 # --------------------------------------------------------------------------- scoring
@@ -76,53 +89,103 @@ cdef inline int _slot(const KData* d, int32_t g, int32_t s) noexcept nogil:
     return d.table[<Py_ssize_t>g * d.stride + s]
 
 
+cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                             uint32_t* hh, Py_ssize_t stride, const int S) noexcept nogil:
+    """Count the cells of ``m`` packed two-word candidates into four interleaved
+    histograms ``hh[0..4*stride)``.  ``S`` is a constant at every call, so the compiler
+    makes one loop per shift; four histograms break the store-to-load chain when
+    consecutive candidates land in the same cell."""
+    cdef uint64_t p0 = ge[0]
+    cdef uint64_t p1 = ge[1]
+    cdef uint32_t* h1 = hh + stride
+    cdef uint32_t* h2 = hh + 2 * stride
+    cdef uint32_t* h3 = hh + 3 * stride
+    cdef Py_ssize_t i = 0
+    while i + 4 <= m:
+        hh[(popcount(p0 & pk[0]) << S) | popcount(p1 & pk[1])] += 1
+        h1[(popcount(p0 & pk[2]) << S) | popcount(p1 & pk[3])] += 1
+        h2[(popcount(p0 & pk[4]) << S) | popcount(p1 & pk[5])] += 1
+        h3[(popcount(p0 & pk[6]) << S) | popcount(p1 & pk[7])] += 1
+        pk += 8
+        i += 4
+    while i < m:
+        hh[(popcount(p0 & pk[0]) << S) | popcount(p1 & pk[1])] += 1
+        pk += 2
+        i += 1
+
+
+cdef inline void _acc_wide(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                           uint32_t* hh, Py_ssize_t stride) noexcept nogil:
+    """As _acc_narrow for four-word codes (shift 4)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        hh[(i & 3) * stride
+           + (((popcount(ge[0] & pk[0]) + popcount(ge[1] & pk[1])) << 4)
+              | (popcount(ge[2] & pk[2]) + popcount(ge[3] & pk[3])))] += 1
+        pk += 4
+
+
+cdef inline void _acc(const KData* d, const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                      uint32_t* hh) noexcept nogil:
+    if d.mode == 1:
+        _acc_wide(ge, pk, m, hh, d.cells)
+    elif d.shift == 3:
+        _acc_narrow(ge, pk, m, hh, d.cells, 3)
+    else:
+        _acc_narrow(ge, pk, m, hh, d.cells, 4)
+
+
+cdef inline void _fold(const KData* d, const uint32_t* hh, uint32_t* h) noexcept nogil:
+    """h[slot] = sum of the four histograms' cells that fold to the slot."""
+    cdef int j
+    cdef Py_ssize_t c = d.cells
+    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+    for j in range(c):
+        h[d.fold[j]] += hh[j] + hh[c + j] + hh[2 * c + j] + hh[3 * c + j]
+
+
+cdef inline void _pack(const KData* d, const int32_t* c, Py_ssize_t m,
+                       uint64_t* out) noexcept nogil:
+    """out = the encodings of c[0..m), contiguous (the scan then streams them)."""
+    cdef Py_ssize_t i, j, w = d.words
+    for i in range(m):
+        for j in range(w):
+            out[i * w + j] = d.enc[<Py_ssize_t>c[i] * w + j]
+
+
+cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t m,
+                       uint32_t* h) noexcept nogil:
+    """The partition table of guess g over packed candidate encodings (encoded modes)."""
+    cdef uint32_t hh[4 * 144]
+    memset(hh, 0, 4 * d.cells * sizeof(uint32_t))
+    _acc(d, d.enc + <Py_ssize_t>g * d.words, pk, m, hh)
+    _fold(d, hh, h)
+
+
 cdef void _hist(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
                 uint32_t* h) noexcept nogil:
-    """h[slot] = number of candidates c[i] with s(g, c[i]) in that slot.
+    """h[slot] = number of candidates c[i] with s(g, c[i]) in that slot, for every slot.
 
-    Plain Python: ``for v in c: h[slot(g, v)] += 1``.  Four partial histograms break the
-    store-to-load dependency when consecutive candidates fall in the same slot.
+    Plain Python: ``for v in c: h[slot(g, v)] += 1``.
     """
-    cdef uint32_t hh[4][MAX_SLOTS]
+    cdef uint32_t hh[4 * 144]
+    cdef uint64_t buf[4 * CHUNK]
     cdef Py_ssize_t i, j
-    cdef uint64_t p0, p1, p2, p3
-    cdef const uint64_t* e = d.enc
-    cdef const uint8_t* tab = d.slot_tab
     cdef const uint8_t* row
-    memset(hh, 0, sizeof(hh))
-    if d.mode == 0:
-        p0 = e[2 * <Py_ssize_t>g]
-        p1 = e[2 * <Py_ssize_t>g + 1]
-        i = 0
-        while i + 4 <= m:
-            hh[0][tab[(popcount(p0 & e[2 * <Py_ssize_t>c[i]]) << 4)
-                      | popcount(p1 & e[2 * <Py_ssize_t>c[i] + 1])]] += 1
-            hh[1][tab[(popcount(p0 & e[2 * <Py_ssize_t>c[i + 1]]) << 4)
-                      | popcount(p1 & e[2 * <Py_ssize_t>c[i + 1] + 1])]] += 1
-            hh[2][tab[(popcount(p0 & e[2 * <Py_ssize_t>c[i + 2]]) << 4)
-                      | popcount(p1 & e[2 * <Py_ssize_t>c[i + 2] + 1])]] += 1
-            hh[3][tab[(popcount(p0 & e[2 * <Py_ssize_t>c[i + 3]]) << 4)
-                      | popcount(p1 & e[2 * <Py_ssize_t>c[i + 3] + 1])]] += 1
-            i += 4
-        while i < m:
-            hh[0][tab[(popcount(p0 & e[2 * <Py_ssize_t>c[i]]) << 4)
-                      | popcount(p1 & e[2 * <Py_ssize_t>c[i] + 1])]] += 1
-            i += 1
-    elif d.mode == 1:
-        p0 = e[4 * <Py_ssize_t>g]
-        p1 = e[4 * <Py_ssize_t>g + 1]
-        p2 = e[4 * <Py_ssize_t>g + 2]
-        p3 = e[4 * <Py_ssize_t>g + 3]
-        for i in range(m):
-            j = 4 * <Py_ssize_t>c[i]
-            hh[i & 3][tab[((popcount(p0 & e[j]) + popcount(p1 & e[j + 1])) << 4)
-                          | (popcount(p2 & e[j + 2]) + popcount(p3 & e[j + 3]))]] += 1
-    else:
+    if d.mode == 2:
+        memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
         row = d.table + <Py_ssize_t>g * d.stride
         for i in range(m):
-            hh[i & 3][row[c[i]]] += 1
-    for j in range(d.nslots):
-        h[j] = hh[0][j] + hh[1][j] + hh[2][j] + hh[3][j]
+            h[row[c[i]]] += 1
+        return
+    memset(hh, 0, 4 * d.cells * sizeof(uint32_t))
+    i = 0
+    while i < m:
+        j = m - i if m - i < CHUNK else CHUNK
+        _pack(d, c + i, j, buf)
+        _acc(d, d.enc + <Py_ssize_t>g * d.words, buf, j, hh)
+        i += j
+    _fold(d, hh, h)
 
 
 cdef inline int64_t _value(const KData* d, const uint32_t* h, int kind) noexcept nogil:
@@ -151,6 +214,25 @@ cdef inline int64_t _value(const KData* d, const uint32_t* h, int kind) noexcept
     return v
 
 
+cdef int64_t _bound_noncandidate(const KData* d, Py_ssize_t m, int kind) noexcept nogil:
+    """A lower bound on the key of any guess that is not one of the m candidates: such a
+    guess spreads them over at most P = nslots - 1 slots (never the winning one), and every
+    valuation is best for the most even spread."""
+    cdef int64_t P = d.nslots - 1
+    cdef int64_t q, r
+    if P < 1:
+        return INT64_MAX
+    q = m // P
+    r = m % P
+    if kind == 0:
+        return q + (r != 0)
+    if kind == 1:
+        return r * d.xlogx[q + 1] + (P - r) * d.xlogx[q]
+    if kind == 2:
+        return -(m if m < P else P)
+    return r * (q + 1) * (q + 1) + (P - r) * q * q
+
+
 cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
                    const int32_t* c, Py_ssize_t m, int kind,
                    int64_t* out_key, int* out_cand) noexcept nogil:
@@ -164,31 +246,229 @@ cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
     cdef int nc, best_nc = 2
     cdef int32_t g, best_g = -1
     cdef Py_ssize_t j
+    cdef uint64_t* pk = NULL
+    if d.mode != 2:
+        pk = <uint64_t*>malloc(m * d.words * sizeof(uint64_t) + 1)
+        if pk != NULL:
+            _pack(d, c, m, pk)
     for j in range(ng):
         g = guesses[j]
-        _hist(d, g, c, m, h)
+        if pk != NULL:
+            _hist_packed(d, g, pk, m, h)
+        else:
+            _hist(d, g, c, m, h)
         key = _value(d, h, kind)
         nc = h[d.win] == 0
         if key < best_key or (key == best_key and nc < best_nc):
             best_key = key
             best_nc = nc
             best_g = g
+    free(pk)
     out_key[0] = best_key
     out_cand[0] = 1 - best_nc
     return best_g
+
+
+# --------------------------------------------------------------------------- symmetry
+# A group element (pi, sigma) maps a code x to y with y[pi[p]] = sigma[x[p]].  The
+# elements that fix every guess played so far map the candidate set onto itself, so a
+# guess and its image have the same partition table up to relabelling: the same key and
+# the same candidacy.  Scanning only the smallest code of every orbit therefore picks
+# exactly the guess of the full scan (the rule's winner is the smallest index of a set
+# that is a union of orbits).  Colours never played are interchangeable: they are kept
+# out of sigma (255) and handled by relabelling them in first-use order.
+
+cdef enum:
+    EL = 24                 # bytes per element: pi[0..7], sigma[0..15]
+
+
+cdef struct Sym:
+    int nel                 # elements; element 0 is the identity
+    uint8_t* el
+    uint32_t played         # colours used by some guess of the history
+
+
+cdef inline uint32_t _colours_of(const KData* d, int32_t g) noexcept nogil:
+    cdef uint32_t mask = 0
+    cdef int p
+    cdef const uint8_t* x = d.digits + <Py_ssize_t>g * d.n
+    for p in range(d.n):
+        mask |= 1u << x[p]
+    return mask
+
+
+cdef bint _next_perm(uint8_t* a, int n) noexcept nogil:
+    """Next permutation in lexicographic order; False after the last."""
+    cdef int i = n - 2, j
+    cdef uint8_t t
+    while i >= 0 and a[i] >= a[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = n - 1
+    while a[j] <= a[i]:
+        j -= 1
+    t = a[i]; a[i] = a[j]; a[j] = t
+    i += 1
+    j = n - 1
+    while i < j:
+        t = a[i]; a[i] = a[j]; a[j] = t
+        i += 1
+        j -= 1
+    return True
+
+
+cdef bint _extend(const KData* d, const uint8_t* src, uint32_t played, int32_t g,
+                  uint8_t* dst) noexcept nogil:
+    """dst = src with sigma extended to the colours g brings in, so that it fixes g;
+    False when no extension fixes g."""
+    cdef const uint8_t* x = d.digits + <Py_ssize_t>g * d.n
+    cdef uint8_t* sg = dst + 8
+    cdef uint32_t used = 0
+    cdef int p
+    cdef uint8_t c, t
+    memcpy(dst, src, EL)
+    for p in range(d.n):
+        c = x[p]
+        t = x[src[p]]
+        if (played >> c) & 1:
+            if sg[c] != t:
+                return False
+        elif sg[c] == 255:
+            if (played >> t) & 1 or (used >> t) & 1:
+                return False
+            sg[c] = t
+            used |= 1u << t
+        elif sg[c] != t:
+            return False
+    return True
+
+
+cdef int _sym_root(const KData* d, const int32_t* hist, Py_ssize_t t, Sym* out) noexcept nogil:
+    """The group fixing every guess of ``hist``: all position permutations with the colour
+    maps they force.  Returns -1 when out of memory."""
+    cdef uint8_t start[EL]
+    cdef uint8_t cur[EL]
+    cdef uint8_t tmp[EL]
+    cdef Py_ssize_t cap = 1, i
+    cdef int p
+    cdef uint32_t played
+    cdef bint ok
+    for p in range(2, d.n + 1):
+        cap *= p
+    out.el = <uint8_t*>malloc(cap * EL)
+    out.nel = 0
+    if out.el == NULL:
+        return -1
+    memset(start, 255, EL)
+    for p in range(d.n):
+        start[p] = <uint8_t>p
+    while True:
+        played = 0
+        memcpy(cur, start, EL)
+        ok = True
+        for i in range(t):
+            if not _extend(d, cur, played, hist[i], tmp):
+                ok = False
+                break
+            memcpy(cur, tmp, EL)
+            played |= _colours_of(d, hist[i])
+        if ok:
+            memcpy(out.el + out.nel * EL, cur, EL)
+            out.nel += 1
+        if not _next_perm(start, d.n):
+            break
+    out.played = 0
+    for i in range(t):
+        out.played |= _colours_of(d, hist[i])
+    return 0
+
+
+cdef int _sym_child(const KData* d, const Sym* s, int32_t g, Sym* out) noexcept nogil:
+    """The subgroup of ``s`` that also fixes g."""
+    cdef int e
+    out.el = <uint8_t*>malloc(s.nel * EL)
+    out.nel = 0
+    if out.el == NULL:
+        return -1
+    for e in range(s.nel):
+        if _extend(d, s.el + e * EL, s.played, g, out.el + out.nel * EL):
+            out.nel += 1
+    out.played = s.played | _colours_of(d, g)
+    return 0
+
+
+cdef inline bint _sym_trivial(const KData* d, const Sym* s) noexcept nogil:
+    cdef uint32_t free_colours = ((1u << d.k) - 1) & ~s.played
+    return s.nel == 1 and (free_colours & (free_colours - 1)) == 0
+
+
+cdef bint _canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil:
+    """True when g is the smallest code of its orbit under the group ``s``."""
+    cdef const uint8_t* x = d.digits + <Py_ssize_t>g * d.n
+    cdef uint32_t fr = ((1u << d.k) - 1) & ~s.played
+    cdef uint32_t rem
+    cdef uint8_t y[8]
+    cdef uint8_t relabel[16]
+    cdef const uint8_t* pi
+    cdef const uint8_t* sg
+    cdef int p, e
+    cdef uint8_t c
+    # identity: free colours must appear as the smallest free ones, in first-use order
+    rem = fr
+    memset(relabel, 255, 16)
+    for p in range(d.n):
+        c = x[p]
+        if (fr >> c) & 1 and relabel[c] == 255:
+            if c != __builtin_ctz(rem):
+                return False
+            relabel[c] = c
+            rem &= rem - 1
+    for e in range(1, s.nel):
+        pi = s.el + e * EL
+        sg = pi + 8
+        for p in range(d.n):
+            c = x[p]
+            y[pi[p]] = c if (fr >> c) & 1 else sg[c]
+        rem = fr
+        memset(relabel, 255, 16)
+        for p in range(d.n):
+            c = y[p]
+            if (fr >> c) & 1:
+                if relabel[c] == 255:
+                    relabel[c] = <uint8_t>__builtin_ctz(rem)
+                    rem &= rem - 1
+                c = relabel[c]
+            if c < x[p]:
+                return False
+            if c > x[p]:
+                break
+    return True
+
+
+cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* guesses,
+                                   Py_ssize_t ng, int32_t* out) noexcept nogil:
+    cdef Py_ssize_t j, n = 0
+    for j in range(ng):
+        if _canonical(d, s, guesses[j]):
+            out[n] = guesses[j]
+            n += 1
+    return n
 
 
 # --------------------------------------------------------------------------- the walk
 
 cdef struct Walk:
     const KData* d
-    const int32_t* guesses
+    const int32_t* guesses  # the whole guess set, ascending
     Py_ssize_t nguesses
     int kind
     int cands_only          # guesses restricted to the node's candidates
-    int shortcut_ok         # every secret is also a legal guess (|K| <= 2 shortcut)
+    int shortcut_ok         # every secret is also a legal guess (cheap-node shortcuts)
+    int use_sym             # reduce the scanned guesses by the history's symmetry group
     int32_t first           # guess at the walk's root, or -1 for the rule's choice
     int64_t dist[MAX_DEPTH + 2]
+    int64_t scanned         # guesses scanned (statistics)
     int32_t* rec            # records of REC ints: parent, slot, guess, size, depth
     Py_ssize_t nrec
     Py_ssize_t caprec
@@ -224,19 +504,48 @@ cdef Py_ssize_t _record(Walk* w, Py_ssize_t parent, int slot, int32_t guess,
     return w.nrec - 1
 
 
+cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
+                     Py_ssize_t ngl) noexcept nogil:
+    """The rule's guess for candidates c, scanning the guesses gl (ascending, reduced by
+    symmetry).  Small sets first try the candidates alone: if the best of them is at least
+    as good as any non-candidate can be, it is the rule's choice."""
+    cdef int64_t key
+    cdef int is_cand
+    cdef int32_t g
+    if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok):
+        # One candidate: play it.  Two: the first candidate splits them into a win and a
+        # singleton, the best table any guess can give, so the rule picks it.
+        return c[0]
+    if w.cands_only:
+        return _best(w.d, c, m, c, m, w.kind, &key, &is_cand)
+    if w.shortcut_ok and m <= w.d.nslots:
+        g = _best(w.d, c, m, c, m, w.kind, &key, &is_cand)
+        if key <= _bound_noncandidate(w.d, m, w.kind):
+            return g
+    w.scanned += ngl
+    return _best(w.d, gl, ngl, c, m, w.kind, &key, &is_cand)
+
+
 cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
-                Py_ssize_t parent, int pslot, bint root) noexcept nogil:
+                Py_ssize_t parent, int pslot, bint root, const Sym* sym,
+                const int32_t* gl, Py_ssize_t ngl) noexcept nogil:
     """Play the strategy against every candidate in ``c`` (sorted); ``depth`` is the number
-    of the guess about to be made.  Adds to ``w.dist`` and, when recording, to ``w.rec``."""
+    of the guess about to be made; ``sym`` is the group of the history so far and ``gl``
+    its canonical guesses.  Adds to ``w.dist`` and, when recording, to ``w.rec``."""
     cdef const KData* d = w.d
     cdef int32_t g
-    cdef int64_t key
-    cdef int is_cand, s
+    cdef int s
     cdef Py_ssize_t i, node
     cdef uint32_t cnt[MAX_SLOTS]
     cdef Py_ssize_t off[MAX_SLOTS]
     cdef int32_t* parts
     cdef uint8_t* lab
+    cdef Sym child
+    cdef int32_t* cgl = NULL
+    cdef const int32_t* kgl = w.guesses
+    cdef Py_ssize_t nkgl = w.nguesses
+    cdef bint need_scan = False
+    child.el = NULL
     if w.error:
         return
     if depth > MAX_DEPTH:
@@ -244,14 +553,8 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
         return
     if root and w.first >= 0:
         g = w.first
-    elif m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok):
-        # One candidate: play it.  Two: the first candidate splits them into a win and a
-        # singleton, the best table any guess can give, so the rule picks it.
-        g = c[0]
-    elif w.cands_only:
-        g = _best(d, c, m, c, m, w.kind, &key, &is_cand)
     else:
-        g = _best(d, w.guesses, w.nguesses, c, m, w.kind, &key, &is_cand)
+        g = _choose(w, c, m, gl, ngl)
     node = _record(w, parent, pslot, g, m, depth)
     if m == 1 and c[0] == g:
         w.dist[depth] += 1
@@ -276,12 +579,30 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
         off[lab[i]] += 1
     free(lab)
     for s in range(d.nslots):
+        if s != d.win and cnt[s] > 2:
+            need_scan = True
+    # The children's history adds g: their group, and their canonical guesses computed
+    # once for all of them.
+    if need_scan and w.use_sym and not w.cands_only and w.kind != 4:
+        if _sym_child(d, sym, g, &child) != 0:
+            w.error = 1
+        elif not _sym_trivial(d, &child):
+            cgl = <int32_t*>malloc(w.nguesses * sizeof(int32_t) + 1)
+            if cgl == NULL:
+                w.error = 1
+            else:
+                nkgl = _canonical_guesses(d, &child, w.guesses, w.nguesses, cgl)
+                kgl = cgl
+    for s in range(d.nslots):
         if cnt[s] == 0:
             continue
         if s == d.win:
             w.dist[depth] += cnt[s]
         else:
-            _walk(w, parts + off[s] - cnt[s], cnt[s], depth + 1, node, s, False)
+            _walk(w, parts + off[s] - cnt[s], cnt[s], depth + 1, node, s, False,
+                  &child, kgl, nkgl)
+    free(cgl)
+    free(child.el)
     free(parts)
 
 
@@ -304,19 +625,32 @@ cdef class Kernel:
         self._refs = None
 
     @staticmethod
-    def from_codes(const uint64_t[:, ::1] enc, const uint8_t[::1] slot_tab, int nslots,
-                   int win, const int64_t[::1] xlogx):
-        """enc: (N, 2) for n*k <= 64 or (N, 4); slot_tab: 256 slot numbers."""
-        cdef Kernel k = Kernel.__new__(Kernel)
-        cdef int i
-        k.mode = MODE_NARROW if enc.shape[1] == 2 else MODE_WIDE
-        k._init(nslots, win, xlogx)
-        k.d.enc = &enc[0, 0]
-        k.ncodes = enc.shape[0]
+    def from_codes(const uint64_t[:, ::1] enc, const uint8_t[:, ::1] digits, int k,
+                   const uint8_t[::1] slot_tab, int nslots, int win,
+                   const int64_t[::1] xlogx):
+        """enc: (N, 2) for n*k <= 64, else (N, 4); digits: (N, n) colours 0..k-1;
+        slot_tab[(b << 4) | (b + w)]: the slot of score (b, w), 255 where impossible."""
+        cdef Kernel kr = Kernel.__new__(Kernel)
+        cdef int i, b, t, n = digits.shape[1]
+        kr.mode = MODE_NARROW if enc.shape[1] == 2 else MODE_WIDE
+        kr._init(nslots, win, xlogx)
+        kr.d.enc = &enc[0, 0]
+        kr.d.digits = &digits[0, 0]
+        kr.d.n = n
+        kr.d.k = k
+        kr.d.words = enc.shape[1]
+        kr.d.shift = 3 if (n <= 7 and kr.mode == MODE_NARROW) else 4
+        kr.d.cells = (n + 1) << kr.d.shift
+        kr.ncodes = enc.shape[0]
         for i in range(256):
-            k.d.slot_tab[i] = slot_tab[i]
-        k._refs = (enc.base if enc.base is not None else enc, xlogx)
-        return k
+            kr.d.slot_tab[i] = slot_tab[i]
+            kr.d.fold[i] = DUMMY
+        for b in range(n + 1):
+            for t in range(b, n + 1):
+                if slot_tab[(b << 4) | t] != 255:
+                    kr.d.fold[(b << kr.d.shift) | t] = slot_tab[(b << 4) | t]
+        kr._refs = (enc, digits, xlogx)
+        return kr
 
     @staticmethod
     def from_table(const uint8_t[:, ::1] table, int nslots, int win,
@@ -339,8 +673,10 @@ cdef class Kernel:
         self.d.win = win
         self.d.xlogx = &xlogx[0]
         self.d.enc = NULL
+        self.d.digits = NULL
         self.d.table = NULL
         self.d.stride = 0
+        self.d.words = 0
 
     def slot(self, int32_t u, int32_t v):
         """The score slot of s(u, v)."""
@@ -419,28 +755,51 @@ cdef class Kernel:
         return g, key, bool(is_cand)
 
     def walk(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
-             bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record):
+             bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
+             const int32_t[::1] history=None, bint symmetry=False):
         """Play the strategy against every candidate (sorted, non-empty), starting with
         guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
 
-        Returns ``(dist, records)``: ``dist[d]`` secrets found with guess number d, and
-        (when ``record``) an int32 array of rows (parent, slot, guess, size, depth), parent
-        -1 at the root, in depth-first order.
+        ``history``: the guesses played before this root (the candidates are those
+        consistent with them).  ``symmetry``: scan one guess per orbit of the group fixing
+        the history (encoded modes only; the guess and secret sets must be closed under
+        colour and position permutations); the results are those of the full scan.
+
+        Returns ``(dist, records, scanned)``: ``dist[d]`` secrets found with guess number
+        d; (when ``record``) an int32 array of rows (parent, slot, guess, size, depth),
+        parent -1 at the root, depth-first; the number of guesses scanned.
         """
         cdef Walk w
         cdef int32_t[:, ::1] rv
+        cdef Sym sym
+        cdef int32_t* gl = NULL
+        cdef Py_ssize_t ngl = guesses.shape[0]
+        cdef Py_ssize_t nh = history.shape[0] if history is not None else 0
         memset(&w, 0, sizeof(w))
+        sym.el = NULL
         w.d = &self.d
         w.guesses = &guesses[0] if guesses.shape[0] else NULL
         w.nguesses = guesses.shape[0]
         w.kind = kind
         w.cands_only = cands_only
         w.shortcut_ok = shortcut_ok
+        w.use_sym = symmetry and self.mode != MODE_TABLE
         w.first = first
         w.record = record
         try:
             with nogil:
-                _walk(&w, &cands[0], cands.shape[0], depth, -1, -1, True)
+                if w.use_sym:
+                    if _sym_root(&self.d, &history[0] if nh else NULL, nh, &sym) != 0:
+                        w.error = 1
+                    elif not _sym_trivial(&self.d, &sym) and w.nguesses:
+                        gl = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
+                        if gl == NULL:
+                            w.error = 1
+                        else:
+                            ngl = _canonical_guesses(&self.d, &sym, w.guesses, w.nguesses, gl)
+                if not w.error:
+                    _walk(&w, &cands[0], cands.shape[0], depth, -1, -1, True, &sym,
+                          gl if gl != NULL else w.guesses, ngl)
             if w.error == 1:
                 raise MemoryError("out of memory while walking the strategy tree")
             if w.error == 2:
@@ -452,9 +811,45 @@ cdef class Kernel:
                 if w.nrec:
                     rv = recs
                     memcpy(&rv[0, 0], w.rec, w.nrec * REC * sizeof(int32_t))
-            return dist, recs
+            return dist, recs, w.scanned
         finally:
             free(w.rec)
+            free(gl)
+            free(sym.el)
+
+    def canonical_guesses(self, const int32_t[::1] guesses, const int32_t[::1] history):
+        """The guesses (ascending) that are the smallest of their orbit under the group of
+        colour and position permutations fixing every guess of ``history``."""
+        cdef Sym sym
+        cdef Py_ssize_t n = 0, nh = history.shape[0]
+        out = np.empty(guesses.shape[0], dtype=np.int32)
+        cdef int32_t[::1] o = out
+        if self.mode == MODE_TABLE:
+            raise ValueError("symmetry needs an encoded game")
+        sym.el = NULL
+        try:
+            with nogil:
+                if _sym_root(&self.d, &history[0] if nh else NULL, nh, &sym) == 0:
+                    n = _canonical_guesses(&self.d, &sym, &guesses[0] if guesses.shape[0] else NULL,
+                                           guesses.shape[0], &o[0] if guesses.shape[0] else NULL)
+            if sym.el == NULL:
+                raise MemoryError()
+            return out[:n].copy()
+        finally:
+            free(sym.el)
+
+    def group_size(self, const int32_t[::1] history):
+        """Number of (position, played-colour) permutation pairs fixing the history (the
+        never-played colours, freely interchangeable, are not counted)."""
+        cdef Sym sym
+        cdef Py_ssize_t nh = history.shape[0]
+        cdef int nel
+        sym.el = NULL
+        with nogil:
+            _sym_root(&self.d, &history[0] if nh else NULL, nh, &sym)
+            nel = sym.nel
+        free(sym.el)
+        return nel
 
 
 def build_xlogx(Py_ssize_t nmax):

@@ -110,7 +110,7 @@ def _resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
 def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             candidates_only: bool = False, first: Optional[CodeLike] = None,
             tree: bool = False, jobs: Optional[int] = None,
-            progress: Optional[Progress] = None) -> Analysis:
+            progress: Optional[Progress] = None, symmetry: bool = True) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
     Parameters
@@ -120,6 +120,8 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     tree : also return the strategy tree (:class:`Node`).
     jobs : threads (default: all cores); the result does not depend on it.
     progress : called as ``progress(secrets_done, secrets_total)``.
+    symmetry : scan one guess per symmetry class at each node (DESIGN section 5); the
+        result is identical either way, only the time differs.
     """
     strategy = Strategy.parse(strategy)
     start = time.perf_counter()
@@ -135,9 +137,13 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     done = 0
     total = int(secrets.size)
 
+    history = np.array([g0], dtype=np.int32)
+
     def run(part: np.ndarray) -> tuple[np.ndarray, Optional[np.ndarray]]:
-        return game.kernel.walk(game.guesses, part, strategy.kind, candidates_only,
-                                game.secrets_are_guesses, -1, 2, tree)
+        dist, recs, _ = game.kernel.walk(game.guesses, part, strategy.kind, candidates_only,
+                                         game.secrets_are_guesses, -1, 2, tree, history,
+                                         symmetry and game.symmetric)
+        return dist, recs
 
     # Largest parts first keeps both cores busy to the end; results merge in slot order.
     work = [(s, p) for s, p in parts if s != game.win_slot]

@@ -112,6 +112,9 @@ class Game:
     (360, 6)
     """
 
+    #: guess and secret sets closed under colour and position permutations (DESIGN section 5)
+    symmetric = True
+
     def __init__(self, n: int = 4, k: int = 6, variant: Union[str, Variant] = Variant.CLASSIC):
         try:
             variant = Variant(variant)
@@ -154,8 +157,8 @@ class Game:
         self.secrets_are_guesses = bool(np.isin(self.secrets, self.guesses).all())
         self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
         self.kernel = _core.Kernel.from_codes(
-            self._encode(), self._slot_table(), self.nslots, self.win_slot, self._xlogx
-        )
+            self._encode(), self.digits, k, self._slot_table(), self.nslots, self.win_slot,
+            self._xlogx)
 
     # ------------------------------------------------------------------ construction
     def _distinct_mask(self) -> np.ndarray:
