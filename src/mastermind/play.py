@@ -606,8 +606,8 @@ def _breaker_loop(game: Game, session: Session, con: _Console) -> int:
             try:
                 score = game.parse_score(text)
             except ScoreError as e:
-                if re.fullmatch(r"[a-z]+", word) and not re.fullmatch(r"[bw]+", word):
-                    con.say(f"Unknown command {text!r}: write a score as "
+                if re.fullmatch(r"[a-z ]+", word) and not re.fullmatch(r"[bw]+", word):
+                    con.say(f"{text!r} is neither a score nor a command: write a score as "
                             f"{_score_forms(game)}, or type 'help'.")
                 else:
                     con.say(f"{e}. Try again.")
@@ -642,6 +642,16 @@ def _report_inconsistent(game: Game, session: Session, con: _Console,
 
 
 # ---------------------------------------------------------------------- the person guesses
+def _parse_guess(game: Game, text: str) -> int:
+    """:meth:`Game.guess` of typed text, with the colour count in the message when a
+    compact code (one digit per colour) has the wrong length."""
+    if game.k <= 9 and text.isdigit() and len(text) != game.n:
+        raise CodeError(f"{text!r} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
+                        f"a code has {game.n}")
+    return game.guess(text)
+
+
+
 _MAKER_HELP = """\
 Type a guess (e.g. {example}); I answer with {meaning}.
   hint           how many codes are still possible
@@ -732,7 +742,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                         f"{game.format_code(tracker.suggest())}.")
                 continue
             try:
-                g = game.guess(text)
+                g = _parse_guess(game, text)
             except CodeError as e:
                 if re.fullmatch(r"[a-z][a-z ]*", word):
                     con.say(f"Unknown command {text!r}: type 'help'.")
