@@ -158,6 +158,28 @@ def test_session_rejects_bad_input_without_recording():
         Session(Game(4, 6, "distinct"), candidates_only=True, first="1111")
 
 
+def test_a_win_on_a_guess_that_cannot_be_the_secret_is_inconsistent():
+    s = Session(G46)
+    s.record("1111", "0 0")
+    with pytest.raises(InconsistentAnswers) as e:
+        s.record("1112", "4 0")
+    assert e.value.rows == (1, 2) and not s.solved and not s.consistent
+    # the same through the loop: the person claims a win on a non-candidate guess
+    secret = "3632"  # minmax plays 1122 1344 3526 1462 3632; 1462 is not a candidate
+    steps = solve(G46, secret)
+    cands, row = G46.secrets, None
+    for i, step in enumerate(steps, 1):
+        if step.guess not in cands:
+            row = i
+            break
+        cands = G46.filter(cands, step.guess, step.score)
+    assert row == 4
+    status, text = run_breaker(G46, scorer(G46, secret, lies={row: "4 0"},
+                                           repair=lambda p: f"fix {row} {steps[row - 1].score}"))
+    assert status == 0 and "These answers are inconsistent" in text
+    assert text.count("Solved in") == 1 and solved_count(text) == (len(steps), secret)
+
+
 def test_session_after_a_win():
     s = Session(G46)
     assert s.record("3456", "4 0") == 1 and s.solved

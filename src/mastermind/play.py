@@ -200,8 +200,10 @@ class Session:
 
     @property
     def solved(self) -> bool:
-        """Whether the last row is a win."""
-        return bool(self._rows) and self._rows[-1].score == self.game.slots[self.game.win_slot]
+        """Whether the last row is a win that fits every answer (a win on a guess that cannot
+        be the secret only makes the answers inconsistent)."""
+        return (bool(self._rows) and self._rows[-1].score == self.game.slots[self.game.win_slot]
+                and self.consistent)
 
     def conflict(self) -> tuple[int, ...]:
         """A smallest set of rows (1-based) that cannot all be true; ``()`` if consistent."""
@@ -465,7 +467,7 @@ def _history_table(game: Game, rows: Iterable[Row], left: Optional[list[int]] = 
     if not rows:
         return ["  (no guesses yet)"]
     width = max(5, len(game.format_code(0)))
-    sw = 4 if game.variant is Variant.BLACK_PEG else 10
+    sw = 4 if game.variant is Variant.BLACK_PEG else max(10, game.n + 6)
     head = f"    #  {'guess':<{width}}  {'score':<{sw}}" + ("  left" if left is not None else "")
     lines = [head.rstrip()]
     for i, r in enumerate(rows, 1):
@@ -595,8 +597,8 @@ def _breaker_loop(game: Game, session: Session, con: _Console) -> int:
                 if not m:
                     con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
                     continue
-                left = session.fix(int(m.group(1)), m.group(2))
-                con.say(f"Row {m.group(1)} is now {_score_text(session.history[int(m.group(1)) - 1].score, bp)}: "
+                row, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
+                con.say(f"Row {row} is now {_score_text(session.history[row - 1].score, bp)}: "
                         f"{_plural(left, 'code')} left.")
                 continue
             if not session.consistent:
@@ -696,9 +698,10 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
     example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
     try:
         if adversary:
-            con.say(f"Mastermind {game.name}: break my code ({_describe(game)}). Beware: I "
-                    "keep no secret and answer so that the game lasts as long as possible; "
-                    "every answer stays consistent, and I reveal a fitting secret at the end.")
+            con.say(f"Mastermind {game.name}: break my code ({_describe(game)}).")
+            con.say("Beware: I keep no secret and answer so that the game lasts as long as "
+                    "possible;\nevery answer stays consistent, and at the end I reveal a "
+                    "secret that fits them all.")
         else:
             con.say(f"Mastermind {game.name}: I have picked a secret ({_describe(game)}). "
                     "Break it!")
