@@ -3,6 +3,7 @@ in-process, through a pipe and through a real pseudo-terminal."""
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import os
@@ -31,11 +32,17 @@ SECRETS = ["1111", "6543", "1234", "3632", "5555", "2121", "6611", "4456"]
 
 
 # ---------------------------------------------------------------------- helpers
+@functools.lru_cache(maxsize=None)
+def _secrets_giving(game: Game, guess: int, score: Score) -> frozenset[int]:
+    """Plain Python: the secrets (as colour tuples) that give ``score`` to ``guess``."""
+    u = game.colours(guess)
+    return frozenset(v for v in map(game.colours, game.secrets.tolist())
+                     if reference_score(u, v) == score)
+
+
 def brute_conflict(game: Game, rows: list[tuple[int, Score]]) -> tuple[int, ...]:
     """Plain-Python reference: the first smallest set of rows with no common secret."""
-    codes = [game.colours(int(c)) for c in game.secrets]
-    sat = [frozenset(j for j, v in enumerate(codes)
-                     if reference_score(game.colours(g), v) == s) for g, s in rows]
+    sat = [_secrets_giving(game, game.code(g), Score(*s)) for g, s in rows]
     for size in range(1, len(rows) + 1):
         for subset in itertools.combinations(range(len(rows)), size):
             if not frozenset.intersection(*(sat[i] for i in subset)):
@@ -224,6 +231,20 @@ def test_inconsistent_answers_name_the_conflicting_rows():
 def test_minimal_conflict_matches_brute_force(rows):
     rows = [(g, G46.slots[slot]) for g, slot in rows]
     assert minimal_conflict(G46, rows) == brute_conflict(G46, rows)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, G46.size - 1),
+       st.lists(st.integers(0, G46.size - 1), min_size=2, max_size=7),
+       st.dictionaries(st.integers(0, 6), st.integers(0, G46.nslots - 1), max_size=2))
+def test_minimal_conflict_of_true_answers_with_a_few_wrong_ones(secret, guesses, wrong):
+    """Mostly true answers: conflicts are larger and involve the wrong rows."""
+    rows = [(g, G46.slots[wrong[i]] if i in wrong else G46.score(g, secret))
+            for i, g in enumerate(guesses)]
+    found = minimal_conflict(G46, rows)
+    assert found == brute_conflict(G46, rows)
+    if found:
+        assert any(rows[i - 1][1] != G46.score(rows[i - 1][0], secret) for i in found)
 
 
 def test_minimal_conflict_on_consistent_rows_of_a_real_game():

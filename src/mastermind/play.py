@@ -390,14 +390,15 @@ class Adversary:
 # ---------------------------------------------------------------------- console
 class _Console:
     """Prompts and answers on a terminal (``input()``, with line editing) or on any text
-    streams (the answer is echoed after the prompt, so a piped transcript reads like a
-    terminal session)."""
+    streams (an answer that does not come from a terminal is echoed after its prompt, so a
+    piped transcript reads like a terminal session)."""
 
     def __init__(self, input: Optional[TextIO], output: Optional[TextIO]):
         self.inp = sys.stdin if input is None else input
         self.out = sys.stdout if output is None else output
         self.tty = (self.inp is sys.stdin and self.out is sys.stdout
                     and _isatty(self.inp) and _isatty(self.out))
+        self.echo = not _isatty(self.inp)  # a terminal echoes what is typed by itself
         if self.tty:
             try:
                 import readline  # noqa: F401  (line editing for input())
@@ -423,7 +424,8 @@ class _Console:
             self.out.write("\n")
             return None
         line = line.rstrip("\r\n")
-        self.out.write(line + "\n")
+        if self.echo:
+            self.out.write(line + "\n")
         return line
 
 
