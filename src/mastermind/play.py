@@ -46,6 +46,12 @@ import numpy as np
 from .game import CodeError, CodeLike, Game, Score, ScoreError, Variant
 from .strategies import Strategy, choose_guess, first_guess
 
+__all__ = [
+    "Adversary", "Codemaker", "InconsistentAnswers", "PlayError", "Row", "SecretCodemaker",
+    "Session", "minimal_conflict", "play_codebreaker", "play_codemaker", "register",
+    "to_score",
+]
+
 ScoreLike = Union[Score, tuple[int, int], str]
 
 FINISHED, UNFINISHED = 0, 1  # exit statuses of the interactive loops (the CLI's as well)
@@ -115,6 +121,11 @@ def minimal_conflict(game: Game, rows: Iterable[tuple[CodeLike, ScoreLike]]) -> 
     pairs = [(game.code(g), game.slot(to_score(game, s))) for g, s in rows]
     kernel = game.kernel
     alone = [kernel.filter(g, slot, game.secrets) for g, slot in pairs]
+    every = game.secrets
+    for g, slot in pairs:
+        every = kernel.filter(g, slot, every)
+    if every.size:  # consistent: no need to try the 2**len(rows) subsets
+        return ()
     for size in range(1, len(pairs) + 1):
         for subset in itertools.combinations(range(len(pairs)), size):
             cands = alone[subset[0]]
@@ -169,6 +180,10 @@ class Session:
         self._rows: list[Row] = []
         self._cands: np.ndarray = game.secrets
         self._suggestion: Optional[int] = None
+
+    def __repr__(self) -> str:
+        return (f"<Session {self.game.name} {self.strategy}: {len(self._rows)} rows, "
+                f"{self.remaining} candidates>")
 
     # -------------------------------------------------------------- state
     @property
