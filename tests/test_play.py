@@ -20,13 +20,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mastermind
 from mastermind import Game, Score, ScoreError, analyze, choose_guess, solve
 from mastermind.cli import main
 from mastermind.game import CodeError, reference_score
 from mastermind.play import (Adversary, InconsistentAnswers, PlayError, Row, SecretCodemaker,
                              Session, minimal_conflict, play_codebreaker, play_codemaker)
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+# the directory holding the package these tests import (src/ or site-packages), so that the
+# subprocesses run the same build
+SRC = Path(mastermind.__file__).resolve().parents[1]
 G46 = Game(4, 6)
 SECRETS = ["1111", "6543", "1234", "3632", "5555", "2121", "6611", "4456"]
 
