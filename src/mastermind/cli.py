@@ -13,6 +13,7 @@ from typing import NoReturn, Optional, TextIO
 
 from .analysis import analyze, first_guess_table, solve
 from .game import Game, Variant
+from .play import register as register_play
 from .strategies import Strategy, first_guess
 
 EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
@@ -219,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _more_commands() -> list:
     """``register(subparsers)`` functions of the commands that live in other modules; each
     adds its parser and sets ``func(args, out) -> exit status``."""
-    return []
+    return [register_play]
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
