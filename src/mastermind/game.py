@@ -112,6 +112,8 @@ class Game:
     (360, 6)
     """
 
+    symmetric = True  # colour and position permutations map the game onto itself
+
     def __init__(self, n: int = 4, k: int = 6, variant: Union[str, Variant] = Variant.CLASSIC):
         try:
             variant = Variant(variant)
