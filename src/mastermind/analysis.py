@@ -5,7 +5,7 @@
 >>> a.total, a.max, a.distribution, str(a.average)
 (5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}, '5801/1296')
 >>> [(str(s.guess_text), str(s.score)) for s in solve(Game(4, 6), "6543")][:2]
-[('1122', '0 0'), ('3345', '0 3')]
+[('1122', '0 0'), ('3345', '1 2')]
 """
 
 from __future__ import annotations
