@@ -189,3 +189,38 @@ def test_several_end_scores_share_the_win_slot():
     assert result.distribution == {1: 1, 2: 2, 3: 2}
     assert [s.guess for s in solve(game, 4, "minmax")][-1] == 4
     assert np.array_equal(game.candidates([(2, ("lower", 0))]), [3, 4])
+
+
+# ---------------------------------------------------------------------- random games
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@st.composite
+def random_games(draw):
+    """A small game with an arbitrary score table: end score on the diagonal only."""
+    size = draw(st.integers(2, 9))
+    nsecrets = draw(st.integers(1, size))
+    secrets = sorted(draw(st.permutations(range(size)))[:nsecrets])
+    nscores = draw(st.integers(1, 4))
+    table = draw(st.lists(st.integers(0, nscores - 1), min_size=size * size,
+                          max_size=size * size))
+
+    def score(u, v):
+        return "win" if u == v else f"s{table[u * size + v]}"
+
+    return list(range(size)), secrets, score
+
+
+@hypothesis.settings(max_examples=80, deadline=None, derandomize=True)
+@hypothesis.given(random_games(), st.sampled_from(ref.STRATEGIES), st.booleans())
+def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
+    guesses, secrets, score = spec
+    game = CustomGame(guesses, secrets, score, "win")
+    g0, dist, per_secret = ref.analyze(guesses, secrets, score, lambda s: s == "win",
+                                       strategy, candidates_only)
+    result = analyze(game, strategy, candidates_only=candidates_only, jobs=1)
+    assert game.codes[result.first_guess] == g0
+    assert result.distribution == dist
+    for v in secrets:
+        assert len(solve(game, v, strategy, candidates_only=candidates_only)) == per_secret[v]
