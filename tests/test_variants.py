@@ -153,3 +153,14 @@ def test_variant_enum_round_trip():
                                          "black-peg", "permutation"}
     assert repr(Game(4, 6, "distinct")) == "Game(4, 6, 'distinct')"
     assert np.array_equal(Game(3, 3).guesses, np.arange(27))
+
+
+@pytest.mark.parametrize("spec", [(4, 6, "classic"), (4, 6, "distinct"), (4, 6, "black-peg"),
+                                  (4, 7, "bulls-and-cows"), (5, 5, "permutation"),
+                                  (5, 6, "distinct")])
+def test_symmetric_opening_equals_full_scan(spec):
+    game = Game(*spec)
+    for strategy in ref.STRATEGIES:
+        for co in (False, True):
+            assert first_guess(game, strategy, co) == choose_guess(game, game.secrets,
+                                                                   strategy, co)

@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -327,7 +328,6 @@ def cmd_tree(args: Any, out: Any) -> int:
     result = analyze(game, args.strategy, candidates_only=args.candidates_only,
                      first=args.first, tree=True)
     if fmt == "json":
-        import json
         text = json.dumps(to_json(result), indent=1) + "\n"
     elif fmt == "dot":
         text = to_dot(result, args.depth)
