@@ -164,3 +164,24 @@ def test_symmetric_opening_equals_full_scan(spec):
         for co in (False, True):
             assert first_guess(game, strategy, co) == choose_guess(game, game.secrets,
                                                                    strategy, co)
+
+
+@pytest.mark.parametrize("spec", [(5, 13, "distinct"), (5, 13, "black-peg"),
+                                  (5, 14, "bulls-and-cows")])
+def test_wide_kernel_scores_follow_the_definitions(spec):
+    """n * k > 64: the kernel's four-word encoding, on seeded random pairs."""
+    n, k, variant = spec
+    game = Game(*spec)
+    assert game.kernel.mode == 1
+    rng = np.random.default_rng(6)
+    guesses = game.guesses[rng.integers(0, game.guesses.size, 40)]
+    secrets = np.unique(game.secrets[rng.integers(0, game.secrets.size, 40)])
+    black = variant == "black-peg"
+    for u in guesses:
+        for v in secrets:
+            assert tuple(game.score(u, v)) == ref.mm_score(game.colours(u), game.colours(v),
+                                                           black)
+        table = np.zeros(game.nslots, dtype=np.int64)
+        for v in secrets:
+            table[game.slot(ref.mm_score(game.colours(u), game.colours(v), black))] += 1
+        assert game.partition(u, secrets).tolist() == table.tolist()
