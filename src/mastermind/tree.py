@@ -34,7 +34,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from typing import Any, Optional
 
@@ -260,15 +259,11 @@ def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float =
         raise TreeError("Graphviz is not installed (no 'dot' on PATH): install it (e.g. "
                         "'apt-get install graphviz') or write the tree with --format dot "
                         "and render it elsewhere")
-    with tempfile.NamedTemporaryFile("w", suffix=".dot", delete=False) as f:
-        f.write(dot_text)
     try:
-        run = subprocess.run([program, f"-T{fmt}", "-o", path, f.name], capture_output=True,
-                             text=True, timeout=timeout)
+        run = subprocess.run([program, f"-T{fmt}", "-o", path], input=dot_text,
+                             capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise TreeError(f"dot took more than {timeout:.0f} s; try --depth") from None
-    finally:
-        os.unlink(f.name)
     if run.returncode != 0:
         lines = (run.stderr or "").strip().splitlines()
         raise TreeError(f"dot failed: {lines[-1] if lines else f'exit status {run.returncode}'}")
