@@ -13,7 +13,7 @@ from mastermind import Game, GameError, analyze, solve
 from mastermind.custom import (Comparison, CustomGame, MAX_SLOTS, two_d, two_d_score)
 from mastermind.strategies import choose_guess, first_guess, symmetry_classes
 
-import reference as ref
+import variant_reference as ref
 
 WIN = Comparison(True, True, True)
 TWO_D = [(a, b) for a in range(5) for b in range(5)]

@@ -18,7 +18,7 @@ from mastermind.custom import two_d_score
 from mastermind.tree import (TreeError, render, replay, replay_distribution, to_dot,
                              to_json, to_text)
 
-import reference as ref
+import variant_reference as ref
 
 GAMES = [((4, 6, "classic"), "minmax"), ((4, 6, "distinct"), "entropy"),
          ((3, 4, "black-peg"), "parts"), ((3, 5, "bulls-and-cows"), "expected-size"),

@@ -13,7 +13,7 @@ from mastermind import Game, GameError, ScoreError, Variant, analyze, solve
 from mastermind.cli import main
 from mastermind.strategies import choose_guess, first_guess
 
-import reference as ref
+import variant_reference as ref
 
 SMALL = [
     (3, 3, "classic"), (2, 4, "classic"),

@@ -1,4 +1,4 @@
-"""Plain-Python reference games and analysis, straight from the definitions (no kernel).
+"""Plain-Python reference games (variants, custom games) and analysis, straight from the definitions (no kernel).
 
 Used by the tests to hold the kernel path (built-in variants) and the table path (custom
 games) to the definitions: the guess set G, the secret set V, the score, the end score, and
