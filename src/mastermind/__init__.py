@@ -7,12 +7,13 @@
 """
 
 from .analysis import Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table, solve
+from .custom import CustomGame, two_d
 from .game import CodeError, Game, GameError, Score, ScoreError, Variant, score_slots
 from .strategies import Strategy, StrategyError, Valuations, choose_guess, first_guess
 
 __all__ = [
-    "Analysis", "CodeError", "FirstGuessRow", "Game", "GameError", "Node", "Score",
+    "Analysis", "CodeError", "CustomGame", "FirstGuessRow", "Game", "GameError", "Node", "Score",
     "ScoreError", "Step", "Strategy", "StrategyError", "Valuations", "Variant", "analyze",
-    "choose_guess", "first_guess", "first_guess_table", "score_slots", "solve",
+    "choose_guess", "first_guess", "first_guess_table", "score_slots", "solve", "two_d",
 ]
 __version__ = "0.1.0"

@@ -220,7 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _more_commands() -> list:
     """``register(subparsers)`` functions of the commands that live in other modules; each
     adds its parser and sets ``func(args, out) -> exit status``."""
-    return [register_play]
+    from .tree import register as tree_command
+    return [register_play, tree_command]
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:

@@ -118,8 +118,11 @@ def symmetry_classes(game: Game) -> list[int]:
     pattern (a partition of n into at most k parts) and its smallest code writes the
     colours in first-use order, most frequent first: [4,6] gives 1111 1112 1122 1123 1234.
     Only games whose guess and secret sets are closed under those permutations (all the
-    built-in variants) may use this.
+    built-in variants) may use this; for a game without that symmetry
+    (``game.symmetric`` false: custom games) every guess is its own class.
     """
+    if not getattr(game, "symmetric", True):
+        return [int(g) for g in game.guesses]
     reps = []
     for parts in _partitions(game.n, min(game.n, game.k)):
         colours = [c + 1 for c, m in enumerate(parts) for _ in range(m)]
@@ -146,11 +149,14 @@ def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
                 candidates_only: bool = False) -> int:
     """The rule-chosen opening: the best symmetry-class representative (equal to the full
     scan over the guess set, since the key and candidacy are class properties and a class's
-    representative is its smallest index)."""
+    representative is its smallest index).  Games without that symmetry (custom games,
+    ``game.symmetric`` false) get the full scan of :func:`choose_guess`."""
     strategy = Strategy.parse(strategy)
     cands = game.secrets
     if strategy is Strategy.FIRST_CANDIDATE:
         return int(cands[0])
+    if not getattr(game, "symmetric", True):  # custom games: a full scan
+        return choose_guess(game, cands, strategy, candidates_only)
     reps = np.array(symmetry_classes(game), dtype=np.int32)
     if candidates_only:
         reps = reps[np.isin(reps, cands)]

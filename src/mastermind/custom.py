@@ -1,0 +1,440 @@
+"""Custom games (seed 002's general framework): a guess set G, a secret set V, a score
+function and the end scores, played with the same strategies, analysis and bounds as the
+built-in games.
+
+The score function is called once per (guess, secret) pair when the game is built; the
+distinct score values become the game's *slots* and the answers are memoised in a table,
+so the strategy scan and the exhaustive walk run in the kernel (:mod:`mastermind._core`,
+table mode) without calling Python per pair.
+
+Seed 002's "twoD" game is shipped as :func:`two_d`:
+
+>>> game = two_d()
+>>> game.size, game.nslots, game.format_code(7)
+(25, 4, '12')
+>>> from mastermind.analysis import analyze
+>>> analyze(game, "entropy").max
+5
+
+Rules a custom game must follow (checked when it is built, with a :class:`GameError`):
+
+* every secret is also a guess (to finish, the secret has to be played), so the code
+  universe is G itself and ``secrets_are_guesses`` holds;
+* an end score is given exactly when the guess is the secret: ``score(v, v)`` is an end
+  score for every secret v, and ``score(g, v)`` is not when g != v.  Several end scores
+  are allowed; as each of them ends the game they share the kernel's one winning slot,
+  shown as the first of them;
+* at most :data:`MAX_CODES` codes and :data:`MAX_SLOTS` distinct scores.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import namedtuple
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from . import _core
+from .game import CodeError, GameError, ScoreError
+
+MAX_CODES = 20_000  # a (U, U) uint8 table: 400 MB and |G| * |V| score calls at the top
+MAX_SLOTS = int(_core.SLOTS_CAPACITY)
+
+Formatter = Callable[[Any], str]
+
+
+class CustomKind(str, enum.Enum):
+    """The ``variant`` of every custom game (``game.variant.value == "custom"``)."""
+
+    CUSTOM = "custom"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _sorted_or_listed(items: list) -> list:
+    try:
+        return sorted(items)
+    except TypeError:
+        return items
+
+
+def _normal(text: str) -> str:
+    """A code's text without blanks, commas and brackets: ``"(0, 3)"`` -> ``"03"``."""
+    return re.sub(r"[\s,;()\[\]]+", "", str(text))
+
+
+class CustomGame:
+    """A game from Python objects: guesses, secrets, a score function and end scores.
+
+    Parameters
+    ----------
+    guesses, secrets : iterables of hashable objects
+        G and V (duplicates are ignored).  Every secret must also be a guess.
+    score : callable
+        ``score(guess, secret)`` returns a hashable score.
+    end_scores : a score, or a collection of scores
+        The scores that end the game (seed 002's ``endstates``).  A value that the score
+        function returns is taken as one end score, anything else as a collection.
+    name : str
+        Shown in reports.
+    format_code, format_score : callables, optional
+        How people see a code and a score (default ``str``).  Codes are parsed back by
+        matching these texts, blanks, commas and brackets ignored.
+    sort : bool
+        Index the codes in sorted order (default, when the objects can be compared);
+        otherwise in the order the guesses are listed.  Ties between equally good guesses
+        go to the smallest index, as in the built-in games.
+
+    Attributes
+    ----------
+    codes : tuple
+        The code objects; a code's index is its position here.
+    guesses, secrets : numpy int32 arrays
+        Sorted indices, as in :class:`mastermind.game.Game`.
+    slots : tuple
+        The distinct scores in sorted (else first-seen) order; ``win_slot`` holds the end
+        scores.
+
+    Examples
+    --------
+    Classic [2,3]-Mastermind written by hand:
+
+    >>> from itertools import product
+    >>> def pegs(u, v):
+    ...     b = sum(x == y for x, y in zip(u, v))
+    ...     return (b, sum(min(u.count(c), v.count(c)) for c in set(u)) - b)
+    >>> codes = list(product((1, 2, 3), repeat=2))
+    >>> g = CustomGame(codes, codes, pegs, (2, 0), name="[2,3] by hand")
+    >>> g.size, g.nslots, g.slots[g.win_slot], g.format_code(5)
+    (9, 5, (2, 0), '(2, 3)')
+    >>> g.partition("1 1").tolist()
+    [4, 0, 0, 4, 1]
+    """
+
+    symmetric = False  # no colour/position symmetry: first guesses need a full scan
+    n: Optional[int] = None  # not an [n,k] game
+    k: Optional[int] = None
+
+    def __init__(self, guesses: Iterable[Hashable], secrets: Iterable[Hashable],
+                 score: Callable[[Any, Any], Hashable], end_scores: Any, *,
+                 name: str = "custom", format_code: Optional[Formatter] = None,
+                 format_score: Optional[Formatter] = None, sort: bool = True):
+        if not callable(score):
+            raise GameError(f"score must be a function of (guess, secret), not {score!r}")
+        g_list = self._unique(guesses, "guesses")
+        v_list = self._unique(secrets, "secrets")
+        known = set(g_list)
+        missing = [v for v in v_list if v not in known]
+        if missing:
+            raise GameError(f"{len(missing)} secret(s) cannot be guessed, e.g. {missing[0]!r}: "
+                            "every secret must also be a guess (the game ends on playing it)")
+        if len(g_list) > MAX_CODES:
+            raise GameError(f"{len(g_list):,} codes; a custom game has at most {MAX_CODES:,} "
+                            "(the score table is codes x codes bytes)")
+        self.codes: tuple = tuple(_sorted_or_listed(g_list) if sort else g_list)
+        self.size = len(self.codes)
+        self._index = {c: i for i, c in enumerate(self.codes)}
+        self.name = name
+        self.variant = CustomKind.CUSTOM
+        self.score_function = score
+        self._fmt_code = format_code or str
+        self._fmt_score = format_score or str
+        self.guesses = np.arange(self.size, dtype=np.int32)
+        self.secrets = np.array(sorted(self._index[v] for v in v_list), dtype=np.int32)
+        self.secrets_are_guesses = True
+        self._build_table(end_scores)
+        self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
+        self.kernel = _core.Kernel.from_table(self.table, self.nslots, self.win_slot,
+                                              self._xlogx)
+        self._texts = self._text_index()
+
+    @classmethod
+    def from_seed(cls, G: Iterable[Hashable], V: Iterable[Hashable], score: Callable,
+                  endstates: Any, **options: Any) -> "CustomGame":
+        """Seed 002's dictionary form: ``CustomGame.from_seed(**twoD())``."""
+        return cls(G, V, score, endstates, **options)
+
+    # ------------------------------------------------------------------ construction
+    @staticmethod
+    def _unique(items: Iterable[Hashable], what: str) -> list:
+        if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+            raise GameError(f"{what} must be a collection of codes, not {items!r}")
+        out: dict = {}
+        for x in items:
+            try:
+                out.setdefault(x, None)
+            except TypeError:
+                raise GameError(f"{what}: codes must be hashable, got {x!r}") from None
+            if len(out) > MAX_CODES:
+                raise GameError(f"more than {MAX_CODES:,} {what}; a custom game has at most "
+                                f"{MAX_CODES:,} codes")
+        if not out:
+            raise GameError(f"no {what}")
+        return list(out)
+
+    def _build_table(self, end_scores: Any) -> None:
+        """Call the score function on every (guess, secret) pair once; number the scores."""
+        ids: dict = {}
+        raw = np.empty((self.size, self.secrets.size), dtype=np.int32)
+        secret_objs = [self.codes[i] for i in self.secrets]
+        for i, g in enumerate(self.codes):
+            try:
+                row = [ids.setdefault(self.score_function(g, v), len(ids)) for v in secret_objs]
+            except Exception as e:
+                raise GameError(self._score_failure(g, secret_objs, e)) from e
+            if len(ids) > MAX_SLOTS + 1:
+                raise GameError(f"the score function gives more than {MAX_SLOTS} distinct "
+                                "scores; the kernel handles at most that many")
+            raw[i] = row
+        values = list(ids)
+        ends = self._end_set(end_scores, values)
+        end_ids = [ids[s] for s in values if s in ends]
+        if not end_ids:
+            raise GameError(f"no end score occurs (end scores: {end_scores!r}); "
+                            f"score(v, v) gives {values[raw[self.secrets[0], 0]]!r}")
+        is_end = np.isin(raw, end_ids)
+        diag = is_end[self.secrets, np.arange(self.secrets.size)]
+        if not diag.all():
+            v = self.codes[self.secrets[int(np.argmin(diag))]]
+            raise GameError(f"score({v!r}, {v!r}) = {self.score_function(v, v)!r} is not an "
+                            "end score: the game could not end on the secret")
+        if int(is_end.sum()) != self.secrets.size:
+            is_end[self.secrets, np.arange(self.secrets.size)] = False
+            gi, vi = (int(x[0]) for x in np.nonzero(is_end))
+            g, v = self.codes[gi], secret_objs[vi]
+            raise GameError(f"score({g!r}, {v!r}) = {self.score_function(g, v)!r} is an end "
+                            "score although the guess is not the secret")
+        # Slots: the scores in sorted (else first-seen) order, end scores merged into one.
+        order = _sorted_or_listed(values)
+        labels: list = []
+        slot_of_id = np.empty(len(values), dtype=np.uint8)
+        win = -1
+        for s in order:
+            if s in ends:
+                if win < 0:
+                    win = len(labels)
+                    labels.append(s)
+                slot_of_id[ids[s]] = win
+            else:
+                slot_of_id[ids[s]] = len(labels)
+                labels.append(s)
+        if len(labels) > MAX_SLOTS:
+            raise GameError(f"{len(labels)} distinct scores; the kernel handles at most "
+                            f"{MAX_SLOTS}")
+        self.slots: tuple = tuple(labels)
+        self.nslots = len(labels)
+        self.win_slot = win
+        self.end_scores = frozenset(s for s in values if s in ends)
+        self._slot_of = {s: int(slot_of_id[ids[s]]) for s in values}
+        table = np.zeros((self.size, self.size), dtype=np.uint8)
+        table[:, self.secrets] = slot_of_id[raw]
+        self.table = table
+
+    def _score_failure(self, g: Any, secrets: list, error: Exception) -> str:
+        for v in secrets:
+            try:
+                hash(self.score_function(g, v))
+            except Exception as e:
+                return f"score({g!r}, {v!r}) failed: {type(e).__name__}: {e}"
+        return f"the score function failed: {type(error).__name__}: {error}"  # pragma: no cover
+
+    @staticmethod
+    def _end_set(end_scores: Any, observed: list) -> frozenset:
+        try:
+            if end_scores in observed:
+                return frozenset([end_scores])
+        except TypeError:
+            pass
+        if isinstance(end_scores, (str, bytes)) or not isinstance(end_scores, Iterable):
+            return frozenset([end_scores])
+        try:
+            return frozenset(end_scores)
+        except TypeError:
+            raise GameError(f"end scores must be hashable, got {end_scores!r}") from None
+
+    def _text_index(self) -> dict[str, int]:
+        texts: dict[str, int] = {}
+        clash: set[str] = set()
+        for i, c in enumerate(self.codes):
+            for t in {self._fmt_code(c), _normal(self._fmt_code(c))}:
+                if t in texts and texts[t] != i:
+                    clash.add(t)
+                texts.setdefault(t, i)
+        for t in clash:
+            del texts[t]
+        return texts
+
+    # ------------------------------------------------------------------ codes
+    def __repr__(self) -> str:
+        return (f"<CustomGame {self.name!r}: {self.size} codes, {self.secrets.size} secrets, "
+                f"{self.nslots} scores>")
+
+    def index(self, code: Hashable) -> int:
+        """The index of a code object."""
+        try:
+            return self._index[code]
+        except (KeyError, TypeError):
+            raise CodeError(f"{code!r} is not a code of {self.name}") from None
+
+    def format_code(self, index: int) -> str:
+        return self._fmt_code(self.codes[index])
+
+    def format_score(self, score: Any) -> str:
+        return self._fmt_score(score)
+
+    def parse_code(self, text: str) -> int:
+        """The index of a code written as ``format_code`` writes it (blanks, commas and
+        brackets ignored)."""
+        s = str(text).strip()
+        for t in (s, _normal(s)):
+            if t in self._texts:
+                return self._texts[t]
+        examples = ", ".join(repr(self.format_code(i)) for i in range(min(3, self.size)))
+        raise CodeError(f"{text!r} is not a code of {self.name} (codes look like {examples})")
+
+    def code(self, value: Any) -> int:
+        """A validated index: integers are indices (as in :class:`Game`), strings are parsed,
+        any other object is looked up among the codes."""
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            if not 0 <= value < self.size:
+                raise CodeError(f"code index {value} out of range 0..{self.size - 1}")
+            return int(value)
+        if isinstance(value, str) and value not in self._index:
+            return self.parse_code(value)
+        return self.index(value)
+
+    def is_guess(self, index: int) -> bool:
+        return 0 <= index < self.size
+
+    def is_secret(self, index: int) -> bool:
+        i = int(np.searchsorted(self.secrets, index))
+        return i < self.secrets.size and int(self.secrets[i]) == index
+
+    def guess(self, value: Any) -> int:
+        return self.code(value)
+
+    def secret(self, value: Any) -> int:
+        i = self.code(value)
+        if not self.is_secret(i):
+            raise CodeError(f"{self.format_code(i)} cannot be a secret in {self.name}")
+        return i
+
+    # ------------------------------------------------------------------ scores
+    def score(self, guess: Any, secret: Any) -> Any:
+        """The score of ``guess`` against ``secret`` (a secret of the game); the shared
+        winning score when the guess is the secret."""
+        return self.slots[self.kernel.slot(self.guess(guess), self.secret(secret))]
+
+    def slot(self, score: Any) -> int:
+        """The slot of a score: a value of the score function, or its text."""
+        try:
+            if score in self._slot_of:
+                return self._slot_of[score]
+        except TypeError:
+            pass
+        if isinstance(score, str):
+            return self.slot(self.parse_score(score))
+        raise ScoreError(f"{score!r} is not a score of {self.name}")
+
+    def parse_score(self, text: str) -> Any:
+        """The score written as ``format_score`` writes it."""
+        s = str(text).strip()
+        for value in self._slot_of:
+            if s in (self.format_score(value), _normal(self.format_score(value))):
+                return value
+        forms = ", ".join(repr(self.format_score(v)) for v in self.slots)
+        raise ScoreError(f"{text!r} is not a score of {self.name}; scores are {forms}")
+
+    # ------------------------------------------------------------------ sets
+    def as_indices(self, codes: Union[Iterable[Any], np.ndarray, None],
+                   default: Optional[np.ndarray] = None, what: str = "codes") -> np.ndarray:
+        """A sorted, duplicate-free, range-checked int32 array (the kernel's contract)."""
+        if codes is None:
+            assert default is not None
+            return default
+        if isinstance(codes, np.ndarray) and codes.dtype.kind in "iu":
+            arr = codes.astype(np.int64, copy=False).ravel()
+            if arr.size and (arr.min() < 0 or arr.max() >= self.size):
+                raise CodeError(f"{what}: code index out of range 0..{self.size - 1}")
+        else:
+            arr = np.array([self.code(c) for c in codes], dtype=np.int64)
+        return np.ascontiguousarray(np.unique(arr).astype(np.int32))
+
+    def partition(self, guess: Any, candidates: Union[Iterable[Any], np.ndarray, None] = None
+                  ) -> np.ndarray:
+        """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
+        cands = self._candidates(candidates)
+        return self.kernel.histogram(self.guess(guess), cands)
+
+    def filter(self, candidates: Union[Iterable[Any], np.ndarray, None], guess: Any,
+               score: Any) -> np.ndarray:
+        """The candidates that give ``score`` to ``guess``."""
+        cands = self._candidates(candidates)
+        return self.kernel.filter(self.guess(guess), self.slot(score), cands)
+
+    def candidates(self, history: Iterable[tuple[Any, Any]] = ()) -> np.ndarray:
+        """The secrets consistent with every (guess, score) of ``history``."""
+        cands = self.secrets
+        for guess, score in history:
+            cands = self.kernel.filter(self.guess(guess), self.slot(score), cands)
+        return cands
+
+    def _candidates(self, candidates: Union[Iterable[Any], np.ndarray, None]) -> np.ndarray:
+        cands = self.as_indices(candidates, self.secrets, "candidates")
+        if not np.isin(cands, self.secrets).all():
+            raise CodeError("candidates must be secrets of the game")
+        return cands
+
+
+# ---------------------------------------------------------------------- seed 002's twoD
+Comparison = namedtuple("Comparison", "less greater equal")
+
+
+def two_d_score(x: tuple[int, int], y: tuple[int, int]) -> Comparison:
+    """Seed 002's twoD scorer: is the guess <= the secret in every coordinate, >= in every
+    coordinate, equal?
+
+    >>> two_d_score((1, 3), (2, 3)), two_d_score((2, 0), (0, 4)).less
+    (Comparison(less=True, greater=False, equal=False), False)
+    """
+    return Comparison(all(a <= b for a, b in zip(x, y)),
+                      all(a >= b for a, b in zip(x, y)),
+                      x == y)
+
+
+def two_d(size: int = 5) -> CustomGame:
+    """Seed 002's "twoD": guess a pair of digits 0..size-1; each answer tells whether the
+    guess is coordinate-wise <= the secret, >= it, and equal to it.
+
+    The seed writes ``endstates = set(Comparison(True, True, True))``, which is ``{True}``
+    and ends nothing; the intended end score, used here, is ``Comparison(True, True, True)``.
+    Codes are written ``"03"`` (first digit, second digit); scores as ``<=``, ``>=``,
+    ``=`` and ``none`` (neither).
+
+    >>> g = two_d()
+    >>> [g.format_score(s) for s in g.slots], g.format_score(g.slots[g.win_slot])
+    (['none', '>=', '<=', '='], '=')
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 141:
+        raise GameError(f"twoD size must be an integer 1..141, not {size!r}")
+    codes = [(a, b) for a in range(size) for b in range(size)]
+    width = len(str(size - 1))
+    sep = "" if width == 1 else " "
+    return CustomGame(codes, codes, two_d_score, Comparison(True, True, True),
+                      name=f"twoD {size}x{size}",
+                      format_code=lambda c: f"{c[0]}{sep}{c[1]}",
+                      format_score=_two_d_text)
+
+
+def _two_d_text(s: Comparison) -> str:
+    if s.equal:
+        return "="
+    return "<=" if s.less else ">=" if s.greater else "none"
+
+
+EXAMPLES: Mapping[str, Callable[[], CustomGame]] = {"twoD": two_d}
+"""Custom games the command line can name (``mastermind tree --game twoD``)."""

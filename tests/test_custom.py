@@ -1,0 +1,226 @@
+"""Custom games: seed 002's twoD claims, agreement with the kernel path of the built-in
+variants, and clear errors."""
+
+from __future__ import annotations
+
+import collections
+import math
+
+import numpy as np
+import pytest
+
+from mastermind import Game, GameError, analyze, solve
+from mastermind.custom import (Comparison, CustomGame, MAX_SLOTS, two_d, two_d_score)
+from mastermind.strategies import choose_guess, first_guess, symmetry_classes
+
+import variant_reference as ref
+
+WIN = Comparison(True, True, True)
+TWO_D = [(a, b) for a in range(5) for b in range(5)]
+
+
+def is_win(s):
+    return s == WIN
+
+
+# ---------------------------------------------------------------------- seed 002's twoD
+def test_two_d_greedy_entropy_needs_five_steps():
+    """Seed 002: 'for this game the greedy entropy approach has a worst case of five
+    steps' (the package's exact entropy and tie rule)."""
+    game = two_d()
+    result = analyze(game, "entropy")
+    assert result.max == 5
+    assert result.distribution == {1: 1, 2: 3, 3: 9, 4: 11, 5: 1}
+    assert game.format_code(result.first_guess) == "22"
+    assert analyze(game, "entropy", candidates_only=True).max == 5
+
+
+def test_two_d_seed_rule_agrees():
+    """The seed's own greedy rule (float entropy, then a candidate, then the largest
+    pair) played in plain Python also has worst case 5 with the same distribution."""
+    def entropy(sizes):
+        total = sum(sizes)
+        return -sum(p * math.log(p, 2) for p in (v / total for v in sizes if v))
+
+    def best(cands):
+        return max((entropy(collections.Counter(two_d_score(v, g) for v in cands).values()),
+                    g in cands, g) for g in TWO_D)[2]
+
+    lengths: list[int] = []
+
+    def play(cands, depth):
+        g = best(cands)
+        for s, part in ref.split(g, cands, two_d_score).items():
+            if is_win(s):
+                lengths.append(depth)
+            else:
+                play(part, depth + 1)
+
+    play(list(TWO_D), 1)
+    assert max(lengths) == 5
+    assert dict(collections.Counter(lengths)) == analyze(two_d(), "entropy").distribution
+
+
+def test_two_d_four_steps_suffice_and_three_do_not():
+    """Seed 002: 'a better strategy with a worst case of four steps exists'.  Exhaustive
+    search (sound cuts only): 4 guesses always suffice, 3 do not."""
+    assert ref.solvable(4, TWO_D, TWO_D, two_d_score, is_win)
+    assert not ref.solvable(3, TWO_D, TWO_D, two_d_score, is_win)
+    # and the package's own min-max strategy is such a 4-step strategy
+    assert analyze(two_d(), "minmax").max == 4
+
+
+@pytest.mark.parametrize("candidates_only", [False, True], ids=["all", "cands"])
+@pytest.mark.parametrize("strategy", ref.STRATEGIES)
+def test_two_d_matches_brute_force(strategy, candidates_only):
+    game = two_d()
+    g0, dist, per_secret = ref.analyze(TWO_D, TWO_D, two_d_score, is_win, strategy,
+                                       candidates_only)
+    result = analyze(game, strategy, candidates_only=candidates_only)
+    assert game.codes[result.first_guess] == g0
+    assert result.distribution == dist
+    for v in TWO_D[::4]:
+        steps = solve(game, v, strategy, candidates_only=candidates_only)
+        assert len(steps) == per_secret[v]
+        assert steps[-1].score == WIN
+
+
+def test_two_d_codes_and_scores():
+    game = two_d()
+    assert [game.parse_code(t) for t in ("03", "0 3", "(0, 3)", "0,3")] == [3] * 4
+    assert game.code((4, 4)) == 24 and game.code(24) == 24
+    assert game.score("13", "24") == Comparison(True, False, False)
+    assert game.parse_score("<=") == Comparison(True, False, False)
+    assert game.slot(">=") == game.slot(Comparison(False, True, False))
+    assert game.partition("22").tolist() == [8, 8, 8, 1]
+    left = game.candidates([("22", "<="), ("33", "none")])
+    assert [game.format_code(i) for i in left] == ["24", "42"]
+    assert game.variant.value == "custom" and not game.symmetric
+    assert symmetry_classes(game) == list(range(25))
+    with pytest.raises(ValueError, match="not a code"):
+        game.parse_code("55")
+    with pytest.raises(ValueError, match="not a score"):
+        game.parse_score("<")
+
+
+# ---------------------------------------------------------------------- kernel vs table
+def custom_of(n: int, k: int, variant: str) -> CustomGame:
+    guesses, secrets = ref.variant_sets(n, k, variant)
+    black = variant == "black-peg"
+    return CustomGame(guesses, secrets, lambda u, v: ref.mm_score(u, v, black), (n, 0),
+                      name=f"[{n},{k}] {variant} by hand")
+
+
+@pytest.mark.parametrize("n,k,variant", [(3, 4, "distinct"), (3, 3, "black-peg"),
+                                         (3, 4, "bulls-and-cows"), (2, 4, "classic"),
+                                         (3, 3, "permutation")])
+@pytest.mark.parametrize("strategy", ref.STRATEGIES)
+def test_custom_equal_to_builtin(n, k, variant, strategy):
+    game, custom = Game(n, k, variant), custom_of(n, k, variant)
+    assert [custom.codes[i] for i in custom.secrets] == [game.colours(i) for i in game.secrets]
+    for co in (False, True):
+        a = analyze(game, strategy, candidates_only=co, tree=True)
+        b = analyze(custom, strategy, candidates_only=co, tree=True)
+        assert b.distribution == a.distribution
+        assert custom.codes[b.first_guess] == game.colours(a.first_guess)
+        assert tree_shape(b.tree, custom.codes.__getitem__) == \
+            tree_shape(a.tree, game.colours)
+        assert choose_guess(custom, custom.secrets, strategy, co) == b.first_guess
+        assert first_guess(custom, strategy, co) == b.first_guess
+
+
+def tree_shape(node, name):
+    return (name(node.guess), node.size,
+            {tuple(s): tree_shape(c, name) for s, c in node.children.items()})
+
+
+def test_custom_game_with_slots_in_its_own_order():
+    game = custom_of(3, 4, "distinct")
+    builtin = Game(3, 4, "distinct")
+    assert [tuple(s) for s in builtin.slots if s in game.slots] == list(game.slots)
+    assert game.partition((1, 2, 3)).sum() == 24
+
+
+# ---------------------------------------------------------------------- errors
+def test_custom_errors(monkeypatch):
+    codes = list(range(6))
+
+    def diff(u, v):
+        return (u > v) - (u < v)
+
+    assert CustomGame(codes, codes, diff, 0).slots == (-1, 0, 1)
+    with pytest.raises(GameError, match="cannot be guessed"):
+        CustomGame([1, 2], [1, 2, 3], diff, 0)
+    with pytest.raises(GameError, match="no end score occurs"):
+        CustomGame(codes, codes, diff, 7)
+    with pytest.raises(GameError, match="no end score occurs"):  # seed 002's literal set
+        CustomGame(TWO_D, TWO_D, two_d_score, set(WIN))
+    with pytest.raises(GameError, match="not the secret"):
+        CustomGame(codes, codes, lambda u, v: abs(u - v) // 2, 0)
+    with pytest.raises(GameError, match="could not end"):
+        CustomGame(codes, codes, lambda u, v: (u == v) + (u == 3), 1)
+    with pytest.raises(GameError, match="failed: TypeError"):
+        CustomGame(codes, codes, lambda u, v: [u, v], 0)
+    with pytest.raises(GameError, match="failed: ZeroDivisionError"):
+        CustomGame(codes, codes, lambda u, v: u // v, 0)
+    with pytest.raises(GameError, match="distinct scores"):
+        big = list(range(MAX_SLOTS + 2))
+        CustomGame(big, big, lambda u, v: (u - v) * (u != 0), 0)
+    with pytest.raises(GameError, match="hashable"):
+        CustomGame([[1], [2]], [[1]], diff, 0)
+    with pytest.raises(GameError, match="no secrets"):
+        CustomGame(codes, [], diff, 0)
+    monkeypatch.setattr("mastermind.custom.MAX_CODES", 5)
+    with pytest.raises(GameError, match="at most 5"):
+        CustomGame(codes, codes, diff, 0)
+
+
+def test_several_end_scores_share_the_win_slot():
+    codes = list(range(5))
+
+    def score(u, v):
+        return ("win", u) if u == v else ("lower" if u < v else "higher", 0)
+
+    game = CustomGame(codes, codes, score, [("win", c) for c in codes])
+    assert game.nslots == 3
+    assert game.slots[game.win_slot] == ("win", 0)
+    assert game.slot(("win", 3)) == game.win_slot
+    result = analyze(game, "minmax")
+    assert result.distribution == {1: 1, 2: 2, 3: 2}
+    assert [s.guess for s in solve(game, 4, "minmax")][-1] == 4
+    assert np.array_equal(game.candidates([(2, ("lower", 0))]), [3, 4])
+
+
+# ---------------------------------------------------------------------- random games
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@st.composite
+def random_games(draw):
+    """A small game with an arbitrary score table: end score on the diagonal only."""
+    size = draw(st.integers(2, 9))
+    nsecrets = draw(st.integers(1, size))
+    secrets = sorted(draw(st.permutations(range(size)))[:nsecrets])
+    nscores = draw(st.integers(1, 4))
+    table = draw(st.lists(st.integers(0, nscores - 1), min_size=size * size,
+                          max_size=size * size))
+
+    def score(u, v):
+        return "win" if u == v else f"s{table[u * size + v]}"
+
+    return list(range(size)), secrets, score
+
+
+@hypothesis.settings(max_examples=80, deadline=None, derandomize=True)
+@hypothesis.given(random_games(), st.sampled_from(ref.STRATEGIES), st.booleans())
+def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
+    guesses, secrets, score = spec
+    game = CustomGame(guesses, secrets, score, "win")
+    g0, dist, per_secret = ref.analyze(guesses, secrets, score, lambda s: s == "win",
+                                       strategy, candidates_only)
+    result = analyze(game, strategy, candidates_only=candidates_only, jobs=1)
+    assert game.codes[result.first_guess] == g0
+    assert result.distribution == dist
+    for v in secrets:
+        assert len(solve(game, v, strategy, candidates_only=candidates_only)) == per_secret[v]

@@ -1,0 +1,188 @@
+"""Tree exports: JSON replays to the analysis' distribution, DOT is a well-formed tree
+(and renders when Graphviz is there), the cheat sheet accounts for every secret, and the
+``mastermind tree`` command."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from mastermind import Game, analyze, two_d
+from mastermind.cli import main
+from mastermind.custom import two_d_score
+from mastermind.tree import (TreeError, render, replay, replay_distribution, to_dot,
+                             to_json, to_text)
+
+import variant_reference as ref
+
+GAMES = [((4, 6, "classic"), "minmax"), ((4, 6, "distinct"), "entropy"),
+         ((3, 4, "black-peg"), "parts"), ((3, 5, "bulls-and-cows"), "expected-size"),
+         ((4, 4, "permutation"), "first-candidate"), ((3, 3, "classic"), "entropy")]
+
+
+def independent_replay(data: dict, black_only: bool) -> dict[int, int]:
+    """Walk every secret down the exported JSON with the reference scorer only."""
+    n = data["pegs"]
+    _, secrets = ref.variant_sets(n, data["colours"], data["variant"])
+    dist: dict[int, int] = {}
+    for v in secrets:
+        node, depth = data["tree"], 1
+        while True:
+            guess = tuple(int(c) for c in node["guess"])
+            b, w = ref.mm_score(guess, v, black_only)
+            text = f"{b} {w}"
+            if text == data["end_score"]:
+                assert guess == v
+                break
+            node, depth = node["children"][text], depth + 1
+        dist[depth] = dist.get(depth, 0) + 1
+    return dict(sorted(dist.items()))
+
+
+@pytest.mark.parametrize("candidates_only", [False, True], ids=["all", "cands"])
+@pytest.mark.parametrize("spec,strategy", GAMES, ids=lambda x: str(x))
+def test_json_replay_reproduces_the_distribution(spec, strategy, candidates_only):
+    game = Game(*spec)
+    result = analyze(game, strategy, candidates_only=candidates_only, tree=True)
+    data = json.loads(json.dumps(to_json(result)))
+    assert data["total"] == result.total and data["secrets"] == game.secrets.size
+    assert independent_replay(data, spec[2] == "black-peg") == result.distribution
+    assert replay_distribution(data, game) == result.distribution
+
+
+def test_two_d_tree_replays():
+    game = two_d()
+    result = analyze(game, "entropy", tree=True)
+    data = json.loads(json.dumps(to_json(result)))
+    assert (data["variant"], data["pegs"], data["end_score"]) == ("custom", None, "=")
+    assert replay_distribution(data, game) == {1: 1, 2: 3, 3: 9, 4: 11, 5: 1}
+    # by hand, with the seed's scorer only
+    texts = {(True, False, False): "<=", (False, True, False): ">=",
+             (False, False, False): "none"}
+    for v in ref.variant_sets(2, 5, "classic")[0]:
+        v = (v[0] - 1, v[1] - 1)
+        node, path = data["tree"], []
+        while True:
+            g = (int(node["guess"][0]), int(node["guess"][1]))
+            path.append(g)
+            s = two_d_score(g, v)
+            if s.equal:
+                break
+            node = node["children"][texts[tuple(s)]]
+        assert [game.format_code(game.index(g)) for g in path] == replay(data, game, v)
+
+
+def parse_dot(text: str) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+    """A strict reader for the DOT subset :func:`to_dot` writes."""
+    lines = text.strip().splitlines()
+    assert lines[0] == "digraph strategy {" and lines[-1] == "}"
+    quoted = r'"((?:[^"\\]|\\.)*)"'
+    nodes: dict[str, str] = {}
+    edges: list[tuple[str, str, str]] = []
+    for line in lines[1:-1]:
+        if m := re.fullmatch(rf"  (n\d+) \[label={quoted}(, peripheries=2|, shape=plaintext)?\];",
+                             line):
+            assert m.group(1) not in nodes
+            nodes[m.group(1)] = m.group(2)
+        elif m := re.fullmatch(rf"  (n\d+) -> (n\d+)(?: \[label={quoted}\])?;", line):
+            edges.append((m.group(1), m.group(2), m.group(3)))
+        else:
+            assert re.fullmatch(rf'  (label={quoted}|labelloc="t"|rankdir=LR|'
+                                r'(node|edge) \[.*\]);', line), line
+    return nodes, edges
+
+
+@pytest.mark.parametrize("spec,strategy", GAMES[:3], ids=lambda x: str(x))
+def test_dot_is_the_tree(spec, strategy, tmp_path):
+    game = Game(*spec)
+    result = analyze(game, strategy, tree=True)
+    nodes, edges = parse_dot(to_dot(result))
+    tree_nodes = list(result.tree.walk())
+    assert len(nodes) == len(tree_nodes) and len(edges) == len(nodes) - 1
+    assert {dst for _, dst, _ in edges} == set(nodes) - {"n0"}  # one parent each: a tree
+    assert {label for *_, label in edges} <= {str(s) for s in game.slots}
+    leaves = [t for t in nodes.values() if "left" not in t]
+    assert len(leaves) == sum(1 for _, nd in tree_nodes if nd.size == 1 and not nd.children)
+    cut_nodes, _ = parse_dot(to_dot(result, max_depth=2))
+    assert "..." in cut_nodes.values() and len(cut_nodes) < len(nodes)
+    if shutil.which("dot"):
+        path = tmp_path / "tree.dot"
+        path.write_text(to_dot(result))
+        run = subprocess.run(["dot", "-Tsvg", str(path)], capture_output=True, text=True)
+        assert run.returncode == 0 and "<svg" in run.stdout
+
+
+def test_text_cheat_sheet_accounts_for_every_secret():
+    for spec, strategy in GAMES:
+        result = analyze(Game(*spec), strategy, tree=True)
+        lines = to_text(result).splitlines()
+        assert lines[0].startswith("# ") and f"total {result.total}" in lines[0]
+        found = sum(1 for s in lines if s.endswith("it is the secret]") or s.endswith("solved"))
+        assert found == result.secrets
+        guesses = sum(1 for s in lines if "left" in s)
+        assert guesses == sum(1 for _ in result.tree.walk())
+    short = to_text(result, max_depth=1, header=False).splitlines()
+    assert short[0].startswith(Game(3, 3).format_code(result.first_guess))
+    assert all("..." in s for s in short[1:] if "left" not in s and "solved" not in s)
+
+
+def test_tree_errors(monkeypatch, tmp_path):
+    result = analyze(Game(3, 3), "minmax")
+    with pytest.raises(TreeError, match="tree=True"):
+        to_json(result)
+    with pytest.raises(TreeError, match=".svg, .png or .pdf"):
+        render("digraph {}", str(tmp_path / "x.gif"))
+    monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
+    with pytest.raises(TreeError, match="Graphviz is not installed"):
+        render("digraph {}", str(tmp_path / "x.svg"))
+
+
+# ---------------------------------------------------------------------- the command
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(argv, out), out.getvalue()
+
+
+def test_cli_tree_formats(tmp_path):
+    status, text = run(["tree", "-n", "3", "-k", "3", "-s", "entropy", "--format", "json"])
+    assert status == 0
+    data = json.loads(text)
+    assert independent_replay(data, False) == analyze(Game(3, 3), "entropy").distribution
+    status, text = run(["tree", "-n", "3", "-k", "3", "--variant", "permutation"])
+    assert status == 0 and text.startswith("# [3,3] permutation minmax")
+    status, text = run(["tree", "--game", "twoD", "-s", "entropy", "-f", "dot"])
+    assert status == 0 and parse_dot(text)[0]["n0"] == "22\\n25 left"
+    target = tmp_path / "knuth.json"
+    status, text = run(["tree", "-o", str(target)])
+    assert status == 0 and text.startswith(f"wrote {target}")
+    assert json.loads(target.read_text())["total"] == 5801
+    status, _ = run(["tree", "-n", "2", "-k", "2", "-o", str(tmp_path / "t.txt")])
+    assert (tmp_path / "t.txt").read_text().startswith("# [2,2] minmax")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+def test_cli_tree_renders_svg(tmp_path):
+    target = tmp_path / "t.svg"
+    status, _ = run(["tree", "-n", "3", "-k", "3", "-o", str(target)])
+    assert status == 0 and "<svg" in target.read_text()
+
+
+def test_cli_tree_errors(monkeypatch, capsys, tmp_path):
+    for argv, words in [
+        (["tree", "--format", "text", "-o", str(tmp_path / "x.svg")], "only the dot format"),
+        (["tree", "--depth", "0"], "--depth must be at least 1"),
+        (["tree", "-o", str(tmp_path / "no" / "x.json")], "cannot write"),
+        (["tree", "--first", "1127"], "colours are 1..6"),
+        (["tree", "--game", "threeD"], "invalid choice"),
+    ]:
+        assert run(argv)[0] == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err and err.count("\n") == 1
+    monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
+    assert run(["tree", "-o", str(tmp_path / "x.png")])[0] == 2
+    assert "Graphviz is not installed" in capsys.readouterr().err
