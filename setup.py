@@ -1,6 +1,8 @@
 """Build the Cython kernel ``mastermind._core``; all metadata lives in pyproject.toml.
 
-Set ``MASTERMIND_DEBUG=1`` to build with bounds checks and without optimisation.
+Set ``MASTERMIND_DEBUG=1`` to build with bounds checks and without optimisation,
+``MASTERMIND_PORTABLE=1`` to build for any x86-64 CPU instead of this machine's, and
+``MASTERMIND_NO_OPENMP=1`` to build without threads.
 """
 import os
 import platform
@@ -13,8 +15,11 @@ debug = os.environ.get("MASTERMIND_DEBUG", "") not in ("", "0")
 
 compile_args = ["-O0", "-g"] if debug else ["-O3"]
 link_args = []
+portable = os.environ.get("MASTERMIND_PORTABLE", "") not in ("", "0")
 if platform.machine().lower() in ("x86_64", "amd64"):
-    compile_args.append("-mpopcnt")  # hardware popcount: every x86-64 CPU since 2008
+    # The package is compiled where it runs: tune for this CPU (popcount, BMI2 shifts).
+    # MASTERMIND_PORTABLE=1 keeps to what every x86-64 CPU since 2008 has.
+    compile_args.append("-mpopcnt" if portable else "-march=native")
 if os.environ.get("MASTERMIND_NO_OPENMP", "") in ("", "0"):
     compile_args.append("-fopenmp")
     link_args.append("-fopenmp")

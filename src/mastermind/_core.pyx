@@ -22,6 +22,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MA
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log2
+from cython.parallel cimport prange
 
 import numpy as np
 
@@ -31,6 +32,7 @@ cdef extern from *:
     """
     int popcount "MM_POPCOUNT"(uint64_t x) noexcept nogil
     int __builtin_ctz(unsigned int x) noexcept nogil
+    int __builtin_ctzll(unsigned long long x) noexcept nogil
 
 cdef enum:
     MAX_SLOTS = 48          # >= (8+1)(8+2)/2 - 1 = 44 slots for n = 8, rounded up
@@ -63,6 +65,7 @@ cdef struct KData:
     const uint8_t* table  # MODE_TABLE: table[u * stride + v] = slot of s(u, v)
     Py_ssize_t stride
     const int64_t* xlogx  # xlogx[t] ~ t*log2(t) * 2^S, additive over prime factors
+    const int64_t* dxlogx # xlogx[t + 1] - xlogx[t]
     uint8_t slot_tab[256] # slot of (blacks << 4) | (blacks + whites)
     uint8_t fold[256]     # slot of cell (blacks << shift) | (blacks + whites); DUMMY if none
 
@@ -233,40 +236,219 @@ cdef int64_t _bound_noncandidate(const KData* d, Py_ssize_t m, int kind) noexcep
     return r * (q + 1) * (q + 1) + (P - r) * q * q
 
 
-cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
-                   const int32_t* c, Py_ssize_t m, int kind,
-                   int64_t* out_key, int* out_cand) noexcept nogil:
-    """The choice rule over ``guesses`` (ascending): best key, then a candidate, then the
-    smallest index.  Plain Python::
+cdef struct Best:
+    int64_t key
+    int nc                  # 0: the guess is a candidate, 1: it is not
+    int32_t g
 
-        min(guesses, key=lambda g: (value(hist(g)), hist(g)[win] == 0, g))
+
+cdef inline void _best_init(Best* b) noexcept nogil:
+    b.key = INT64_MAX
+    b.nc = 2
+    b.g = -1
+
+
+cdef inline bint _offer(Best* b, int64_t key, int nc, int32_t g) noexcept nogil:
+    """Keep (key, nc, g) if it beats the best so far in the rule's order."""
+    if key < b.key or (key == b.key and (nc < b.nc or (nc == b.nc and g < b.g))):
+        b.key = key
+        b.nc = nc
+        b.g = g
+        return True
+    return False
+
+
+cdef inline int64_t _limit(const Best* b) noexcept nogil:
+    """A guess whose key must exceed this cannot beat ``b`` (nor tie it and win)."""
+    if b.nc == 2:
+        return INT64_MAX
+    return b.key - (b.nc == 0)
+
+
+cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
+                              const uint64_t* pk, Py_ssize_t m, int64_t lim,
+                              uint32_t* h, uint64_t* mask, const int S) noexcept nogil:
+    """Score one two-word guess against packed candidates, giving up (False) as soon as
+    a lower bound of its key exceeds ``lim``.  Fills the cell histogram ``h`` (zeroed by
+    the caller), or for ``parts`` the bit mask of non-empty cells.
+
+    Bounds, all valid for partial counts t of the final T: minmax max t <= max T;
+    expected-size sum t^2 + (candidates left) <= sum T^2; entropy sum t log t <= sum T
+    log T (t log t grows with t).  A cell is part of one slot, so the cell sums bound the
+    slot sums too (equal for all but black-peg, where slots merge cells).
     """
+    cdef uint64_t p0 = ge[0]
+    cdef uint64_t p1 = ge[1]
+    cdef uint64_t m0 = 0, m1 = 0
+    cdef uint32_t a, b, cap
+    cdef int64_t acc = 0
+    cdef const int64_t* dx = d.dxlogx
+    cdef Py_ssize_t i = 0
+    if kind == 2:
+        while i + 2 <= m:
+            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1]))
+            m1 |= (<uint64_t>1) << ((popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3]))
+            pk += 4
+            i += 2
+        if i < m:
+            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1]))
+        mask[0] = m0 | m1
+        return True
+    if kind == 0:
+        cap = <uint32_t>(lim if lim < m else m)
+        while i + 2 <= m:
+            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            b = (popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])
+            h[a] += 1
+            a = h[a]
+            h[b] += 1
+            b = h[b]
+            if (a > cap) | (b > cap):
+                return False
+            pk += 4
+            i += 2
+        if i < m:
+            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            h[a] += 1
+            if h[a] > cap:
+                return False
+        return True
+    if kind == 1:
+        while i + 2 <= m:
+            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            acc += dx[h[a]]
+            h[a] += 1
+            b = (popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])
+            acc += dx[h[b]]
+            h[b] += 1
+            if acc > lim:
+                return False
+            pk += 4
+            i += 2
+    else:
+        while i + 2 <= m:
+            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            acc += 2 * h[a] + 1
+            h[a] += 1
+            b = (popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])
+            acc += 2 * h[b] + 1
+            h[b] += 1
+            if acc + (m - i - 2) > lim:
+                return False
+            pk += 4
+            i += 2
+    if i < m:
+        h[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+    return True
+
+
+cdef void _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
+                const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best) noexcept nogil:
+    """Offer every guess of ``guesses`` to ``best`` (see _best), skipping those a bound
+    proves worse.  ``pk``: the packed candidates, or NULL to score through indices."""
     cdef uint32_t h[MAX_SLOTS]
-    cdef int64_t key, best_key = INT64_MAX
-    cdef int nc, best_nc = 2
-    cdef int32_t g, best_g = -1
+    cdef uint32_t cells[144]
+    cdef uint64_t mask = 0, bits
     cdef Py_ssize_t j
-    cdef uint64_t* pk = NULL
-    if d.mode != 2:
-        pk = <uint64_t*>malloc(m * d.words * sizeof(uint64_t) + 1)
-        if pk != NULL:
-            _pack(d, c, m, pk)
+    cdef int t, s
+    cdef int32_t g
+    cdef int64_t key
+    cdef bint fast = pk != NULL and d.mode == 0 and (kind != 2 or d.shift == 3)
     for j in range(ng):
         g = guesses[j]
-        if pk != NULL:
+        if fast:
+            memset(cells, 0, d.cells * sizeof(uint32_t))
+            if d.shift == 3:
+                if not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
+                                    cells, &mask, 3):
+                    continue
+            elif not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
+                                  cells, &mask, 4):
+                continue
+            memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+            if kind == 2:
+                bits = mask
+                while bits:
+                    t = __builtin_ctzll(bits)
+                    h[d.fold[t]] = 1
+                    bits &= bits - 1
+            else:
+                for t in range(d.cells):
+                    h[d.fold[t]] += cells[t]
+        elif pk != NULL:
             _hist_packed(d, g, pk, m, h)
         else:
             _hist(d, g, c, m, h)
         key = _value(d, h, kind)
-        nc = h[d.win] == 0
-        if key < best_key or (key == best_key and nc < best_nc):
-            best_key = key
-            best_nc = nc
-            best_g = g
+        _offer(best, key, h[d.win] == 0, g)
+
+
+cdef enum:
+    BLOCK = 128             # guesses per parallel work item
+    PAR_MIN_PAIRS = 1 << 18 # smaller scans are not worth waking threads for
+
+
+cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
+                         const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
+                         int threads) noexcept nogil:
+    """_scan split into blocks of guesses over ``threads`` threads.  Every block starts
+    from the same seed (the best of a sample of the guesses, so a guess of the list) and
+    the blocks' winners are merged in the rule's total order: the result is the
+    sequential one whatever the thread count or schedule."""
+    cdef Py_ssize_t nb = (ng + BLOCK - 1) // BLOCK
+    cdef Py_ssize_t b, j, step
+    cdef Best seed
+    cdef Best* bb
+    cdef int32_t sample[16]
+    cdef int ns = 0
+    if threads <= 1 or ng * m < PAR_MIN_PAIRS or nb < 2:
+        _scan(d, kind, guesses, ng, c, pk, m, best)
+        return
+    bb = <Best*>malloc(nb * sizeof(Best))
+    if bb == NULL:
+        _scan(d, kind, guesses, ng, c, pk, m, best)
+        return
+    _best_init(&seed)
+    step = ng // 16 if ng >= 16 else 1
+    j = 0
+    while j < ng and ns < 16:
+        sample[ns] = guesses[j]
+        ns += 1
+        j += step
+    _scan(d, kind, sample, ns, c, pk, m, &seed)
+    for b in prange(nb, num_threads=threads, schedule="dynamic", nogil=True):
+        bb[b] = seed
+        _scan(d, kind, guesses + b * BLOCK, BLOCK if (b + 1) * BLOCK <= ng else ng - b * BLOCK,
+              c, pk, m, &bb[b])
+    _offer(best, seed.key, seed.nc, seed.g)
+    for b in range(nb):
+        if bb[b].nc != 2:
+            _offer(best, bb[b].key, bb[b].nc, bb[b].g)
+    free(bb)
+
+
+cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
+                   const int32_t* c, Py_ssize_t m, int kind,
+                   int64_t* out_key, int* out_cand, int threads=1) noexcept nogil:
+    """The choice rule over ``guesses`` (ascending): best key, then a candidate, then the
+    smallest index.  Plain Python::
+
+        min(guesses, key=lambda g: (value(hist(g)), hist(g)[win] == 0, g))
+
+    (a guess is a candidate exactly when it wins against one of the candidates).
+    """
+    cdef Best best
+    cdef uint64_t* pk = NULL
+    _best_init(&best)
+    if d.mode != 2:
+        pk = <uint64_t*>malloc(m * d.words * sizeof(uint64_t) + 1)
+        if pk != NULL:
+            _pack(d, c, m, pk)
+    _scan_parallel(d, kind, guesses, ng, c, pk, m, &best, threads)
     free(pk)
-    out_key[0] = best_key
-    out_cand[0] = 1 - best_nc
-    return best_g
+    out_key[0] = best.key
+    out_cand[0] = best.nc == 0
+    return best.g
 
 
 # --------------------------------------------------------------------------- symmetry
@@ -467,6 +649,7 @@ cdef struct Walk:
     int shortcut_ok         # every secret is also a legal guess (cheap-node shortcuts)
     int use_sym             # reduce the scanned guesses by the history's symmetry group
     int32_t first           # guess at the walk's root, or -1 for the rule's choice
+    int threads             # threads for large guess scans
     int64_t dist[MAX_DEPTH + 2]
     int64_t scanned         # guesses scanned (statistics)
     int32_t* rec            # records of REC ints: parent, slot, guess, size, depth
@@ -517,13 +700,13 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
         # singleton, the best table any guess can give, so the rule picks it.
         return c[0]
     if w.cands_only:
-        return _best(w.d, c, m, c, m, w.kind, &key, &is_cand)
+        return _best(w.d, c, m, c, m, w.kind, &key, &is_cand, w.threads)
     if w.shortcut_ok and m <= w.d.nslots:
         g = _best(w.d, c, m, c, m, w.kind, &key, &is_cand)
         if key <= _bound_noncandidate(w.d, m, w.kind):
             return g
-    w.scanned += ngl
-    return _best(w.d, gl, ngl, c, m, w.kind, &key, &is_cand)
+    w.scanned += ngl * m
+    return _best(w.d, gl, ngl, c, m, w.kind, &key, &is_cand, w.threads)
 
 
 cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
@@ -616,6 +799,7 @@ cdef class Kernel:
     """
     cdef KData d
     cdef object _refs
+    cdef object _dx
     cdef readonly int mode
     cdef readonly int nslots
     cdef readonly int win
@@ -666,6 +850,10 @@ cdef class Kernel:
         return k
 
     cdef void _init(self, int nslots, int win, const int64_t[::1] xlogx):
+        dx = np.ascontiguousarray(np.diff(np.asarray(xlogx)), dtype=np.int64)
+        cdef const int64_t[::1] dxv = dx
+        self._dx = dx
+        self.d.dxlogx = &dxv[0] if dxv.shape[0] else NULL
         self.nslots = nslots
         self.win = win
         self.d.mode = self.mode
@@ -744,19 +932,37 @@ cdef class Kernel:
                     n += 1
         return out[:n].copy()
 
-    def best_guess(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind):
+    def best_guess(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
+                   int threads=1):
         """(guess, key, is_candidate) by the choice rule; guesses ascending, cands non-empty."""
         cdef int64_t key = 0
         cdef int is_cand = 0
         cdef int32_t g
         with nogil:
             g = _best(&self.d, &guesses[0], guesses.shape[0], &cands[0], cands.shape[0],
-                      kind, &key, &is_cand)
+                      kind, &key, &is_cand, threads if threads > 0 else 1)
         return g, key, bool(is_cand)
+
+    def choose(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
+               bint cands_only, bint shortcut_ok, int threads=1):
+        """The guess the walk plays at a node with candidates ``cands`` (sorted,
+        non-empty), scanning ``guesses`` (ascending; possibly reduced by symmetry)."""
+        cdef Walk w
+        cdef int32_t g
+        memset(&w, 0, sizeof(w))
+        w.d = &self.d
+        w.kind = kind
+        w.cands_only = cands_only
+        w.shortcut_ok = shortcut_ok
+        w.threads = threads if threads > 0 else 1
+        with nogil:
+            g = _choose(&w, &cands[0], cands.shape[0],
+                        &guesses[0] if guesses.shape[0] else NULL, guesses.shape[0])
+        return g
 
     def walk(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
              bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
-             const int32_t[::1] history=None, bint symmetry=False):
+             const int32_t[::1] history=None, bint symmetry=False, int threads=1):
         """Play the strategy against every candidate (sorted, non-empty), starting with
         guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
 
@@ -767,7 +973,8 @@ cdef class Kernel:
 
         Returns ``(dist, records, scanned)``: ``dist[d]`` secrets found with guess number
         d; (when ``record``) an int32 array of rows (parent, slot, guess, size, depth),
-        parent -1 at the root, depth-first; the number of guesses scanned.
+        parent -1 at the root, depth-first; the number of (guess, candidate) pairs the
+        full scans covered.  ``threads`` share the large scans; results do not depend on it.
         """
         cdef Walk w
         cdef int32_t[:, ::1] rv
@@ -786,6 +993,7 @@ cdef class Kernel:
         w.use_sym = symmetry and self.mode != MODE_TABLE
         w.first = first
         w.record = record
+        w.threads = threads if threads > 0 else 1
         try:
             with nogil:
                 if w.use_sym:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Union
@@ -118,7 +118,8 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     candidates_only : only candidates may be guessed (else every code of the guess set).
     first : the opening guess; by default the one the rule chooses.
     tree : also return the strategy tree (:class:`Node`).
-    jobs : threads (default: all cores); the result does not depend on it.
+    jobs : threads sharing the large guess scans (default: all cores); the result does
+        not depend on it.
     progress : called as ``progress(secrets_done, secrets_total)``.
     symmetry : scan one guess per symmetry class at each node (DESIGN section 5); the
         result is identical either way, only the time differs.
@@ -126,56 +127,81 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     strategy = Strategy.parse(strategy)
     start = time.perf_counter()
     g0 = _resolve_first(game, strategy, candidates_only, first)
-    secrets = game.secrets
-    labels = game.kernel.slots(g0, secrets)
-    order = np.argsort(labels, kind="stable")
-    bounds = np.searchsorted(labels[order], np.arange(game.nslots + 1))
-    parts = [(s, np.ascontiguousarray(secrets[order[bounds[s]:bounds[s + 1]]]))
-             for s in range(game.nslots) if bounds[s + 1] > bounds[s]]
-    dist = np.zeros(1, dtype=np.int64)
-    root = Node(g0, int(secrets.size)) if tree else None
-    done = 0
-    total = int(secrets.size)
-
-    history = np.array([g0], dtype=np.int32)
-
-    def run(part: np.ndarray) -> tuple[np.ndarray, Optional[np.ndarray]]:
-        dist, recs, _ = game.kernel.walk(game.guesses, part, strategy.kind, candidates_only,
-                                         game.secrets_are_guesses, -1, 2, tree, history,
-                                         symmetry and game.symmetric)
-        return dist, recs
-
-    # Largest parts first keeps both cores busy to the end; results merge in slot order.
-    work = [(s, p) for s, p in parts if s != game.win_slot]
-    work.sort(key=lambda sp: -sp[1].size)
-    results: dict[int, tuple[np.ndarray, Optional[np.ndarray]]] = {}
-    if game.win_slot in dict(parts):
-        dist = _add(dist, np.array([0, 1]))
-        done += 1
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    threads = max(1, jobs or os.cpu_count() or 1)
+    use_symmetry = symmetry and game.symmetric
+    kernel = game.kernel
+    total = int(game.secrets.size)
+    dist: dict[int, int] = {}
+    root = Node(g0, total) if tree else None
+    # The top of the tree is expanded here, its large scans shared by all threads; below
+    # it, independent subtrees (largest first) go to the threads, each walked in C.
+    tasks: list[tuple[np.ndarray, int, np.ndarray, Optional[Node], Score]] = []
+    h1 = np.array([g0], dtype=np.int32)
+    level2 = (kernel.canonical_guesses(game.guesses, h1) if use_symmetry and not candidates_only
+              else game.guesses)
+    for s1, part in _split(game, g0, game.secrets):
+        if s1 == game.win_slot:
+            dist[1] = dist.get(1, 0) + 1
+            continue
+        if part.size <= _EXPAND_MIN:
+            tasks.append((part, 2, h1, root, game.slots[s1]))
+            continue
+        g2 = int(kernel.choose(level2, part, strategy.kind, candidates_only,
+                               game.secrets_are_guesses, threads))
+        node = Node(g2, int(part.size)) if tree else None
+        if root is not None:
+            root.children[game.slots[s1]] = node  # type: ignore[assignment]
+        h2 = np.array([g0, g2], dtype=np.int32)
+        for s2, sub in _split(game, g2, part):
+            if s2 == game.win_slot:
+                dist[2] = dist.get(2, 0) + 1
+            else:
+                tasks.append((sub, 3, h2, node, game.slots[s2]))
+    done = total - sum(t[0].size for t in tasks)
     if progress:
         progress(done, total)
-    with ThreadPoolExecutor(max_workers=min(jobs, max(1, len(work)))) as pool:
-        futures = {s: pool.submit(run, p) for s, p in work}
-        for s, p in work:
-            results[s] = futures[s].result()
-            done += int(p.size)
+
+    def run(task: tuple[np.ndarray, int, np.ndarray, Optional[Node], Score]
+            ) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        cands, depth, history = task[0], task[1], task[2]
+        d, recs, _ = kernel.walk(game.guesses, cands, strategy.kind, candidates_only,
+                                 game.secrets_are_guesses, -1, depth, tree, history,
+                                 use_symmetry, 1)
+        return d, recs
+
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].size)
+    with ThreadPoolExecutor(max_workers=min(threads, max(1, len(tasks)))) as pool:
+        futures = {i: pool.submit(run, tasks[i]) for i in order}
+        for i in order:
+            d, recs = futures[i].result()
+            for depth, count in enumerate(d.tolist()):
+                if count:
+                    dist[depth] = dist.get(depth, 0) + count
+            parent, score = tasks[i][3], tasks[i][4]
+            if parent is not None and recs is not None:
+                parent.children[score] = _build_tree(game, recs)
+            done += int(tasks[i][0].size)
             if progress:
                 progress(done, total)
-    for s, _ in parts:
-        if s in results:
-            d, recs = results[s]
-            dist = _add(dist, d)
-            if root is not None and recs is not None:
-                root.children[game.slots[s]] = _build_tree(game, recs)
-    distribution = {i: int(c) for i, c in enumerate(dist) if c}
+    if root is not None:
+        for _, node in root.walk():
+            node.children = dict(sorted(node.children.items()))
+    distribution = dict(sorted(dist.items()))
     return Analysis(game, strategy, candidates_only, g0, distribution,
                     time.perf_counter() - start, root)
 
 
-def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    size = max(a.size, b.size)
-    return np.pad(a, (0, size - a.size)) + np.pad(b, (0, size - b.size))
+_EXPAND_MIN = 64  # parts this small are walked whole by one thread
+
+
+def _split(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The non-empty parts of ``cands`` by score against ``guess``, in slot order (each
+    part sorted)."""
+    labels = game.kernel.slots(guess, cands)
+    order = np.argsort(labels, kind="stable")
+    bounds = np.searchsorted(labels[order], np.arange(game.nslots + 1))
+    return [(s, np.ascontiguousarray(cands[order[bounds[s]:bounds[s + 1]]]))
+            for s in range(game.nslots) if bounds[s + 1] > bounds[s]]
 
 
 def _build_tree(game: Game, recs: np.ndarray) -> Node:
