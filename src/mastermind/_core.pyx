@@ -60,8 +60,10 @@ cdef struct KData:
     int words           # uint64 words per encoded code: 2 or 4
     int shift           # histogram cell of a pair: (blacks << shift) | (blacks + whites)
     int cells           # (n + 1) << shift: histogram cells in use
+    int injective       # every cell is a slot of its own (all but black-peg)
     const uint64_t* enc # encoded codes, ``words`` words each
     const uint8_t* digits # (N, n) colours 0..k-1 of every code (encoded modes)
+    const uint32_t* colmask # bit c set when code i uses colour c (encoded modes)
     const uint8_t* table  # MODE_TABLE: table[u * stride + v] = slot of s(u, v)
     Py_ssize_t stride
     const int64_t* xlogx  # xlogx[t] ~ t*log2(t) * 2^S, additive over prime factors
@@ -267,38 +269,54 @@ cdef inline int64_t _limit(const Best* b) noexcept nogil:
 
 cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
                               const uint64_t* pk, Py_ssize_t m, int64_t lim,
-                              uint32_t* h, uint64_t* mask, const int S) noexcept nogil:
-    """Score one two-word guess against packed candidates, giving up (False) as soon as
-    a lower bound of its key exceeds ``lim``.  Fills the cell histogram ``h`` (zeroed by
-    the caller), or for ``parts`` the bit mask of non-empty cells.
+                              int64_t* out_key, int* out_nc) noexcept nogil:
+    """Score one two-word guess against packed candidates into the histogram of cells
+    ``8 * blacks + blacks + whites`` (two-word codes with n <= 7), giving up (False) as soon as a lower bound of
+    its key exceeds ``lim``; else set its key and whether it is not a candidate.
 
     Bounds, all valid for partial counts t of the final T: minmax max t <= max T;
     expected-size sum t^2 + (candidates left) <= sum T^2; entropy sum t log t <= sum T
-    log T (t log t grows with t).  A cell is part of one slot, so the cell sums bound the
-    slot sums too (equal for all but black-peg, where slots merge cells).
+    log T (t log t grows with t).  A cell is part of one slot, so cell sums bound slot
+    sums (they are equal when cells and slots correspond one to one, ``d.injective``;
+    black-peg slots merge cells and are folded at the end).
     """
+    cdef uint32_t h[64]
+    cdef uint32_t hs[MAX_SLOTS]
     cdef uint64_t p0 = ge[0]
     cdef uint64_t p1 = ge[1]
     cdef uint64_t m0 = 0, m1 = 0
-    cdef uint32_t a, b, cap
+    cdef uint32_t a, b, cap, mx = 0
     cdef int64_t acc = 0
     cdef const int64_t* dx = d.dxlogx
     cdef Py_ssize_t i = 0
+    cdef int j
+    cdef int wc = (d.n << 3) + d.n
     if kind == 2:
         while i + 2 <= m:
-            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1]))
-            m1 |= (<uint64_t>1) << ((popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3]))
+            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1]))
+            m1 |= (<uint64_t>1) << ((popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3]))
             pk += 4
             i += 2
         if i < m:
-            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1]))
-        mask[0] = m0 | m1
+            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1]))
+        m0 |= m1
+        if d.injective:
+            out_key[0] = -popcount(m0)
+            out_nc[0] = ((m0 >> wc) & 1) == 0
+            return True
+        memset(hs, 0, sizeof(hs))
+        while m0:
+            hs[d.fold[__builtin_ctzll(m0)]] = 1
+            m0 &= m0 - 1
+        out_key[0] = _value(d, hs, 2)
+        out_nc[0] = hs[d.win] == 0
         return True
+    memset(h, 0, sizeof(h))
     if kind == 0:
         cap = <uint32_t>(lim if lim < m else m)
         while i + 2 <= m:
-            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
-            b = (popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])
+            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            b = (popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3])
             h[a] += 1
             a = h[a]
             h[b] += 1
@@ -308,79 +326,89 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             pk += 4
             i += 2
         if i < m:
-            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
             h[a] += 1
             if h[a] > cap:
                 return False
-        return True
-    if kind == 1:
+        if d.injective:
+            for j in range(d.cells):
+                if h[j] > mx:
+                    mx = h[j]
+            out_key[0] = mx
+            out_nc[0] = h[wc] == 0
+            return True
+    elif kind == 1:
         while i + 2 <= m:
-            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
             acc += dx[h[a]]
             h[a] += 1
-            b = (popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])
+            b = (popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3])
             acc += dx[h[b]]
             h[b] += 1
             if acc > lim:
                 return False
             pk += 4
             i += 2
+        if i < m:
+            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            acc += dx[h[a]]
+            h[a] += 1
     else:
         while i + 2 <= m:
-            a = (popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])
+            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
             acc += 2 * h[a] + 1
             h[a] += 1
-            b = (popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])
+            b = (popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3])
             acc += 2 * h[b] + 1
             h[b] += 1
             if acc + (m - i - 2) > lim:
                 return False
             pk += 4
             i += 2
-    if i < m:
-        h[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+        if i < m:
+            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            acc += 2 * h[a] + 1
+            h[a] += 1
+    if d.injective:                     # acc is the key itself
+        out_key[0] = acc
+        out_nc[0] = h[wc] == 0
+        return True
+    memset(hs, 0, sizeof(hs))
+    for j in range(d.cells):
+        hs[d.fold[j]] += h[j]
+    out_key[0] = _value(d, hs, kind)
+    out_nc[0] = hs[d.win] == 0
     return True
 
 
 cdef void _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
-                const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best) noexcept nogil:
+                const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
+                uint32_t skip=0) noexcept nogil:
     """Offer every guess of ``guesses`` to ``best`` (see _best), skipping those a bound
-    proves worse.  ``pk``: the packed candidates, or NULL to score through indices."""
+    proves worse, and those using a colour of ``skip``.  ``pk``: the packed candidates,
+    or NULL to score through indices."""
     cdef uint32_t h[MAX_SLOTS]
-    cdef uint32_t cells[144]
-    cdef uint64_t mask = 0, bits
     cdef Py_ssize_t j
-    cdef int t, s
     cdef int32_t g
     cdef int64_t key
-    cdef bint fast = pk != NULL and d.mode == 0 and (kind != 2 or d.shift == 3)
+    cdef int nc
+    cdef bint fast = pk != NULL and d.mode == 0 and d.shift == 3
     for j in range(ng):
         g = guesses[j]
+        if skip and d.colmask[g] & skip:
+            continue
         if fast:
-            memset(cells, 0, d.cells * sizeof(uint32_t))
-            if d.shift == 3:
-                if not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
-                                    cells, &mask, 3):
-                    continue
-            elif not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
-                                  cells, &mask, 4):
+            if not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
+                                &key, &nc):
                 continue
-            memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
-            if kind == 2:
-                bits = mask
-                while bits:
-                    t = __builtin_ctzll(bits)
-                    h[d.fold[t]] = 1
-                    bits &= bits - 1
-            else:
-                for t in range(d.cells):
-                    h[d.fold[t]] += cells[t]
-        elif pk != NULL:
-            _hist_packed(d, g, pk, m, h)
         else:
-            _hist(d, g, c, m, h)
-        key = _value(d, h, kind)
-        _offer(best, key, h[d.win] == 0, g)
+            if pk != NULL:
+                _hist_packed(d, g, pk, m, h)
+            else:
+                _hist(d, g, c, m, h)
+            key = _value(d, h, kind)
+            nc = h[d.win] == 0
+        _offer(best, key, nc, g)
 
 
 cdef enum:
@@ -390,9 +418,9 @@ cdef enum:
 
 cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
                          const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
-                         int threads) noexcept nogil:
+                         int threads, uint32_t skip=0) noexcept nogil:
     """_scan split into blocks of guesses over ``threads`` threads.  Every block starts
-    from the same seed (the best of a sample of the guesses, so a guess of the list) and
+    from the same seed (``best`` as given, or the best of a sample of the guesses) and
     the blocks' winners are merged in the rule's total order: the result is the
     sequential one whatever the thread count or schedule."""
     cdef Py_ssize_t nb = (ng + BLOCK - 1) // BLOCK
@@ -402,24 +430,25 @@ cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ss
     cdef int32_t sample[16]
     cdef int ns = 0
     if threads <= 1 or ng * m < PAR_MIN_PAIRS or nb < 2:
-        _scan(d, kind, guesses, ng, c, pk, m, best)
+        _scan(d, kind, guesses, ng, c, pk, m, best, skip)
         return
     bb = <Best*>malloc(nb * sizeof(Best))
     if bb == NULL:
-        _scan(d, kind, guesses, ng, c, pk, m, best)
+        _scan(d, kind, guesses, ng, c, pk, m, best, skip)
         return
-    _best_init(&seed)
-    step = ng // 16 if ng >= 16 else 1
-    j = 0
-    while j < ng and ns < 16:
-        sample[ns] = guesses[j]
-        ns += 1
-        j += step
-    _scan(d, kind, sample, ns, c, pk, m, &seed)
+    seed = best[0]
+    if seed.nc == 2:                    # no bound yet: the best of a sample
+        step = ng // 16 if ng >= 16 else 1
+        j = 0
+        while j < ng and ns < 16:
+            sample[ns] = guesses[j]
+            ns += 1
+            j += step
+        _scan(d, kind, sample, ns, c, pk, m, &seed, skip)
     for b in prange(nb, num_threads=threads, schedule="dynamic", nogil=True):
         bb[b] = seed
         _scan(d, kind, guesses + b * BLOCK, BLOCK if (b + 1) * BLOCK <= ng else ng - b * BLOCK,
-              c, pk, m, &bb[b])
+              c, pk, m, &bb[b], skip)
     _offer(best, seed.key, seed.nc, seed.g)
     for b in range(nb):
         if bb[b].nc != 2:
@@ -648,6 +677,7 @@ cdef struct Walk:
     int cands_only          # guesses restricted to the node's candidates
     int shortcut_ok         # every secret is also a legal guess (cheap-node shortcuts)
     int use_sym             # reduce the scanned guesses by the history's symmetry group
+    int blanks_ok           # the guess set is every code: absent colours merge (_blank_colours)
     int32_t first           # guess at the walk's root, or -1 for the rule's choice
     int threads             # threads for large guess scans
     int64_t dist[MAX_DEPTH + 2]
@@ -687,26 +717,51 @@ cdef Py_ssize_t _record(Walk* w, Py_ssize_t parent, int slot, int32_t guess,
     return w.nrec - 1
 
 
+cdef uint32_t _blank_colours(const Walk* w, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Colours no guess needs to use: a colour no candidate has scores like a blank
+    (no black, no white against any candidate), so all such colours are one colour for
+    the partition.  When any code may be guessed, the rule's guess uses only the smallest
+    of them (replacing the others by it keeps the table and lowers the index)."""
+    cdef uint32_t present = 0, absent
+    cdef Py_ssize_t i
+    if not w.blanks_ok:
+        return 0
+    for i in range(m):
+        present |= w.d.colmask[c[i]]
+    absent = ((1u << w.d.k) - 1) & ~present
+    return absent & (absent - 1)            # all but the smallest
+
+
 cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
                      Py_ssize_t ngl) noexcept nogil:
     """The rule's guess for candidates c, scanning the guesses gl (ascending, reduced by
-    symmetry).  Small sets first try the candidates alone: if the best of them is at least
-    as good as any non-candidate can be, it is the rule's choice."""
+    symmetry).  The candidates are tried first (they are guesses too): their best is a
+    bound that lets the scan skip most guesses early, and for small sets, when no
+    non-candidate can do better, it is the rule's choice outright."""
     cdef int64_t key
     cdef int is_cand
-    cdef int32_t g
+    cdef Best best
+    cdef uint64_t* pk = NULL
     if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok):
         # One candidate: play it.  Two: the first candidate splits them into a win and a
         # singleton, the best table any guess can give, so the rule picks it.
         return c[0]
     if w.cands_only:
         return _best(w.d, c, m, c, m, w.kind, &key, &is_cand, w.threads)
-    if w.shortcut_ok and m <= w.d.nslots:
-        g = _best(w.d, c, m, c, m, w.kind, &key, &is_cand)
-        if key <= _bound_noncandidate(w.d, m, w.kind):
-            return g
+    _best_init(&best)
+    if w.d.mode != 2:
+        pk = <uint64_t*>malloc(m * w.d.words * sizeof(uint64_t) + 1)
+        if pk != NULL:
+            _pack(w.d, c, m, pk)
+    if w.shortcut_ok and m < ngl:
+        _scan(w.d, w.kind, c, m, c, pk, m, &best)
+        if m <= w.d.nslots and best.key <= _bound_noncandidate(w.d, m, w.kind):
+            free(pk)
+            return best.g
     w.scanned += ngl * m
-    return _best(w.d, gl, ngl, c, m, w.kind, &key, &is_cand, w.threads)
+    _scan_parallel(w.d, w.kind, gl, ngl, c, pk, m, &best, w.threads, _blank_colours(w, c, m))
+    free(pk)
+    return best.g
 
 
 cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
@@ -820,20 +875,32 @@ cdef class Kernel:
         kr._init(nslots, win, xlogx)
         kr.d.enc = &enc[0, 0]
         kr.d.digits = &digits[0, 0]
+        cm = np.zeros(enc.shape[0], dtype=np.uint32)
+        for i in range(n):
+            cm |= np.left_shift(np.uint32(1), np.asarray(digits)[:, i].astype(np.uint32))
+        cdef const uint32_t[::1] cmv = cm
+        kr.d.colmask = &cmv[0]
         kr.d.n = n
         kr.d.k = k
         kr.d.words = enc.shape[1]
         kr.d.shift = 3 if (n <= 7 and kr.mode == MODE_NARROW) else 4
         kr.d.cells = (n + 1) << kr.d.shift
         kr.ncodes = enc.shape[0]
+        kr.d.injective = True
         for i in range(256):
             kr.d.slot_tab[i] = slot_tab[i]
             kr.d.fold[i] = DUMMY
+        seen = set()
+        for i in range(256):
+            if slot_tab[i] != 255:
+                if slot_tab[i] in seen:
+                    kr.d.injective = False
+                seen.add(slot_tab[i])
         for b in range(n + 1):
             for t in range(b, n + 1):
                 if slot_tab[(b << 4) | t] != 255:
                     kr.d.fold[(b << kr.d.shift) | t] = slot_tab[(b << 4) | t]
-        kr._refs = (enc, digits, xlogx)
+        kr._refs = (enc, digits, xlogx, cm)
         return kr
 
     @staticmethod
@@ -862,6 +929,7 @@ cdef class Kernel:
         self.d.xlogx = &xlogx[0]
         self.d.enc = NULL
         self.d.digits = NULL
+        self.d.colmask = NULL
         self.d.table = NULL
         self.d.stride = 0
         self.d.words = 0
@@ -944,9 +1012,10 @@ cdef class Kernel:
         return g, key, bool(is_cand)
 
     def choose(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
-               bint cands_only, bint shortcut_ok, int threads=1):
+               bint cands_only, bint shortcut_ok, int threads=1, bint blanks=False):
         """The guess the walk plays at a node with candidates ``cands`` (sorted,
-        non-empty), scanning ``guesses`` (ascending; possibly reduced by symmetry)."""
+        non-empty), scanning ``guesses`` (ascending; possibly reduced by symmetry).
+        ``blanks``: the guess set is every code (see walk)."""
         cdef Walk w
         cdef int32_t g
         memset(&w, 0, sizeof(w))
@@ -955,6 +1024,7 @@ cdef class Kernel:
         w.cands_only = cands_only
         w.shortcut_ok = shortcut_ok
         w.threads = threads if threads > 0 else 1
+        w.blanks_ok = blanks and self.mode != MODE_TABLE
         with nogil:
             g = _choose(&w, &cands[0], cands.shape[0],
                         &guesses[0] if guesses.shape[0] else NULL, guesses.shape[0])
@@ -962,7 +1032,8 @@ cdef class Kernel:
 
     def walk(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
              bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
-             const int32_t[::1] history=None, bint symmetry=False, int threads=1):
+             const int32_t[::1] history=None, bint symmetry=False, int threads=1,
+             bint blanks=False):
         """Play the strategy against every candidate (sorted, non-empty), starting with
         guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
 
@@ -975,6 +1046,8 @@ cdef class Kernel:
         d; (when ``record``) an int32 array of rows (parent, slot, guess, size, depth),
         parent -1 at the root, depth-first; the number of (guess, candidate) pairs the
         full scans covered.  ``threads`` share the large scans; results do not depend on it.
+        ``blanks``: every code is a legal guess, so colours absent from all candidates
+        may be merged (encoded modes only); results do not depend on it.
         """
         cdef Walk w
         cdef int32_t[:, ::1] rv
@@ -994,6 +1067,7 @@ cdef class Kernel:
         w.first = first
         w.record = record
         w.threads = threads if threads > 0 else 1
+        w.blanks_ok = blanks and self.mode != MODE_TABLE
         try:
             with nogil:
                 if w.use_sym:

@@ -129,6 +129,8 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     g0 = _resolve_first(game, strategy, candidates_only, first)
     threads = max(1, jobs or os.cpu_count() or 1)
     use_symmetry = symmetry and game.symmetric
+    # every code may be guessed: colours absent from all candidates act as one blank
+    blanks = symmetry and game.symmetric and game.guesses.size == game.size
     kernel = game.kernel
     total = int(game.secrets.size)
     dist: dict[int, int] = {}
@@ -147,7 +149,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             tasks.append((part, 2, h1, root, game.slots[s1]))
             continue
         g2 = int(kernel.choose(level2, part, strategy.kind, candidates_only,
-                               game.secrets_are_guesses, threads))
+                               game.secrets_are_guesses, threads, blanks))
         node = Node(g2, int(part.size)) if tree else None
         if root is not None:
             root.children[game.slots[s1]] = node  # type: ignore[assignment]
@@ -166,7 +168,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         cands, depth, history = task[0], task[1], task[2]
         d, recs, _ = kernel.walk(game.guesses, cands, strategy.kind, candidates_only,
                                  game.secrets_are_guesses, -1, depth, tree, history,
-                                 use_symmetry, 1)
+                                 use_symmetry, 1, blanks)
         return d, recs
 
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].size)
