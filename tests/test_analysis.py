@@ -128,3 +128,69 @@ def test_progress_is_reported():
 def test_first_guess_table_sums():
     for row in first_guess_table(Game(3, 5)):
         assert sum(row.table) == 125
+
+
+# ---------------------------------------------------------------- fast path == plain scan
+# The fast path reduces each scan by symmetry (DESIGN section 5), merges absent colours,
+# bounds partial tables and shortcuts small nodes; ``plain=True`` scores every allowed guess
+# in full at every node.  Whole strategy trees must be identical, tie rules included.
+
+def _same_as_plain(game, strategy, candidates_only, first=None):
+    fast = analyze(game, strategy, candidates_only=candidates_only, tree=True, first=first)
+    plain = analyze(game, strategy, candidates_only=candidates_only, tree=True, first=first,
+                    plain=True)
+    assert fast.first_guess == plain.first_guess
+    assert fast.distribution == plain.distribution
+    assert fast.to_json()["tree"] == plain.to_json()["tree"]
+
+
+@pytest.mark.parametrize("n,k", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 5), (3, 4), (4, 3),
+                                 (3, 5), (4, 4), (5, 3), (2, 8), (3, 6)])
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("candidates_only", [False, True])
+def test_fast_equals_plain_small_games(n, k, strategy, candidates_only):
+    _same_as_plain(Game(n, k), strategy, candidates_only)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("candidates_only", [False, True])
+def test_fast_equals_plain_4_6(strategy, candidates_only):
+    _same_as_plain(Game(4, 6), strategy, candidates_only)
+
+
+@pytest.mark.parametrize("first", ["1111", "1213", "3456"])
+def test_fast_equals_plain_other_openings(first):
+    for strategy in ("minmax", "entropy", "parts", "expected-size"):
+        _same_as_plain(Game(4, 6), strategy, False, first=first)
+
+
+@pytest.mark.parametrize("variant,n,k", [("distinct", 4, 6), ("black-peg", 4, 4),
+                                         ("bulls-and-cows", 4, 6), ("permutation", 5, 5)])
+@pytest.mark.parametrize("strategy", ["minmax", "entropy", "parts", "expected-size"])
+def test_fast_equals_plain_variants(variant, n, k, strategy):
+    _same_as_plain(Game(n, k, variant), strategy, False)
+
+
+def test_canonical_guesses_are_orbit_minima():
+    """Brute force: the orbit of a code under every (colour, position) permutation that
+    fixes the history; a guess is kept exactly when it is the smallest of its orbit."""
+    import itertools
+    game = Game(3, 4)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        history = np.unique(rng.integers(0, game.size, rng.integers(0, 3))).astype(np.int32)
+        hist_cols = [game.colours(h) for h in history]
+        group = []
+        for pi in itertools.permutations(range(3)):
+            for sigma in itertools.permutations(range(1, 5)):
+                def act(x, pi=pi, sigma=sigma):
+                    y = [0] * 3
+                    for p in range(3):
+                        y[pi[p]] = sigma[x[p] - 1]
+                    return tuple(y)
+                if all(act(h) == h for h in hist_cols):
+                    group.append(act)
+        expect = [g for g in range(game.size)
+                  if all(game.index(a(game.colours(g))) >= g for a in group)]
+        got = game.kernel.canonical_guesses(game.guesses, history).tolist()
+        assert got == expect

@@ -678,6 +678,7 @@ cdef struct Walk:
     int shortcut_ok         # every secret is also a legal guess (cheap-node shortcuts)
     int use_sym             # reduce the scanned guesses by the history's symmetry group
     int blanks_ok           # the guess set is every code: absent colours merge (_blank_colours)
+    int plain               # no reduction at all: every guess scored in full (reference)
     int32_t first           # guess at the walk's root, or -1 for the rule's choice
     int threads             # threads for large guess scans
     int64_t dist[MAX_DEPTH + 2]
@@ -732,6 +733,22 @@ cdef uint32_t _blank_colours(const Walk* w, const int32_t* c, Py_ssize_t m) noex
     return absent & (absent - 1)            # all but the smallest
 
 
+cdef int32_t _best_plain(const KData* d, const int32_t* guesses, Py_ssize_t ng,
+                         const int32_t* c, Py_ssize_t m, int kind) noexcept nogil:
+    """The choice rule by brute force: every guess's whole partition table, no bound, no
+    shortcut; the reference the reduced scans are tested against."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Best best
+    cdef Py_ssize_t j
+    _best_init(&best)
+    if kind == 4:
+        return c[0]
+    for j in range(ng):
+        _hist(d, guesses[j], c, m, h)
+        _offer(&best, _value(d, h, kind), h[d.win] == 0, guesses[j])
+    return best.g
+
+
 cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
                      Py_ssize_t ngl) noexcept nogil:
     """The rule's guess for candidates c, scanning the guesses gl (ascending, reduced by
@@ -742,10 +759,13 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     cdef int is_cand
     cdef Best best
     cdef uint64_t* pk = NULL
-    if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok):
+    if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok and not w.plain):
         # One candidate: play it.  Two: the first candidate splits them into a win and a
         # singleton, the best table any guess can give, so the rule picks it.
         return c[0]
+    if w.plain:
+        return _best_plain(w.d, c if w.cands_only else gl, m if w.cands_only else ngl, c, m,
+                           w.kind)
     if w.cands_only:
         return _best(w.d, c, m, c, m, w.kind, &key, &is_cand, w.threads)
     _best_init(&best)
@@ -1033,7 +1053,7 @@ cdef class Kernel:
     def walk(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
              bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
              const int32_t[::1] history=None, bint symmetry=False, int threads=1,
-             bint blanks=False):
+             bint blanks=False, bint plain=False):
         """Play the strategy against every candidate (sorted, non-empty), starting with
         guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
 
@@ -1047,7 +1067,8 @@ cdef class Kernel:
         parent -1 at the root, depth-first; the number of (guess, candidate) pairs the
         full scans covered.  ``threads`` share the large scans; results do not depend on it.
         ``blanks``: every code is a legal guess, so colours absent from all candidates
-        may be merged (encoded modes only); results do not depend on it.
+        may be merged (encoded modes only); results do not depend on it.  ``plain``: no
+        reduction, bound or shortcut whatsoever (the reference for the tests).
         """
         cdef Walk w
         cdef int32_t[:, ::1] rv
@@ -1067,7 +1088,10 @@ cdef class Kernel:
         w.first = first
         w.record = record
         w.threads = threads if threads > 0 else 1
-        w.blanks_ok = blanks and self.mode != MODE_TABLE
+        w.blanks_ok = blanks and self.mode != MODE_TABLE and not plain
+        w.plain = plain
+        if plain:
+            w.use_sym = False
         try:
             with nogil:
                 if w.use_sym:

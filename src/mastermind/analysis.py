@@ -98,7 +98,9 @@ class Analysis:
 
 
 def _resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
-                   first: Optional[CodeLike]) -> int:
+                   first: Optional[CodeLike], plain: bool = False) -> int:
+    if first is None and plain:  # the full scan, not the symmetry classes
+        return choose_guess(game, game.secrets, strategy, candidates_only)
     if first is None:
         return first_guess(game, strategy, candidates_only)
     g = game.guess(first)
@@ -110,7 +112,8 @@ def _resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
 def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             candidates_only: bool = False, first: Optional[CodeLike] = None,
             tree: bool = False, jobs: Optional[int] = None,
-            progress: Optional[Progress] = None, symmetry: bool = True) -> Analysis:
+            progress: Optional[Progress] = None, symmetry: bool = True,
+            plain: bool = False) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
     Parameters
@@ -123,14 +126,16 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     progress : called as ``progress(secrets_done, secrets_total)``.
     symmetry : scan one guess per symmetry class at each node (DESIGN section 5); the
         result is identical either way, only the time differs.
+    plain : score every allowed guess in full at every node: no symmetry, bound or
+        shortcut (slow; the reference the fast path is tested against).
     """
     strategy = Strategy.parse(strategy)
     start = time.perf_counter()
-    g0 = _resolve_first(game, strategy, candidates_only, first)
+    g0 = _resolve_first(game, strategy, candidates_only, first, plain)
     threads = max(1, jobs or os.cpu_count() or 1)
-    use_symmetry = symmetry and game.symmetric
+    use_symmetry = symmetry and game.symmetric and not plain
     # every code may be guessed: colours absent from all candidates act as one blank
-    blanks = symmetry and game.symmetric and game.guesses.size == game.size
+    blanks = use_symmetry and game.guesses.size == game.size
     kernel = game.kernel
     total = int(game.secrets.size)
     dist: dict[int, int] = {}
@@ -141,11 +146,12 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     h1 = np.array([g0], dtype=np.int32)
     level2 = (kernel.canonical_guesses(game.guesses, h1) if use_symmetry and not candidates_only
               else game.guesses)
+    expand_min = _EXPAND_MIN if not plain else total + 1
     for s1, part in _split(game, g0, game.secrets):
         if s1 == game.win_slot:
             dist[1] = dist.get(1, 0) + 1
             continue
-        if part.size <= _EXPAND_MIN:
+        if part.size <= expand_min:
             tasks.append((part, 2, h1, root, game.slots[s1]))
             continue
         g2 = int(kernel.choose(level2, part, strategy.kind, candidates_only,
@@ -168,7 +174,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         cands, depth, history = task[0], task[1], task[2]
         d, recs, _ = kernel.walk(game.guesses, cands, strategy.kind, candidates_only,
                                  game.secrets_are_guesses, -1, depth, tree, history,
-                                 use_symmetry, 1, blanks)
+                                 use_symmetry, 1, blanks, plain)
         return d, recs
 
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].size)
