@@ -19,7 +19,7 @@ A score is reported as its *slot*: ``slot_tab[(blacks << 4) | (blacks + whites)]
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log2
 from cython.parallel cimport prange
@@ -864,6 +864,46 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
     free(parts)
 
 
+cdef void _run_task(Walk* w, const int32_t* cands, Py_ssize_t m, int depth,
+                    const int32_t* history, Py_ssize_t nh) noexcept nogil:
+    """Walk one subtree: its root's symmetry group and canonical guesses, then _walk."""
+    cdef Sym sym
+    cdef int32_t* gl = NULL
+    cdef Py_ssize_t ngl = w.nguesses
+    sym.el = NULL
+    sym.nel = 0
+    sym.played = 0
+    if w.use_sym:
+        if _sym_root(w.d, history, nh, &sym) != 0:
+            w.error = 1
+        elif not _sym_trivial(w.d, &sym) and w.nguesses:
+            gl = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
+            if gl == NULL:
+                w.error = 1
+            else:
+                ngl = _canonical_guesses(w.d, &sym, w.guesses, w.nguesses, gl)
+    if not w.error:
+        _walk(w, cands, m, depth, -1, -1, True, &sym, gl if gl != NULL else w.guesses, ngl)
+    free(gl)
+    free(sym.el)
+
+
+def _raise_walk_error(int error):
+    if error == 1:
+        raise MemoryError("out of memory while walking the strategy tree")
+    if error == 2:
+        raise OverflowError(f"strategy tree deeper than {MAX_DEPTH} guesses")
+
+
+cdef object _records(const Walk* w):
+    cdef int32_t[:, ::1] rv
+    recs = np.empty((w.nrec, REC), dtype=np.int32)
+    if w.nrec:
+        rv = recs
+        memcpy(&rv[0, 0], w.rec, w.nrec * REC * sizeof(int32_t))
+    return recs
+
+
 # --------------------------------------------------------------------------- Python API
 
 cdef class Kernel:
@@ -987,25 +1027,38 @@ cdef class Kernel:
         cdef uint32_t h[MAX_SLOTS]
         cdef Py_ssize_t i
         cdef int j
-        cdef const int32_t* cp = &cands[0] if cands.shape[0] else NULL
+        cdef Py_ssize_t m = cands.shape[0]
+        cdef const int32_t* cp = &cands[0] if m else NULL
+        cdef uint64_t* pk = NULL
         with nogil:
+            if self.d.mode != 2:
+                pk = <uint64_t*>malloc(m * self.d.words * sizeof(uint64_t) + 1)
+                if pk != NULL:
+                    _pack(&self.d, cp, m, pk)
             for i in range(guesses.shape[0]):
-                _hist(&self.d, guesses[i], cp, cands.shape[0], h)
+                if pk != NULL:
+                    _hist_packed(&self.d, guesses[i], pk, m, h)
+                else:
+                    _hist(&self.d, guesses[i], cp, m, h)
                 for j in range(self.nslots):
                     o[i, j] = h[j]
+            free(pk)
         return out
 
     def keys(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind):
         """int64 array: the valuation key (lower is better) of every guess."""
+        h = self.histograms(guesses, cands)
         out = np.empty(guesses.shape[0], dtype=np.int64)
         cdef int64_t[::1] o = out
-        cdef uint32_t h[MAX_SLOTS]
+        cdef const uint32_t[:, ::1] hv = h
+        cdef uint32_t row[MAX_SLOTS]
         cdef Py_ssize_t i
-        cdef const int32_t* cp = &cands[0] if cands.shape[0] else NULL
+        cdef int j
         with nogil:
             for i in range(guesses.shape[0]):
-                _hist(&self.d, guesses[i], cp, cands.shape[0], h)
-                o[i] = _value(&self.d, h, kind)
+                for j in range(self.nslots):
+                    row[j] = hv[i, j]
+                o[i] = _value(&self.d, row, kind)
         return out
 
     def filter(self, int32_t guess, int slot, const int32_t[::1] cands):
@@ -1050,6 +1103,23 @@ cdef class Kernel:
                         &guesses[0] if guesses.shape[0] else NULL, guesses.shape[0])
         return g
 
+    cdef void _setup(self, Walk* w, const int32_t[::1] guesses, int kind, bint cands_only,
+                     bint shortcut_ok, bint record, bint symmetry, bint blanks, bint plain,
+                     int threads):
+        memset(w, 0, sizeof(Walk))
+        w.d = &self.d
+        w.guesses = &guesses[0] if guesses.shape[0] else NULL
+        w.nguesses = guesses.shape[0]
+        w.kind = kind
+        w.cands_only = cands_only
+        w.shortcut_ok = shortcut_ok
+        w.use_sym = symmetry and self.mode != MODE_TABLE and not plain
+        w.blanks_ok = blanks and self.mode != MODE_TABLE and not plain
+        w.plain = plain
+        w.first = -1
+        w.record = record
+        w.threads = threads if threads > 0 else 1
+
     def walk(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
              bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
              const int32_t[::1] history=None, bint symmetry=False, int threads=1,
@@ -1061,67 +1131,73 @@ cdef class Kernel:
         consistent with them).  ``symmetry``: scan one guess per orbit of the group fixing
         the history (encoded modes only; the guess and secret sets must be closed under
         colour and position permutations); the results are those of the full scan.
+        ``threads`` share the large scans.  ``blanks``: every code is a legal guess, so
+        colours absent from all candidates may be merged (encoded modes only).
+        ``plain``: no reduction, bound or shortcut whatsoever (the reference for the
+        tests).  None of these changes the result.
 
         Returns ``(dist, records, scanned)``: ``dist[d]`` secrets found with guess number
         d; (when ``record``) an int32 array of rows (parent, slot, guess, size, depth),
         parent -1 at the root, depth-first; the number of (guess, candidate) pairs the
-        full scans covered.  ``threads`` share the large scans; results do not depend on it.
-        ``blanks``: every code is a legal guess, so colours absent from all candidates
-        may be merged (encoded modes only); results do not depend on it.  ``plain``: no
-        reduction, bound or shortcut whatsoever (the reference for the tests).
+        full scans covered.
         """
         cdef Walk w
-        cdef int32_t[:, ::1] rv
-        cdef Sym sym
-        cdef int32_t* gl = NULL
-        cdef Py_ssize_t ngl = guesses.shape[0]
         cdef Py_ssize_t nh = history.shape[0] if history is not None else 0
-        memset(&w, 0, sizeof(w))
-        sym.el = NULL
-        w.d = &self.d
-        w.guesses = &guesses[0] if guesses.shape[0] else NULL
-        w.nguesses = guesses.shape[0]
-        w.kind = kind
-        w.cands_only = cands_only
-        w.shortcut_ok = shortcut_ok
-        w.use_sym = symmetry and self.mode != MODE_TABLE
+        self._setup(&w, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
+                    plain, threads)
         w.first = first
-        w.record = record
-        w.threads = threads if threads > 0 else 1
-        w.blanks_ok = blanks and self.mode != MODE_TABLE and not plain
-        w.plain = plain
-        if plain:
-            w.use_sym = False
         try:
             with nogil:
-                if w.use_sym:
-                    if _sym_root(&self.d, &history[0] if nh else NULL, nh, &sym) != 0:
-                        w.error = 1
-                    elif not _sym_trivial(&self.d, &sym) and w.nguesses:
-                        gl = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
-                        if gl == NULL:
-                            w.error = 1
-                        else:
-                            ngl = _canonical_guesses(&self.d, &sym, w.guesses, w.nguesses, gl)
-                if not w.error:
-                    _walk(&w, &cands[0], cands.shape[0], depth, -1, -1, True, &sym,
-                          gl if gl != NULL else w.guesses, ngl)
-            if w.error == 1:
-                raise MemoryError("out of memory while walking the strategy tree")
-            if w.error == 2:
-                raise OverflowError(f"strategy tree deeper than {MAX_DEPTH} guesses")
-            dist = np.array([w.dist[i] for i in range(MAX_DEPTH + 1)], dtype=np.int64)
-            recs = None
-            if record:
-                recs = np.empty((w.nrec, REC), dtype=np.int32)
-                if w.nrec:
-                    rv = recs
-                    memcpy(&rv[0, 0], w.rec, w.nrec * REC * sizeof(int32_t))
-            return dist, recs, w.scanned
+                _run_task(&w, &cands[0], cands.shape[0], depth,
+                          &history[0] if nh else NULL, nh)
+            _raise_walk_error(w.error)
+            return (np.array([w.dist[i] for i in range(MAX_DEPTH + 1)], dtype=np.int64),
+                    _records(&w) if record else None, w.scanned)
         finally:
             free(w.rec)
-            free(gl)
-            free(sym.el)
+
+    def walk_many(self, const int32_t[::1] guesses, const int32_t[::1] cands,
+                  const int64_t[::1] offsets, const int32_t[::1] depths,
+                  const int32_t[:, ::1] histories, const int32_t[::1] hlens, int kind,
+                  bint cands_only, bint shortcut_ok, bint record, bint symmetry,
+                  bint blanks, int threads=1, bint plain=False):
+        """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
+        candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
+        history ``histories[i, :hlens[i]]``).  Tasks are taken in the order given (put the
+        largest first); each is walked by one thread, so the results do not depend on the
+        thread count.  Returns ``(dists, records, scanned)`` with ``dists`` of shape
+        (tasks, MAX_DEPTH + 1) and ``records`` a list (or None)."""
+        cdef Py_ssize_t nt = depths.shape[0], t, i
+        cdef Walk* ws = <Walk*>calloc(nt if nt else 1, sizeof(Walk))
+        cdef Walk tmpl
+        cdef int err = 0
+        cdef int64_t scanned = 0
+        if ws == NULL:
+            raise MemoryError()
+        self._setup(&tmpl, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
+                    plain, 1)
+        try:
+            for t in range(nt):
+                ws[t] = tmpl
+            with nogil:
+                for t in prange(nt, num_threads=threads if threads > 0 else 1,
+                                schedule="dynamic", chunksize=1):
+                    _run_task(&ws[t], &cands[offsets[t]], offsets[t + 1] - offsets[t],
+                              depths[t], &histories[t, 0], hlens[t])
+            for t in range(nt):
+                if ws[t].error and not err:
+                    err = ws[t].error
+                scanned += ws[t].scanned
+            _raise_walk_error(err)
+            dists = np.zeros((nt, MAX_DEPTH + 1), dtype=np.int64)
+            for t in range(nt):
+                for i in range(MAX_DEPTH + 1):
+                    dists[t, i] = ws[t].dist[i]
+            return dists, [_records(&ws[t]) for t in range(nt)] if record else None, scanned
+        finally:
+            for t in range(nt):
+                free(ws[t].rec)
+            free(ws)
 
     def canonical_guesses(self, const int32_t[::1] guesses, const int32_t[::1] history):
         """The guesses (ascending) that are the smallest of their orbit under the group of

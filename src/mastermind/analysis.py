@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -168,29 +167,33 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     done = total - sum(t[0].size for t in tasks)
     if progress:
         progress(done, total)
-
-    def run(task: tuple[np.ndarray, int, np.ndarray, Optional[Node], Score]
-            ) -> tuple[np.ndarray, Optional[np.ndarray]]:
-        cands, depth, history = task[0], task[1], task[2]
-        d, recs, _ = kernel.walk(game.guesses, cands, strategy.kind, candidates_only,
-                                 game.secrets_are_guesses, -1, depth, tree, history,
-                                 use_symmetry, 1, blanks, plain)
-        return d, recs
-
+    # Largest subtrees first keeps every thread busy to the end; a batch is one kernel
+    # call, and progress is reported between batches.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].size)
-    with ThreadPoolExecutor(max_workers=min(threads, max(1, len(tasks)))) as pool:
-        futures = {i: pool.submit(run, tasks[i]) for i in order}
-        for i in order:
-            d, recs = futures[i].result()
-            for depth, count in enumerate(d.tolist()):
-                if count:
-                    dist[depth] = dist.get(depth, 0) + count
-            parent, score = tasks[i][3], tasks[i][4]
+    for batch in _batches(order, [t[0].size for t in tasks], threads):
+        sel = [tasks[i] for i in batch]
+        cands = np.concatenate([t[0] for t in sel])
+        offsets = np.concatenate([[0], np.cumsum([t[0].size for t in sel])]).astype(np.int64)
+        depths = np.array([t[1] for t in sel], dtype=np.int32)
+        width = max(1, max(t[2].size for t in sel))
+        histories = np.zeros((len(sel), width), dtype=np.int32)
+        for row, t in enumerate(sel):
+            histories[row, :t[2].size] = t[2]
+        hlens = np.array([t[2].size for t in sel], dtype=np.int32)
+        dists, recs, _ = kernel.walk_many(game.guesses, cands, offsets, depths, histories,
+                                          hlens, strategy.kind, candidates_only,
+                                          game.secrets_are_guesses, tree, use_symmetry,
+                                          blanks, threads, plain)
+        for depth, count in enumerate(dists.sum(axis=0).tolist()):
+            if count:
+                dist[depth] = dist.get(depth, 0) + count
+        for row, t in enumerate(sel):
+            parent, score = t[3], t[4]
             if parent is not None and recs is not None:
-                parent.children[score] = _build_tree(game, recs)
-            done += int(tasks[i][0].size)
-            if progress:
-                progress(done, total)
+                parent.children[score] = _build_tree(game, recs[row])
+        done += int(cands.size)
+        if progress:
+            progress(done, total)
     if root is not None:
         for _, node in root.walk():
             node.children = dict(sorted(node.children.items()))
@@ -200,6 +203,24 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
 
 
 _EXPAND_MIN = 64  # parts this small are walked whole by one thread
+
+
+def _batches(order: list[int], sizes: list[int], threads: int) -> list[list[int]]:
+    """Tasks in about 20 batches of similar total size (a batch: one kernel call)."""
+    total = sum(sizes) or 1
+    target = max(total // 20, 1)
+    batches: list[list[int]] = []
+    current: list[int] = []
+    acc = 0
+    for i in order:
+        current.append(i)
+        acc += sizes[i]
+        if acc >= target and len(current) >= threads:
+            batches.append(current)
+            current, acc = [], 0
+    if current:
+        batches.append(current)
+    return batches
 
 
 def _split(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
