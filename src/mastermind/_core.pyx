@@ -836,8 +836,8 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
         parts[off[lab[i]]] = c[i]
         off[lab[i]] += 1
     free(lab)
-    for s in range(d.nslots):
-        if s != d.win and cnt[s] > 2:
+    for s in range(d.nslots):               # a child this large will scan the guesses
+        if s != d.win and cnt[s] > d.nslots:
             need_scan = True
     # The children's history adds g: their group, and their canonical guesses computed
     # once for all of them.
@@ -865,26 +865,31 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
 
 
 cdef void _run_task(Walk* w, const int32_t* cands, Py_ssize_t m, int depth,
-                    const int32_t* history, Py_ssize_t nh) noexcept nogil:
-    """Walk one subtree: its root's symmetry group and canonical guesses, then _walk."""
+                    const int32_t* history, Py_ssize_t nh, const int32_t* gl,
+                    Py_ssize_t ngl) noexcept nogil:
+    """Walk one subtree: its root's symmetry group, its canonical guesses (unless given
+    in ``gl``), then _walk."""
     cdef Sym sym
-    cdef int32_t* gl = NULL
-    cdef Py_ssize_t ngl = w.nguesses
+    cdef int32_t* own = NULL
     sym.el = NULL
     sym.nel = 0
     sym.played = 0
+    if gl == NULL:
+        gl = w.guesses
+        ngl = w.nguesses
     if w.use_sym:
         if _sym_root(w.d, history, nh, &sym) != 0:
             w.error = 1
-        elif not _sym_trivial(w.d, &sym) and w.nguesses:
-            gl = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
-            if gl == NULL:
+        elif gl == w.guesses and not _sym_trivial(w.d, &sym) and w.nguesses:
+            own = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
+            if own == NULL:
                 w.error = 1
             else:
-                ngl = _canonical_guesses(w.d, &sym, w.guesses, w.nguesses, gl)
+                ngl = _canonical_guesses(w.d, &sym, w.guesses, w.nguesses, own)
+                gl = own
     if not w.error:
-        _walk(w, cands, m, depth, -1, -1, True, &sym, gl if gl != NULL else w.guesses, ngl)
-    free(gl)
+        _walk(w, cands, m, depth, -1, -1, True, &sym, gl, ngl)
+    free(own)
     free(sym.el)
 
 
@@ -1149,7 +1154,7 @@ cdef class Kernel:
         try:
             with nogil:
                 _run_task(&w, &cands[0], cands.shape[0], depth,
-                          &history[0] if nh else NULL, nh)
+                          &history[0] if nh else NULL, nh, NULL, 0)
             _raise_walk_error(w.error)
             return (np.array([w.dist[i] for i in range(MAX_DEPTH + 1)], dtype=np.int64),
                     _records(&w) if record else None, w.scanned)
@@ -1160,10 +1165,14 @@ cdef class Kernel:
                   const int64_t[::1] offsets, const int32_t[::1] depths,
                   const int32_t[:, ::1] histories, const int32_t[::1] hlens, int kind,
                   bint cands_only, bint shortcut_ok, bint record, bint symmetry,
-                  bint blanks, int threads=1, bint plain=False):
+                  bint blanks, int threads=1, bint plain=False,
+                  const int32_t[::1] glists=None, const int64_t[::1] goffsets=None,
+                  const int32_t[::1] task_glist=None):
         """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
         candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
-        history ``histories[i, :hlens[i]]``).  Tasks are taken in the order given (put the
+        history ``histories[i, :hlens[i]]``; optionally its root's canonical guesses,
+        ``glists[goffsets[j]:goffsets[j+1]]`` with j = ``task_glist[i]``, computed once
+        for the tasks that share a history).  Tasks are taken in the order given (put the
         largest first); each is walked by one thread, so the results do not depend on the
         thread count.  Returns ``(dists, records, scanned)`` with ``dists`` of shape
         (tasks, MAX_DEPTH + 1) and ``records`` a list (or None)."""
@@ -1172,6 +1181,7 @@ cdef class Kernel:
         cdef Walk tmpl
         cdef int err = 0
         cdef int64_t scanned = 0
+        cdef bint has_gl = glists is not None and glists.shape[0] > 0
         if ws == NULL:
             raise MemoryError()
         self._setup(&tmpl, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
@@ -1183,7 +1193,10 @@ cdef class Kernel:
                 for t in prange(nt, num_threads=threads if threads > 0 else 1,
                                 schedule="dynamic", chunksize=1):
                     _run_task(&ws[t], &cands[offsets[t]], offsets[t + 1] - offsets[t],
-                              depths[t], &histories[t, 0], hlens[t])
+                              depths[t], &histories[t, 0], hlens[t],
+                              &glists[goffsets[task_glist[t]]] if has_gl else NULL,
+                              goffsets[task_glist[t] + 1] - goffsets[task_glist[t]]
+                              if has_gl else 0)
             for t in range(nt):
                 if ws[t].error and not err:
                     err = ws[t].error

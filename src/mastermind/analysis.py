@@ -180,10 +180,13 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         for row, t in enumerate(sel):
             histories[row, :t[2].size] = t[2]
         hlens = np.array([t[2].size for t in sel], dtype=np.int32)
+        glists, goffsets, task_glist = _guess_lists(game, sel, use_symmetry and not
+                                                    candidates_only)
         dists, recs, _ = kernel.walk_many(game.guesses, cands, offsets, depths, histories,
                                           hlens, strategy.kind, candidates_only,
                                           game.secrets_are_guesses, tree, use_symmetry,
-                                          blanks, threads, plain)
+                                          blanks, threads, plain, glists, goffsets,
+                                          task_glist)
         for depth, count in enumerate(dists.sum(axis=0).tolist()):
             if count:
                 dist[depth] = dist.get(depth, 0) + count
@@ -205,10 +208,30 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
 _EXPAND_MIN = 64  # parts this small are walked whole by one thread
 
 
+def _guess_lists(game: Game, tasks: list, symmetric: bool
+                 ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
+    """The canonical guesses of each distinct history among ``tasks``, computed once:
+    (concatenated lists, offsets, list number of every task); Nones without symmetry."""
+    if not symmetric:
+        return None, None, None
+    index: dict[bytes, int] = {}
+    lists: list[np.ndarray] = []
+    task_glist = np.empty(len(tasks), dtype=np.int32)
+    for i, t in enumerate(tasks):
+        key = t[2].tobytes()
+        if key not in index:
+            index[key] = len(lists)
+            lists.append(game.kernel.canonical_guesses(game.guesses, t[2]))
+        task_glist[i] = index[key]
+    offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
+    return np.concatenate(lists).astype(np.int32), offsets, task_glist
+
+
 def _batches(order: list[int], sizes: list[int], threads: int) -> list[list[int]]:
-    """Tasks in about 20 batches of similar total size (a batch: one kernel call)."""
+    """Tasks in about 20 batches of similar total size (a batch: one kernel call, and
+    progress is reported between them); small games go in one batch."""
     total = sum(sizes) or 1
-    target = max(total // 20, 1)
+    target = max(total // 20, 1) if total > 20000 else total
     batches: list[list[int]] = []
     current: list[int] = []
     acc = 0
