@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import reference as ref
-from mastermind import Game, analyze, solve
+from mastermind import Game, Strategy, analyze, solve
 from mastermind.analysis import first_guess_table
 
 KNOWN = json.loads((Path(__file__).parent / "known_answers.json").read_text())
@@ -194,3 +194,28 @@ def test_canonical_guesses_are_orbit_minima():
                   if all(game.index(a(game.colours(g))) >= g for a in group)]
         got = game.kernel.canonical_guesses(game.guesses, history).tolist()
         assert got == expect
+
+
+@pytest.mark.parametrize("n,k", [(8, 2), (7, 2), (6, 3)])
+@pytest.mark.parametrize("strategy", ["minmax", "entropy", "parts", "expected-size"])
+def test_fast_equals_plain_long_codes(n, k, strategy):
+    """n = 8 takes the generic histogram path (its cells need a 4-bit shift)."""
+    _same_as_plain(Game(n, k), strategy, False)
+
+
+@pytest.mark.parametrize("strategy", ["minmax", "entropy", "parts", "expected-size"])
+def test_fast_equals_plain_wide_codes(strategy):
+    """n*k > 64: four-word codes.  The whole game is too big for the plain scan, so walk
+    the subtree of the secrets consistent with two played guesses, both ways."""
+    game = Game(5, 13)
+    history = [game.code("1 2 3 4 5"), game.code("6 7 8 9 10")]
+    secret = game.code("1 2 3 6 7")
+    cands = game.candidates([(h, game.score(h, secret)) for h in history])
+    assert cands.size == 130
+    hist = np.array(history, dtype=np.int32)
+    fast = game.kernel.walk(game.guesses, cands, Strategy(strategy).kind, False, True, -1, 3,
+                            True, hist, True, 1, True)
+    plain = game.kernel.walk(game.guesses, cands, Strategy(strategy).kind, False, True, -1, 3,
+                             True, hist, False, 1, False, True)
+    assert fast[0].tolist() == plain[0].tolist()
+    assert fast[1].tolist() == plain[1].tolist()
