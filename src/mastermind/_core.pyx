@@ -119,14 +119,14 @@ cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t 
     cdef uint32_t* h3 = hh + 3 * stride
     cdef Py_ssize_t i = 0
     while i + 4 <= m:
-        hh[(popcount(p0 & pk[0]) << S) | popcount(p1 & pk[1])] += 1
-        h1[(popcount(p0 & pk[2]) << S) | popcount(p1 & pk[3])] += 1
-        h2[(popcount(p0 & pk[4]) << S) | popcount(p1 & pk[5])] += 1
-        h3[(popcount(p0 & pk[6]) << S) | popcount(p1 & pk[7])] += 1
+        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+        h1[(popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])] += 1
+        h2[(popcount(p0 & pk[4]) << S) + popcount(p1 & pk[5])] += 1
+        h3[(popcount(p0 & pk[6]) << S) + popcount(p1 & pk[7])] += 1
         pk += 8
         i += 4
     while i < m:
-        hh[(popcount(p0 & pk[0]) << S) | popcount(p1 & pk[1])] += 1
+        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
         pk += 2
         i += 1
 
