@@ -29,6 +29,7 @@ import numpy as np
 cdef extern from *:
     """
     #define MM_POPCOUNT(x) ((int)__builtin_popcountll(x))
+    #define MM_ATOMIC_ADD(p, x) __atomic_fetch_add((p), (x), __ATOMIC_RELAXED)
     /* Build with -DMM_STATS to count the (guess, candidate) pairs the scans score, per
        thread: a profiling aid, compiled out otherwise. */
     #ifdef MM_STATS
@@ -41,6 +42,7 @@ cdef extern from *:
     #endif
     """
     int popcount "MM_POPCOUNT"(uint64_t x) noexcept nogil
+    void _atomic_add "MM_ATOMIC_ADD"(int64_t* p, int64_t x) noexcept nogil
     void MM_COUNT(long long x) noexcept nogil
     long long MM_PAIRS() noexcept nogil
     int __builtin_ctz(unsigned int x) noexcept nogil
@@ -1197,12 +1199,13 @@ cdef class Kernel:
                   bint cands_only, bint shortcut_ok, bint record, bint symmetry,
                   bint blanks, int threads=1, bint plain=False,
                   const int32_t[::1] glists=None, const int64_t[::1] goffsets=None,
-                  const int32_t[::1] task_glist=None):
+                  const int32_t[::1] task_glist=None, int64_t[::1] done=None):
         """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
         candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
         history ``histories[i, :hlens[i]]``; optionally its root's canonical guesses,
         ``glists[goffsets[j]:goffsets[j+1]]`` with j = ``task_glist[i]``, computed once
-        for the tasks that share a history).  Tasks are taken in the order given (put the
+        for the tasks that share a history).  ``done[0]``, if given, grows by each task's
+        number of candidates as it finishes (another thread may read it for progress).  Tasks are taken in the order given (put the
         largest first); each is walked by one thread, so the results do not depend on the
         thread count.  Returns ``(dists, records, scanned)`` with ``dists`` of shape
         (tasks, MAX_DEPTH + 1) and ``records`` a list (or None)."""
@@ -1212,6 +1215,7 @@ cdef class Kernel:
         cdef int err = 0
         cdef int64_t scanned = 0
         cdef bint has_gl = glists is not None and glists.shape[0] > 0
+        cdef int64_t* done_p = &done[0] if done is not None else NULL
         if ws == NULL:
             raise MemoryError()
         self._setup(&tmpl, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
@@ -1227,6 +1231,8 @@ cdef class Kernel:
                               &glists[goffsets[task_glist[t]]] if has_gl else NULL,
                               goffsets[task_glist[t] + 1] - goffsets[task_glist[t]]
                               if has_gl else 0)
+                    if done_p != NULL:
+                        _atomic_add(done_p, offsets[t + 1] - offsets[t])
             for t in range(nt):
                 if ws[t].error and not err:
                     err = ws[t].error

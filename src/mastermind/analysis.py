@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -167,11 +168,12 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     done = total - sum(t[0].size for t in tasks)
     if progress:
         progress(done, total)
-    # Largest subtrees first keeps every thread busy to the end; a batch is one kernel
-    # call, and progress is reported between batches.
+    # All subtrees go to the kernel in one call, largest first so that every thread stays
+    # busy to the end; the call runs in a helper thread (the kernel releases the GIL)
+    # while this one reports progress from the kernel's counter.
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].size)
-    for batch in _batches(order, [t[0].size for t in tasks], threads):
-        sel = [tasks[i] for i in batch]
+    sel = [tasks[i] for i in order]
+    if sel:
         cands = np.concatenate([t[0] for t in sel])
         offsets = np.concatenate([[0], np.cumsum([t[0].size for t in sel])]).astype(np.int64)
         depths = np.array([t[1] for t in sel], dtype=np.int32)
@@ -182,11 +184,27 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         hlens = np.array([t[2].size for t in sel], dtype=np.int32)
         glists, goffsets, task_glist = _guess_lists(game, sel, use_symmetry and not
                                                     candidates_only)
-        dists, recs, _ = kernel.walk_many(game.guesses, cands, offsets, depths, histories,
-                                          hlens, strategy.kind, candidates_only,
-                                          game.secrets_are_guesses, tree, use_symmetry,
-                                          blanks, threads, plain, glists, goffsets,
-                                          task_glist)
+        counter = np.zeros(1, dtype=np.int64)
+        out: list = []
+
+        def run() -> None:
+            try:
+                out.append(kernel.walk_many(
+                    game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
+                    candidates_only, game.secrets_are_guesses, tree, use_symmetry, blanks,
+                    threads, plain, glists, goffsets, task_glist, counter))
+            except BaseException as e:  # re-raised below, in the caller's thread
+                out.append(e)
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.1)
+            if progress:
+                progress(done + int(counter[0]), total)
+        if isinstance(out[0], BaseException):
+            raise out[0]
+        dists, recs, _ = out[0]
         for depth, count in enumerate(dists.sum(axis=0).tolist()):
             if count:
                 dist[depth] = dist.get(depth, 0) + count
@@ -225,25 +243,6 @@ def _guess_lists(game: Game, tasks: list, symmetric: bool
         task_glist[i] = index[key]
     offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
     return np.concatenate(lists).astype(np.int32), offsets, task_glist
-
-
-def _batches(order: list[int], sizes: list[int], threads: int) -> list[list[int]]:
-    """Tasks in about 20 batches of similar total size (a batch: one kernel call, and
-    progress is reported between them); small games go in one batch."""
-    total = sum(sizes) or 1
-    target = max(total // 20, 1) if total > 20000 else total
-    batches: list[list[int]] = []
-    current: list[int] = []
-    acc = 0
-    for i in order:
-        current.append(i)
-        acc += sizes[i]
-        if acc >= target and len(current) >= threads:
-            batches.append(current)
-            current, acc = [], 0
-    if current:
-        batches.append(current)
-    return batches
 
 
 def _split(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
