@@ -538,6 +538,7 @@ cdef enum:
     B_MAXK = 16
     B_MAXPERM = 720         # full position group up to this size, else transpositions
     B_NOT_TRUE = 127
+    B_MAXD = 32
 
 cdef struct MemoEntry:
     uint64_t h
@@ -583,6 +584,8 @@ cdef struct SData:
     int64_t nodes
     int64_t leaves          # d = 2 separation checks actually scanned
     int64_t hits
+    int64_t at_depth[B_MAXD]    # nodes expanded with d guesses left
+    int64_t false_cheap         # expanded nodes refuted in phase 1 (no guess survives)
     int64_t node_limit
     double deadline         # CLOCK_MONOTONIC seconds, 0: none
     int stop                # set from another thread (read through vread)
@@ -680,12 +683,13 @@ cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t 
         e.lo_false = <int8_t>d
 
 
-cdef inline bint _check_abort(SData* s) noexcept nogil:
-    """Count a node; every 1024 nodes look at the clock, the stop flag and the budget."""
+cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
+    """Count a node; look at the stop flag, the clock and the budget at every expensive
+    node (a full guess scan) and every 256 cheap ones."""
     s.nodes += 1
     if s.aborted:
         return True
-    if (s.nodes & 1023) == 0:
+    if expensive or (s.nodes & 255) == 0:
         if vread(&s.stop):
             s.aborted = 2
         elif s.deadline > 0 and _now() > s.deadline:
@@ -890,10 +894,11 @@ cdef int _cmp_guess(const void* a, const void* b) noexcept nogil:
     return (x.guess > y.guess) - (x.guess < y.guess)
 
 
-cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d,
+cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
                  int32_t* found) noexcept nogil:
     """1 if every code of c (sorted) can be found within d guesses, 0 if not, -1 when the
-    search was stopped (no answer).  ``found`` receives a guess that works at this node
+    search was stopped (no answer).  ``pbound`` bounds the non-winning parts any guess
+    makes on c (an ancestor's best count).  ``found`` receives a guess that works here
     (when 1 and m >= 2)."""
     cdef uint64_t h
     cdef MemoEntry* e
@@ -910,7 +915,7 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d,
     if m == 2:
         found[0] = c[0]
         return 1
-    if m > _ncount(s.nonwin, d):
+    if m > _ncount(pbound, d):
         return 0
     h = _hash_set(c, m)
     e = _memo_find(s, c, m, h, False)
@@ -922,14 +927,15 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d,
         if e.lo_false >= d:
             s.hits += 1
             return 0
-    if _check_abort(s):
+    if _check_abort(s, d >= 3):
         return -1
+    s.at_depth[d if d < B_MAXD else B_MAXD - 1] += 1
     if d == 2:
         g = _separating(s, c, m)
         r = g >= 0
         found[0] = g
     else:
-        r = _expand(s, c, m, d, found)
+        r = _expand(s, c, m, d, pbound, found)
     if r >= 0:
         _memo_store(s, c, m, h, d, r, found[0])
     return r
@@ -944,7 +950,7 @@ cdef inline bint _known_false(SData* s, const int32_t* c, Py_ssize_t m,
     return e != NULL and e.lo_false >= d
 
 
-cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d,
+cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
                  int32_t* found) noexcept nogil:
     """Try every useful guess (d >= 3, m >= 3): the buffers, then :func:`_try_guesses`."""
     cdef Py_ssize_t npool = m if s.cands_only else s.ng
@@ -963,7 +969,7 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d,
         s.aborted = 4
         r = -1
     else:
-        r = _try_guesses(s, c, m, d, found, &y, info, parts, lab)
+        r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, lab)
     free(info)
     free(parts)
     free(lab)
@@ -971,49 +977,85 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d,
     return r
 
 
-cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* found,
-                      const Sym* y, GuessInfo* info, int32_t* parts,
+cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                      int32_t* found, const Sym* y, GuessInfo* info, int32_t* parts,
                       uint8_t* lab) noexcept nogil:
     """Score every canonical guess, drop the hopeless ones, then try the rest by
-    decreasing entropy, each part largest first."""
+    decreasing entropy, each part largest first.
+
+    Phase 1 scans each guess with an early exit as soon as a non-winning part exceeds
+    N_pbound(d-1); if no guess survives, c is refuted cheaply.  Otherwise phase 2 finishes
+    the scans that exited early, to get the exact best part count pmax of this node,
+    which tightens the cap and bounds every descendant.
+    """
     cdef const KData* kd = s.d
     cdef const int32_t* pool = c if s.cands_only else s.guesses
     cdef Py_ssize_t npool = m if s.cands_only else s.ng
-    cdef Py_ssize_t ninfo = 0, i, j, t
+    cdef Py_ssize_t ninfo = 0, nviable = 0, i, j, t
     cdef uint32_t h[MAX_SLOTS]
     cdef Py_ssize_t off[MAX_SLOTS + 1]
     cdef int order[MAX_SLOTS]
-    cdef int nparts, pmax = 0, sl, a, b, rr, tmp
+    cdef int nparts, pmax = 0, sl, a, b, rr, tmp, win = kd.win
     cdef int32_t g, maxpart, sub
-    cdef int64_t cap
-    cdef bint ok
-    for i in range(npool):
+    cdef int64_t cap = _ncount(pbound, d - 1)
+    cdef bint ok, early = False
+    for i in range(npool):                  # phase 1
         g = pool[i]
         if not _canonical(s, y, g):
             continue
-        _hist(kd, g, c, m, h)
+        memset(h, 0, sizeof(h))
+        ok = True
+        for t in range(m):
+            sl = _slot(kd, g, c[t])
+            h[sl] += 1
+            if h[sl] > cap and sl != win:
+                ok = False
+                break
+        info[ninfo].guess = g
+        if not ok:
+            info[ninfo].maxpart = -1        # scan unfinished
+            early = True
+            ninfo += 1
+            continue
         nparts = 0
         maxpart = 0
         for sl in range(kd.nslots):
-            if sl != kd.win and h[sl]:
+            if sl != win and h[sl]:
                 nparts += 1
                 if <int32_t>h[sl] > maxpart:
                     maxpart = h[sl]
         if nparts > pmax:
             pmax = nparts
-        if h[kd.win] == 0 and nparts == 1:
+        if h[win] == 0 and nparts == 1:
             continue                        # no information and no chance to win
         info[ninfo].key = _value(kd, h, 1)
-        info[ninfo].guess = g
         info[ninfo].maxpart = maxpart
-        info[ninfo].notcand = h[kd.win] == 0
+        info[ninfo].notcand = h[win] == 0
         ninfo += 1
+        nviable += 1
+    if nviable == 0:
+        s.false_cheap += 1
+        return 0
+    if early:                               # phase 2: the exact pmax of this node
+        for i in range(ninfo):
+            if info[i].maxpart < 0 and pmax < pbound:
+                _hist(kd, info[i].guess, c, m, h)
+                nparts = 0
+                for sl in range(kd.nslots):
+                    if sl != win and h[sl]:
+                        nparts += 1
+                if nparts > pmax:
+                    pmax = nparts
+    else:
+        pmax = pmax if pmax < pbound else pbound
+    if early and pmax >= pbound:
+        pmax = pbound
     cap = _ncount(pmax, d - 1)
     if m > 1 + pmax * cap:
         return 0
     j = 0
     for i in range(ninfo):                  # parts larger than N_pmax(d-1) are hopeless
-        if info[i].maxpart <= cap:
+        if 0 <= info[i].maxpart <= cap:
             info[j] = info[i]
             j += 1
     ninfo = j
@@ -1037,7 +1079,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* 
         nparts = 0
         ok = True
         for sl in range(kd.nslots):
-            if sl != kd.win and h[sl] >= 3:
+            if sl != win and h[sl] >= 3:
                 if _known_false(s, parts + off[sl], h[sl], d - 1):
                     ok = False
                     break
@@ -1054,7 +1096,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* 
                 b -= 1
         for a in range(nparts):
             sl = order[a]
-            rr = _exists(s, parts + off[sl], h[sl], d - 1, &sub)
+            rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
             if rr < 0:
                 return -1
             if rr == 0:
@@ -1131,7 +1173,10 @@ cdef class Searcher:
     def stats(self):
         """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
-                "memo_entries": self.s.used, "memo_bytes": self.s.mem}
+                "memo_entries": self.s.used, "memo_bytes": self.s.mem,
+                "false_cheap": self.s.false_cheap,
+                "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
+                             if self.s.at_depth[d]}}
 
     @property
     def aborted(self):
@@ -1150,7 +1195,7 @@ cdef class Searcher:
         self.s.deadline = _now() + seconds if seconds > 0 else 0.0
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
         with nogil:
-            r = _exists(&self.s, &cands[0], cands.shape[0], d, &g)
+            r = _exists(&self.s, &cands[0], cands.shape[0], d, self.s.nonwin, &g)
         if r < 0 and self.s.aborted == 4:
             raise MemoryError("out of memory in the search")
         return r, g

@@ -219,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _more_commands() -> list:
     """``register(subparsers)`` functions of the commands that live in other modules; each
     adds its parser and sets ``func(args, out) -> exit status``."""
-    return []
+    from . import bounds
+    return [bounds.register]
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
