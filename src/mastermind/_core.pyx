@@ -586,6 +586,9 @@ cdef struct SData:
     int64_t hits
     int64_t at_depth[B_MAXD]    # nodes expanded with d guesses left
     int64_t false_cheap         # expanded nodes refuted in phase 1 (no guess survives)
+    int64_t scanned             # guesses scanned in phase 1
+    int64_t scores              # scores computed in phase 1
+    int64_t sizes               # sum of m over expanded nodes
     int64_t node_limit
     double deadline         # CLOCK_MONOTONIC seconds, 0: none
     int stop                # set from another thread (read through vread)
@@ -999,18 +1002,21 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef int32_t g, maxpart, sub
     cdef int64_t cap = _ncount(pbound, d - 1)
     cdef bint ok, early = False
+    s.sizes += m
     for i in range(npool):                  # phase 1
         g = pool[i]
         if not _canonical(s, y, g):
             continue
         memset(h, 0, sizeof(h))
         ok = True
+        s.scanned += 1
         for t in range(m):
             sl = _slot(kd, g, c[t])
             h[sl] += 1
             if h[sl] > cap and sl != win:
                 ok = False
                 break
+        s.scores += t + 1
         info[ninfo].guess = g
         if not ok:
             info[ninfo].maxpart = -1        # scan unfinished
@@ -1174,7 +1180,8 @@ cdef class Searcher:
         """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
                 "memo_entries": self.s.used, "memo_bytes": self.s.mem,
-                "false_cheap": self.s.false_cheap,
+                "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
+                "scores": self.s.scores, "sizes": self.s.sizes,
                 "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
                              if self.s.at_depth[d]}}
 
