@@ -9,11 +9,11 @@ playing it, with a plain-Python scorer, against every candidate.
 
 >>> from mastermind.game import Game
 >>> g = Game(3, 3)
->>> solution_exists(g, 2), solution_exists(g, 3)
+>>> solution_exists(g, 3), solution_exists(g, 4)
 (False, True)
->>> ok, tree = solution_exists(g, 3, witness=True)
+>>> ok, tree = solution_exists(g, 4, witness=True)
 >>> check_strategy(g, tree)
-3
+4
 >>> w = worst_case(Game(4, 6))
 >>> w.lower, w.upper, w.exact
 (5, 5, True)
