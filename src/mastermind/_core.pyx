@@ -556,6 +556,8 @@ cdef struct GuessInfo:
 
 cdef struct Sym:
     int trivial
+    uint32_t dead_other     # absent colours but the smallest: guesses using them are skipped
+    int sym_col             # some colour class has two members or more
     int ncol                # colour classes
     int8_t ccls[B_MAXK]     # class of each colour
     int8_t cmem[B_MAXK][B_MAXK]   # members of each class, ascending
@@ -574,8 +576,11 @@ cdef struct SData:
     Py_ssize_t ng
     int cands_only
     int use_sym
+    int merge_dead          # the guess set is every code: absent colours are merged
+    int order               # guess order: a valuation kind (VAL_ENTROPY, VAL_MINMAX...)
     int nonwin              # non-winning slots
     uint8_t* mark           # ncodes flags, all 0 between uses
+    const uint32_t* cmask   # colours of each code, one bit per colour
     MemoEntry* tab
     Py_ssize_t cap
     Py_ssize_t used
@@ -703,32 +708,48 @@ cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
 
 
 cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
-    """A guess that puts each code of c in its own slot, or -1.  Candidates first.
+    """A guess that puts each code of c in its own slot, or -1 (-2: out of memory).
+    Candidates first, then one guess per symmetry orbit (see :func:`_canonical`).
 
     Plain Python: ``next((g for g in pool if len({slot(g, v) for v in c}) == m), -1)``.
     """
     cdef const KData* d = s.d
     cdef Py_ssize_t i, j
-    cdef int32_t g
+    cdef int32_t g, res = -1
     cdef uint64_t seen, bit
-    cdef int pass_
+    cdef Sym y
     s.leaves += 1
     if m > d.nslots:
         return -1
-    for pass_ in range(2):
-        if pass_ == 1 and (s.cands_only or m == d.nslots):
-            break                          # m = nslots: only a candidate can do it
-        for i in range(m if pass_ == 0 else s.ng):
-            g = c[i] if pass_ == 0 else s.guesses[i]
-            seen = 0
-            for j in range(m):
-                bit = (<uint64_t>1) << _slot(d, g, c[j])
-                if seen & bit:
-                    break
-                seen |= bit
-            else:
-                return g
-    return -1
+    for i in range(m):
+        g = c[i]
+        seen = 0
+        for j in range(m):
+            bit = (<uint64_t>1) << _slot(d, g, c[j])
+            if seen & bit:
+                break
+            seen |= bit
+        else:
+            return g
+    if s.cands_only or m == d.nslots:      # m = nslots: only a candidate can do it
+        return -1
+    if _sym_init(s, &y, c, m) < 0:
+        return -2
+    for i in range(s.ng):
+        g = s.guesses[i]
+        if not _canonical(s, &y, g):
+            continue
+        seen = 0
+        for j in range(m):
+            bit = (<uint64_t>1) << _slot(d, g, c[j])
+            if seen & bit:
+                break
+            seen |= bit
+        else:
+            res = g
+            break
+    free(y.perms)
+    return res
 
 
 cdef bint _fixes(SData* s, const int32_t* c, Py_ssize_t m, int a, int b,
@@ -791,10 +812,26 @@ cdef int _sym_init(SData* s, Sym* y, const int32_t* c, Py_ssize_t m) noexcept no
     cdef uint8_t used[B_MAXN]
     cdef Py_ssize_t i
     cdef double group = 1
+    cdef uint32_t present = 0, full = (<uint32_t>1 << s.k) - 1, dead
     y.trivial = 1
     y.ncol = 0
     y.nperm = 0
     y.perms = NULL
+    y.dead_other = 0
+    y.sym_col = 0
+    if s.merge_dead:
+        # A colour no candidate has scores like a blank wherever it is played, so two
+        # absent colours are interchangeable inside one guess: all of them can be
+        # replaced by the smallest one without changing the partition.
+        for i in range(m):
+            for p in range(n):
+                present |= (<uint32_t>1) << s.digits[<Py_ssize_t>c[i] * n + p]
+            if present == full:
+                break
+        dead = full & ~present
+        if dead & (dead - 1):               # two or more absent colours
+            y.dead_other = dead & (dead - 1)  # all but the lowest bit
+            y.trivial = 0
     if not s.use_sym:
         return 0
     for i in range(m):
@@ -805,6 +842,7 @@ cdef int _sym_init(SData* s, Sym* y, const int32_t* c, Py_ssize_t m) noexcept no
                 y.ccls[a] = <int8_t>j
                 y.cmem[j][y.csize[j]] = <int8_t>a
                 y.csize[j] += 1
+                y.sym_col = 1
                 y.trivial = 0
                 break
         else:
@@ -828,6 +866,7 @@ cdef int _sym_init(SData* s, Sym* y, const int32_t* c, Py_ssize_t m) noexcept no
         s.mark[c[i]] = 0
     if ncls == n:
         return 0
+    y.sym_col = 1                           # (the orbit test needs the colour classes)
     y.trivial = 0
     y.perms = <uint8_t*>malloc(B_MAXPERM * n)
     if y.perms == NULL:
@@ -873,7 +912,12 @@ cdef bint _canonical(const SData* s, const Sym* y, int32_t g) noexcept nogil:
     cdef const uint8_t* dg = s.digits + <Py_ssize_t>g * s.n
     cdef uint8_t tmp[B_MAXN]
     cdef int i, p
+    cdef uint32_t used = 0
     if y.trivial:
+        return True
+    if y.dead_other and s.cmask[g] & y.dead_other:
+        return False
+    if not y.sym_col:
         return True
     if _colour_canon(s, y, dg) < g:
         return False
@@ -935,6 +979,9 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     s.at_depth[d if d < B_MAXD else B_MAXD - 1] += 1
     if d == 2:
         g = _separating(s, c, m)
+        if g == -2:
+            s.aborted = 4
+            return -1
         r = g >= 0
         found[0] = g
     else:
@@ -1034,7 +1081,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
             pmax = nparts
         if h[win] == 0 and nparts == 1:
             continue                        # no information and no chance to win
-        info[ninfo].key = _value(kd, h, 1)
+        info[ninfo].key = _value(kd, h, s.order)
         info[ninfo].maxpart = maxpart
         info[ninfo].notcand = h[win] == 0
         ninfo += 1
@@ -1124,10 +1171,12 @@ cdef class Searcher:
 
     ``digits``: (ncodes, n) uint8 colours 0..k-1 of every code; ``guesses``: the sorted
     guess set (ignored when ``cands_only``); ``symmetry`` needs a guess set closed under
-    colour and position permutations; ``mem_limit``: bytes the memo may use.
+    colour and position permutations; ``merge_dead`` needs the guess set to be every code
+    (or ``cands_only``); ``mem_limit``: bytes the memo may use.
     """
     cdef SData s
     cdef object _refs
+    cdef object _cmask
     cdef uint8_t* _mark
 
     def __cinit__(self):
@@ -1136,8 +1185,9 @@ cdef class Searcher:
 
     def __init__(self, Kernel kernel, const uint8_t[:, ::1] digits, int n, int k,
                  const int32_t[::1] guesses, bint cands_only, bint symmetry,
-                 Py_ssize_t mem_limit):
+                 bint merge_dead, Py_ssize_t mem_limit):
         cdef int p
+        cdef uint32_t[::1] mv
         if n > B_MAXN or k > B_MAXK:
             raise ValueError(f"the search handles at most {B_MAXN} pegs and {B_MAXK} colours")
         self.s.d = _data(kernel)
@@ -1152,9 +1202,17 @@ cdef class Searcher:
         self.s.ng = guesses.shape[0]
         self.s.cands_only = cands_only
         self.s.use_sym = symmetry
+        self.s.merge_dead = merge_dead
+        self.s.order = 1
         self.s.nonwin = kernel.nslots - 1
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
         self.s.mark = self._mark
+        masks = np.zeros(self.s.ncodes, dtype=np.uint32)
+        for p in range(n):
+            masks |= np.left_shift(np.uint32(1), np.asarray(digits)[:, p].astype(np.uint32))
+        self._cmask = masks
+        mv = masks
+        self.s.cmask = &mv[0]
         self.s.cap = 1 << 16
         self.s.tab = <MemoEntry*>calloc(self.s.cap, sizeof(MemoEntry))
         if self._mark == NULL or self.s.tab == NULL:
@@ -1170,6 +1228,17 @@ cdef class Searcher:
                 free(self.s.tab[i].cset)
             free(self.s.tab)
         free(self._mark)
+
+    property order:
+        """The valuation (VAL_ENTROPY by default) that orders the guesses tried at a node;
+        answers never depend on it, only the time to find them."""
+        def __get__(self):
+            return self.s.order
+
+        def __set__(self, int kind):
+            if kind < 0 or kind > 3:
+                raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
+            self.s.order = kind
 
     def request_stop(self):
         """Ask a running search (in another thread) to stop soon; it then returns -1."""

@@ -93,8 +93,12 @@ class _Search:
                  symmetry: bool, memory: int):
         self.game = game
         self.candidates_only = candidates_only
+        # Absent colours may be merged inside a guess only when the merged guess is
+        # allowed too: the guess set is every code.
+        merge_dead = candidates_only or int(guesses.size) == game.size
         self.core = _core.Searcher(game.kernel, np.ascontiguousarray(game.digits), game.n,
-                                   game.k, guesses, candidates_only, symmetry, int(memory))
+                                   game.k, guesses, candidates_only, symmetry, merge_dead,
+                                   int(memory))
         self.guess_set = guesses
 
     @property
