@@ -33,7 +33,9 @@ class Brute:
         codes = range(game.size)
         cols = [game.colours(i) for i in codes]
         self.win = (game.n, 0)
-        self.score = [[tuple(reference_score(cols[u], cols[v])) for v in codes] for u in codes]
+        black_only = game.variant.value == "black-peg"
+        self.score = [[(lambda s: (s.black, 0) if black_only else tuple(s))(
+            reference_score(cols[u], cols[v])) for v in codes] for u in codes]
         self.guesses = tuple(game.guesses.tolist() if guesses is None else guesses)
         self.candidates_only = candidates_only
         self.exists = lru_cache(maxsize=None)(self._exists)
@@ -81,6 +83,23 @@ def test_optimum_matches_brute_force(n, k, cands_only):
                                    symmetry=sym) is (d >= best), (d, sym)
     w = worst_case(game, candidates_only=cands_only)
     assert (w.lower, w.upper, w.exact) == (best, best, True)
+    assert check_strategy(game, w.witness, candidates_only=cands_only) == best
+
+
+@pytest.mark.parametrize("n,k,variant", [(3, 3, "distinct"), (3, 4, "distinct"),
+                                         (3, 3, "bulls-and-cows"), (3, 4, "bulls-and-cows"),
+                                         (2, 3, "black-peg"), (3, 3, "black-peg"),
+                                         (3, 3, "permutation"), (4, 4, "permutation")])
+@pytest.mark.parametrize("cands_only", [False, True])
+def test_variants_match_brute_force(n, k, variant, cands_only):
+    game = Game(n, k, variant)
+    brute = Brute(game, candidates_only=cands_only)
+    best = brute.optimum(frozenset(game.secrets.tolist()))
+    for sym in (True, False):
+        assert solution_exists(game, best, candidates_only=cands_only, symmetry=sym)
+        assert not solution_exists(game, best - 1, candidates_only=cands_only, symmetry=sym)
+    w = worst_case(game, candidates_only=cands_only)
+    assert (w.lower, w.upper) == (best, best)
     assert check_strategy(game, w.witness, candidates_only=cands_only) == best
 
 

@@ -353,6 +353,12 @@ def check_strategy(game: Game, tree: Node,
             colours[i] = game.colours(i)
         return colours[i]
 
+    black_only = game.variant.value == "black-peg"
+
+    def score(u: int, v: int) -> Score:
+        s = reference_score(col(u), col(v))
+        return Score(s.black, 0) if black_only else s
+
     win = Score(game.n, 0)
     worst = 0
     for secret in cands.tolist():
@@ -367,11 +373,9 @@ def check_strategy(game: Game, tree: Node,
             if not isinstance(g, (int, np.integer)) or not 0 <= g < game.size or (
                     g not in allowed):
                 raise StrategyCheckError(f"{where}: {g!r} is not an allowed guess")
-            if candidates_only and any(reference_score(col(u), col(g)) != s for u, s in path):
+            if candidates_only and any(score(u, g) != s for u, s in path):
                 raise StrategyCheckError(f"{where}: {game.format_code(g)} is not a candidate")
-            s = reference_score(col(g), col(secret))
-            if game.variant.value == "black-peg":
-                s = Score(s.black, 0)
+            s = score(g, secret)
             path.append((g, s))
             if s == win:
                 break
@@ -414,6 +418,7 @@ class WorstCase:
     lower_proof: str
     upper_source: str
     status: str
+    heuristic_upper: Optional[int] = None
     nodes: int = 0
     seconds: float = 0.0
     witness: Optional[Node] = None
@@ -444,6 +449,7 @@ class WorstCase:
             "status": self.status,
             "lower_proof": self.lower_proof,
             "upper_source": self.upper_source,
+            "heuristic_upper": self.heuristic_upper,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
             "steps": [{"guesses": s.guesses, "exists": s.exists, "nodes": s.nodes,
@@ -482,6 +488,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     cands = game.secrets
     lower = counting_bound(game, candidates_only=candidates_only)
     upper, source, tree = 10**9, "", None
+    heuristic: Optional[int] = None
     status = "exact"
     steps: list[Step] = []
     search = _Search(game, game.guesses, candidates_only, symmetry, memory)
@@ -493,6 +500,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
             a = analyze(game, h, candidates_only=candidates_only, tree=True, jobs=1)
             if a.max < upper:
                 upper, source, tree = a.max, f"{Strategy.parse(h).value} strategy", a.tree
+                heuristic = a.max
         lower_proof = "counting"
         while upper > lower and status == "exact":
             d = upper - 1
@@ -520,7 +528,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     if upper == 10**9:  # interrupted before any heuristic finished
         upper, source = game.size, "trivial"
     return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
-                     search.nodes, time.monotonic() - start, tree, steps)
+                     heuristic, search.nodes, time.monotonic() - start, tree, steps)
 
 
 # ---------------------------------------------------------------------- the command
