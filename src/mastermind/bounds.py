@@ -177,7 +177,8 @@ def _prepare(game: Game, candidates: Any, guesses: Any, candidates_only: bool,
             raise BoundsError("the guess set is empty")
         # symmetry needs a guess set closed under colour and position permutations
         symmetry = symmetry and bool(np.array_equal(pool, game.guesses))
-    guessable = candidates_only or bool(np.isin(cands, pool).all())
+    # a candidate that may not be played can never be found
+    guessable = bool(np.isin(cands, pool).all())
     return np.ascontiguousarray(cands), np.ascontiguousarray(pool), symmetry, guessable
 
 
@@ -491,6 +492,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     heuristic: Optional[int] = None
     status = "exact"
     steps: list[Step] = []
+    lower_proof = "counting"
     search = _Search(game, game.guesses, candidates_only, symmetry, memory)
     try:
         for h in heuristics:
@@ -501,7 +503,6 @@ def worst_case(game: Game, *, candidates_only: bool = False,
             if a.max < upper:
                 upper, source, tree = a.max, f"{Strategy.parse(h).value} strategy", a.tree
                 heuristic = a.max
-        lower_proof = "counting"
         while upper > lower and status == "exact":
             d = upper - 1
             t0, n0 = time.monotonic(), search.nodes
@@ -524,7 +525,6 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                 lower, lower_proof = upper, "search"
     except KeyboardInterrupt:
         status = "interrupted"
-        lower_proof = locals().get("lower_proof", "counting")
     if upper == 10**9:  # interrupted before any heuristic finished
         upper, source = game.size, "trivial"
     return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
