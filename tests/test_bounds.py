@@ -15,7 +15,7 @@ import pytest
 
 from mastermind import cli
 from mastermind.analysis import Node, analyze
-from mastermind.bounds import (BoundsError, SearchStats, SearchUnfinished, StrategyCheckError,
+from mastermind.bounds import (BoundsError, _Search, SearchStats, SearchUnfinished, StrategyCheckError,
                                Witnessed, check_strategy, counting_bound, solution_exists,
                                worst_case)
 from mastermind.game import Game, reference_score
@@ -120,6 +120,23 @@ def test_random_candidate_sets_match_brute_force(n, k, cands_only):
                 if got.exists and cands:
                     assert check_strategy(game, got.tree, cands,
                                           candidates_only=cands_only) <= d
+
+
+@pytest.mark.parametrize("n,k", [(3, 3), (3, 4), (4, 3)])
+@pytest.mark.parametrize("matrix_after", [0, 1, 1000])
+def test_matrix_leaves_match_brute_force(n, k, matrix_after):
+    """The d = 3 nodes' label-matrix separation checks give the plain answers."""
+    game = Game(n, k)
+    brute = Brute(game)
+    for cands in _random_subsets(game, 30, seed=77 + n * k):
+        arr = np.array(cands, dtype=np.int32)
+        best = brute.optimum(frozenset(cands))
+        for d in (best - 1, best, 3):
+            if d < 0:
+                continue
+            search = _Search(game, game.guesses, False, True, 1 << 26)
+            search.core.matrix_after = matrix_after
+            assert search.run(arr, d)[0] is (d >= best), (cands, d)
 
 
 @pytest.mark.parametrize("n,k", [(2, 4), (3, 3)])

@@ -581,6 +581,9 @@ cdef struct SData:
     int nonwin              # non-winning slots
     uint8_t* mark           # ncodes flags, all 0 between uses
     const uint32_t* cmask   # colours of each code, one bit per colour
+    uint8_t* lmat           # d = 3 nodes: lmat[t * ng + i] = slot(guesses[i], c[t])
+    size_t lmat_cap
+    int matrix_after        # separation checks at a d = 3 node before its matrix is built
     MemoEntry* tab
     Py_ssize_t cap
     Py_ssize_t used
@@ -750,6 +753,62 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
             break
     free(y.perms)
     return res
+
+
+cdef int32_t _sep_matrix(const SData* s, const uint8_t* lmat, const int32_t* idx,
+                        Py_ssize_t b) noexcept nogil:
+    """:func:`_separating` on the codes idx[0..b-1] of a d = 3 node, through its label
+    matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 256
+    guesses, one pass per pair, so the compiler can vectorise the comparisons."""
+    cdef uint8_t acc[256]
+    cdef Py_ssize_t g0, t, ln, j, l, ng = s.ng
+    cdef const uint8_t* cj
+    cdef const uint8_t* cl
+    cdef uint8_t any_
+    if b > s.d.nslots:
+        return -1
+    g0 = 0
+    while g0 < ng:
+        ln = ng - g0 if ng - g0 < 256 else 256
+        memset(acc, 1, ln)
+        for j in range(b - 1):
+            cj = lmat + <Py_ssize_t>idx[j] * ng + g0
+            for l in range(j + 1, b):
+                cl = lmat + <Py_ssize_t>idx[l] * ng + g0
+                for t in range(ln):
+                    acc[t] &= cj[t] != cl[t]
+            any_ = 0
+            for t in range(ln):
+                any_ |= acc[t]
+            if not any_:
+                break
+        else:
+            for t in range(ln):
+                if acc[t]:
+                    return s.guesses[g0 + t]
+        g0 += ln
+    return -1
+
+
+cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Fill s.lmat for the node c; False when it would be too big or memory is short."""
+    cdef size_t need = <size_t>m * <size_t>s.ng
+    cdef Py_ssize_t t, i
+    cdef uint8_t* row
+    cdef uint8_t* grown
+    if need > (<size_t>64 << 20):
+        return False
+    if need > s.lmat_cap:
+        grown = <uint8_t*>realloc(s.lmat, need)
+        if grown == NULL:
+            return False
+        s.lmat = grown
+        s.lmat_cap = need
+    for t in range(m):
+        row = s.lmat + t * s.ng
+        for i in range(s.ng):
+            row[i] = <uint8_t>_slot(s.d, s.guesses[i], c[t])
+    return True
 
 
 cdef bint _fixes(SData* s, const int32_t* c, Py_ssize_t m, int a, int b,
@@ -1008,20 +1067,23 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     cdef int r
     cdef GuessInfo* info
     cdef int32_t* parts
+    cdef int32_t* pidx
     cdef uint8_t* lab
     if _sym_init(s, &y, c, m) < 0:
         s.aborted = 4
         return -1
     info = <GuessInfo*>malloc(npool * sizeof(GuessInfo))
     parts = <int32_t*>malloc(m * sizeof(int32_t))
+    pidx = <int32_t*>malloc(m * sizeof(int32_t))
     lab = <uint8_t*>malloc(m)
-    if info == NULL or parts == NULL or lab == NULL:
+    if info == NULL or parts == NULL or lab == NULL or pidx == NULL:
         s.aborted = 4
         r = -1
     else:
-        r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, lab)
+        r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, pidx, lab)
     free(info)
     free(parts)
+    free(pidx)
     free(lab)
     free(y.perms)
     return r
@@ -1029,7 +1091,7 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
 
 cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
                       int32_t* found, const Sym* y, GuessInfo* info, int32_t* parts,
-                      uint8_t* lab) noexcept nogil:
+                      int32_t* pidx, uint8_t* lab) noexcept nogil:
     """Score every canonical guess, drop the hopeless ones, then try the rest by
     decreasing entropy, each part largest first.
 
@@ -1037,6 +1099,10 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     N_pbound(d-1); if no guess survives, c is refuted cheaply.  Otherwise phase 2 finishes
     the scans that exited early, to get the exact best part count pmax of this node,
     which tightens the cap and bounds every descendant.
+
+    At d = 3 the children are separation checks; after a few of them the node builds its
+    label matrix (every guess against every code, :func:`_build_lmat`) and checks the
+    rest with :func:`_sep_matrix`, exactly and much faster (no memo needed for them).
     """
     cdef const KData* kd = s.d
     cdef const int32_t* pool = c if s.cands_only else s.guesses
@@ -1049,6 +1115,8 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef int32_t g, maxpart, sub
     cdef int64_t cap = _ncount(pbound, d - 1)
     cdef bint ok, early = False
+    cdef int leaves_here = 0
+    cdef bint use_mat = False, mat_ok = d == 3 and not s.cands_only
     s.sizes += m
     for i in range(npool):                  # phase 1
         g = pool[i]
@@ -1113,6 +1181,9 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
             j += 1
     ninfo = j
     qsort(info, ninfo, sizeof(GuessInfo), _cmp_guess)
+    if mat_ok and s.matrix_after == 0 and ninfo > 0:
+        mat_ok = False
+        use_mat = _build_lmat(s, c, m)
     for i in range(ninfo):
         g = info[i].guess
         memset(h, 0, sizeof(h))
@@ -1125,6 +1196,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
             off[sl + 1] = off[sl] + h[sl]
         for t in range(m):                  # stable counting sort: parts stay sorted
             parts[off[lab[t]]] = c[t]
+            pidx[off[lab[t]]] = <int32_t>t
             off[lab[t]] += 1
         for sl in range(kd.nslots):         # back to part starts
             off[sl] -= h[sl]
@@ -1149,9 +1221,21 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
                 b -= 1
         for a in range(nparts):
             sl = order[a]
-            rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
-            if rr < 0:
-                return -1
+            if use_mat:
+                if _check_abort(s, False):
+                    return -1
+                s.leaves += 1
+                s.at_depth[2] += 1
+                rr = _sep_matrix(s, s.lmat, pidx + off[sl], h[sl]) >= 0
+            else:
+                rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
+                if rr < 0:
+                    return -1
+                if mat_ok:
+                    leaves_here += 1
+                    if leaves_here >= s.matrix_after:
+                        mat_ok = False
+                        use_mat = _build_lmat(s, c, m)
             if rr == 0:
                 ok = False
                 break
@@ -1204,6 +1288,7 @@ cdef class Searcher:
         self.s.use_sym = symmetry
         self.s.merge_dead = merge_dead
         self.s.order = 1
+        self.s.matrix_after = 8
         self.s.nonwin = kernel.nslots - 1
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
         self.s.mark = self._mark
@@ -1227,6 +1312,7 @@ cdef class Searcher:
             for i in range(self.s.cap):
                 free(self.s.tab[i].cset)
             free(self.s.tab)
+        free(self.s.lmat)
         free(self._mark)
 
     property order:
@@ -1239,6 +1325,15 @@ cdef class Searcher:
             if kind < 0 or kind > 3:
                 raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
             self.s.order = kind
+
+    property matrix_after:
+        """Separation checks a d = 3 node makes the plain way before it builds its label
+        matrix (default 8; the answers never depend on it)."""
+        def __get__(self):
+            return self.s.matrix_after
+
+        def __set__(self, int value):
+            self.s.matrix_after = max(0, value)
 
     def request_stop(self):
         """Ask a running search (in another thread) to stop soon; it then returns -1."""
