@@ -408,7 +408,9 @@ class WorstCase:
 
     ``lower_proof`` is ``"counting"`` or ``"search"`` (a False of :func:`solution_exists`
     for ``lower - 1``); ``witness`` a strategy tree reaching ``upper`` (checked by
-    :func:`check_strategy`), ``upper_source`` where it came from; ``status`` is
+    :func:`check_strategy`; when a stop interrupted its construction, ``upper_source``
+    says so and the tree is the previous, weaker one), ``upper_source`` where the upper
+    bound came from; ``heuristic_upper`` the heuristic strategy's worst case; ``status`` is
     ``"exact"``, ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
     """
 
@@ -571,9 +573,9 @@ def cmd_bound(args: Any, out: Any) -> int:
     if args.witness:
         if result.witness is None:
             raise UsageError("no strategy tree to write (the search was stopped too early)")
-        check_strategy(game, result.witness, candidates_only=args.candidates_only)
+        worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
         doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
-               "candidates_only": args.candidates_only, "max_guesses": result.upper,
+               "candidates_only": args.candidates_only, "max_guesses": worst,
                "tree": result.witness.to_json(game)}
         try:
             with open(args.witness, "w", encoding="utf-8") as f:
