@@ -217,6 +217,17 @@ def test_three_pegs_formula_slow(k):
     assert _optimum(3, k).upper == (k - 1) // 3 + 4
 
 
+def test_five_eight_needs_six():
+    """[5,8]: 5 guesses never suffice (the lower half of the open question)."""
+    assert solution_exists(Game(5, 8), 5) is False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,k,p", [(4, 8, 6), (5, 5, 5), (6, 4, 5)])
+def test_beyond_the_table(n, k, p):
+    assert _optimum(n, k).upper == p
+
+
 def test_candidates_only_optima():
     assert _optimum(4, 6, cands_only=True).upper == 6
     assert _optimum(3, 5, cands_only=True).upper == 5
