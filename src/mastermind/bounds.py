@@ -33,7 +33,7 @@ import numpy as np
 from . import _core
 from .analysis import Node, analyze
 from .game import CodeLike, Game, Score, reference_score
-from .strategies import Strategy
+from .strategies import Strategy, symmetry_classes
 
 DEFAULT_MEMORY = 1 << 30  # bytes the memo of one search may use
 
@@ -308,9 +308,13 @@ def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray,
     cands, pool, _, _ = _prepare(game, candidates, None, candidates_only, True)
     if cands.size <= 1:
         return int(cands.size)
-    if candidates_only:
+    if candidates is None:
+        # every secret: the part count is a property of the guess's symmetry class
+        reps = np.array(symmetry_classes(game), dtype=np.int32)
+        pool = reps[np.isin(reps, cands)] if candidates_only else reps
+    elif candidates_only:
         pool = cands
-    hist = game.kernel.histograms(pool, cands)
+    hist = game.kernel.histograms(np.ascontiguousarray(pool), cands)
     nonwin = np.delete(hist, game.win_slot, axis=1)
     p = int((nonwin > 0).sum(axis=1).max())
     d, reach = 1, 1
