@@ -479,7 +479,23 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     the upper bound (and gives its witness), a False proves the lower bound.
 
     Never raises on a time-out or Ctrl-C: the result then has ``status`` set and the
-    bounds proved so far.
+    bounds proved so far.  ``time_limit`` (seconds) bounds the search; the first
+    heuristic analysis always completes (seconds for [5,8]).
+
+    Parameters
+    ----------
+    game : Game
+        Its secrets must all be guessable (every built-in variant).
+    candidates_only : bool
+        Only codes that can still be the secret may be played.
+    time_limit : float, optional
+        Seconds for the whole call.
+    symmetry : bool
+        One guess per symmetry class (same answers, less work).
+    memory : int
+        Bytes the memo may use.
+    heuristics : strategies
+        Played to get the starting upper bound (and its witness); the best is kept.
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -553,7 +569,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--candidates-only", action="store_true",
                    help="only codes that can still be the secret may be played")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop after S seconds and report the bounds proved so far")
+                   help="stop the search after S seconds and report the bounds proved so "
+                        "far (the heuristic analysis giving the first upper bound always "
+                        "completes)")
     p.add_argument("--witness", metavar="FILE",
                    help="write the strategy tree reaching the upper bound (JSON) to FILE")
     p.add_argument("--memory", type=int, default=DEFAULT_MEMORY >> 20, metavar="MB",
