@@ -220,8 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _more_commands() -> list:
     """``register(subparsers)`` functions of the commands that live in other modules; each
     adds its parser and sets ``func(args, out) -> exit status``."""
+    from . import bounds
     from .tree import register as tree_command
-    return [register_play, tree_command]
+    return [register_play, tree_command, bounds.register]
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:

@@ -1,0 +1,137 @@
+"""The open case: is there a strategy for [5,8] that always wins within 6 guesses?
+
+5 guesses are not enough (``solution_exists(Game(5, 8), 5)`` is False, a fraction of a
+second), and heuristic strategies need 7.  p(5,8) = 6 holds exactly when some first guess
+(one per symmetry class) splits the 32768 codes into parts that are each solvable within
+5 more guesses.  This script decides as many (first guess, part) pairs as it can within a
+wall-clock budget, single-threaded, with one shared exact search (its memo is kept across
+parts and rounds; answers never depend on the guess order, so rounds alternate orders):
+
+* a part proved unsolvable within 5 eliminates its first guess (a proof);
+* a first guess whose parts are all proved solvable proves p(5,8) = 6: the witness is
+  then built, checked by :func:`mastermind.bounds.check_strategy` and written out.
+
+Usage: PYTHONPATH=src python scripts/attempt_5_8.py [budget_seconds] [classes] [out.json]
+(``classes``: how many first-guess classes, most informative first, to work on.)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+from mastermind import _core
+from mastermind.bounds import SearchUnfinished, _Search, check_strategy, solution_exists
+from mastermind.analysis import Node
+from mastermind.game import Game
+from mastermind.strategies import symmetry_classes
+
+ORDERS = {_core.VAL_PARTS: "parts", _core.VAL_MINMAX: "minmax", _core.VAL_ENTROPY: "entropy"}
+ROUNDS = [(_core.VAL_PARTS, 10), (_core.VAL_MINMAX, 20), (_core.VAL_ENTROPY, 40),
+          (_core.VAL_PARTS, 80), (_core.VAL_MINMAX, 160), (_core.VAL_ENTROPY, 320),
+          (_core.VAL_PARTS, 640), (_core.VAL_MINMAX, 1280), (_core.VAL_ENTROPY, 2560)]
+
+
+def log(msg: str) -> None:
+    print(time.strftime("%H:%M:%S ") + msg, flush=True)
+
+
+def main() -> None:
+    budget = float(sys.argv[1]) if len(sys.argv) > 1 else 2400.0
+    nclasses = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    out_path = sys.argv[3] if len(sys.argv) > 3 else "attempt_5_8.json"
+    start = time.monotonic()
+    end = start + budget
+    game = Game(5, 8)
+    t0 = time.monotonic()
+    five = solution_exists(game, 5)
+    log(f"[5,8] within 5 guesses: {five} ({time.monotonic() - t0:.2f} s)")
+    search = _Search(game, game.guesses, False, True, 2 << 30)
+    secrets = game.secrets
+    classes = []
+    for g in symmetry_classes(game):
+        labels = game.kernel.slots(g, secrets)
+        parts = {int(s): np.ascontiguousarray(secrets[labels == s])
+                 for s in np.unique(labels) if s != game.win_slot}
+        key = int(game.kernel.keys(np.array([g], dtype=np.int32), secrets, 1)[0])
+        classes.append((key, g, parts))
+    classes.sort()  # most informative (entropy) first
+    status: dict[str, dict] = {}
+    for _, g, parts in classes:
+        code = game.format_code(g)
+        status[code] = {"parts": {str(game.slots[s]): {"size": int(p.size), "result": None,
+                                                       "nodes": 0, "seconds": 0.0}
+                                  for s, p in parts.items()},
+                        "eliminated": False, "proved": False}
+        log(f"first guess {code}: part sizes "
+            f"{sorted((int(p.size) for p in parts.values()), reverse=True)}")
+    focus = classes[:nclasses]
+    proved = None
+    for order, limit in ROUNDS:
+        if time.monotonic() >= end or proved:
+            break
+        search.core.order = order
+        log(f"round: order {ORDERS[order]}, up to {limit} s per part")
+        for _, g, parts in focus:
+            code = game.format_code(g)
+            st = status[code]
+            if st["eliminated"]:
+                continue
+            for s, part in sorted(parts.items(), key=lambda sp: sp[1].size):
+                entry = st["parts"][str(game.slots[s])]
+                if entry["result"] is not None:
+                    continue
+                now = time.monotonic()
+                if now >= end:
+                    break
+                n0 = search.nodes
+                try:
+                    ok, _ = search.run(part, 5, min(end, now + limit))
+                    entry["result"] = ok
+                except SearchUnfinished:
+                    pass
+                entry["nodes"] += search.nodes - n0
+                entry["seconds"] = round(entry["seconds"] + time.monotonic() - now, 2)
+                word = {True: "solvable in 5", False: "NOT solvable in 5",
+                        None: "undecided"}[entry["result"]]
+                log(f"{code} {game.slots[s]} size {part.size}: {word} "
+                    f"({search.nodes - n0:,} nodes, {time.monotonic() - now:.1f} s)")
+                if entry["result"] is False:
+                    st["eliminated"] = True
+                    log(f"first guess {code} ELIMINATED")
+                    break
+            if all(e["result"] for e in st["parts"].values()):
+                st["proved"] = True
+                proved = (g, parts)
+                break
+    if proved:
+        g, parts = proved
+        log(f"every part of {game.format_code(g)} is solvable in 5: building the witness")
+        root = Node(g, int(secrets.size))
+        for s, part in parts.items():
+            root.children[game.slots[s]] = search.witness(part, 5, None)
+        worst = check_strategy(game, root)
+        log(f"witness checked: worst case {worst} guesses")
+        with open(out_path.replace(".json", "_witness.json"), "w") as f:
+            json.dump({"pegs": 5, "colours": 8, "max_guesses": worst,
+                       "tree": root.to_json(game)}, f)
+    summary = {"budget_s": budget, "elapsed_s": round(time.monotonic() - start, 1),
+               "five_guesses": five, "nodes": search.nodes, "stats": search.core.stats,
+               "eliminated": [c for c, st in status.items() if st["eliminated"]],
+               "proved_by": [c for c, st in status.items() if st["proved"]],
+               "parts_solvable_in_5": {c: sum(1 for e in st["parts"].values()
+                                              if e["result"] is True)
+                                       for c, st in status.items()},
+               "detail": status}
+    with open(out_path, "w") as f:
+        json.dump(summary, f, indent=1, default=str)
+    log(f"summary written to {out_path}")
+    log(json.dumps({k: summary[k] for k in ("elapsed_s", "nodes", "eliminated", "proved_by",
+                                             "parts_solvable_in_5")}))
+
+
+if __name__ == "__main__":
+    main()

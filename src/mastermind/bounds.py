@@ -1,0 +1,623 @@
+"""Worst-case bounds: :func:`solution_exists` and the exact optimum :func:`worst_case`
+(DESIGN section 4).
+
+``solution_exists(game, d)`` decides whether some strategy finds every candidate within
+``d`` guesses (the winning guess counts).  The search (in :mod:`mastermind._core`) is
+exact: it only cuts with proved bounds, so a ``False`` is a proof.  A ``True`` can come
+with its witness, a strategy tree that :func:`check_strategy` verifies independently by
+playing it, with a plain-Python scorer, against every candidate.
+
+>>> from mastermind.game import Game
+>>> g = Game(3, 3)
+>>> solution_exists(g, 3), solution_exists(g, 4)
+(False, True)
+>>> ok, tree = solution_exists(g, 4, witness=True)
+>>> check_strategy(g, tree)
+4
+>>> w = worst_case(Game(4, 6))
+>>> w.lower, w.upper, w.exact
+(5, 5, True)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, Optional, Union, overload
+
+import numpy as np
+
+from . import _core
+from .analysis import Node, analyze
+from .game import CodeLike, Game, Score, reference_score
+from .strategies import Strategy, symmetry_classes
+
+DEFAULT_MEMORY = 1 << 30  # bytes the memo of one search may use
+
+
+class BoundsError(ValueError):
+    """Bad arguments to a bounds function."""
+
+
+class StrategyCheckError(ValueError):
+    """A strategy tree that does not do what it claims."""
+
+
+class SearchUnfinished(Exception):
+    """The search stopped before it had an answer (time limit, node budget, Ctrl-C).
+
+    Attributes
+    ----------
+    reason : ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
+    nodes : nodes searched before it stopped.
+    seconds : time spent.
+    """
+
+    def __init__(self, reason: str, nodes: int, seconds: float):
+        super().__init__(f"search stopped ({reason}) after {nodes:,} nodes, {seconds:.1f} s")
+        self.reason = reason
+        self.nodes = nodes
+        self.seconds = seconds
+
+
+_REASONS = {1: "time-limit", 2: "interrupted", 3: "node-limit"}
+
+
+class Witnessed(NamedTuple):
+    """``solution_exists(..., witness=True)``: the answer and, when True, the strategy."""
+
+    exists: bool
+    tree: Optional[Node]
+
+
+@dataclass
+class SearchStats:
+    """What a search cost: nodes expanded (memo misses with >= 3 candidates, including
+    the d = 2 separation checks), memo hits and entries, seconds."""
+
+    nodes: int = 0
+    leaves: int = 0
+    hits: int = 0
+    memo_entries: int = 0
+    seconds: float = 0.0
+
+
+# ---------------------------------------------------------------------- the searcher
+class _Search:
+    """One exact search context (guess set, mode, memo) over a game."""
+
+    def __init__(self, game: Game, guesses: np.ndarray, candidates_only: bool,
+                 symmetry: bool, memory: int):
+        self.game = game
+        self.candidates_only = candidates_only
+        # Absent colours may be merged inside a guess only when the merged guess is
+        # allowed too: the guess set is every code.
+        merge_dead = candidates_only or int(guesses.size) == game.size
+        self.core = _core.Searcher(game.kernel, np.ascontiguousarray(game.digits), game.n,
+                                   game.k, guesses, candidates_only, symmetry, merge_dead,
+                                   int(memory))
+        self.guess_set = guesses
+
+    @property
+    def nodes(self) -> int:
+        return int(self.core.stats["nodes"])
+
+    def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
+            node_limit: int = 0) -> tuple[bool, int]:
+        """(answer, guess that works at the root).  Runs the kernel in a worker thread so
+        that Ctrl-C stops it cleanly; raises :class:`SearchUnfinished` when stopped."""
+        start = time.monotonic()
+        nodes0 = self.nodes
+        seconds = 0.0
+        if deadline is not None:
+            seconds = deadline - start
+            if seconds <= 0:
+                raise SearchUnfinished("time-limit", 0, 0.0)
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["result"] = self.core.run(cands, d, seconds, node_limit)
+            except BaseException as e:  # pragma: no cover - MemoryError from the kernel
+                box["error"] = e
+
+        worker = threading.Thread(target=work, name="mastermind-bounds", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+        except KeyboardInterrupt:
+            self.core.request_stop()
+            worker.join()
+            raise SearchUnfinished("interrupted", self.nodes - nodes0,
+                                   time.monotonic() - start) from None
+        if "error" in box:
+            raise box["error"]
+        r, g = box["result"]
+        if r < 0:
+            raise SearchUnfinished(_REASONS.get(self.core.aborted, "interrupted"),
+                                   self.nodes - nodes0, time.monotonic() - start)
+        return bool(r), int(g)
+
+    def witness(self, cands: np.ndarray, d: int, deadline: Optional[float]) -> Node:
+        """The strategy tree of a set known solvable within d guesses."""
+        kernel = self.game.kernel
+        m = int(cands.size)
+        if m == 1:
+            return Node(int(cands[0]), 1)
+        ok, g = self.run(cands, d, deadline)
+        if not ok or g < 0:  # pragma: no cover - would be a kernel bug
+            raise RuntimeError("the search lost a solvable set")
+        node = Node(g, m)
+        labels = kernel.slots(g, cands)
+        for s in np.unique(labels):
+            if s == self.game.win_slot:
+                continue
+            part = np.ascontiguousarray(cands[labels == s])
+            node.children[self.game.slots[s]] = self.witness(part, d - 1, deadline)
+        return node
+
+
+def _prepare(game: Game, candidates: Any, guesses: Any, candidates_only: bool,
+             symmetry: bool) -> tuple[np.ndarray, np.ndarray, bool, bool]:
+    """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
+    if not isinstance(game, Game):
+        raise BoundsError(f"expected a Game, got {type(game).__name__}")
+    cands = game.as_indices(candidates, game.secrets, "candidates")
+    if guesses is None:
+        pool = game.guesses
+    else:
+        if candidates_only:
+            raise BoundsError("give either guesses or candidates_only, not both")
+        pool = game.as_indices(guesses, None, "guesses")
+        if pool.size == 0:
+            raise BoundsError("the guess set is empty")
+        # symmetry needs a guess set closed under colour and position permutations
+        symmetry = symmetry and bool(np.array_equal(pool, game.guesses))
+    # a candidate that may not be played can never be found
+    guessable = bool(np.isin(cands, pool).all())
+    return np.ascontiguousarray(cands), np.ascontiguousarray(pool), symmetry, guessable
+
+
+def _check_guesses(max_guesses: Any) -> int:
+    if isinstance(max_guesses, bool) or not isinstance(max_guesses, (int, np.integer)):
+        raise BoundsError(f"max_guesses must be an integer, not {max_guesses!r}")
+    if not 0 <= max_guesses <= 100:
+        raise BoundsError(f"max_guesses must be between 0 and 100, not {max_guesses}")
+    return int(max_guesses)
+
+
+def _deadline(time_limit: Optional[float]) -> Optional[float]:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not (
+            time_limit > 0):
+        raise BoundsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+    return time.monotonic() + float(time_limit)
+
+
+# ---------------------------------------------------------------------- public API
+@overload
+def solution_exists(game: Game, max_guesses: int, candidates: Any = ..., guesses: Any = ...,
+                    *, witness: Literal[False] = ..., candidates_only: bool = ...,
+                    symmetry: bool = ..., time_limit: Optional[float] = ...,
+                    node_limit: int = ..., memory: int = ...,
+                    stats: Optional[SearchStats] = ...) -> bool: ...
+
+
+@overload
+def solution_exists(game: Game, max_guesses: int, candidates: Any = ..., guesses: Any = ...,
+                    *, witness: Literal[True], candidates_only: bool = ...,
+                    symmetry: bool = ..., time_limit: Optional[float] = ...,
+                    node_limit: int = ..., memory: int = ...,
+                    stats: Optional[SearchStats] = ...) -> Witnessed: ...
+
+
+def solution_exists(game: Game, max_guesses: int,
+                    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+                    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
+                    witness: bool = False, candidates_only: bool = False,
+                    symmetry: bool = True, time_limit: Optional[float] = None,
+                    node_limit: int = 0, memory: int = DEFAULT_MEMORY,
+                    stats: Optional[SearchStats] = None) -> Union[bool, Witnessed]:
+    """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
+
+    The winning guess counts.  The search is exact: a ``False`` is a proof.
+
+    Parameters
+    ----------
+    game : Game
+    max_guesses : int
+        The number of guesses allowed (0..100).
+    candidates : codes, optional
+        The codes that may still be the secret (default: every secret of the game).
+    guesses : codes, optional
+        The codes that may be played (default: the game's guess set).  A candidate that
+        is not among them can never be found, so the answer is then False.
+    witness : bool
+        Also return the strategy tree: the result is ``Witnessed(exists, tree)``.
+    candidates_only : bool
+        Only codes that can still be the secret may be played.
+    symmetry : bool
+        Try one guess per symmetry class (DESIGN section 5); same answers, less work.
+    time_limit : float, optional
+        Seconds; :class:`SearchUnfinished` is raised when it runs out (also on Ctrl-C,
+        or when ``node_limit`` nodes, if positive, have been searched).
+    memory : int
+        Bytes the memo may use (it stops growing, the search goes on).
+    stats : SearchStats, optional
+        Filled with the search's cost.
+
+    Returns
+    -------
+    bool, or Witnessed when ``witness``.
+
+    >>> from mastermind.game import Game
+    >>> g = Game(4, 6)
+    >>> solution_exists(g, 5), solution_exists(g, 4)
+    (True, False)
+    >>> solution_exists(g, 2, candidates=g.candidates([("1122", "1 0")]))
+    False
+    """
+    d = _check_guesses(max_guesses)
+    if not isinstance(node_limit, int) or node_limit < 0:
+        raise BoundsError(f"node_limit must be a non-negative integer, not {node_limit!r}")
+    deadline = _deadline(time_limit)
+    start = time.monotonic()
+    cands, pool, sym, guessable = _prepare(game, candidates, guesses, candidates_only,
+                                           symmetry)
+    if cands.size == 0:
+        ok, tree = True, None
+    elif not guessable:
+        ok, tree = False, None
+    else:
+        search = _Search(game, pool, candidates_only, sym, memory)
+        try:
+            ok, _ = search.run(cands, d, deadline, node_limit)
+            tree = search.witness(cands, d, deadline) if ok and witness else None
+        finally:
+            if stats is not None:
+                _fill(stats, search, time.monotonic() - start)
+    if witness:
+        return Witnessed(ok, tree)
+    return ok
+
+
+def _fill(stats: SearchStats, search: _Search, seconds: float) -> None:
+    st = search.core.stats
+    stats.nodes = int(st["nodes"])
+    stats.leaves = int(st["leaves"])
+    stats.hits = int(st["hits"])
+    stats.memo_entries = int(st["memo_entries"])
+    stats.seconds = seconds
+
+
+def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+                   *, candidates_only: bool = False) -> int:
+    """The smallest d that counting allows: d guesses find at most 1 + P + ... + P^(d-1)
+    codes, P the most non-winning parts any allowed guess makes on the candidates (no
+    subset gets more).  A lower bound on the worst case.
+
+    >>> from mastermind.game import Game
+    >>> counting_bound(Game(4, 6))
+    4
+    """
+    cands, pool, _, _ = _prepare(game, candidates, None, candidates_only, True)
+    if cands.size <= 1:
+        return int(cands.size)
+    if candidates is None:
+        # every secret: the part count is a property of the guess's symmetry class
+        reps = np.array(symmetry_classes(game), dtype=np.int32)
+        pool = reps[np.isin(reps, cands)] if candidates_only else reps
+    elif candidates_only:
+        pool = cands
+    hist = game.kernel.histograms(np.ascontiguousarray(pool), cands)
+    nonwin = np.delete(hist, game.win_slot, axis=1)
+    p = int((nonwin > 0).sum(axis=1).max())
+    d, reach = 1, 1
+    while reach < cands.size:
+        d += 1
+        reach = 1 + p * reach
+    return d
+
+
+def check_strategy(game: Game, tree: Node,
+                   candidates: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
+                   guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
+                   candidates_only: bool = False) -> int:
+    """Play the strategy ``tree`` against every candidate; return its worst case.
+
+    Independent of the search and the kernel: scores come from
+    :func:`mastermind.game.reference_score` on colour tuples.  Each node's guess must be
+    an allowed guess (with ``candidates_only``: consistent with every score so far), each
+    score must lead to a child or be the win.
+
+    Raises
+    ------
+    StrategyCheckError
+        With the secret and the path where the strategy fails.
+
+    >>> from mastermind.game import Game
+    >>> g = Game(2, 2)
+    >>> check_strategy(g, Node(0, 4))
+    Traceback (most recent call last):
+    ...
+    mastermind.bounds.StrategyCheckError: secret 12: after 11 scored 1 0 the strategy has no move
+    """
+    if not isinstance(tree, Node):
+        raise StrategyCheckError(f"expected a strategy Node, got {type(tree).__name__}")
+    cands = game.as_indices(candidates, game.secrets, "candidates")
+    allowed = set(game.as_indices(guesses, game.guesses, "guesses").tolist())
+    colours = {}
+
+    def col(i: int) -> tuple[int, ...]:
+        if i not in colours:
+            colours[i] = game.colours(i)
+        return colours[i]
+
+    black_only = game.variant.value == "black-peg"
+
+    def score(u: int, v: int) -> Score:
+        s = reference_score(col(u), col(v))
+        return Score(s.black, 0) if black_only else s
+
+    win = Score(game.n, 0)
+    worst = 0
+    for secret in cands.tolist():
+        node: Optional[Node] = tree
+        path: list[tuple[int, Score]] = []
+        while True:
+            assert node is not None
+            g = node.guess
+            where = f"secret {game.format_code(secret)}: " + (
+                "after " + ", ".join(f"{game.format_code(u)} scored {s}" for u, s in path)
+                if path else "at the start")
+            if not isinstance(g, (int, np.integer)) or not 0 <= g < game.size or (
+                    g not in allowed):
+                raise StrategyCheckError(f"{where}: {g!r} is not an allowed guess")
+            if candidates_only and any(score(u, g) != s for u, s in path):
+                raise StrategyCheckError(f"{where}: {game.format_code(g)} is not a candidate")
+            s = score(g, secret)
+            path.append((g, s))
+            if s == win:
+                break
+            if len(path) > 100:
+                raise StrategyCheckError(f"{where}: more than 100 guesses")
+            node = node.children.get(s)
+            if node is None:
+                where = f"secret {game.format_code(secret)}: after " + ", ".join(
+                    f"{game.format_code(u)} scored {t}" for u, t in path)
+                raise StrategyCheckError(f"{where} the strategy has no move")
+        worst = max(worst, len(path))
+    return worst
+
+
+# ---------------------------------------------------------------------- the optimum
+@dataclass
+class Step:
+    """One call of the search inside :func:`worst_case`."""
+
+    guesses: int
+    exists: Optional[bool]  # None: unfinished
+    nodes: int
+    seconds: float
+
+
+@dataclass
+class WorstCase:
+    """The result of :func:`worst_case`: ``lower <= p <= upper``, exact when equal.
+
+    ``lower_proof`` is ``"counting"`` or ``"search"`` (a False of :func:`solution_exists`
+    for ``lower - 1``); ``witness`` a strategy tree reaching ``upper`` (checked by
+    :func:`check_strategy`; when a stop interrupted its construction, ``upper_source``
+    says so and the tree is the previous, weaker one), ``upper_source`` where the upper
+    bound came from; ``heuristic_upper`` the heuristic strategy's worst case; ``status`` is
+    ``"exact"``, ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
+    """
+
+    game: Game
+    candidates_only: bool
+    lower: int
+    upper: int
+    lower_proof: str
+    upper_source: str
+    status: str
+    heuristic_upper: Optional[int] = None
+    nodes: int = 0
+    seconds: float = 0.0
+    witness: Optional[Node] = None
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+    def summary(self) -> str:
+        """One line: ``"5: a strategy needing at most 5 guesses exists; none with 4"``."""
+        if self.exact:
+            return (f"{self.upper}: a strategy needing at most {self.upper} guesses exists; "
+                    f"none with {self.upper - 1}")
+        return (f"{self.lower}..{self.upper}: a strategy needing at most {self.upper} "
+                f"guesses exists; none with {self.lower - 1}; {self.lower}..{self.upper - 1} "
+                f"undecided ({self.status})")
+
+    def to_json(self, tree: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "pegs": self.game.n,
+            "colours": self.game.k,
+            "variant": self.game.variant.value,
+            "candidates_only": self.candidates_only,
+            "lower": self.lower,
+            "upper": self.upper,
+            "exact": self.exact,
+            "status": self.status,
+            "lower_proof": self.lower_proof,
+            "upper_source": self.upper_source,
+            "heuristic_upper": self.heuristic_upper,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "steps": [{"guesses": s.guesses, "exists": s.exists, "nodes": s.nodes,
+                       "seconds": round(s.seconds, 3)} for s in self.steps],
+        }
+        if tree and self.witness is not None:
+            out["witness"] = self.witness.to_json(self.game)
+        return out
+
+
+def worst_case(game: Game, *, candidates_only: bool = False,
+               time_limit: Optional[float] = None, symmetry: bool = True,
+               memory: int = DEFAULT_MEMORY,
+               heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,)) -> WorstCase:
+    """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
+
+    The counting bound (:func:`counting_bound`) gives a lower bound and the best of the
+    ``heuristics`` strategies (played by :func:`mastermind.analysis.analyze`) an upper
+    one; :func:`solution_exists` then searches only the gap, from the top: a True lowers
+    the upper bound (and gives its witness), a False proves the lower bound.
+
+    Never raises on a time-out or Ctrl-C: the result then has ``status`` set and the
+    bounds proved so far.  ``time_limit`` (seconds) bounds the search; the first
+    heuristic analysis always completes (seconds for [5,8]).
+
+    Parameters
+    ----------
+    game : Game
+        Its secrets must all be guessable (every built-in variant).
+    candidates_only : bool
+        Only codes that can still be the secret may be played.
+    time_limit : float, optional
+        Seconds for the whole call.
+    symmetry : bool
+        One guess per symmetry class (same answers, less work).
+    memory : int
+        Bytes the memo may use.
+    heuristics : strategies
+        Played to get the starting upper bound (and its witness); the best is kept.
+
+    >>> from mastermind.game import Game
+    >>> w = worst_case(Game(3, 5))
+    >>> w.upper, w.exact, w.lower_proof, check_strategy(w.game, w.witness)
+    (5, True, 'search', 5)
+    """
+    if not isinstance(game, Game):
+        raise BoundsError(f"expected a Game, got {type(game).__name__}")
+    if not game.secrets_are_guesses and not candidates_only:
+        raise BoundsError(f"in {game.name} some secrets cannot be guessed")
+    deadline = _deadline(time_limit)
+    start = time.monotonic()
+    cands = game.secrets
+    lower = counting_bound(game, candidates_only=candidates_only)
+    upper, source, tree = 10**9, "", None
+    heuristic: Optional[int] = None
+    status = "exact"
+    steps: list[Step] = []
+    lower_proof = "counting"
+    search = _Search(game, game.guesses, candidates_only, symmetry, memory)
+    try:
+        for h in heuristics:
+            if deadline is not None and time.monotonic() > deadline:
+                status = "time-limit"
+                break
+            a = analyze(game, h, candidates_only=candidates_only, tree=True, jobs=1)
+            if a.max < upper:
+                upper, source, tree = a.max, f"{Strategy.parse(h).value} strategy", a.tree
+                heuristic = a.max
+        while upper > lower and status == "exact":
+            d = upper - 1
+            t0, n0 = time.monotonic(), search.nodes
+            try:
+                ok, _ = search.run(cands, d, deadline)
+            except SearchUnfinished as e:
+                steps.append(Step(d, None, search.nodes - n0, time.monotonic() - t0))
+                status = e.reason
+                break
+            steps.append(Step(d, ok, search.nodes - n0, time.monotonic() - t0))
+            if ok:
+                upper, source = d, "search"
+                try:
+                    tree = search.witness(cands, d, deadline)
+                except SearchUnfinished as e:  # the bound stands; keep the older tree
+                    status = e.reason
+                    source = "search (witness unfinished)"
+                    break
+            else:
+                lower, lower_proof = upper, "search"
+    except KeyboardInterrupt:
+        status = "interrupted"
+    if upper == 10**9:  # interrupted before any heuristic finished
+        upper, source = game.size, "trivial"
+    return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
+                     heuristic, search.nodes, time.monotonic() - start, tree, steps)
+
+
+# ---------------------------------------------------------------------- the command
+def register(subparsers: Any) -> None:
+    """Add the ``bound`` command to the ``mastermind`` CLI (see cli._more_commands)."""
+    from .cli import game_options, output_options
+
+    p = subparsers.add_parser(
+        "bound", help="the exact worst case: the fewest guesses that always suffice",
+        description="Prove the minimal worst case p(n,k): a strategy that always finds "
+                    "the secret within p guesses exists (the witness), and none within "
+                    "p-1 (an exhaustive search with sound pruning only). On time-out or "
+                    "Ctrl-C the bounds proved so far are printed and the exit status is 1.")
+    game_options(p)
+    output_options(p)
+    p.add_argument("--candidates-only", action="store_true",
+                   help="only codes that can still be the secret may be played")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop the search after S seconds and report the bounds proved so "
+                        "far (the heuristic analysis giving the first upper bound always "
+                        "completes)")
+    p.add_argument("--witness", metavar="FILE",
+                   help="write the strategy tree reaching the upper bound (JSON) to FILE")
+    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY >> 20, metavar="MB",
+                   help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY >> 20})")
+    p.set_defaults(func=cmd_bound)
+
+
+def cmd_bound(args: Any, out: Any) -> int:
+    """``mastermind bound``: 0 when the optimum is proved, 1 when stopped early."""
+    from .cli import EXIT_OK, EXIT_UNFINISHED, UsageError, make_game
+
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise UsageError("--time-limit must be a positive number of seconds")
+    if args.memory < 1:
+        raise UsageError("--memory must be at least 1 MB")
+    game = make_game(args)
+    if not game.secrets_are_guesses and not args.candidates_only:
+        raise UsageError(f"in {game.name} some secrets cannot be guessed")
+    result = worst_case(game, candidates_only=args.candidates_only,
+                        time_limit=args.time_limit, memory=args.memory << 20)
+    if args.witness:
+        if result.witness is None:
+            raise UsageError("no strategy tree to write (the search was stopped too early)")
+        worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
+        doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
+               "candidates_only": args.candidates_only, "max_guesses": worst,
+               "tree": result.witness.to_json(game)}
+        try:
+            with open(args.witness, "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+                f.write("\n")
+        except OSError as e:
+            raise UsageError(f"cannot write {args.witness}: {e.strerror or e}") from None
+    if args.json:
+        json.dump(result.to_json(), out)
+        out.write("\n")
+    else:
+        pool = "candidates only" if args.candidates_only else "all guesses allowed"
+        out.write(f"{game.name}, {pool}\n")
+        out.write(f"{result.summary()}\n")
+        out.write(f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}\n")
+        for s in result.steps:
+            what = {True: "exists", False: "none", None: "unfinished"}[s.exists]
+            out.write(f"  at most {s.guesses} guesses: {what:<10} {s.nodes:>12,} nodes "
+                      f"{s.seconds:10.2f} s\n")
+        out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
+        if not result.exact:
+            out.write(f"stopped: {result.status}\n")
+    return EXIT_OK if result.exact else EXIT_UNFINISHED

@@ -1,0 +1,371 @@
+"""Tests of mastermind.bounds: the exact search against a plain brute force, the published
+optima, witnesses checked by the independent checker, time limits and the CLI."""
+
+from __future__ import annotations
+
+import _thread
+import io
+import json
+import random
+import threading
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from mastermind import cli
+from mastermind.analysis import Node, analyze
+from mastermind.bounds import (BoundsError, _Search, SearchStats, SearchUnfinished, StrategyCheckError,
+                               Witnessed, check_strategy, counting_bound, solution_exists,
+                               worst_case)
+from mastermind.game import Game, reference_score
+
+TINY = [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (5, 2)]
+
+
+# ---------------------------------------------------------------------- brute force
+class Brute:
+    """Plain recursive solution_exists: no bounds, no symmetry, no ordering (only a memo,
+    which does not change answers).  Scores from reference_score."""
+
+    def __init__(self, game: Game, guesses=None, candidates_only: bool = False):
+        self.game = game
+        codes = range(game.size)
+        cols = [game.colours(i) for i in codes]
+        self.win = (game.n, 0)
+        black_only = game.variant.value == "black-peg"
+        self.score = [[(lambda s: (s.black, 0) if black_only else tuple(s))(
+            reference_score(cols[u], cols[v])) for v in codes] for u in codes]
+        self.guesses = tuple(game.guesses.tolist() if guesses is None else guesses)
+        self.candidates_only = candidates_only
+        self.exists = lru_cache(maxsize=None)(self._exists)
+
+    def _exists(self, cands: frozenset, d: int) -> bool:
+        if not cands:
+            return True
+        if d == 0:
+            return False
+        pool = sorted(cands) if self.candidates_only else self.guesses
+        for g in pool:
+            parts: dict = {}
+            for v in cands:
+                parts.setdefault(self.score[g][v], set()).add(v)
+            if all(self.exists(frozenset(p), d - 1) for s, p in parts.items() if s != self.win):
+                return True
+        return False
+
+    def optimum(self, cands: frozenset) -> int:
+        d = 0
+        while not self.exists(cands, d):
+            d += 1
+        return d
+
+
+def _random_subsets(game: Game, count: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        m = rng.randint(1, min(game.size, 12))
+        out.append(sorted(rng.sample(range(game.size), m)))
+    return out
+
+
+# ---------------------------------------------------------------------- against brute force
+@pytest.mark.parametrize("n,k", TINY)
+@pytest.mark.parametrize("cands_only", [False, True])
+def test_optimum_matches_brute_force(n, k, cands_only):
+    game = Game(n, k)
+    brute = Brute(game, candidates_only=cands_only)
+    best = brute.optimum(frozenset(game.secrets.tolist()))
+    for d in range(1, best + 2):
+        for sym in (True, False):
+            assert solution_exists(game, d, candidates_only=cands_only,
+                                   symmetry=sym) is (d >= best), (d, sym)
+    w = worst_case(game, candidates_only=cands_only)
+    assert (w.lower, w.upper, w.exact) == (best, best, True)
+    assert check_strategy(game, w.witness, candidates_only=cands_only) == best
+
+
+@pytest.mark.parametrize("n,k,variant", [(3, 3, "distinct"), (3, 4, "distinct"),
+                                         (3, 3, "bulls-and-cows"), (3, 4, "bulls-and-cows"),
+                                         (2, 3, "black-peg"), (3, 3, "black-peg"),
+                                         (3, 3, "permutation"), (4, 4, "permutation")])
+@pytest.mark.parametrize("cands_only", [False, True])
+def test_variants_match_brute_force(n, k, variant, cands_only):
+    game = Game(n, k, variant)
+    brute = Brute(game, candidates_only=cands_only)
+    best = brute.optimum(frozenset(game.secrets.tolist()))
+    for sym in (True, False):
+        assert solution_exists(game, best, candidates_only=cands_only, symmetry=sym)
+        assert not solution_exists(game, best - 1, candidates_only=cands_only, symmetry=sym)
+    w = worst_case(game, candidates_only=cands_only)
+    assert (w.lower, w.upper) == (best, best)
+    assert check_strategy(game, w.witness, candidates_only=cands_only) == best
+
+
+@pytest.mark.parametrize("n,k", [(2, 3), (3, 3), (2, 4), (4, 2), (3, 4), (4, 3)])
+@pytest.mark.parametrize("cands_only", [False, True])
+def test_random_candidate_sets_match_brute_force(n, k, cands_only):
+    """Arbitrary sets (no symmetry of their own), every depth, with and without the
+    symmetry reduction; every True is witnessed and checked."""
+    game = Game(n, k)
+    brute = Brute(game, candidates_only=cands_only)
+    for cands in _random_subsets(game, 25, seed=1000 * n + k):
+        best = brute.optimum(frozenset(cands))
+        for d in range(max(0, best - 2), best + 2):
+            for sym in (True, False):
+                got = solution_exists(game, d, candidates=np.array(cands, dtype=np.int32),
+                                      candidates_only=cands_only, symmetry=sym, witness=True)
+                assert got.exists is (d >= best), (cands, d, sym)
+                if got.exists and cands:
+                    assert check_strategy(game, got.tree, cands,
+                                          candidates_only=cands_only) <= d
+
+
+@pytest.mark.parametrize("n,k", [(3, 3), (3, 4), (4, 3)])
+@pytest.mark.parametrize("matrix_after", [0, 1, 1000])
+def test_matrix_leaves_match_brute_force(n, k, matrix_after):
+    """The d = 3 nodes' label-matrix separation checks give the plain answers."""
+    game = Game(n, k)
+    brute = Brute(game)
+    for cands in _random_subsets(game, 30, seed=77 + n * k):
+        arr = np.array(cands, dtype=np.int32)
+        best = brute.optimum(frozenset(cands))
+        for d in (best - 1, best, 3):
+            if d < 0:
+                continue
+            search = _Search(game, game.guesses, False, True, 1 << 26)
+            search.core.matrix_after = matrix_after
+            assert search.run(arr, d)[0] is (d >= best), (cands, d)
+
+
+@pytest.mark.parametrize("n,k", [(2, 4), (3, 3)])
+def test_custom_guess_sets_match_brute_force(n, k):
+    game = Game(n, k)
+    rng = random.Random(7)
+    for _ in range(12):
+        pool = sorted(rng.sample(range(game.size), rng.randint(3, game.size)))
+        cands = sorted(rng.sample(pool, rng.randint(1, min(8, len(pool)))))
+        brute = Brute(game, guesses=pool)
+        best = brute.optimum(frozenset(cands))
+        for d in (best - 1, best):
+            assert solution_exists(game, d, cands, pool) is (d >= best)
+
+
+def test_candidate_that_cannot_be_guessed_is_never_found():
+    game = Game(3, 3)
+    assert solution_exists(game, 5, candidates=[0, 1], guesses=[1, 2]) is False
+    assert solution_exists(game, 1, candidates=[0], guesses=[0]) is True
+    assert solution_exists(game, 0, candidates=[]) is True
+
+
+def test_no_heuristic_cut():
+    """[3,9]: every one-step strategy (minmax, entropy, parts, expected size) needs 7
+    guesses, so a search that only followed greedy choices would answer False for 6; the
+    exact search finds a 6-guess strategy (checked) and proves 5 impossible."""
+    game = Game(3, 9)
+    for strategy in ("minmax", "entropy", "parts", "expected-size"):
+        assert analyze(game, strategy).max == 7
+    found = solution_exists(game, 6, witness=True)
+    assert found.exists and check_strategy(game, found.tree) == 6
+    assert solution_exists(game, 5) is False
+
+
+def test_candidates_only_is_a_restriction():
+    """[4,6]: 5 guesses suffice, but not when only candidates may be played (so pruning
+    to candidates would be a heuristic cut)."""
+    game = Game(4, 6)
+    assert solution_exists(game, 5, candidates_only=True) is False
+    assert solution_exists(game, 6, candidates_only=True) is True
+
+
+# ---------------------------------------------------------------------- published results
+def _optimum(n: int, k: int, cands_only: bool = False):
+    w = worst_case(Game(n, k), candidates_only=cands_only)
+    assert w.exact and w.status == "exact"
+    assert check_strategy(w.game, w.witness, candidates_only=cands_only) == w.upper
+    return w
+
+
+def test_knuth_4_6_both_directions():
+    game = Game(4, 6)
+    stats = SearchStats()
+    assert solution_exists(game, 4, stats=stats) is False
+    assert stats.nodes >= 1
+    found = solution_exists(game, 5, witness=True)
+    assert isinstance(found, Witnessed) and found.exists
+    assert check_strategy(game, found.tree) == 5
+    w = _optimum(4, 6)
+    assert (w.lower, w.upper, w.lower_proof) == (5, 5, "search")
+    assert w.summary() == "5: a strategy needing at most 5 guesses exists; none with 4"
+
+
+@pytest.mark.parametrize("n,k,p", [(4, 5, 5), (4, 7, 6)])
+def test_jaeger_peczarski(n, k, p):
+    w = _optimum(n, k)
+    assert w.upper == p
+
+
+@pytest.mark.parametrize("k", range(5, 10))
+def test_three_pegs_formula(k):
+    assert _optimum(3, k).upper == (k - 1) // 3 + 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", range(10, 17))
+def test_three_pegs_formula_slow(k):
+    assert _optimum(3, k).upper == (k - 1) // 3 + 4
+
+
+def test_five_eight_needs_six():
+    """[5,8]: 5 guesses never suffice (the lower half of the open question)."""
+    assert solution_exists(Game(5, 8), 5) is False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,k,p", [(4, 8, 6), (5, 5, 5), (6, 4, 5)])
+def test_beyond_the_table(n, k, p):
+    assert _optimum(n, k).upper == p
+
+
+def test_candidates_only_optima():
+    assert _optimum(4, 6, cands_only=True).upper == 6
+    assert _optimum(3, 5, cands_only=True).upper == 5
+
+
+def test_counting_bound():
+    assert counting_bound(Game(4, 6)) == 4  # 1 + 13 + 169 + 2197 >= 1296 > 183
+    assert counting_bound(Game(2, 2)) == 3
+    assert counting_bound(Game(3, 3), candidates=[0]) == 1
+
+
+# ---------------------------------------------------------------------- the checker
+def test_checker_rejects_broken_strategies():
+    game = Game(3, 3)
+    ok, tree = solution_exists(game, 4, witness=True)
+    assert ok and check_strategy(game, tree) == 4
+    # a missing branch
+    score, child = next(iter(tree.children.items()))
+    del tree.children[score]
+    with pytest.raises(StrategyCheckError, match="has no move"):
+        check_strategy(game, tree)
+    tree.children[score] = child
+    # a guess outside the guess set
+    with pytest.raises(StrategyCheckError, match="not an allowed guess"):
+        check_strategy(game, tree, guesses=[1, 2, 3])
+    # a non-candidate guess when only candidates may be played
+    w = worst_case(game)
+    bad = Node(w.witness.guess, game.size, dict(w.witness.children))
+    some = next(c for c in bad.children.values() if c.children)
+    some.guess = game.index([3, 3, 3]) if game.index([3, 3, 3]) != some.guess else 0
+    with pytest.raises(StrategyCheckError):
+        check_strategy(game, bad, candidates_only=True)
+    with pytest.raises(StrategyCheckError, match="expected a strategy Node"):
+        check_strategy(game, "1122")  # type: ignore[arg-type]
+
+
+def test_checker_counts_every_guess():
+    """[2,2] by hand: 11; on 1 0 play 12 (then 21 on 0 2); on 0 0 play 22."""
+    game = Game(2, 2)
+    s = game.slots
+    tree = Node(game.code("11"), 4, {
+        s[game.slot((1, 0))]: Node(game.code("12"), 2, {
+            s[game.slot((0, 2))]: Node(game.code("21"), 1)}),
+        s[game.slot((0, 0))]: Node(game.code("22"), 1)})
+    assert check_strategy(game, tree) == 3
+    assert check_strategy(game, tree, candidates=["11", "22"]) == 2
+    assert check_strategy(game, tree, candidates_only=True) == 3
+
+
+# ---------------------------------------------------------------------- errors and limits
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3", 101])
+def test_bad_max_guesses(bad):
+    with pytest.raises(BoundsError):
+        solution_exists(Game(2, 2), bad)
+
+
+def test_bad_arguments():
+    game = Game(2, 3)
+    with pytest.raises(BoundsError, match="time_limit"):
+        solution_exists(game, 3, time_limit=0)
+    with pytest.raises(BoundsError, match="not both"):
+        solution_exists(game, 3, guesses=[0, 1], candidates_only=True)
+    with pytest.raises(BoundsError, match="empty"):
+        solution_exists(game, 3, guesses=[])
+    with pytest.raises(ValueError, match="out of range"):
+        solution_exists(game, 3, candidates=[99])
+    with pytest.raises(BoundsError, match="expected a Game"):
+        worst_case("4,6")  # type: ignore[arg-type]
+
+
+def test_node_limit_stops_the_search():
+    with pytest.raises(SearchUnfinished) as e:
+        solution_exists(Game(4, 9), 6, node_limit=300)
+    assert e.value.reason == "node-limit" and e.value.nodes >= 300
+
+
+def test_time_limit_gives_partial_bounds():
+    w = worst_case(Game(4, 9), time_limit=1.0)
+    assert w.status == "time-limit" and not w.exact
+    assert w.lower == 5 and w.upper == 7
+    assert w.steps[-1].exists is None
+    assert check_strategy(w.game, w.witness) == 7
+
+
+def test_ctrl_c_stops_the_search():
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(SearchUnfinished) as e:
+            solution_exists(Game(5, 8), 6)
+    finally:
+        timer.cancel()
+    assert e.value.reason == "interrupted"
+
+
+# ---------------------------------------------------------------------- the command
+def _run(argv):
+    out = io.StringIO()
+    return cli.main(argv, out), out.getvalue()
+
+
+def test_cli_text():
+    code, text = _run(["bound", "-n", "4", "-k", "6"])
+    assert code == 0
+    assert "5: a strategy needing at most 5 guesses exists; none with 4" in text
+    assert "nodes searched in" in text
+
+
+def test_cli_json_and_witness(tmp_path):
+    path = tmp_path / "w.json"
+    code, text = _run(["bound", "-n", "3", "-k", "5", "--json", "--witness", str(path)])
+    assert code == 0
+    doc = json.loads(text)
+    assert {k: doc[k] for k in ("pegs", "colours", "lower", "upper", "exact")} == {
+        "pegs": 3, "colours": 5, "lower": 5, "upper": 5, "exact": True}
+    assert doc["nodes"] >= 0 and doc["seconds"] >= 0
+    tree = json.loads(path.read_text())
+    assert tree["max_guesses"] == 5 and tree["tree"]["candidates"] == 125
+
+
+def test_cli_candidates_only():
+    code, text = _run(["bound", "-n", "4", "-k", "6", "--candidates-only", "--json"])
+    assert code == 0 and json.loads(text)["upper"] == 6
+
+
+def test_cli_time_limit_exit_status():
+    code, text = _run(["bound", "-n", "4", "-k", "9", "--time-limit", "1", "--json"])
+    assert code == 1
+    doc = json.loads(text)
+    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (5, 7, False,
+                                                                         "time-limit")
+
+
+@pytest.mark.parametrize("argv", [["bound", "--time-limit", "0"], ["bound", "-n", "9"],
+                                  ["bound", "--memory", "0"],
+                                  ["bound", "-n", "3", "-k", "3", "--witness", "/nonexistent/x"]])
+def test_cli_bad_input(argv, capsys):
+    code, _ = _run(argv)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mastermind: error:") and "Traceback" not in err
