@@ -1536,6 +1536,19 @@ cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
     return s.aborted != 0
 
 
+cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
+                             Py_ssize_t m) noexcept nogil:
+    """True when guess g gives every candidate of c a different score."""
+    cdef uint64_t seen = 0, bit
+    cdef Py_ssize_t j
+    for j in range(m):
+        bit = (<uint64_t>1) << _slot(d, g, c[j])
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
 cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
     """A guess that puts each code of c in its own slot, or -1 (-2: out of memory).
     Candidates first, then one guess per symmetry orbit (see :func:`_bcanonical`).
@@ -1551,15 +1564,8 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
     if m > d.nslots:
         return -1
     for i in range(m):
-        g = c[i]
-        seen = 0
-        for j in range(m):
-            bit = (<uint64_t>1) << _slot(d, g, c[j])
-            if seen & bit:
-                break
-            seen |= bit
-        else:
-            return g
+        if _splits_all(d, c[i], c, m):
+            return c[i]
     if s.cands_only or m == d.nslots:      # m = nslots: only a candidate can do it
         return -1
     if _sym_init(s, &y, c, m) < 0:
@@ -1568,13 +1574,7 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
         g = s.guesses[i]
         if not _bcanonical(s, &y, g):
             continue
-        seen = 0
-        for j in range(m):
-            bit = (<uint64_t>1) << _slot(d, g, c[j])
-            if seen & bit:
-                break
-            seen |= bit
-        else:
+        if _splits_all(d, g, c, m):
             res = g
             break
     free(y.perms)

@@ -38,7 +38,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from . import _core
-from .game import CodeError, GameError, ScoreError
+from .game import CodeError, CodeSets, GameError, ScoreError
 
 MAX_CODES = 20_000  # a (U, U) uint8 table: 400 MB and |G| * |V| score calls at the top
 MAX_SLOTS = int(_core.SLOTS_CAPACITY)
@@ -67,7 +67,7 @@ def _normal(text: str) -> str:
     return re.sub(r"[\s,;()\[\]]+", "", str(text))
 
 
-class CustomGame:
+class CustomGame(CodeSets):
     """A game from Python objects: guesses, secrets, a score function and end scores.
 
     Parameters
@@ -350,20 +350,6 @@ class CustomGame:
         raise ScoreError(f"{text!r} is not a score of {self.name}; scores are {forms}")
 
     # ------------------------------------------------------------------ sets
-    def as_indices(self, codes: Union[Iterable[Any], np.ndarray, None],
-                   default: Optional[np.ndarray] = None, what: str = "codes") -> np.ndarray:
-        """A sorted, duplicate-free, range-checked int32 array (the kernel's contract)."""
-        if codes is None:
-            assert default is not None
-            return default
-        if isinstance(codes, np.ndarray) and codes.dtype.kind in "iu":
-            arr = codes.astype(np.int64, copy=False).ravel()
-            if arr.size and (arr.min() < 0 or arr.max() >= self.size):
-                raise CodeError(f"{what}: code index out of range 0..{self.size - 1}")
-        else:
-            arr = np.array([self.code(c) for c in codes], dtype=np.int64)
-        return np.ascontiguousarray(np.unique(arr).astype(np.int32))
-
     def partition(self, guess: Any, candidates: Union[Iterable[Any], np.ndarray, None] = None
                   ) -> np.ndarray:
         """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
@@ -375,13 +361,6 @@ class CustomGame:
         """The candidates that give ``score`` to ``guess``."""
         cands = self._candidates(candidates)
         return self.kernel.filter(self.guess(guess), self.slot(score), cands)
-
-    def candidates(self, history: Iterable[tuple[Any, Any]] = ()) -> np.ndarray:
-        """The secrets consistent with every (guess, score) of ``history``."""
-        cands = self.secrets
-        for guess, score in history:
-            cands = self.kernel.filter(self.guess(guess), self.slot(score), cands)
-        return cands
 
     def _candidates(self, candidates: Union[Iterable[Any], np.ndarray, None]) -> np.ndarray:
         cands = self.as_indices(candidates, self.secrets, "candidates")

@@ -90,7 +90,36 @@ def reference_score(u: Sequence[int], v: Sequence[int]) -> Score:
     return Score(b, m - b)
 
 
-class Game:
+class CodeSets:
+    """What :class:`Game` and :class:`mastermind.custom.CustomGame` share: index arrays
+    checked for the kernel, and the candidates left by a history.  Needs ``size``,
+    ``secrets``, ``code``, ``slot`` and ``kernel``."""
+
+    def as_indices(self, codes: Iterable[CodeLike] | np.ndarray | None,
+                   default: np.ndarray | None = None, what: str = "codes") -> np.ndarray:
+        """A sorted, duplicate-free, range-checked int32 array (the kernel's contract)."""
+        if codes is None:
+            assert default is not None
+            return default
+        if isinstance(codes, np.ndarray) and codes.dtype.kind in "iu":
+            arr = codes.astype(np.int64, copy=False).ravel()
+            if arr.size and (arr.min() < 0 or arr.max() >= self.size):
+                raise CodeError(f"{what}: code index out of range 0..{self.size - 1}")
+        else:
+            arr = np.array([self.code(c) for c in codes], dtype=np.int64)
+        return np.ascontiguousarray(np.unique(arr).astype(np.int32))
+
+
+    def candidates(self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
+                   ) -> np.ndarray:
+        """The secrets consistent with every (guess, score) of ``history``."""
+        cands = self.secrets
+        for guess, score in history:
+            cands = self.kernel.filter(self.code(guess), self.slot(score), cands)
+        return cands
+
+
+class Game(CodeSets):
     """[n,k]-Mastermind or a variant.
 
     Parameters
@@ -333,20 +362,6 @@ class Game:
         return score
 
     # ------------------------------------------------------------------ sets
-    def as_indices(self, codes: Iterable[CodeLike] | np.ndarray | None,
-                   default: np.ndarray | None = None, what: str = "codes") -> np.ndarray:
-        """A sorted, duplicate-free, range-checked int32 array (the kernel's contract)."""
-        if codes is None:
-            assert default is not None
-            return default
-        if isinstance(codes, np.ndarray) and codes.dtype.kind in "iu":
-            arr = codes.astype(np.int64, copy=False).ravel()
-            if arr.size and (arr.min() < 0 or arr.max() >= self.size):
-                raise CodeError(f"{what}: code index out of range 0..{self.size - 1}")
-        else:
-            arr = np.array([self.code(c) for c in codes], dtype=np.int64)
-        return np.ascontiguousarray(np.unique(arr).astype(np.int32))
-
     def partition(self, guess: CodeLike, candidates: Iterable[CodeLike] | np.ndarray | None = None
                   ) -> np.ndarray:
         """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
@@ -359,13 +374,6 @@ class Game:
         cands = self.as_indices(candidates, self.secrets, "candidates")
         return self.kernel.filter(self.code(guess), self.slot(score), cands)
 
-    def candidates(self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
-                   ) -> np.ndarray:
-        """The secrets consistent with every (guess, score) of ``history``."""
-        cands = self.secrets
-        for guess, score in history:
-            cands = self.kernel.filter(self.code(guess), self.slot(score), cands)
-        return cands
 
 
 def _contains(sorted_arr: np.ndarray, value: int) -> bool:
