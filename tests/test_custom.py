@@ -224,3 +224,25 @@ def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
     assert result.distribution == dist
     for v in secrets:
         assert len(solve(game, v, strategy, candidates_only=candidates_only)) == per_secret[v]
+
+
+# ---------------------------------------------------------------------- bounds on custom games
+def test_two_d_bounds_by_solution_exists():
+    """Seed 002: a 4-step strategy exists for twoD (and, the search adds, 3 never do)."""
+    from mastermind.bounds import check_strategy, solution_exists, worst_case
+    game = two_d()
+    assert not solution_exists(game, 3)
+    ok, tree = solution_exists(game, 4, witness=True)
+    assert ok and check_strategy(game, tree) == 4
+    w = worst_case(game)
+    assert (w.lower, w.upper, w.exact) == (4, 4, True)
+
+
+@pytest.mark.parametrize("n,k,variant", [(3, 3, "classic"), (3, 4, "distinct"),
+                                         (3, 3, "black-peg")])
+def test_custom_bounds_equal_builtin(n, k, variant):
+    from mastermind.bounds import worst_case
+    for co in (False, True):
+        a = worst_case(Game(n, k, variant), candidates_only=co)
+        b = worst_case(custom_of(n, k, variant), candidates_only=co)
+        assert (a.lower, a.upper, a.exact) == (b.lower, b.upper, b.exact)

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import _core
 from .analysis import Node, analyze
+from .custom import CustomGame
 from .game import CodeLike, Game, Score, reference_score
 from .strategies import Strategy, symmetry_classes
 
@@ -96,9 +97,13 @@ class _Search:
         # Absent colours may be merged inside a guess only when the merged guess is
         # allowed too: the guess set is every code.
         merge_dead = candidates_only or int(guesses.size) == game.size
-        self.core = _core.Searcher(game.kernel, np.ascontiguousarray(game.digits), game.n,
-                                   game.k, guesses, candidates_only, symmetry, merge_dead,
-                                   int(memory))
+        if game.symmetric:
+            digits, n, k = np.ascontiguousarray(game.digits), game.n, game.k
+        else:  # a custom game: no colours, so no symmetry and no merged colours
+            digits, n, k = np.zeros((game.size, 1), dtype=np.uint8), 1, 1
+            symmetry = merge_dead = False
+        self.core = _core.Searcher(game.kernel, digits, n, k, guesses, candidates_only,
+                                   symmetry, merge_dead, int(memory))
         self.guess_set = guesses
 
     @property
@@ -164,8 +169,7 @@ class _Search:
 def _prepare(game: Game, candidates: Any, guesses: Any, candidates_only: bool,
              symmetry: bool) -> tuple[np.ndarray, np.ndarray, bool, bool]:
     """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
-    if not isinstance(game, Game):
-        raise BoundsError(f"expected a Game, got {type(game).__name__}")
+    _check_game(game)
     cands = game.as_indices(candidates, game.secrets, "candidates")
     if guesses is None:
         pool = game.guesses
@@ -180,6 +184,11 @@ def _prepare(game: Game, candidates: Any, guesses: Any, candidates_only: bool,
     # a candidate that may not be played can never be found
     guessable = bool(np.isin(cands, pool).all())
     return np.ascontiguousarray(cands), np.ascontiguousarray(pool), symmetry, guessable
+
+
+def _check_game(game: Any) -> None:
+    if not isinstance(game, (Game, CustomGame)):
+        raise BoundsError(f"expected a Game or a CustomGame, got {type(game).__name__}")
 
 
 def _check_guesses(max_guesses: Any) -> int:
@@ -331,7 +340,8 @@ def check_strategy(game: Game, tree: Node,
     """Play the strategy ``tree`` against every candidate; return its worst case.
 
     Independent of the search and the kernel: scores come from
-    :func:`mastermind.game.reference_score` on colour tuples.  Each node's guess must be
+    :func:`mastermind.game.reference_score` on colour tuples (a custom game's own score
+    function, for a :class:`~mastermind.custom.CustomGame`).  Each node's guess must be
     an allowed guess (with ``candidates_only``: consistent with every score so far), each
     score must lead to a child or be the win.
 
@@ -351,20 +361,31 @@ def check_strategy(game: Game, tree: Node,
         raise StrategyCheckError(f"expected a strategy Node, got {type(tree).__name__}")
     cands = game.as_indices(candidates, game.secrets, "candidates")
     allowed = set(game.as_indices(guesses, game.guesses, "guesses").tolist())
-    colours = {}
+    if isinstance(game, CustomGame):  # the game's own score function, not its table
+        codes, fn, ends = game.codes, game.score_function, game.end_scores
 
-    def col(i: int) -> tuple[int, ...]:
-        if i not in colours:
-            colours[i] = game.colours(i)
-        return colours[i]
+        def score(u: int, v: int) -> Any:
+            return fn(codes[u], codes[v])
 
-    black_only = game.variant.value == "black-peg"
+        def won(s: Any) -> bool:
+            return s in ends
+    else:
+        colours: dict[int, tuple[int, ...]] = {}
+        black_only = game.variant.value == "black-peg"
+        win = Score(game.n, 0)
 
-    def score(u: int, v: int) -> Score:
-        s = reference_score(col(u), col(v))
-        return Score(s.black, 0) if black_only else s
+        def col(i: int) -> tuple[int, ...]:
+            if i not in colours:
+                colours[i] = game.colours(i)
+            return colours[i]
 
-    win = Score(game.n, 0)
+        def score(u: int, v: int) -> Any:
+            s = reference_score(col(u), col(v))
+            return Score(s.black, 0) if black_only else s
+
+        def won(s: Any) -> bool:
+            return s == win
+
     worst = 0
     for secret in cands.tolist():
         node: Optional[Node] = tree
@@ -382,7 +403,7 @@ def check_strategy(game: Game, tree: Node,
                 raise StrategyCheckError(f"{where}: {game.format_code(g)} is not a candidate")
             s = score(g, secret)
             path.append((g, s))
-            if s == win:
+            if won(s):
                 break
             if len(path) > 100:
                 raise StrategyCheckError(f"{where}: more than 100 guesses")
@@ -502,8 +523,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     >>> w.upper, w.exact, w.lower_proof, check_strategy(w.game, w.witness)
     (5, True, 'search', 5)
     """
-    if not isinstance(game, Game):
-        raise BoundsError(f"expected a Game, got {type(game).__name__}")
+    _check_game(game)
     if not game.secrets_are_guesses and not candidates_only:
         raise BoundsError(f"in {game.name} some secrets cannot be guessed")
     deadline = _deadline(time_limit)
