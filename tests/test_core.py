@@ -126,3 +126,18 @@ def test_best_guess_follows_the_rule_against_reference():
             expect = ref.choose(name, cc, allc, 3)
             assert g.colours(gi) == expect
             assert is_cand == (expect in cc)
+
+
+@pytest.mark.parametrize("n,k", [(4, 6), (5, 13), (8, 2), (1, 16)])
+def test_encoding_is_the_definition(n, k):
+    g = game(n, k)
+    enc = _core.encode_codes(g.digits, k)
+    half = enc.shape[1] // 2
+    rng = np.random.default_rng(11)
+    for i in rng.integers(0, g.size, 50).tolist():
+        x = [c - 1 for c in g.colours(i)]
+        pos = sum(1 << (p * k + x[p]) for p in range(n))
+        cnt = sum(((1 << x.count(c)) - 1) << (c * n) for c in range(k))
+        words = [int(w) for w in enc[i]]
+        assert sum(w << (64 * j) for j, w in enumerate(words[:half])) == pos
+        assert sum(w << (64 * j) for j, w in enumerate(words[half:])) == cnt

@@ -1283,6 +1283,35 @@ cdef class Kernel:
         return nel
 
 
+def encode_codes(const uint8_t[:, ::1] digits, int k):
+    """The kernel's encoding of every code: (N, 2) uint64 when n*k <= 64, else (N, 4).
+
+    Words 0..W/2-1 hold the positions (bit ``p*k + colour``), the others the colour counts
+    as thermometer codes (bits ``c*n .. c*n + count(c) - 1``).  Plain Python::
+
+        pos = sum(1 << (p * k + x[p]) for p in range(n))
+        cnt = sum(((1 << x.count(c)) - 1) << (c * n) for c in range(k))
+    """
+    cdef Py_ssize_t N = digits.shape[0], i
+    cdef int n = digits.shape[1], p, c, j, bit
+    cdef int half = 1 if n * k <= 64 else 2
+    cdef uint8_t counts[16]
+    out = np.zeros((N, 2 * half), dtype=np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    with nogil:
+        for i in range(N):
+            memset(counts, 0, sizeof(counts))
+            for p in range(n):
+                bit = p * k + digits[i, p]
+                o[i, bit >> 6] |= (<uint64_t>1) << (bit & 63)
+                counts[digits[i, p]] += 1
+            for c in range(k):
+                for j in range(counts[c]):
+                    bit = c * n + j
+                    o[i, half + (bit >> 6)] |= (<uint64_t>1) << (bit & 63)
+    return out
+
+
 def build_xlogx(Py_ssize_t nmax):
     """int64 table x[t] for t = 0..nmax, an exact-tie image of ``t * log2(t) * 2**S``.
 

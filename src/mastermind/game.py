@@ -173,46 +173,28 @@ class Game(CodeSets):
         self.win_slot = self.slots.index(Score(n, 0))
         self._slot_of = {s: i for i, s in enumerate(self.slots)}
         # digits[i] = colours (0-based) of code i, most significant first
-        idx = np.arange(self.size, dtype=np.int64)
         self.digits = np.empty((self.size, n), dtype=np.uint8)
-        for p in range(n):
-            self.digits[:, p] = (idx // k ** (n - 1 - p)) % k
+        idx = np.arange(self.size, dtype=np.int64)
+        for p in range(n - 1, -1, -1):  # least significant digit last
+            self.digits[:, p] = idx % k
+            idx //= k
         all_codes = np.arange(self.size, dtype=np.int32)
         distinct = all_codes[self._distinct_mask()] if variant in (
             Variant.DISTINCT, Variant.BULLS_AND_COWS, Variant.PERMUTATION) else all_codes
         self.guesses = all_codes if variant in (Variant.CLASSIC, Variant.BLACK_PEG,
                                                 Variant.DISTINCT) else distinct
         self.secrets = distinct if variant is not Variant.BLACK_PEG else all_codes
-        self.secrets_are_guesses = bool(np.isin(self.secrets, self.guesses).all())
+        # every built-in secret set lies inside its guess set
+        self.secrets_are_guesses = True
         self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
         self.kernel = _core.Kernel.from_codes(
-            self._encode(), self.digits, k, self._slot_table(), self.nslots, self.win_slot,
-            self._xlogx)
+            _core.encode_codes(self.digits, k), self.digits, k, self._slot_table(),
+            self.nslots, self.win_slot, self._xlogx)
 
     # ------------------------------------------------------------------ construction
     def _distinct_mask(self) -> np.ndarray:
         d = np.sort(self.digits, axis=1)
         return np.all(d[:, 1:] != d[:, :-1], axis=1) if self.n > 1 else np.ones(self.size, bool)
-
-    def _encode(self) -> np.ndarray:
-        """(N, 2) or (N, 4) uint64: position one-hot bits, then colour-count thermometer
-        bits (see the kernel's docstring)."""
-        n, k = self.n, self.k
-        words = 1 if n * k <= 64 else 2
-        pos = np.zeros((self.size, words), dtype=np.uint64)
-        cnt = np.zeros((self.size, words), dtype=np.uint64)
-
-        def set_bit(target: np.ndarray, bit: int, mask: np.ndarray) -> None:
-            target[mask, bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-
-        for p in range(n):
-            for c in range(k):
-                set_bit(pos, p * k + c, self.digits[:, p] == c)
-        for c in range(k):
-            count = (self.digits == c).sum(axis=1)
-            for j in range(n):
-                set_bit(cnt, c * n + j, count > j)
-        return np.ascontiguousarray(np.concatenate([pos, cnt], axis=1))
 
     def _slot_table(self) -> np.ndarray:
         """slot_tab[(b << 4) | (b + w)] = slot of (b, w); 255 where no score exists."""
