@@ -281,6 +281,12 @@ cdef inline int64_t _limit(const Best* b) noexcept nogil:
     return b.key - (b.nc == 0)
 
 
+cdef inline uint32_t _cell(uint64_t p0, uint64_t p1, const uint64_t* v) noexcept nogil:
+    """The histogram cell (blacks << 3) + blacks + whites of guess words (p0, p1)
+    against the two-word code at v."""
+    return (popcount(p0 & v[0]) << 3) + popcount(p1 & v[1])
+
+
 cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
                               const uint64_t* pk, Py_ssize_t m, int64_t lim,
                               int64_t* out_key, int* out_nc) noexcept nogil:
@@ -310,12 +316,12 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     cdef int wc = (d.n << 3) + d.n
     if kind == 2:
         while i + 2 <= m:
-            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1]))
-            m1 |= (<uint64_t>1) << ((popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3]))
+            m0 |= (<uint64_t>1) << (_cell(p0, p1, pk))
+            m1 |= (<uint64_t>1) << (_cell(p0, p1, pk + 2))
             pk += 4
             i += 2
         if i < m:
-            m0 |= (<uint64_t>1) << ((popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1]))
+            m0 |= (<uint64_t>1) << (_cell(p0, p1, pk))
         m0 |= m1
         if d.injective:
             out_key[0] = -popcount(m0)
@@ -334,8 +340,8 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     if kind == 0:
         cap = <uint32_t>(lim if lim < m else m)
         while i + 2 <= m:
-            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
-            b = (popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3])
+            a = _cell(p0, p1, pk)
+            b = _cell(p0, p1, pk + 2)
             h[a] += 1
             a = h[a]
             h[b] += 1
@@ -346,7 +352,7 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             pk += 4
             i += 2
         if i < m:
-            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            a = _cell(p0, p1, pk)
             h[a] += 1
             if h[a] > cap:
                 MM_COUNT(i)
@@ -361,10 +367,10 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             return True
     elif kind == 1:
         while i + 2 <= m:
-            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            a = _cell(p0, p1, pk)
             acc += dx[h[a]]
             h[a] += 1
-            b = (popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3])
+            b = _cell(p0, p1, pk + 2)
             acc += dx[h[b]]
             h[b] += 1
             if acc > lim:
@@ -373,15 +379,15 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             pk += 4
             i += 2
         if i < m:
-            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            a = _cell(p0, p1, pk)
             acc += dx[h[a]]
             h[a] += 1
     else:
         while i + 2 <= m:
-            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            a = _cell(p0, p1, pk)
             acc += 2 * h[a] + 1
             h[a] += 1
-            b = (popcount(p0 & pk[2]) << 3) + popcount(p1 & pk[3])
+            b = _cell(p0, p1, pk + 2)
             acc += 2 * h[b] + 1
             h[b] += 1
             if acc + (m - i - 2) > lim:
@@ -390,7 +396,7 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             pk += 4
             i += 2
         if i < m:
-            a = (popcount(p0 & pk[0]) << 3) + popcount(p1 & pk[1])
+            a = _cell(p0, p1, pk)
             acc += 2 * h[a] + 1
             h[a] += 1
     if d.injective:                     # acc is the key itself
