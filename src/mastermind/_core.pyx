@@ -1591,9 +1591,8 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
     Plain Python: ``next((g for g in pool if len({slot(g, v) for v in c}) == m), -1)``.
     """
     cdef const KData* d = s.d
-    cdef Py_ssize_t i, j
+    cdef Py_ssize_t i
     cdef int32_t g, res = -1
-    cdef uint64_t seen, bit
     cdef BSym y
     s.leaves += 1
     if m > d.nslots:
@@ -1832,7 +1831,6 @@ cdef bint _bcanonical(const SData* s, const BSym* y, int32_t g) noexcept nogil:
     cdef const uint8_t* dg = s.digits + <Py_ssize_t>g * s.n
     cdef uint8_t tmp[B_MAXN]
     cdef int i, p
-    cdef uint32_t used = 0
     if y.trivial:
         return True
     if y.dead_other and s.cmask[g] & y.dead_other:

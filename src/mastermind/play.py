@@ -711,7 +711,6 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
         maker = SecretCodemaker(game, secret, seed=seed)
     tracker = Session(game, strategy, candidates_only=candidates_only, first=first)
     con = _Console(input, output)
-    bp = game.variant is Variant.BLACK_PEG
     example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
     try:
         if adversary:
