@@ -365,6 +365,8 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             out_nc[0] = h[wc] == 0
             MM_COUNT(m)
             return True
+    # entropy and expected-size keep a loop each: one shared loop with a per-pair test of
+    # the valuation is a branch in the hottest code of the package
     elif kind == 1:
         while i + 2 <= m:
             a = _cell(p0, p1, pk)
