@@ -18,7 +18,7 @@ Two ways to score a pair of codes:
 A score is reported as its *slot*: ``slot_tab[(blacks << 4) | (blacks + whites)]``.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX, INT64_MIN
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log2
@@ -30,21 +30,33 @@ cdef extern from *:
     """
     #define MM_POPCOUNT(x) ((int)__builtin_popcountll(x))
     #define MM_ATOMIC_ADD(p, x) __atomic_fetch_add((p), (x), __ATOMIC_RELAXED)
-    /* Build with -DMM_STATS to count the (guess, candidate) pairs the scans score, per
-       thread: a profiling aid, compiled out otherwise. */
+    #define MM_VREAD_SSIZE(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    static inline void mm_atomic_min_ssize(Py_ssize_t* p, Py_ssize_t x) {
+        Py_ssize_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+        while (x < old && !__atomic_compare_exchange_n(p, &old, x, 1, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED)) {}
+    }
+    /* Build with -DMM_STATS to count the (guess, candidate) pairs the scans score, over
+       all threads: a profiling aid, compiled out otherwise. */
     #ifdef MM_STATS
-    static __thread long long mm_pairs = 0;
-    #define MM_COUNT(x) (mm_pairs += (x))
+    static long long mm_pairs = 0, mm_evals = 0;
+    #define MM_COUNT(x) (__atomic_fetch_add(&mm_pairs, (x), __ATOMIC_RELAXED), \
+                         __atomic_fetch_add(&mm_evals, 1, __ATOMIC_RELAXED))
     #define MM_PAIRS() (mm_pairs)
+    #define MM_EVALS() (mm_evals)
     #else
     #define MM_COUNT(x) ((void)0)
     #define MM_PAIRS() (-1LL)
+    #define MM_EVALS() (-1LL)
     #endif
     """
     int popcount "MM_POPCOUNT"(uint64_t x) noexcept nogil
     void _atomic_add "MM_ATOMIC_ADD"(int64_t* p, int64_t x) noexcept nogil
+    Py_ssize_t vread_ssize "MM_VREAD_SSIZE"(Py_ssize_t* p) noexcept nogil
+    void _atomic_min_ssize "mm_atomic_min_ssize"(Py_ssize_t* p, Py_ssize_t x) noexcept nogil
     void MM_COUNT(long long x) noexcept nogil
     long long MM_PAIRS() noexcept nogil
+    long long MM_EVALS() noexcept nogil
     int __builtin_ctz(unsigned int x) noexcept nogil
     int __builtin_ctzll(unsigned long long x) noexcept nogil
 
@@ -415,12 +427,18 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     return True
 
 
-cdef void _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
-                const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
-                uint32_t skip=0) noexcept nogil:
+cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
+                      const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
+                      uint32_t skip=0, int64_t floor=INT64_MIN) noexcept nogil:
     """Offer every guess of ``guesses`` to ``best`` (see _best), skipping those a bound
     proves worse, and those using a colour of ``skip``.  ``pk``: the packed candidates,
-    or NULL to score through indices."""
+    or NULL to score through indices.
+
+    ``floor``: a lower bound on the key of every guess that is not a candidate, given when
+    every candidate has been offered already.  A non-candidate reaching it cannot be
+    beaten by a later guess (a later non-candidate would tie at best, and lose on the
+    index; every candidate is in ``best`` already), so the scan stops there: the position
+    after the stop is returned (``ng`` when the scan ran to the end)."""
     cdef uint32_t h[MAX_SLOTS]
     cdef Py_ssize_t j
     cdef int32_t g
@@ -442,7 +460,9 @@ cdef void _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
                 _hist(d, g, c, m, h)
             key = _value(d, h, kind)
             nc = h[d.win] == 0
-        _offer(best, key, nc, g)
+        if _offer(best, key, nc, g) and nc and key <= floor:
+            return j + 1
+    return ng
 
 
 cdef enum:
@@ -452,23 +472,25 @@ cdef enum:
 
 cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
                          const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
-                         int threads, uint32_t skip=0) noexcept nogil:
+                         int threads, uint32_t skip=0, int64_t floor=INT64_MIN) noexcept nogil:
     """_scan split into blocks of guesses over ``threads`` threads.  Every block starts
     from the same seed (``best`` as given, or the best of a sample of the guesses) and
     the blocks' winners are merged in the rule's total order: the result is the
-    sequential one whatever the thread count or schedule."""
+    sequential one whatever the thread count or schedule.  With a ``floor`` (see _scan),
+    a block that stops there lets every block after it be skipped: their guesses all
+    come later than the one that reached the floor."""
     cdef Py_ssize_t nb = (ng + BLOCK - 1) // BLOCK
-    cdef Py_ssize_t b, j, step
+    cdef Py_ssize_t b, j, step, stop = nb
     cdef Best seed
     cdef Best* bb
     cdef int32_t sample[16]
     cdef int ns = 0
     if threads <= 1 or ng * m < PAR_MIN_PAIRS or nb < 2:
-        _scan(d, kind, guesses, ng, c, pk, m, best, skip)
+        _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor)
         return
     bb = <Best*>malloc(nb * sizeof(Best))
     if bb == NULL:
-        _scan(d, kind, guesses, ng, c, pk, m, best, skip)
+        _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor)
         return
     seed = best[0]
     if seed.nc == 2:                    # no bound yet: the best of a sample
@@ -481,8 +503,12 @@ cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ss
         _scan(d, kind, sample, ns, c, pk, m, &seed, skip)
     for b in prange(nb, num_threads=threads, schedule="dynamic", nogil=True):
         bb[b] = seed
-        _scan(d, kind, guesses + b * BLOCK, BLOCK if (b + 1) * BLOCK <= ng else ng - b * BLOCK,
-              c, pk, m, &bb[b], skip)
+        # a racy read: a stale (larger) stop only costs a block scanned for nothing
+        if b <= vread_ssize(&stop):
+            if _scan(d, kind, guesses + b * BLOCK,
+                     BLOCK if (b + 1) * BLOCK <= ng else ng - b * BLOCK,
+                     c, pk, m, &bb[b], skip, floor) < BLOCK:
+                _atomic_min_ssize(&stop, b)
     _offer(best, seed.key, seed.nc, seed.g)
     for b in range(nb):
         if bb[b].nc != 2:
@@ -789,7 +815,7 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     symmetry).  The candidates are tried first (they are guesses too): their best is a
     bound that lets the scan skip most guesses early, and when no non-candidate can do
     better (_bound_noncandidate), it is the rule's choice outright."""
-    cdef int64_t key
+    cdef int64_t key, floor = INT64_MIN
     cdef int is_cand
     cdef Best best
     cdef uint64_t* pk = NULL
@@ -809,11 +835,13 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
             _pack(w.d, c, m, pk)
     if w.shortcut_ok and m < ngl:
         _scan(w.d, w.kind, c, m, c, pk, m, &best)
-        if best.key <= _bound_noncandidate(w.d, m, w.kind):
+        floor = _bound_noncandidate(w.d, m, w.kind)
+        if best.key <= floor:
             free(pk)
             return best.g
     w.scanned += ngl * m
-    _scan_parallel(w.d, w.kind, gl, ngl, c, pk, m, &best, w.threads, _blank_colours(w, c, m))
+    _scan_parallel(w.d, w.kind, gl, ngl, c, pk, m, &best, w.threads, _blank_colours(w, c, m),
+                   floor)
     free(pk)
     return best.g
 
@@ -928,9 +956,15 @@ cdef void _run_task(Walk* w, const int32_t* cands, Py_ssize_t m, int depth,
 
 
 def pairs_scored():
-    """Pairs scored by the bounded scans in this thread so far, in a build made with
+    """Pairs scored by the bounded scans in all threads so far, in a build made with
     ``-DMM_STATS`` (a profiling aid); -1 otherwise."""
     return MM_PAIRS()
+
+
+def guesses_scored():
+    """Guesses the bounded scans started on so far (``-DMM_STATS``
+    builds; -1 otherwise): ``pairs_scored() / guesses_scored()`` is the mean scan length."""
+    return MM_EVALS()
 
 
 def _raise_walk_error(int error):
