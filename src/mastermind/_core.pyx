@@ -397,22 +397,26 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             acc += dx[h[a]]
             h[a] += 1
     else:
+        # acc: sum of 2t over the pairs so far (t the cell's count before), so that
+        # acc + m is the bound sum t^2 + (candidates left): one comparison per check
+        lim -= m
         while i + 2 <= m:
             a = _cell(p0, p1, pk)
-            acc += 2 * h[a] + 1
+            acc += 2 * h[a]
             h[a] += 1
             b = _cell(p0, p1, pk + 2)
-            acc += 2 * h[b] + 1
+            acc += 2 * h[b]
             h[b] += 1
-            if acc + (m - i - 2) > lim:
+            if acc > lim:
                 MM_COUNT(i)
                 return False
             pk += 4
             i += 2
         if i < m:
             a = _cell(p0, p1, pk)
-            acc += 2 * h[a] + 1
+            acc += 2 * h[a]
             h[a] += 1
+        acc += m
     if d.injective:                     # acc is the key itself
         out_key[0] = acc
         out_nc[0] = h[wc] == 0
