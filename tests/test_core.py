@@ -141,3 +141,43 @@ def test_encoding_is_the_definition(n, k):
         words = [int(w) for w in enc[i]]
         assert sum(w << (64 * j) for j, w in enumerate(words[:half])) == pos
         assert sum(w << (64 * j) for j, w in enumerate(words[half:])) == cnt
+
+
+def test_xlogx_increments_grow():
+    # the bounded scans take a partial sum of x[t] (and the eight-guess lanes a sum of
+    # increments capped at a count) as a lower bound: both need x[t + 1] - x[t] to grow
+    x, _ = _core.build_xlogx(40000)
+    dx = np.diff(x)
+    assert dx[0] == 0 and np.all(np.diff(dx) > 0)
+
+
+@pytest.mark.parametrize("n,k", [(5, 8), (4, 6), (6, 4), (7, 5)])
+def test_bounded_scans_choose_what_full_keys_choose(n, k):
+    """best_guess and choose (bounds, the eight-guess lanes for few candidates, the
+    non-candidate floor) against the rule applied to every guess's full key."""
+    g = game(n, k)
+    rng = np.random.default_rng(n * 100 + k)
+    sizes = [2, 3, 5, 8, 12, 16, 20, 25, 31, 32, 33, 40, 64, 130]
+    for size in sizes:
+        for trial in range(3):
+            if trial == 0:      # a realistic node: the candidates left by two guesses
+                secret = int(rng.integers(g.size))
+                cands = g.secrets
+                for _ in range(2):
+                    gg = int(rng.integers(g.size))
+                    cands = g.kernel.filter(gg, g.kernel.slot(gg, secret), cands)
+                cands = cands[:size]
+            else:
+                cands = np.sort(rng.choice(g.size, size, replace=False)).astype(np.int32)
+            if cands.size < 2:
+                continue
+            is_cand = np.zeros(g.size, dtype=bool)
+            is_cand[cands] = True
+            for kind in (0, 1, 2, 3):
+                keys = g.kernel.keys(g.guesses, cands, kind)
+                order = np.lexsort((g.guesses, ~is_cand[g.guesses], keys))
+                expect = int(g.guesses[order[0]])
+                got, key, cand = g.kernel.best_guess(g.guesses, cands, kind)
+                assert (got, key, cand) == (expect, keys[order[0]], bool(is_cand[expect]))
+                assert g.kernel.choose(g.guesses, cands, kind, False, True) == expect
+                assert g.kernel.choose(g.guesses, cands, kind, False, True, 2) == expect
