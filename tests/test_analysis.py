@@ -158,6 +158,13 @@ def test_fast_equals_plain_4_6(strategy, candidates_only):
     _same_as_plain(Game(4, 6), strategy, candidates_only)
 
 
+@pytest.mark.parametrize("strategy", ["minmax", "entropy", "parts", "expected-size"])
+def test_fast_equals_plain_5_6(strategy):
+    """Large enough for every scan path: the colour-class bounds, the eight-guess lanes,
+    parallel scans with more candidates than guesses (parts once went wrong there)."""
+    _same_as_plain(Game(5, 6), strategy, False)
+
+
 @pytest.mark.parametrize("first", ["1111", "1213", "3456"])
 def test_fast_equals_plain_other_openings(first):
     for strategy in ("minmax", "entropy", "parts", "expected-size"):

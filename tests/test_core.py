@@ -181,3 +181,23 @@ def test_bounded_scans_choose_what_full_keys_choose(n, k):
                 assert (got, key, cand) == (expect, keys[order[0]], bool(is_cand[expect]))
                 assert g.kernel.choose(g.guesses, cands, kind, False, True) == expect
                 assert g.kernel.choose(g.guesses, cands, kind, False, True, 2) == expect
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2, 3])
+def test_parallel_scan_of_few_guesses_keeps_ties_by_index(kind):
+    """More candidates than guesses: the threads start from the best of a sample, which
+    may come later in the order than a tying guess (found on [5,6] parts after 11223:
+    12144 and 14331 tie, the earlier must win)."""
+    g = game(5, 6)
+    first = g.guess("11223")
+    cands = g.kernel.filter(first, g.slot((1, 2)), g.secrets)
+    rng = np.random.default_rng(kind)
+    for guesses in (g.kernel.canonical_guesses(g.guesses, np.array([first], dtype=np.int32)),
+                    np.sort(rng.choice(g.size, 400, replace=False)).astype(np.int32)):
+        assert guesses.size < cands.size
+        keys = g.kernel.keys(guesses, cands, kind)
+        is_cand = np.isin(guesses, cands)
+        expect = int(guesses[np.lexsort((guesses, ~is_cand, keys))[0]])
+        for threads in (1, 2):
+            assert g.kernel.best_guess(guesses, cands, kind, threads)[0] == expect
+            assert g.kernel.choose(guesses, cands, kind, False, True, threads) == expect

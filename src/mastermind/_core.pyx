@@ -18,7 +18,8 @@ Two ways to score a pair of codes:
 A score is reported as its *slot*: ``slot_tab[(blacks << 4) | (blacks + whites)]``.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX, INT64_MIN
+from libc.stdint cimport (int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT32_MAX,
+                          INT64_MAX, INT64_MIN)
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log2
@@ -30,6 +31,13 @@ cdef extern from *:
     """
     #define MM_POPCOUNT(x) ((int)__builtin_popcountll(x))
     #define MM_ATOMIC_ADD(p, x) __atomic_fetch_add((p), (x), __ATOMIC_RELAXED)
+    static int mm_cmp_u64(const void* a, const void* b) {
+        uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+        return (x > y) - (x < y);
+    }
+    static void mm_sort_u64(uint64_t* v, Py_ssize_t m) {
+        qsort(v, (size_t)m, sizeof(uint64_t), mm_cmp_u64);
+    }
     #define MM_VREAD_SSIZE(p) __atomic_load_n((p), __ATOMIC_RELAXED)
     static inline void mm_atomic_min_ssize(Py_ssize_t* p, Py_ssize_t x) {
         Py_ssize_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -139,6 +147,7 @@ cdef extern from *:
     """
     int popcount "MM_POPCOUNT"(uint64_t x) noexcept nogil
     void _atomic_add "MM_ATOMIC_ADD"(int64_t* p, int64_t x) noexcept nogil
+    void _sort_u64 "mm_sort_u64"(uint64_t* v, Py_ssize_t m) noexcept nogil
     Py_ssize_t vread_ssize "MM_VREAD_SSIZE"(Py_ssize_t* p) noexcept nogil
     void _atomic_min_ssize "mm_atomic_min_ssize"(Py_ssize_t* p, Py_ssize_t x) noexcept nogil
     void MM_COUNT(long long x) noexcept nogil
@@ -189,6 +198,10 @@ cdef struct KData:
     Py_ssize_t ndx        # entries of dxlogx
     uint8_t slot_tab[256] # slot of (blacks << 4) | (blacks + whites)
     uint8_t fold[256]     # slot of cell (blacks << shift) | (blacks + whites); DUMMY if none
+    const int32_t* msid   # two-word codes: the colour multiset of every code (NULL: none)
+    const uint64_t* msw   # the count word of every multiset
+    int nms               # multisets
+    int tcells[16]        # cells (scores) of each total blacks + whites
 
 
 cdef enum:
@@ -530,9 +543,87 @@ cdef enum:
     LANES_CAP = 7           # largest minmax cap the lanes' count levels can test
 
 
+cdef enum:
+    CLASS_MIN = 33          # candidates from which the scans use _class_bounds
+
+
+cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
+                            int kind) noexcept nogil:
+    """A lower bound of the key of every guess, by its colour multiset (a new array of
+    d.nms entries: free it), or NULL when not worth it or not possible.
+
+    blacks + whites of a pair depends only on the two codes' colour counts, so for a
+    guess of multiset s the candidates with each total t are known from the candidates'
+    multisets alone, without scoring them: N_t of them, all in the d.tcells[t] cells of
+    total t.  The even spread of every N_t over its cells is the best any guess of s can
+    do (every valuation is convex), which bounds the key from below.  The candidates have
+    few multisets (a tenth as many at typical nodes), so the table costs little, and it
+    rules out most guesses before any pair is scored."""
+    cdef uint64_t* cw
+    cdef int64_t* cn
+    cdef int64_t* out
+    cdef Py_ssize_t i, nc = 0
+    cdef int s, t, cells
+    cdef int64_t N[16]
+    cdef int64_t q, r, v, x
+    cdef uint64_t w
+    if d.msid == NULL or not d.injective or d.mode != 0 or m < CLASS_MIN:
+        return NULL
+    cw = <uint64_t*>malloc(m * sizeof(uint64_t))
+    cn = <int64_t*>malloc(m * sizeof(int64_t))
+    out = <int64_t*>malloc(d.nms * sizeof(int64_t) + 1)
+    if cw == NULL or cn == NULL or out == NULL:
+        free(cw)
+        free(cn)
+        free(out)
+        return NULL
+    for i in range(m):
+        cw[i] = pk[2 * i + 1]
+    _sort_u64(cw, m)
+    for i in range(m):                      # distinct count words, with multiplicities
+        if nc > 0 and cw[nc - 1] == cw[i]:
+            cn[nc - 1] += 1
+        else:
+            cw[nc] = cw[i]
+            cn[nc] = 1
+            nc += 1
+    if nc * 3 > m:                          # few repeats: the table would cost too much
+        free(cw)
+        free(cn)
+        free(out)
+        return NULL
+    for s in range(d.nms):
+        w = d.msw[s]
+        for t in range(d.n + 1):
+            N[t] = 0
+        for i in range(nc):
+            N[popcount(w & cw[i])] += cn[i]
+        v = 0
+        for t in range(d.n + 1):
+            cells = d.tcells[t]
+            if N[t] == 0 or cells == 0:
+                continue
+            q = N[t] // cells
+            r = N[t] % cells
+            if kind == 0:
+                x = q + (r != 0)
+                if x > v:
+                    v = x
+            elif kind == 1:
+                v += r * d.xlogx[q + 1] + (cells - r) * d.xlogx[q]
+            elif kind == 2:
+                v -= N[t] if N[t] < cells else cells
+            else:
+                v += r * (q + 1) * (q + 1) + (cells - r) * q * q
+        out[s] = v
+    free(cw)
+    free(cn)
+    return out
+
+
 ctypedef Py_ssize_t (*ScanFn)(const KData*, int, const int32_t*, Py_ssize_t, const int32_t*,
                              const uint64_t*, Py_ssize_t, Best*, uint32_t, int64_t,
-                             bint) noexcept nogil
+                             const int64_t*, bint) noexcept nogil
 # _scan called through a pointer set at import: the compiler cannot inline it into
 # _scan_lanes, which would take _eval_narrow out of line in the hot loop (measured 10-20%
 # slower scans)
@@ -567,7 +658,7 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
                            d.dxlogx)
         for l in range(nl):                     # the others: proven worse than the best
             if (alive >> l) & 1:
-                _scan_one(d, kind, &batch[l], 1, c, pk, m, best, 0, floor, False)
+                _scan_one(d, kind, &batch[l], 1, c, pk, m, best, 0, floor, NULL, False)
                 if best.nc == 1 and best.key <= floor:
                     return pos[l] + 1           # this guess reached the floor
     return ng
@@ -575,10 +666,12 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
 
 cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
                       const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
-                      uint32_t skip, int64_t floor, bint lanes) noexcept nogil:
+                      uint32_t skip, int64_t floor, const int64_t* lbt,
+                      bint lanes) noexcept nogil:
     """Offer every guess of ``guesses`` to ``best`` (see _best), skipping those a bound
     proves worse, and those using a colour of ``skip``.  ``pk``: the packed candidates,
     or NULL to score through indices.  Few candidates: see _scan_lanes (``lanes``).
+    ``lbt``: lower bounds of the keys by colour multiset (_class_bounds), or NULL.
 
     ``floor``: a lower bound on the key of every guess that is not a candidate, given when
     every candidate has been offered already.  A non-candidate reaching it cannot be
@@ -597,6 +690,8 @@ cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize
     for j in range(ng):
         g = guesses[j]
         if skip and d.colmask[g] & skip:
+            continue
+        if lbt != NULL and lbt[d.msid[g]] > _limit(best):
             continue
         if fast:
             if not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
@@ -624,7 +719,8 @@ cdef enum:
 
 cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ssize_t ng,
                          const int32_t* c, const uint64_t* pk, Py_ssize_t m, Best* best,
-                         int threads, uint32_t skip=0, int64_t floor=INT64_MIN) noexcept nogil:
+                         int threads, uint32_t skip=0, int64_t floor=INT64_MIN,
+                         const int64_t* lbt=NULL) noexcept nogil:
     """_scan split into blocks of guesses over ``threads`` threads.  Every block starts
     from the same seed (``best`` as given, or the best of a sample of the guesses) and
     the blocks' winners are merged in the rule's total order: the result is the
@@ -638,11 +734,11 @@ cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ss
     cdef int32_t sample[16]
     cdef int ns = 0
     if threads <= 1 or ng * m < PAR_MIN_PAIRS or nb < 2:
-        _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor, True)
+        _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor, lbt, True)
         return
     bb = <Best*>malloc(nb * sizeof(Best))
     if bb == NULL:
-        _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor, True)
+        _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor, lbt, True)
         return
     seed = best[0]
     if seed.nc == 2:                    # no bound yet: the best of a sample
@@ -652,18 +748,25 @@ cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ss
             sample[ns] = guesses[j]
             ns += 1
             j += step
-        _scan(d, kind, sample, ns, c, pk, m, &seed, skip, INT64_MIN, True)
+        _scan(d, kind, sample, ns, c, pk, m, &seed, skip, INT64_MIN, lbt, True)
+        _offer(best, seed.key, seed.nc, seed.g)
+        # The sample's best may come later in the order than a block's guesses, so an
+        # equal key must stay in play: the blocks start from a stand-in that loses every
+        # tie (a non-candidate after every index), the sample's best is merged below.
+        seed.nc = 1
+        seed.g = INT32_MAX
     for b in prange(nb, num_threads=threads, schedule="dynamic", nogil=True):
         bb[b] = seed
         # a racy read: a stale (larger) stop only costs a block scanned for nothing
         if b <= vread_ssize(&stop):
             if _scan(d, kind, guesses + b * BLOCK,
                      BLOCK if (b + 1) * BLOCK <= ng else ng - b * BLOCK,
-                     c, pk, m, &bb[b], skip, floor, True) < BLOCK:
+                     c, pk, m, &bb[b], skip, floor, lbt, True) < BLOCK:
                 _atomic_min_ssize(&stop, b)
-    _offer(best, seed.key, seed.nc, seed.g)
+    if seed.g != INT32_MAX:
+        _offer(best, seed.key, seed.nc, seed.g)
     for b in range(nb):
-        if bb[b].nc != 2:
+        if bb[b].nc != 2 and bb[b].g != INT32_MAX:
             _offer(best, bb[b].key, bb[b].nc, bb[b].g)
     free(bb)
 
@@ -680,12 +783,15 @@ cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
     """
     cdef Best best
     cdef uint64_t* pk = NULL
+    cdef int64_t* lbt = NULL
     _best_init(&best)
     if d.mode != 2:
         pk = <uint64_t*>malloc(m * d.words * sizeof(uint64_t) + 1)
         if pk != NULL:
             _pack(d, c, m, pk)
-    _scan_parallel(d, kind, guesses, ng, c, pk, m, &best, threads)
+            lbt = _class_bounds(d, pk, m, kind)
+    _scan_parallel(d, kind, guesses, ng, c, pk, m, &best, threads, 0, INT64_MIN, lbt)
+    free(lbt)
     free(pk)
     out_key[0] = best.key
     out_cand[0] = best.nc == 0
@@ -967,10 +1073,11 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     symmetry).  The candidates are tried first (they are guesses too): their best is a
     bound that lets the scan skip most guesses early, and when no non-candidate can do
     better (_bound_noncandidate), it is the rule's choice outright."""
-    cdef int64_t key, floor = INT64_MIN
-    cdef int is_cand
+    cdef int64_t key, floor = INT64_MIN, low = INT64_MAX
+    cdef int is_cand, s
     cdef Best best
     cdef uint64_t* pk = NULL
+    cdef int64_t* lbt = NULL
     if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok and not w.plain):
         # One candidate: play it.  Two: the first candidate splits them into a win and a
         # singleton, the best table any guess can give, so the rule picks it.
@@ -985,15 +1092,24 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
         pk = <uint64_t*>malloc(m * w.d.words * sizeof(uint64_t) + 1)
         if pk != NULL:
             _pack(w.d, c, m, pk)
+            lbt = _class_bounds(w.d, pk, m, w.kind)
     if w.shortcut_ok and m < ngl:
-        _scan(w.d, w.kind, c, m, c, pk, m, &best, 0, INT64_MIN, True)
+        _scan(w.d, w.kind, c, m, c, pk, m, &best, 0, INT64_MIN, lbt, True)
         floor = _bound_noncandidate(w.d, m, w.kind)
+        if lbt != NULL:                 # the class bounds hold for every guess
+            for s in range(w.d.nms):
+                if lbt[s] < low:
+                    low = lbt[s]
+            if low > floor:
+                floor = low
         if best.key <= floor:
+            free(lbt)
             free(pk)
             return best.g
     w.scanned += ngl * m
     _scan_parallel(w.d, w.kind, gl, ngl, c, pk, m, &best, w.threads, _blank_colours(w, c, m),
-                   floor)
+                   floor, lbt)
+    free(lbt)
     free(pk)
     return best.g
 
@@ -1191,8 +1307,21 @@ cdef class Kernel:
             for t in range(b, n + 1):
                 if slot_tab[(b << 4) | t] != 255:
                     kr.d.fold[(b << kr.d.shift) | t] = slot_tab[(b << 4) | t]
-        kr._refs = (enc, digits, xlogx, cm)
+        msw = msid = None
+        if kr.mode == MODE_NARROW:          # colour multisets, for _class_bounds
+            msw, msid = np.unique(np.asarray(enc)[:, 1], return_inverse=True)
+            msw = np.ascontiguousarray(msw, dtype=np.uint64)
+            msid = np.ascontiguousarray(msid.reshape(-1), dtype=np.int32)
+            kr._ms_ptrs(msw, msid)
+        for t in range(n + 1):
+            kr.d.tcells[t] = sum(1 for b in range(t + 1) if slot_tab[(b << 4) | t] != 255)
+        kr._refs = (enc, digits, xlogx, cm, msw, msid)
         return kr
+
+    cdef void _ms_ptrs(self, const uint64_t[::1] msw, const int32_t[::1] msid):
+        self.d.msw = &msw[0]
+        self.d.msid = &msid[0]
+        self.d.nms = msw.shape[0]
 
     @staticmethod
     def from_table(const uint8_t[:, ::1] table, int nslots, int win,
