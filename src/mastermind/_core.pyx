@@ -109,6 +109,48 @@ cdef extern from *:
         }
         return alive;
     }
+    /* The cells (blacks << 3) + blacks + whites of guess (g0, g1) against n two-word
+       codes (interleaved, n a multiple of 8), one byte each: byte popcounts by a nibble
+       table, the position bytes weighted 8, one sum of absolute differences per word. */
+    static inline void mm_cells8(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
+                                 uint8_t* out) {
+        const __m512i lut = _mm512_broadcast_i32x4(
+            _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+        const __m512i low = _mm512_set1_epi8(0x0f), zero = _mm512_setzero_si512();
+        const __m512i G = _mm512_set_epi64((long long)g1, (long long)g0, (long long)g1,
+                                           (long long)g0, (long long)g1, (long long)g0,
+                                           (long long)g1, (long long)g0);
+        const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+        for (Py_ssize_t i = 0; i < n; i += 8) {
+            __m512i s[2];
+            for (int h = 0; h < 2; h++) {
+                __m512i a = _mm512_and_si512(
+                    _mm512_loadu_si512((const void*)(pk + 2 * i + 8 * h)), G);
+                __m512i p = _mm512_add_epi8(
+                    _mm512_shuffle_epi8(lut, _mm512_and_si512(a, low)),
+                    _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(a, 4), low)));
+                p = _mm512_mask_slli_epi16(p, 0x0F0F0F0F, p, 3);   /* position words x 8 */
+                p = _mm512_sad_epu8(p, zero);
+                s[h] = _mm512_add_epi64(p, _mm512_shuffle_epi32(p, (_MM_PERM_ENUM)0x4E));
+            }
+            _mm_storel_epi64((__m128i*)(out + i),
+                             _mm512_cvtepi64_epi8(_mm512_permutex2var_epi64(s[0], even, s[1])));
+        }
+    }
+    /* Add to h the cells of guess (g0, g1) against n <= 64 interleaved two-word codes
+       (read in whole groups of eight: the array is padded): the 64 cells are compared
+       at once with each of the ncl cells a pair can land in (cl), and the matches
+       counted, so no count waits on another. */
+    static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
+                                  const uint8_t* cl, int ncl, uint32_t* h) {
+        uint8_t cb[64] __attribute__((aligned(64)));
+        mm_cells8(g0, g1, pk, (n + 7) & ~(Py_ssize_t)7, cb);
+        const __m512i v = _mm512_load_si512((const void*)cb);
+        const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
+        for (int k = 0; k < ncl; k++)
+            h[cl[k]] += (uint32_t)__builtin_popcountll(
+                _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+    }
     static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
                              const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                              const int64_t* dx) {
@@ -123,6 +165,12 @@ cdef extern from *:
     }
     #else
     #define MM_HAVE_LANES 0
+    static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
+                                  const uint8_t* cl, int ncl, uint32_t* h) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            h[((unsigned)__builtin_popcountll(g0 & pk[2 * i]) << 3)
+              + (unsigned)__builtin_popcountll(g1 & pk[2 * i + 1])] += 1;
+    }
     static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
                              const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                              const int64_t* dx) {
@@ -156,6 +204,8 @@ cdef extern from *:
     ctypedef struct Hist64 "mm_hist64":
         uint32_t c[64]
     bint HAVE_LANES "MM_HAVE_LANES"
+    void _count64 "mm_count64"(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
+                               const uint8_t* cl, int ncl, uint32_t* h) noexcept nogil
     unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl, const uint64_t* pk,
                                Py_ssize_t m, int kind, int64_t lim, const int64_t* dx) noexcept nogil
     int __builtin_ctz(unsigned int x) noexcept nogil
@@ -202,6 +252,8 @@ cdef struct KData:
     const uint64_t* msw   # the count word of every multiset
     int nms               # multisets
     int tcells[16]        # cells (scores) of each total blacks + whites
+    uint8_t clist[64]     # shift 3: the cells a pair can land in
+    int ncl
 
 
 cdef enum:
@@ -227,7 +279,8 @@ cdef inline int _slot(const KData* d, int32_t g, int32_t s) noexcept nogil:
 
 
 cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
-                             uint32_t* hh, Py_ssize_t stride, const int S) noexcept nogil:
+                             uint32_t* hh, Py_ssize_t stride, const int S,
+                             const uint8_t* cl, int ncl) noexcept nogil:
     """Count the cells of ``m`` packed two-word candidates into four interleaved
     histograms ``hh[0..4*stride)``.  ``S`` is a constant at every call, so the compiler
     makes one loop per shift; four histograms break the store-to-load chain when
@@ -238,6 +291,12 @@ cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t 
     cdef uint32_t* h2 = hh + 2 * stride
     cdef uint32_t* h3 = hh + 3 * stride
     cdef Py_ssize_t i = 0
+    if S == 3 and HAVE_LANES:           # 64 candidates at a time (AVX-512, mm_count64)
+        while i < m:
+            _count64(p0, p1, pk, m - i if m - i < 64 else 64, cl, ncl, hh)
+            pk += 128
+            i += 64
+        return
     while i + 4 <= m:
         hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
         h1[(popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])] += 1
@@ -267,9 +326,9 @@ cdef inline void _acc(const KData* d, const uint64_t* ge, const uint64_t* pk, Py
     if d.mode == 1:
         _acc_wide(ge, pk, m, hh, d.cells)
     elif d.shift == 3:
-        _acc_narrow(ge, pk, m, hh, d.cells, 3)
+        _acc_narrow(ge, pk, m, hh, d.cells, 3, d.clist, d.ncl)
     else:
-        _acc_narrow(ge, pk, m, hh, d.cells, 4)
+        _acc_narrow(ge, pk, m, hh, d.cells, 4, d.clist, d.ncl)
 
 
 cdef inline void _fold(const KData* d, const uint32_t* hh, uint32_t* h) noexcept nogil:
@@ -288,6 +347,17 @@ cdef inline void _pack(const KData* d, const int32_t* c, Py_ssize_t m,
     for i in range(m):
         for j in range(w):
             out[i * w + j] = d.enc[<Py_ssize_t>c[i] * w + j]
+
+
+cdef uint64_t* _new_pack(const KData* d, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """A new array (free it; NULL when out of memory) of the candidates' encodings
+    (_pack), zero-padded to a multiple of 8 codes: the vector kernels read whole groups
+    of eight."""
+    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef uint64_t* pk = <uint64_t*>calloc(padded * d.words + 1, sizeof(uint64_t))
+    if pk != NULL:
+        _pack(d, c, m, pk)
+    return pk
 
 
 cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t m,
@@ -786,9 +856,8 @@ cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
     cdef int64_t* lbt = NULL
     _best_init(&best)
     if d.mode != 2:
-        pk = <uint64_t*>malloc(m * d.words * sizeof(uint64_t) + 1)
+        pk = _new_pack(d, c, m)
         if pk != NULL:
-            _pack(d, c, m, pk)
             lbt = _class_bounds(d, pk, m, kind)
     _scan_parallel(d, kind, guesses, ng, c, pk, m, &best, threads, 0, INT64_MIN, lbt)
     free(lbt)
@@ -1089,9 +1158,8 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
         return _best(w.d, c, m, c, m, w.kind, &key, &is_cand, w.threads)
     _best_init(&best)
     if w.d.mode != 2:
-        pk = <uint64_t*>malloc(m * w.d.words * sizeof(uint64_t) + 1)
+        pk = _new_pack(w.d, c, m)
         if pk != NULL:
-            _pack(w.d, c, m, pk)
             lbt = _class_bounds(w.d, pk, m, w.kind)
     if w.shortcut_ok and m < ngl:
         _scan(w.d, w.kind, c, m, c, pk, m, &best, 0, INT64_MIN, lbt, True)
@@ -1313,8 +1381,14 @@ cdef class Kernel:
             msw = np.ascontiguousarray(msw, dtype=np.uint64)
             msid = np.ascontiguousarray(msid.reshape(-1), dtype=np.int32)
             kr._ms_ptrs(msw, msid)
+        kr.d.ncl = 0
         for t in range(n + 1):
             kr.d.tcells[t] = sum(1 for b in range(t + 1) if slot_tab[(b << 4) | t] != 255)
+        for b in range(n + 1):
+            for t in range(b, n + 1):
+                if slot_tab[(b << 4) | t] != 255 and kr.d.shift == 3:
+                    kr.d.clist[kr.d.ncl] = (b << 3) | t
+                    kr.d.ncl += 1
         kr._refs = (enc, digits, xlogx, cm, msw, msid)
         return kr
 
@@ -1393,9 +1467,7 @@ cdef class Kernel:
         cdef uint64_t* pk = NULL
         with nogil:
             if self.d.mode != 2:
-                pk = <uint64_t*>malloc(m * self.d.words * sizeof(uint64_t) + 1)
-                if pk != NULL:
-                    _pack(&self.d, cp, m, pk)
+                pk = _new_pack(&self.d, cp, m)
             for i in range(guesses.shape[0]):
                 if pk != NULL:
                     _hist_packed(&self.d, guesses[i], pk, m, h)

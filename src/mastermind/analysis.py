@@ -138,6 +138,24 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     blanks = use_symmetry and game.guesses.size == game.size
     kernel = game.kernel
     total = int(game.secrets.size)
+    if total <= _DIRECT_MAX:
+        # A small game is walked whole by the kernel in this thread: cheaper than
+        # expanding its top in Python and waking threads for work this small.
+        if progress:
+            progress(0, total)
+        counts, recs, _ = kernel.walk(game.guesses, game.secrets, strategy.kind,
+                                      candidates_only, game.secrets_are_guesses, g0, 1, tree,
+                                      None, use_symmetry, 1, blanks, plain)
+        if progress:
+            progress(total, total)
+        root_node = None
+        if tree:
+            root_node = _build_tree(game, recs)
+            for _, node in root_node.walk():
+                node.children = dict(sorted(node.children.items()))
+        return Analysis(game, strategy, candidates_only, g0,
+                        {d: int(c) for d, c in enumerate(counts.tolist()) if c},
+                        time.perf_counter() - start, root_node)
     dist: dict[int, int] = {}
     root = Node(g0, total) if tree else None
     # The top of the tree is expanded here, its large scans shared by all threads; below
@@ -224,6 +242,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
 
 
 _EXPAND_MIN = 64  # parts this small are walked whole by one thread
+_DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and smaller)
 
 
 def _guess_lists(game: Game, tasks: list, symmetric: bool
