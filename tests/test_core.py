@@ -151,11 +151,14 @@ def test_xlogx_increments_grow():
     assert dx[0] == 0 and np.all(np.diff(dx) > 0)
 
 
-@pytest.mark.parametrize("n,k", [(5, 8), (4, 6), (6, 4), (7, 5)])
-def test_bounded_scans_choose_what_full_keys_choose(n, k):
+@pytest.mark.parametrize("n,k,variant", [(5, 8, "classic"), (4, 6, "classic"),
+                                         (6, 4, "classic"), (7, 5, "classic"),
+                                         (5, 8, "black-peg"), (5, 7, "distinct")])
+def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
     """best_guess and choose (bounds, the eight-guess lanes for few candidates, the
-    non-candidate floor) against the rule applied to every guess's full key."""
-    g = game(n, k)
+    64-pair blocks for many, the colour-class bounds, the non-candidate floor) against
+    the rule applied to every guess's full key."""
+    g = game(n, k, variant)
     rng = np.random.default_rng(n * 100 + k)
     sizes = [2, 3, 5, 8, 12, 16, 20, 25, 31, 32, 33, 40, 64, 130]
     for size in sizes:

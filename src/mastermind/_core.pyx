@@ -151,6 +151,30 @@ cdef extern from *:
             h[cl[k]] += (uint32_t)__builtin_popcountll(
                 _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
     }
+    /* As mm_count64 from the byte forms of the codes (k <= 8): D, a byte per position
+       (the colour; 0xFF past n, 0xFE in the guess), and K, a byte per colour (its
+       count).  Blacks are the equal bytes of D, blacks + whites the sum of the bytewise
+       minimum of K: a compare, a masked move, a minimum, an add and one sum of absolute
+       differences give the cells of eight codes. */
+    static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
+                                   const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
+                                   uint32_t* h) {
+        uint8_t cb[64] __attribute__((aligned(64)));
+        const __m512i GD = _mm512_set1_epi64((long long)gD);
+        const __m512i GK = _mm512_set1_epi64((long long)gK);
+        const __m512i eight = _mm512_set1_epi8(8), zero = _mm512_setzero_si512();
+        for (Py_ssize_t i = 0; i < n; i += 8) {
+            __mmask64 eq = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void*)(D + i)), GD);
+            __m512i t = _mm512_min_epu8(_mm512_loadu_si512((const void*)(K + i)), GK);
+            __m512i cell = _mm512_sad_epu8(_mm512_mask_add_epi8(t, eq, t, eight), zero);
+            _mm_storel_epi64((__m128i*)(cb + i), _mm512_cvtepi64_epi8(cell));
+        }
+        const __m512i v = _mm512_load_si512((const void*)cb);
+        const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
+        for (int k = 0; k < ncl; k++)
+            h[cl[k]] += (uint32_t)__builtin_popcountll(
+                _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+    }
     static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
                              const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                              const int64_t* dx) {
@@ -165,6 +189,9 @@ cdef extern from *:
     }
     #else
     #define MM_HAVE_LANES 0
+    static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
+                                   const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
+                                   uint32_t* h) {}
     static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                   const uint8_t* cl, int ncl, uint32_t* h) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -179,6 +206,9 @@ cdef extern from *:
     #endif
     /* a cell histogram on a cache-line boundary (the bounded scans' counts) */
     typedef struct __attribute__((aligned(64))) { uint32_t c[64]; } mm_hist64;
+    /* 0x01 in each byte past the n-th: subtracted from a code's D gives the guess's D
+       (0xFE there, which no candidate byte 0xFF equals) */
+    #define MM_PAD_ONES(n) ((n) >= 8 ? 0ULL : (0x0101010101010101ULL << (8 * (n))))
     /* Build with -DMM_STATS to count the (guess, candidate) pairs the scans score, over
        all threads: a profiling aid, compiled out otherwise. */
     #ifdef MM_STATS
@@ -204,6 +234,10 @@ cdef extern from *:
     ctypedef struct Hist64 "mm_hist64":
         uint32_t c[64]
     bint HAVE_LANES "MM_HAVE_LANES"
+    uint64_t PAD_ONES "MM_PAD_ONES"(int n) noexcept nogil
+    void _count64b "mm_count64b"(uint64_t gD, uint64_t gK, const uint64_t* D, const uint64_t* K,
+                                 Py_ssize_t n, const uint8_t* cl, int ncl,
+                                 uint32_t* h) noexcept nogil
     void _count64 "mm_count64"(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h) noexcept nogil
     unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl, const uint64_t* pk,
@@ -254,6 +288,7 @@ cdef struct KData:
     int tcells[16]        # cells (scores) of each total blacks + whites
     uint8_t clist[64]     # shift 3: the cells a pair can land in
     int ncl
+    const uint64_t* benc  # byte forms (D, K) of every code when HAVE_LANES and k <= 8
 
 
 cdef enum:
@@ -351,21 +386,45 @@ cdef inline void _pack(const KData* d, const int32_t* c, Py_ssize_t m,
 
 cdef uint64_t* _new_pack(const KData* d, const int32_t* c, Py_ssize_t m) noexcept nogil:
     """A new array (free it; NULL when out of memory) of the candidates' encodings
-    (_pack), zero-padded to a multiple of 8 codes: the vector kernels read whole groups
-    of eight."""
+    (_pack), zero-padded to a multiple of 8 codes (the vector kernels read whole groups
+    of eight), followed, when the game has them (``d.benc``), by their byte forms (see
+    mm_count64b) at ``_bytes_of(pk, m)``."""
     cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
-    cdef uint64_t* pk = <uint64_t*>calloc(padded * d.words + 1, sizeof(uint64_t))
+    cdef Py_ssize_t i
+    cdef uint64_t* pk = <uint64_t*>calloc(padded * (d.words + (2 if d.benc != NULL else 0)) + 1,
+                                          sizeof(uint64_t))
     if pk != NULL:
         _pack(d, c, m, pk)
+        if d.benc != NULL:              # then the byte forms: all D, then all K
+            for i in range(m):
+                pk[2 * padded + i] = d.benc[2 * <Py_ssize_t>c[i]]
+                pk[3 * padded + i] = d.benc[2 * <Py_ssize_t>c[i] + 1]
     return pk
+
+
+cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,
+                                      Py_ssize_t m) noexcept nogil:
+    """The byte forms in an array made by _new_pack (NULL if none): D, then K."""
+    if d.benc == NULL:
+        return NULL
+    return pk + 2 * ((m + 7) & ~(<Py_ssize_t>7))
 
 
 cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t m,
                        uint32_t* h) noexcept nogil:
     """The partition table of guess g over packed candidate encodings (encoded modes)."""
     cdef uint32_t hh[4 * 144]
+    cdef const uint64_t* pb = _bytes_of(d, pk, m)
+    cdef Py_ssize_t i = 0
     memset(hh, 0, 4 * d.cells * sizeof(uint32_t))
-    _acc(d, d.enc + <Py_ssize_t>g * d.words, pk, m, hh)
+    if pb != NULL:
+        while i < m:
+            _count64b(d.benc[2 * <Py_ssize_t>g] - PAD_ONES(d.n), d.benc[2 * <Py_ssize_t>g + 1],
+                      pb + i, pb + ((m + 7) & ~(<Py_ssize_t>7)) + i, m - i if m - i < 64 else 64,
+                      d.clist, d.ncl, hh)
+            i += 64
+    else:
+        _acc(d, d.enc + <Py_ssize_t>g * d.words, pk, m, hh)
     _fold(d, hh, h)
 
 
@@ -475,6 +534,79 @@ cdef inline uint32_t _cell(uint64_t p0, uint64_t p1, const uint64_t* v) noexcept
     return (popcount(p0 & v[0]) << 3) + popcount(p1 & v[1])
 
 
+cdef enum:
+    BLOCK_MIN = 64          # candidates from which _eval_narrow counts 64 at a time
+
+
+cdef bint _eval_blocks(const KData* d, int kind, Py_ssize_t g, const uint64_t* pk,
+                       Py_ssize_t m, int64_t lim, uint32_t* h, int64_t* out_key,
+                       int* out_nc) noexcept nogil:
+    """_eval_narrow for m >= BLOCK_MIN candidates, from their byte forms: 64 pairs at a
+    time go into ``h`` (zeroed) through mm_count64b, and the same bounds are checked
+    after each 64 on the counts so far."""
+    cdef const uint64_t* D = _bytes_of(d, pk, m)
+    cdef const uint64_t* K = D + ((m + 7) & ~(<Py_ssize_t>7))
+    cdef uint64_t gD = d.benc[2 * g] - PAD_ONES(d.n)
+    cdef uint64_t gK = d.benc[2 * g + 1]
+    cdef Py_ssize_t i = 0
+    cdef int j
+    cdef uint32_t t, mx
+    cdef int64_t acc
+    cdef uint32_t hs[MAX_SLOTS]
+    while i < m:
+        _count64b(gD, gK, D + i, K + i, m - i if m - i < 64 else 64, d.clist, d.ncl, h)
+        i += 64
+        if i >= m or kind == 2:
+            continue
+        if kind == 0:
+            mx = 0
+            for j in range(d.ncl):
+                t = h[d.clist[j]]
+                if t > mx:
+                    mx = t
+            if mx > lim:
+                MM_COUNT(i)
+                return False
+        else:
+            acc = m - i if kind == 3 else 0
+            for j in range(d.ncl):
+                t = h[d.clist[j]]
+                acc += d.xlogx[t] if kind == 1 else <int64_t>t * t
+            if acc > lim:
+                MM_COUNT(i)
+                return False
+    MM_COUNT(m)
+    if d.injective:
+        out_key[0] = _value_cells(d, h, kind)
+        out_nc[0] = h[(d.n << 3) + d.n] == 0
+        return True
+    memset(hs, 0, sizeof(hs))
+    for j in range(d.cells):
+        hs[d.fold[j]] += h[j]
+    out_key[0] = _value(d, hs, kind)
+    out_nc[0] = hs[d.win] == 0
+    return True
+
+
+cdef inline int64_t _value_cells(const KData* d, const uint32_t* h, int kind) noexcept nogil:
+    """_value over the cells of an injective game (cells and slots one to one)."""
+    cdef int64_t v = 0
+    cdef int j
+    cdef uint32_t t
+    for j in range(d.ncl):
+        t = h[d.clist[j]]
+        if kind == 0:
+            if t > v:
+                v = t
+        elif kind == 1:
+            v += d.xlogx[t]
+        elif kind == 2:
+            v -= t != 0
+        else:
+            v += <int64_t>t * t
+    return v
+
+
 cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
                               const uint64_t* pk, Py_ssize_t m, int64_t lim,
                               int64_t* out_key, int* out_nc) noexcept nogil:
@@ -503,6 +635,9 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     cdef Py_ssize_t i = 0
     cdef int j
     cdef int wc = (d.n << 3) + d.n
+    if m >= BLOCK_MIN and d.benc != NULL and kind != 2:  # (parts: its bit mask is faster)
+        memset(h, 0, sizeof(hc))
+        return _eval_blocks(d, kind, (ge - d.enc) >> 1, pk, m, lim, h, out_key, out_nc)
     if kind == 2:
         while i + 2 <= m:
             m0 |= (<uint64_t>1) << (_cell(p0, p1, pk))
@@ -1389,8 +1524,22 @@ cdef class Kernel:
                 if slot_tab[(b << 4) | t] != 255 and kr.d.shift == 3:
                     kr.d.clist[kr.d.ncl] = (b << 3) | t
                     kr.d.ncl += 1
-        kr._refs = (enc, digits, xlogx, cm, msw, msid)
+        benc = None
+        if HAVE_LANES and kr.mode == MODE_NARROW and kr.d.shift == 3 and k <= 8:
+            dg = np.asarray(digits)
+            dbytes = np.full((enc.shape[0], 8), 0xFF, dtype=np.uint8)
+            dbytes[:, :n] = dg
+            kbytes = np.zeros((enc.shape[0], 8), dtype=np.uint8)
+            for i in range(k):
+                kbytes[:, i] = (dg == i).sum(axis=1)
+            benc = np.ascontiguousarray(np.stack([dbytes.view(np.uint64)[:, 0],
+                                                  kbytes.view(np.uint64)[:, 0]], axis=1))
+            kr._benc_ptr(benc)
+        kr._refs = (enc, digits, xlogx, cm, msw, msid, benc)
         return kr
+
+    cdef void _benc_ptr(self, const uint64_t[:, ::1] benc):
+        self.d.benc = &benc[0, 0]
 
     cdef void _ms_ptrs(self, const uint64_t[::1] msw, const int32_t[::1] msid):
         self.d.msw = &msw[0]
