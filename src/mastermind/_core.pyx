@@ -15,6 +15,10 @@ Two ways to score a pair of codes:
   words (``MODE_NARROW``), otherwise four (``MODE_WIDE``, up to n*k = 128).
 * **table** (custom games): a dense ``uint8`` matrix of score slots over a universe of codes.
 
+With AVX-512 and k <= 8, two-word codes also have *byte forms* (``benc``): a byte per
+position (its colour) and a byte per colour (its count), from which eight pairs are scored
+by one byte compare and one bytewise minimum (mm_count64b).
+
 A score is reported as its *slot*: ``slot_tab[(blacks << 4) | (blacks + whites)]``.
 """
 
@@ -615,7 +619,9 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     as a lower bound of its key exceeds ``lim``; else set its key and whether it is not a
     candidate.  One histogram, checked after every pair: two interleaved ones checked
     every 32 pairs measured 2-3 times slower, the coarser checks costing more scoring
-    than the store-to-load chains they save.
+    than the store-to-load chains they save.  From BLOCK_MIN candidates, when the codes
+    have byte forms, _eval_blocks counts 64 pairs at a time instead (no store-to-load
+    chain at all, the same bounds checked every 64 pairs).
 
     Bounds, all valid for partial counts t of the final T: minmax max t <= max T;
     expected-size sum t^2 + (candidates left) <= sum T^2; entropy sum t log t <= sum T
