@@ -556,7 +556,6 @@ cdef bint _eval_blocks(const KData* d, int kind, Py_ssize_t g, const uint64_t* p
     cdef int j
     cdef uint32_t t, mx
     cdef int64_t acc
-    cdef uint32_t hs[MAX_SLOTS]
     while i < m:
         _count64b(gD, gK, D + i, K + i, m - i if m - i < 64 else 64, d.clist, d.ncl, h)
         i += 64
@@ -584,6 +583,15 @@ cdef bint _eval_blocks(const KData* d, int kind, Py_ssize_t g, const uint64_t* p
         out_key[0] = _value_cells(d, h, kind)
         out_nc[0] = h[(d.n << 3) + d.n] == 0
         return True
+    return _key_folded(d, h, kind, out_key, out_nc)
+
+
+cdef inline bint _key_folded(const KData* d, const uint32_t* h, int kind, int64_t* out_key,
+                             int* out_nc) noexcept nogil:
+    """Set the key and candidacy from cell counts h of a game whose cells merge into
+    slots (black-peg); returns True."""
+    cdef uint32_t hs[MAX_SLOTS]
+    cdef int j
     memset(hs, 0, sizeof(hs))
     for j in range(d.cells):
         hs[d.fold[j]] += h[j]
@@ -735,18 +743,12 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             acc += 2 * h[a]
             h[a] += 1
         acc += m
+    MM_COUNT(m)
     if d.injective:                     # acc is the key itself
         out_key[0] = acc
         out_nc[0] = h[wc] == 0
-        MM_COUNT(m)
         return True
-    memset(hs, 0, sizeof(hs))
-    for j in range(d.cells):
-        hs[d.fold[j]] += h[j]
-    out_key[0] = _value(d, hs, kind)
-    out_nc[0] = hs[d.win] == 0
-    MM_COUNT(m)
-    return True
+    return _key_folded(d, h, kind, out_key, out_nc)
 
 
 cdef enum:
@@ -847,7 +849,7 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
     """_scan for few candidates (two-word codes, m <= LANES_MAX): the guesses go eight at
     a time through _lanes, which proves most of them worse than the best so far at a
     fraction of the cost of scoring them one by one; the others are scored by _scan."""
-    cdef Py_ssize_t j = 0, q
+    cdef Py_ssize_t j = 0
     cdef int64_t lim
     cdef int nl, l
     cdef unsigned alive
@@ -1524,7 +1526,9 @@ cdef class Kernel:
             kr._ms_ptrs(msw, msid)
         kr.d.ncl = 0
         for t in range(n + 1):
-            kr.d.tcells[t] = sum(1 for b in range(t + 1) if slot_tab[(b << 4) | t] != 255)
+            kr.d.tcells[t] = 0
+            for b in range(t + 1):
+                kr.d.tcells[t] += slot_tab[(b << 4) | t] != 255
         for b in range(n + 1):
             for t in range(b, n + 1):
                 if slot_tab[(b << 4) | t] != 255 and kr.d.shift == 3:
