@@ -17,6 +17,7 @@ def test_histograms_pairs_per_second(benchmark, which, game_4_6, game_5_8):
     pairs = guesses.size * cands.size
     benchmark.extra_info["pairs"] = pairs
     benchmark.extra_info["pairs_per_second"] = pairs / benchmark.stats.stats.mean
+    benchmark.extra_info["simd"] = _core.SIMD
 
 
 @pytest.mark.benchmark(group="kernel")

@@ -204,3 +204,7 @@ def test_parallel_scan_of_few_guesses_keeps_ties_by_index(kind):
         for threads in (1, 2):
             assert g.kernel.best_guess(guesses, cands, kind, threads)[0] == expect
             assert g.kernel.choose(guesses, cands, kind, False, True, threads) == expect
+
+
+def test_simd_names_the_compiled_kernels():
+    assert _core.SIMD in ("avx512", "avx2", "none")

@@ -10,6 +10,7 @@ import numpy.typing as npt
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 
+SIMD: str
 MODE_NARROW: int
 MODE_WIDE: int
 MODE_TABLE: int

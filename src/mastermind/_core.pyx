@@ -15,7 +15,7 @@ Two ways to score a pair of codes:
   words (``MODE_NARROW``), otherwise four (``MODE_WIDE``, up to n*k = 128).
 * **table** (custom games): a dense ``uint8`` matrix of score slots over a universe of codes.
 
-With AVX-512 and k <= 8, two-word codes also have *byte forms* (``benc``): a byte per
+With AVX-512 or AVX2 and k <= 8, two-word codes also have *byte forms* (``benc``): a byte per
 position (its colour) and a byte per colour (its count), from which eight pairs are scored
 by one byte compare and one bytewise minimum (mm_count64b).
 
@@ -191,8 +191,130 @@ cdef extern from *:
             return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 4);
         return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 8);
     }
+    #define MM_HAVE_COUNT64 1
+    #define MM_SIMD "avx512"
+    #elif defined(__AVX2__)
+    /* The same kernels for AVX2: two 256-bit halves of four lanes, compare results as
+       vectors instead of mask registers. */
+    #include <immintrin.h>
+    #define MM_HAVE_LANES 1
+    #define MM_HAVE_COUNT64 0
+    #define MM_SIMD "avx2"
+    static inline __m256i mm_popbytes256(__m256i a, __m256i lut, __m256i low) {
+        return _mm256_add_epi8(
+            _mm256_shuffle_epi8(lut, _mm256_and_si256(a, low)),
+            _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(a, 4), low)));
+    }
+    static inline unsigned mm_nonzero4(__m256i v) {   /* lanes of v that are not zero */
+        return ~(unsigned)_mm256_movemask_pd(
+            _mm256_castsi256_pd(_mm256_cmpeq_epi64(v, _mm256_setzero_si256()))) & 15u;
+    }
+    static inline __attribute__((always_inline)) unsigned mm_lanes_body(
+            const uint64_t* enc, const int32_t* gs, int nl, const uint64_t* pk, Py_ssize_t m,
+            int kind, int cap, int64_t lim, const int64_t* dx, const int nlev) {
+        const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+        const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+        const __m256i one = _mm256_set1_epi64x(1);
+        const __m256i limv = _mm256_set1_epi64x(lim);
+        uint64_t w0[8], w1[8];
+        __m256i L[2][8], dl[8], acc[2] = {zero, zero}, G0[2], G1[2];
+        unsigned alive = (1u << nl) - 1;
+        for (int l = 0; l < 8; l++) {
+            int32_t g = gs[l < nl ? l : 0];
+            w0[l] = enc[2 * (Py_ssize_t)g];
+            w1[l] = enc[2 * (Py_ssize_t)g + 1];
+            L[0][l] = zero;
+            L[1][l] = zero;
+            dl[l] = _mm256_set1_epi64x(kind == 1 ? dx[l + 1] - dx[l] : 2);
+        }
+        for (int q = 0; q < 2; q++) {
+            G0[q] = _mm256_loadu_si256((const __m256i*)(w0 + 4 * q));
+            G1[q] = _mm256_loadu_si256((const __m256i*)(w1 + 4 * q));
+        }
+        for (Py_ssize_t i = 0; i < m; i++) {
+            const __m256i x0 = _mm256_set1_epi64x((long long)pk[2 * i]);
+            const __m256i x1 = _mm256_set1_epi64x((long long)pk[2 * i + 1]);
+            unsigned dead = 0;
+            for (int q = 0; q < 2; q++) {
+                __m256i pa = mm_popbytes256(_mm256_and_si256(x0, G0[q]), lut, low);
+                __m256i pb = mm_popbytes256(_mm256_and_si256(x1, G1[q]), lut, low);
+                __m256i cell = _mm256_sad_epu8(_mm256_add_epi8(_mm256_slli_epi16(pa, 3), pb), zero);
+                __m256i bit = _mm256_sllv_epi64(one, cell);
+                unsigned d4;
+                if (kind == 0) {
+                    for (int j = nlev - 1; j >= 1; j--)
+                        L[q][j] = _mm256_or_si256(L[q][j], _mm256_and_si256(L[q][j - 1], bit));
+                    L[q][0] = _mm256_or_si256(L[q][0], bit);
+                    d4 = mm_nonzero4(L[q][cap]);
+                } else {
+                    for (int j = nlev - 1; j >= 0; j--) {
+                        __m256i t = _mm256_and_si256(L[q][j], bit);
+                        acc[q] = _mm256_add_epi64(acc[q], _mm256_andnot_si256(
+                            _mm256_cmpeq_epi64(t, zero), dl[j]));
+                        if (j + 1 < nlev)
+                            L[q][j + 1] = _mm256_or_si256(L[q][j + 1], t);
+                    }
+                    L[q][0] = _mm256_or_si256(L[q][0], bit);
+                    d4 = (unsigned)_mm256_movemask_pd(
+                        _mm256_castsi256_pd(_mm256_cmpgt_epi64(acc[q], limv)));
+                }
+                dead |= d4 << (4 * q);
+            }
+            alive &= ~dead;
+            if (!alive)
+                return 0;
+        }
+        return alive;
+    }
+    static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
+                             const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
+                             const int64_t* dx) {
+        if (kind != 0)
+            return mm_lanes_body(enc, gs, nl, pk, m, kind, 0, lim, dx, 2);
+        int cap = lim < m ? (int)lim : (int)m;
+        if (cap <= 1)
+            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap < 0 ? 0 : cap, lim, dx, 2);
+        if (cap <= 3)
+            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 4);
+        return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 8);
+    }
+    static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
+                                   const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
+                                   uint32_t* h) {
+        uint8_t cb[64] __attribute__((aligned(32)));
+        uint64_t t4[4];
+        const __m256i GD = _mm256_set1_epi64x((long long)gD);
+        const __m256i GK = _mm256_set1_epi64x((long long)gK);
+        const __m256i eight = _mm256_set1_epi8(8), zero = _mm256_setzero_si256();
+        for (Py_ssize_t i = 0; i < n; i += 4) {
+            __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i*)(D + i)), GD);
+            __m256i t = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(K + i)), GK);
+            __m256i cell = _mm256_sad_epu8(_mm256_add_epi8(t, _mm256_and_si256(eq, eight)), zero);
+            _mm256_storeu_si256((__m256i*)t4, cell);
+            cb[i] = (uint8_t)t4[0]; cb[i + 1] = (uint8_t)t4[1];
+            cb[i + 2] = (uint8_t)t4[2]; cb[i + 3] = (uint8_t)t4[3];
+        }
+        const __m256i v0 = _mm256_load_si256((const __m256i*)cb);
+        const __m256i v1 = _mm256_load_si256((const __m256i*)(cb + 32));
+        const uint64_t valid = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+        for (int k = 0; k < ncl; k++) {
+            const __m256i c = _mm256_set1_epi8((char)cl[k]);
+            uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, c))
+                | ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, c)) << 32);
+            h[cl[k]] += (uint32_t)__builtin_popcountll(hit & valid);
+        }
+    }
+    static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
+                                  const uint8_t* cl, int ncl, uint32_t* h) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            h[((unsigned)__builtin_popcountll(g0 & pk[2 * i]) << 3)
+              + (unsigned)__builtin_popcountll(g1 & pk[2 * i + 1])] += 1;
+    }
     #else
     #define MM_HAVE_LANES 0
+    #define MM_HAVE_COUNT64 0
+    #define MM_SIMD "none"
     static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
                                    const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
                                    uint32_t* h) {}
@@ -238,6 +360,8 @@ cdef extern from *:
     ctypedef struct Hist64 "mm_hist64":
         uint32_t c[64]
     bint HAVE_LANES "MM_HAVE_LANES"
+    bint HAVE_COUNT64 "MM_HAVE_COUNT64"
+    const char* SIMD_NAME "MM_SIMD"
     uint64_t PAD_ONES "MM_PAD_ONES"(int n) noexcept nogil
     void _count64b "mm_count64b"(uint64_t gD, uint64_t gK, const uint64_t* D, const uint64_t* K,
                                  Py_ssize_t n, const uint8_t* cl, int ncl,
@@ -254,6 +378,7 @@ cdef enum:
     MAX_DEPTH = 64          # deepest strategy tree the walk records
 
 # Public constants (mirrored in _core.pyi).
+SIMD = (<bytes>SIMD_NAME).decode()   # the vector kernels compiled in: avx512, avx2 or none
 MODE_NARROW = 0
 MODE_WIDE = 1
 MODE_TABLE = 2
@@ -292,7 +417,7 @@ cdef struct KData:
     int tcells[16]        # cells (scores) of each total blacks + whites
     uint8_t clist[64]     # shift 3: the cells a pair can land in
     int ncl
-    const uint64_t* benc  # byte forms (D, K) of every code when HAVE_LANES and k <= 8
+    const uint64_t* benc  # byte forms (D, K) of every code (AVX2 or AVX-512, k <= 8)
 
 
 cdef enum:
@@ -330,7 +455,7 @@ cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t 
     cdef uint32_t* h2 = hh + 2 * stride
     cdef uint32_t* h3 = hh + 3 * stride
     cdef Py_ssize_t i = 0
-    if S == 3 and HAVE_LANES:           # 64 candidates at a time (AVX-512, mm_count64)
+    if S == 3 and HAVE_COUNT64:         # 64 candidates at a time (AVX-512, mm_count64)
         while i < m:
             _count64(p0, p1, pk, m - i if m - i < 64 else 64, cl, ncl, hh)
             pk += 128
