@@ -153,7 +153,8 @@ def test_xlogx_increments_grow():
 
 @pytest.mark.parametrize("n,k,variant", [(5, 8, "classic"), (4, 6, "classic"),
                                          (6, 4, "classic"), (7, 5, "classic"),
-                                         (5, 8, "black-peg"), (5, 7, "distinct")])
+                                         (5, 8, "black-peg"), (5, 7, "distinct"),
+                                         (4, 10, "bulls-and-cows"), (3, 16, "classic")])
 def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
     """best_guess and choose (bounds, the eight-guess lanes for few candidates, the
     64-pair blocks for many, the colour-class bounds, the non-candidate floor) against
@@ -171,7 +172,7 @@ def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
                     cands = g.kernel.filter(gg, g.kernel.slot(gg, secret), cands)
                 cands = cands[:size]
             else:
-                cands = np.sort(rng.choice(g.size, size, replace=False)).astype(np.int32)
+                cands = np.sort(rng.choice(g.secrets, size, replace=False)).astype(np.int32)
             if cands.size < 2:
                 continue
             is_cand = np.zeros(g.size, dtype=bool)

@@ -15,7 +15,7 @@ Two ways to score a pair of codes:
   words (``MODE_NARROW``), otherwise four (``MODE_WIDE``, up to n*k = 128).
 * **table** (custom games): a dense ``uint8`` matrix of score slots over a universe of codes.
 
-With AVX-512 or AVX2 and k <= 8, two-word codes also have *byte forms* (``benc``): a byte per
+With AVX-512 or AVX2 and k <= 16, two-word codes also have *byte forms* (``benc``): a byte per
 position (its colour) and a byte per colour (its count), from which eight pairs are scored
 by one byte compare and one bytewise minimum (mm_count64b).
 
@@ -155,21 +155,25 @@ cdef extern from *:
             h[cl[k]] += (uint32_t)__builtin_popcountll(
                 _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
     }
-    /* As mm_count64 from the byte forms of the codes (k <= 8): D, a byte per position
+    /* As mm_count64 from the byte forms of the codes (k <= 16): D, a byte per position
        (the colour; 0xFF past n, 0xFE in the guess), and K, a byte per colour (its
-       count).  Blacks are the equal bytes of D, blacks + whites the sum of the bytewise
+       count; H for colours 9 to 16, NULL when k <= 8).  Blacks are the equal bytes of D, blacks + whites the sum of the bytewise
        minimum of K: a compare, a masked move, a minimum, an add and one sum of absolute
        differences give the cells of eight codes. */
-    static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
-                                   const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
-                                   uint32_t* h) {
+    static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                   const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                   const uint8_t* cl, int ncl, uint32_t* h) {
         uint8_t cb[64] __attribute__((aligned(64)));
         const __m512i GD = _mm512_set1_epi64((long long)gD);
         const __m512i GK = _mm512_set1_epi64((long long)gK);
+        const __m512i GH = _mm512_set1_epi64((long long)gH);
         const __m512i eight = _mm512_set1_epi8(8), zero = _mm512_setzero_si512();
         for (Py_ssize_t i = 0; i < n; i += 8) {
             __mmask64 eq = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void*)(D + i)), GD);
             __m512i t = _mm512_min_epu8(_mm512_loadu_si512((const void*)(K + i)), GK);
+            if (H)                      /* colours 9 to 16 */
+                t = _mm512_add_epi8(t, _mm512_min_epu8(
+                    _mm512_loadu_si512((const void*)(H + i)), GH));
             __m512i cell = _mm512_sad_epu8(_mm512_mask_add_epi8(t, eq, t, eight), zero);
             _mm_storel_epi64((__m128i*)(cb + i), _mm512_cvtepi64_epi8(cell));
         }
@@ -279,17 +283,21 @@ cdef extern from *:
             return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 4);
         return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 8);
     }
-    static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
-                                   const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
-                                   uint32_t* h) {
+    static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                   const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                   const uint8_t* cl, int ncl, uint32_t* h) {
         uint8_t cb[64] __attribute__((aligned(32)));
         uint64_t t4[4];
         const __m256i GD = _mm256_set1_epi64x((long long)gD);
         const __m256i GK = _mm256_set1_epi64x((long long)gK);
+        const __m256i GH = _mm256_set1_epi64x((long long)gH);
         const __m256i eight = _mm256_set1_epi8(8), zero = _mm256_setzero_si256();
         for (Py_ssize_t i = 0; i < n; i += 4) {
             __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i*)(D + i)), GD);
             __m256i t = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(K + i)), GK);
+            if (H)                      /* colours 9 to 16 */
+                t = _mm256_add_epi8(t, _mm256_min_epu8(
+                    _mm256_loadu_si256((const __m256i*)(H + i)), GH));
             __m256i cell = _mm256_sad_epu8(_mm256_add_epi8(t, _mm256_and_si256(eq, eight)), zero);
             _mm256_storeu_si256((__m256i*)t4, cell);
             cb[i] = (uint8_t)t4[0]; cb[i + 1] = (uint8_t)t4[1];
@@ -315,9 +323,9 @@ cdef extern from *:
     #define MM_HAVE_LANES 0
     #define MM_HAVE_COUNT64 0
     #define MM_SIMD "none"
-    static inline void mm_count64b(uint64_t gD, uint64_t gK, const uint64_t* D,
-                                   const uint64_t* K, Py_ssize_t n, const uint8_t* cl, int ncl,
-                                   uint32_t* h) {}
+    static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                   const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                   const uint8_t* cl, int ncl, uint32_t* h) {}
     static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                   const uint8_t* cl, int ncl, uint32_t* h) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -363,9 +371,9 @@ cdef extern from *:
     bint HAVE_COUNT64 "MM_HAVE_COUNT64"
     const char* SIMD_NAME "MM_SIMD"
     uint64_t PAD_ONES "MM_PAD_ONES"(int n) noexcept nogil
-    void _count64b "mm_count64b"(uint64_t gD, uint64_t gK, const uint64_t* D, const uint64_t* K,
-                                 Py_ssize_t n, const uint8_t* cl, int ncl,
-                                 uint32_t* h) noexcept nogil
+    void _count64b "mm_count64b"(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                 const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                 const uint8_t* cl, int ncl, uint32_t* h) noexcept nogil
     void _count64 "mm_count64"(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h) noexcept nogil
     unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl, const uint64_t* pk,
@@ -417,7 +425,8 @@ cdef struct KData:
     int tcells[16]        # cells (scores) of each total blacks + whites
     uint8_t clist[64]     # shift 3: the cells a pair can land in
     int ncl
-    const uint64_t* benc  # byte forms (D, K) of every code (AVX2 or AVX-512, k <= 8)
+    const uint64_t* benc  # byte forms (D, K[, H]) of every code (AVX2 or AVX-512, k <= 16)
+    int bw                # words per code in benc: 2 (k <= 8) or 3
 
 
 cdef enum:
@@ -520,20 +529,20 @@ cdef uint64_t* _new_pack(const KData* d, const int32_t* c, Py_ssize_t m) noexcep
     mm_count64b) at ``_bytes_of(pk, m)``."""
     cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
     cdef Py_ssize_t i
-    cdef uint64_t* pk = <uint64_t*>calloc(padded * (d.words + (2 if d.benc != NULL else 0)) + 1,
-                                          sizeof(uint64_t))
+    cdef int j, bw = d.bw if d.benc != NULL else 0
+    cdef uint64_t* pk = <uint64_t*>calloc(padded * (d.words + bw) + 1, sizeof(uint64_t))
     if pk != NULL:
         _pack(d, c, m, pk)
-        if d.benc != NULL:              # then the byte forms: all D, then all K
+        for j in range(bw):             # then the byte forms: all D, all K (, all H)
             for i in range(m):
-                pk[2 * padded + i] = d.benc[2 * <Py_ssize_t>c[i]]
-                pk[3 * padded + i] = d.benc[2 * <Py_ssize_t>c[i] + 1]
+                pk[(2 + j) * padded + i] = d.benc[bw * <Py_ssize_t>c[i] + j]
     return pk
 
 
 cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,
                                       Py_ssize_t m) noexcept nogil:
-    """The byte forms in an array made by _new_pack (NULL if none): D, then K."""
+    """The byte forms in an array made by _new_pack (NULL if none): D, then K (then H),
+    each padded to a multiple of 8 codes."""
     if d.benc == NULL:
         return NULL
     return pk + 2 * ((m + 7) & ~(<Py_ssize_t>7))
@@ -544,13 +553,15 @@ cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t
     """The partition table of guess g over packed candidate encodings (encoded modes)."""
     cdef uint32_t hh[4 * 144]
     cdef const uint64_t* pb = _bytes_of(d, pk, m)
-    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
     memset(hh, 0, 4 * d.cells * sizeof(uint32_t))
     if pb != NULL:
         while i < m:
-            _count64b(d.benc[2 * <Py_ssize_t>g] - PAD_ONES(d.n), d.benc[2 * <Py_ssize_t>g + 1],
-                      pb + i, pb + ((m + 7) & ~(<Py_ssize_t>7)) + i, m - i if m - i < 64 else 64,
-                      d.clist, d.ncl, hh)
+            _count64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
+                      d.benc[d.bw * <Py_ssize_t>g + 1],
+                      d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
+                      pb + i, pb + padded + i, pb + 2 * padded + i if d.bw == 3 else NULL,
+                      m - i if m - i < 64 else 64, d.clist, d.ncl, hh)
             i += 64
     else:
         _acc(d, d.enc + <Py_ssize_t>g * d.words, pk, m, hh)
@@ -675,14 +686,17 @@ cdef bint _eval_blocks(const KData* d, int kind, Py_ssize_t g, const uint64_t* p
     after each 64 on the counts so far."""
     cdef const uint64_t* D = _bytes_of(d, pk, m)
     cdef const uint64_t* K = D + ((m + 7) & ~(<Py_ssize_t>7))
-    cdef uint64_t gD = d.benc[2 * g] - PAD_ONES(d.n)
-    cdef uint64_t gK = d.benc[2 * g + 1]
+    cdef const uint64_t* H = K + ((m + 7) & ~(<Py_ssize_t>7)) if d.bw == 3 else NULL
+    cdef uint64_t gD = d.benc[d.bw * g] - PAD_ONES(d.n)
+    cdef uint64_t gK = d.benc[d.bw * g + 1]
+    cdef uint64_t gH = d.benc[d.bw * g + 2] if d.bw == 3 else 0
     cdef Py_ssize_t i = 0
     cdef int j
     cdef uint32_t t, mx
     cdef int64_t acc
     while i < m:
-        _count64b(gD, gK, D + i, K + i, m - i if m - i < 64 else 64, d.clist, d.ncl, h)
+        _count64b(gD, gK, gH, D + i, K + i, H + i if H != NULL else NULL,
+                  m - i if m - i < 64 else 64, d.clist, d.ncl, h)
         i += 64
         if i >= m or kind == 2:
             continue
@@ -1660,15 +1674,18 @@ cdef class Kernel:
                     kr.d.clist[kr.d.ncl] = (b << 3) | t
                     kr.d.ncl += 1
         benc = None
-        if HAVE_LANES and kr.mode == MODE_NARROW and kr.d.shift == 3 and k <= 8:
+        if HAVE_LANES and kr.mode == MODE_NARROW and kr.d.shift == 3 and k <= 16:
             dg = np.asarray(digits)
             dbytes = np.full((enc.shape[0], 8), 0xFF, dtype=np.uint8)
             dbytes[:, :n] = dg
-            kbytes = np.zeros((enc.shape[0], 8), dtype=np.uint8)
+            kbytes = np.zeros((enc.shape[0], 16), dtype=np.uint8)
             for i in range(k):
                 kbytes[:, i] = (dg == i).sum(axis=1)
-            benc = np.ascontiguousarray(np.stack([dbytes.view(np.uint64)[:, 0],
-                                                  kbytes.view(np.uint64)[:, 0]], axis=1))
+            cols = [dbytes.view(np.uint64)[:, 0], kbytes[:, :8].copy().view(np.uint64)[:, 0]]
+            if k > 8:
+                cols.append(kbytes[:, 8:].copy().view(np.uint64)[:, 0])
+            benc = np.ascontiguousarray(np.stack(cols, axis=1))
+            kr.d.bw = benc.shape[1]
             kr._benc_ptr(benc)
         kr._refs = (enc, digits, xlogx, cm, msw, msid, benc)
         return kr
