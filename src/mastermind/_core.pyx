@@ -183,18 +183,6 @@ cdef extern from *:
             h[cl[k]] += (uint32_t)__builtin_popcountll(
                 _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
     }
-    static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
-                             const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
-                             const int64_t* dx) {
-        if (kind != 0)
-            return mm_lanes_body(enc, gs, nl, pk, m, kind, 0, lim, dx, 2);
-        int cap = lim < m ? (int)lim : (int)m;
-        if (cap <= 1)
-            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap < 0 ? 0 : cap, lim, dx, 2);
-        if (cap <= 3)
-            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 4);
-        return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 8);
-    }
     #define MM_HAVE_COUNT64 1
     #define MM_SIMD "avx512"
     #elif defined(__AVX2__)
@@ -271,18 +259,6 @@ cdef extern from *:
         }
         return alive;
     }
-    static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
-                             const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
-                             const int64_t* dx) {
-        if (kind != 0)
-            return mm_lanes_body(enc, gs, nl, pk, m, kind, 0, lim, dx, 2);
-        int cap = lim < m ? (int)lim : (int)m;
-        if (cap <= 1)
-            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap < 0 ? 0 : cap, lim, dx, 2);
-        if (cap <= 3)
-            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 4);
-        return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 8);
-    }
     static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                    const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                    const uint8_t* cl, int ncl, uint32_t* h) {
@@ -313,12 +289,6 @@ cdef extern from *:
             h[cl[k]] += (uint32_t)__builtin_popcountll(hit & valid);
         }
     }
-    static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
-                                  const uint8_t* cl, int ncl, uint32_t* h) {
-        for (Py_ssize_t i = 0; i < n; i++)
-            h[((unsigned)__builtin_popcountll(g0 & pk[2 * i]) << 3)
-              + (unsigned)__builtin_popcountll(g1 & pk[2 * i + 1])] += 1;
-    }
     #else
     #define MM_HAVE_LANES 0
     #define MM_HAVE_COUNT64 0
@@ -326,16 +296,32 @@ cdef extern from *:
     static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                    const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                    const uint8_t* cl, int ncl, uint32_t* h) {}
+    static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
+                             const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
+                             const int64_t* dx) {
+        return (1u << nl) - 1;
+    }
+    #endif
+    #if MM_HAVE_LANES
+    static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
+                             const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
+                             const int64_t* dx) {
+        if (kind != 0)                  /* two count levels: see mm_lanes_body's comment */
+            return mm_lanes_body(enc, gs, nl, pk, m, kind, 0, lim, dx, 2);
+        int cap = lim < m ? (int)lim : (int)m;
+        if (cap <= 1)
+            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap < 0 ? 0 : cap, lim, dx, 2);
+        if (cap <= 3)
+            return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 4);
+        return mm_lanes_body(enc, gs, nl, pk, m, 0, cap, lim, dx, 8);
+    }
+    #endif
+    #if !MM_HAVE_COUNT64
     static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                   const uint8_t* cl, int ncl, uint32_t* h) {
         for (Py_ssize_t i = 0; i < n; i++)
             h[((unsigned)__builtin_popcountll(g0 & pk[2 * i]) << 3)
               + (unsigned)__builtin_popcountll(g1 & pk[2 * i + 1])] += 1;
-    }
-    static unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
-                             const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
-                             const int64_t* dx) {
-        return (1u << nl) - 1;
     }
     #endif
     /* a cell histogram on a cache-line boundary (the bounded scans' counts) */
