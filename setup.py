@@ -14,7 +14,6 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 
-
 def _assembler_accepts(flag: str) -> bool:
     """Whether the C compiler's assembler takes ``flag`` (binutils 2.34 and later)."""
     cc = (sysconfig.get_config_var("CC") or "cc").split()[0]

@@ -606,23 +606,28 @@ cdef inline int64_t _value(const KData* d, const uint32_t* h, int kind) noexcept
     return v
 
 
-cdef int64_t _bound_noncandidate(const KData* d, Py_ssize_t m, int kind) noexcept nogil:
-    """A lower bound on the key of any guess that is not one of the m candidates: such a
-    guess spreads them over at most P = nslots - 1 slots (never the winning one), and every
-    valuation is best for the most even spread."""
-    cdef int64_t P = d.nslots - 1
-    cdef int64_t q, r
-    if P < 1:
-        return INT64_MAX
-    q = m // P
-    r = m % P
+cdef inline int64_t _even_spread(const KData* d, int64_t N, int64_t cells,
+                                 int kind) noexcept nogil:
+    """The key of N candidates spread as evenly as can be over ``cells`` parts (cells >=
+    1): the least key of any table of N candidates in that many parts, since every
+    valuation is convex."""
+    cdef int64_t q = N // cells
+    cdef int64_t r = N % cells
     if kind == 0:
         return q + (r != 0)
     if kind == 1:
-        return r * d.xlogx[q + 1] + (P - r) * d.xlogx[q]
+        return r * d.xlogx[q + 1] + (cells - r) * d.xlogx[q]
     if kind == 2:
-        return -(m if m < P else P)
-    return r * (q + 1) * (q + 1) + (P - r) * q * q
+        return -(N if N < cells else cells)
+    return r * (q + 1) * (q + 1) + (cells - r) * q * q
+
+
+cdef int64_t _bound_noncandidate(const KData* d, Py_ssize_t m, int kind) noexcept nogil:
+    """A lower bound on the key of any guess that is not one of the m candidates: such a
+    guess spreads them over at most P = nslots - 1 slots (never the winning one)."""
+    if d.nslots < 2:
+        return INT64_MAX
+    return _even_spread(d, m, d.nslots - 1, kind)
 
 
 cdef struct Best:
@@ -901,9 +906,9 @@ cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
     cdef int64_t* cn
     cdef int64_t* out
     cdef Py_ssize_t i, nc = 0
-    cdef int s, t, cells
+    cdef int s, t
     cdef int64_t N[16]
-    cdef int64_t q, r, v, x
+    cdef int64_t v, x
     cdef uint64_t w
     if d.msid == NULL or not d.injective or d.mode != 0 or m < CLASS_MIN:
         return NULL
@@ -938,21 +943,13 @@ cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
             N[popcount(w & cw[i])] += cn[i]
         v = 0
         for t in range(d.n + 1):
-            cells = d.tcells[t]
-            if N[t] == 0 or cells == 0:
+            if N[t] == 0 or d.tcells[t] == 0:
                 continue
-            q = N[t] // cells
-            r = N[t] % cells
-            if kind == 0:
-                x = q + (r != 0)
-                if x > v:
-                    v = x
-            elif kind == 1:
-                v += r * d.xlogx[q + 1] + (cells - r) * d.xlogx[q]
-            elif kind == 2:
-                v -= N[t] if N[t] < cells else cells
-            else:
-                v += r * (q + 1) * (q + 1) + (cells - r) * q * q
+            x = _even_spread(d, N[t], d.tcells[t], kind)
+            if kind != 0:                   # parts of different totals add up ...
+                v += x
+            elif x > v:                     # ... the largest part is the largest of all
+                v = x
         out[s] = v
     free(cw)
     free(cn)
@@ -1649,16 +1646,14 @@ cdef class Kernel:
             msw = np.ascontiguousarray(msw, dtype=np.uint64)
             msid = np.ascontiguousarray(msid.reshape(-1), dtype=np.int32)
             kr._ms_ptrs(msw, msid)
-        kr.d.ncl = 0
-        for t in range(n + 1):
-            kr.d.tcells[t] = 0
-            for b in range(t + 1):
-                kr.d.tcells[t] += slot_tab[(b << 4) | t] != 255
+        kr.d.ncl = 0                        # possible scores: per total, and as cells
         for b in range(n + 1):
             for t in range(b, n + 1):
-                if slot_tab[(b << 4) | t] != 255 and kr.d.shift == 3:
-                    kr.d.clist[kr.d.ncl] = (b << 3) | t
-                    kr.d.ncl += 1
+                if slot_tab[(b << 4) | t] != 255:
+                    kr.d.tcells[t] += 1
+                    if kr.d.shift == 3:
+                        kr.d.clist[kr.d.ncl] = (b << 3) | t
+                        kr.d.ncl += 1
         benc = None
         if HAVE_LANES and kr.mode == MODE_NARROW and kr.d.shift == 3 and k <= 16:
             dg = np.asarray(digits)

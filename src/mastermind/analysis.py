@@ -148,14 +148,10 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
                                       None, use_symmetry, 1, blanks, plain)
         if progress:
             progress(total, total)
-        root_node = None
-        if tree:
-            root_node = _build_tree(game, recs)
-            for _, node in root_node.walk():
-                node.children = dict(sorted(node.children.items()))
         return Analysis(game, strategy, candidates_only, g0,
                         {d: int(c) for d, c in enumerate(counts.tolist()) if c},
-                        time.perf_counter() - start, root_node)
+                        time.perf_counter() - start,
+                        _in_score_order(_build_tree(game, recs)) if tree else None)
     dist: dict[int, int] = {}
     root = Node(g0, total) if tree else None
     # The top of the tree is expanded here, its large scans shared by all threads; below
@@ -234,8 +230,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         if progress:
             progress(done, total)
     if root is not None:
-        for _, node in root.walk():
-            node.children = dict(sorted(node.children.items()))
+        _in_score_order(root)
     distribution = dict(sorted(dist.items()))
     return Analysis(game, strategy, candidates_only, g0, distribution,
                     time.perf_counter() - start, root)
@@ -243,6 +238,13 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
 
 _EXPAND_MIN = 64  # parts this small are walked whole by one thread
 _DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and smaller)
+
+
+def _in_score_order(root: Node) -> Node:
+    """``root``, every node's children sorted by score."""
+    for _, node in root.walk():
+        node.children = dict(sorted(node.children.items()))
+    return root
 
 
 def _guess_lists(game: Game, tasks: list, symmetric: bool
