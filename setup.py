@@ -1,4 +1,5 @@
-"""Build the Cython kernel ``mastermind._core``; all metadata lives in pyproject.toml.
+"""Build the Cython kernel (``mastermind._core`` and the modules beside it); all metadata
+lives in pyproject.toml.
 
 Set ``MASTERMIND_DEBUG=1`` to build with bounds checks and without optimisation,
 ``MASTERMIND_PORTABLE=1`` to build for any x86-64 CPU instead of this machine's, and
@@ -50,15 +51,23 @@ directives = {
     "embedsignature": True,
 }
 
+# The kernel, one concern a module (docs/architecture.md): scoring and partitions, the
+# choice-rule scan, symmetry, the strategy walk, the worst-case search.  They share
+# declarations through .pxd files and the C of _kernel.h.
+MODULES = ("_core", "_scan", "_symmetry", "_walk", "_search")
+
 extensions = [
     Extension(
-        "mastermind._core",
-        ["src/mastermind/_core.pyx"],
-        include_dirs=[np.get_include()],
+        f"mastermind.{name}",
+        [f"src/mastermind/{name}.pyx"],
+        include_dirs=[np.get_include(), "src/mastermind"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
+        depends=["src/mastermind/_kernel.h"],
     )
+    for name in MODULES
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            include_path=["src"]))

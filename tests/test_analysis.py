@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import reference as ref
-from mastermind import Game, Strategy, analyze, solve
+from mastermind import Game, Strategy, _symmetry, _walk, analyze, solve
 from mastermind.analysis import first_guess_table
 
 KNOWN = json.loads((Path(__file__).parent / "known_answers.json").read_text())
@@ -199,7 +199,7 @@ def test_canonical_guesses_are_orbit_minima():
                     group.append(act)
         expect = [g for g in range(game.size)
                   if all(game.index(a(game.colours(g))) >= g for a in group)]
-        got = game.kernel.canonical_guesses(game.guesses, history).tolist()
+        got = _symmetry.canonical_guesses(game.kernel, game.guesses, history).tolist()
         assert got == expect
 
 
@@ -220,9 +220,10 @@ def test_fast_equals_plain_wide_codes(strategy):
     cands = game.candidates([(h, game.score(h, secret)) for h in history])
     assert cands.size == 130
     hist = np.array(history, dtype=np.int32)
-    fast = game.kernel.walk(game.guesses, cands, Strategy(strategy).kind, False, True, -1, 3,
-                            True, hist, True, 1, True)
-    plain = game.kernel.walk(game.guesses, cands, Strategy(strategy).kind, False, True, -1, 3,
-                             True, hist, False, 1, False, True)
+    kind = Strategy(strategy).kind
+    fast = _walk.walk(game.kernel, game.guesses, cands, kind, False, True, -1, 3, True, hist,
+                      True, 1, True)
+    plain = _walk.walk(game.kernel, game.guesses, cands, kind, False, True, -1, 3, True, hist,
+                       False, 1, False, True)
     assert fast[0].tolist() == plain[0].tolist()
     assert fast[1].tolist() == plain[1].tolist()

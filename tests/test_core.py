@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import reference as ref
-from mastermind import Game, _core
+from mastermind import Game, _core, _scan, _symmetry, _walk
 
 
 @st.composite
@@ -122,7 +122,7 @@ def test_best_guess_follows_the_rule_against_reference():
         cands = np.unique(rng.integers(0, g.size, rng.integers(2, 30))).astype(np.int32)
         cc = [g.colours(c) for c in cands]
         for name, kind in [("minmax", 0), ("entropy", 1), ("parts", 2), ("expected-size", 3)]:
-            gi, _, is_cand = g.kernel.best_guess(g.guesses, cands, kind)
+            gi, _, is_cand = _scan.best_guess(g.kernel, g.guesses, cands, kind)
             expect = ref.choose(name, cc, allc, 3)
             assert g.colours(gi) == expect
             assert is_cand == (expect in cc)
@@ -181,10 +181,10 @@ def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
                 keys = g.kernel.keys(g.guesses, cands, kind)
                 order = np.lexsort((g.guesses, ~is_cand[g.guesses], keys))
                 expect = int(g.guesses[order[0]])
-                got, key, cand = g.kernel.best_guess(g.guesses, cands, kind)
+                got, key, cand = _scan.best_guess(g.kernel, g.guesses, cands, kind)
                 assert (got, key, cand) == (expect, keys[order[0]], bool(is_cand[expect]))
-                assert g.kernel.choose(g.guesses, cands, kind, False, True) == expect
-                assert g.kernel.choose(g.guesses, cands, kind, False, True, 2) == expect
+                assert _walk.choose(g.kernel, g.guesses, cands, kind, False, True) == expect
+                assert _walk.choose(g.kernel, g.guesses, cands, kind, False, True, 2) == expect
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2, 3])
@@ -196,15 +196,15 @@ def test_parallel_scan_of_few_guesses_keeps_ties_by_index(kind):
     first = g.guess("11223")
     cands = g.kernel.filter(first, g.slot((1, 2)), g.secrets)
     rng = np.random.default_rng(kind)
-    for guesses in (g.kernel.canonical_guesses(g.guesses, np.array([first], dtype=np.int32)),
+    for guesses in (_symmetry.canonical_guesses(g.kernel, g.guesses, np.array([first], dtype=np.int32)),
                     np.sort(rng.choice(g.size, 400, replace=False)).astype(np.int32)):
         assert guesses.size < cands.size
         keys = g.kernel.keys(guesses, cands, kind)
         is_cand = np.isin(guesses, cands)
         expect = int(guesses[np.lexsort((guesses, ~is_cand, keys))[0]])
         for threads in (1, 2):
-            assert g.kernel.best_guess(guesses, cands, kind, threads)[0] == expect
-            assert g.kernel.choose(guesses, cands, kind, False, True, threads) == expect
+            assert _scan.best_guess(g.kernel, guesses, cands, kind, threads)[0] == expect
+            assert _walk.choose(g.kernel, guesses, cands, kind, False, True, threads) == expect
 
 
 def test_simd_names_the_compiled_kernels():

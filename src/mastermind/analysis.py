@@ -20,6 +20,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from . import _symmetry, _walk
 from .game import CodeLike, Game, Score
 from .strategies import (Strategy, Valuations, choose_guess, first_guess,
                          symmetry_classes)
@@ -143,9 +144,9 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         # expanding its top in Python and waking threads for work this small.
         if progress:
             progress(0, total)
-        counts, recs, _ = kernel.walk(game.guesses, game.secrets, strategy.kind,
-                                      candidates_only, game.secrets_are_guesses, g0, 1, tree,
-                                      None, use_symmetry, 1, blanks, plain)
+        counts, recs, _ = _walk.walk(kernel, game.guesses, game.secrets, strategy.kind,
+                                     candidates_only, game.secrets_are_guesses, g0, 1, tree,
+                                     None, use_symmetry, 1, blanks, plain)
         if progress:
             progress(total, total)
         return Analysis(game, strategy, candidates_only, g0,
@@ -158,7 +159,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     # it, independent subtrees (largest first) go to the threads, each walked in C.
     tasks: list[tuple[np.ndarray, int, np.ndarray, Optional[Node], Score]] = []
     h1 = np.array([g0], dtype=np.int32)
-    level2 = (kernel.canonical_guesses(game.guesses, h1) if use_symmetry and not candidates_only
+    level2 = (_symmetry.canonical_guesses(kernel, game.guesses, h1) if use_symmetry and not candidates_only
               else game.guesses)
     expand_min = _EXPAND_MIN if not plain else total + 1
     for s1, part in _split(game, g0, game.secrets):
@@ -168,7 +169,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         if part.size <= expand_min:
             tasks.append((part, 2, h1, root, game.slots[s1]))
             continue
-        g2 = int(kernel.choose(level2, part, strategy.kind, candidates_only,
+        g2 = int(_walk.choose(kernel, level2, part, strategy.kind, candidates_only,
                                game.secrets_are_guesses, threads, blanks))
         node = Node(g2, int(part.size)) if tree else None
         if root is not None:
@@ -203,10 +204,11 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
 
         def run() -> None:
             try:
-                out.append(kernel.walk_many(
-                    game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
-                    candidates_only, game.secrets_are_guesses, tree, use_symmetry, blanks,
-                    threads, plain, glists, goffsets, task_glist, counter))
+                out.append(_walk.walk_many(
+                    kernel, game.guesses, cands, offsets, depths, histories, hlens,
+                    strategy.kind, candidates_only, game.secrets_are_guesses, tree,
+                    use_symmetry, blanks, threads, plain, glists, goffsets, task_glist,
+                    counter))
             except BaseException as e:  # re-raised below, in the caller's thread
                 out.append(e)
 
@@ -260,7 +262,7 @@ def _guess_lists(game: Game, tasks: list, symmetric: bool
         key = t[2].tobytes()
         if key not in index:
             index[key] = len(lists)
-            lists.append(game.kernel.canonical_guesses(game.guesses, t[2]))
+            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t[2]))
         task_glist[i] = index[key]
     offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
     return np.concatenate(lists).astype(np.int32), offsets, task_glist

@@ -30,7 +30,7 @@ from typing import Any, Literal, NamedTuple, Optional, Union, overload
 
 import numpy as np
 
-from . import _core
+from . import _search
 from .analysis import Node, analyze
 from .custom import CustomGame
 from .game import CodeLike, Game, Score, reference_score
@@ -102,7 +102,7 @@ class _Search:
         else:  # a custom game: no colours, so no symmetry and no merged colours
             digits, n, k = np.zeros((game.size, 1), dtype=np.uint8), 1, 1
             symmetry = merge_dead = False
-        self.core = _core.Searcher(game.kernel, digits, n, k, guesses, candidates_only,
+        self.core = _search.Searcher(game.kernel, digits, n, k, guesses, candidates_only,
                                    symmetry, merge_dead, int(memory))
         self.guess_set = guesses
 

@@ -30,7 +30,7 @@ from typing import Union
 
 import numpy as np
 
-from . import _core
+from . import _core, _scan
 from .game import Game
 
 
@@ -107,7 +107,7 @@ def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strate
     pool = cands if candidates_only else game.as_indices(guesses, game.guesses, "guesses")
     if pool.size == 0:
         raise ValueError("no guess is allowed")
-    g, _, _ = game.kernel.best_guess(pool, cands, strategy.kind)
+    g, _, _ = _scan.best_guess(game.kernel, pool, cands, strategy.kind)
     return int(g)
 
 
@@ -160,5 +160,5 @@ def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
     reps = np.array(symmetry_classes(game), dtype=np.int32)
     if candidates_only:
         reps = reps[np.isin(reps, cands)]
-    g, _, _ = game.kernel.best_guess(reps, cands, strategy.kind)
+    g, _, _ = _scan.best_guess(game.kernel, reps, cands, strategy.kind)
     return int(g)

@@ -1,0 +1,257 @@
+# cython: language_level=3
+"""What the kernel's modules share: a game's scoring data (``KData``), the C helpers of
+``_kernel.h``, and the scoring primitives.
+
+The primitives are ``inline`` here so that every module cimporting them compiles them
+into its own loops (a call through another module's function pointer could not be
+inlined).  The few larger routines (``_hist``, ``_hist_packed``, ``_new_pack``) are
+defined in ``_core.pyx`` and reached through Cython's exported function pointers; they
+are called once per guess, never per pair.
+
+Everything trusts its caller: code indices are in range, arrays hold what the comments
+say, candidates are sorted.  ``mastermind.game`` and ``mastermind.custom`` check that
+before building a :class:`Kernel`, and every caller above checks its own arguments.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX
+from libc.string cimport memset
+
+cdef extern from "_kernel.h" nogil:
+    int popcount "MM_POPCOUNT"(uint64_t x)
+    void _atomic_add "MM_ATOMIC_ADD"(int64_t* p, int64_t x)
+    void _sort_u64 "mm_sort_u64"(uint64_t* v, Py_ssize_t m)
+    Py_ssize_t vread_ssize "MM_VREAD_SSIZE"(Py_ssize_t* p)
+    int vread "MM_VREAD"(int* p)
+    void _atomic_min_ssize "mm_atomic_min_ssize"(Py_ssize_t* p, Py_ssize_t x)
+    void MM_COUNT(long long x)
+    long long MM_PAIRS()
+    long long MM_EVALS()
+    ctypedef struct Hist64 "mm_hist64":
+        uint32_t c[64]
+    bint HAVE_LANES "MM_HAVE_LANES"
+    bint HAVE_COUNT64 "MM_HAVE_COUNT64"
+    const char* SIMD_NAME "MM_SIMD"
+    uint64_t PAD_ONES "MM_PAD_ONES"(int n)
+    void _count64b "mm_count64b"(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                 const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                 const uint8_t* cl, int ncl, uint32_t* h)
+    void _count64 "mm_count64"(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
+                               const uint8_t* cl, int ncl, uint32_t* h)
+    unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl,
+                               const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
+                               const int64_t* dx)
+    int __builtin_ctz(unsigned int x)
+    int __builtin_ctzll(unsigned long long x)
+
+
+cdef enum:
+    MAX_SLOTS = 48          # >= (8+1)(8+2)/2 - 1 = 44 slots for n = 8, rounded up
+    MAX_DEPTH = 64          # deepest strategy tree the walk records
+    DUMMY = MAX_SLOTS - 1   # where impossible cells fold to (never read)
+    CHUNK = 256             # candidates packed at a time by the index-based histogram
+
+
+# Valuation kinds (``kind`` everywhere; the Python constants VAL_* of _core.pyx): each
+# is an integer key, lower is better.
+cdef enum:
+    KIND_MINMAX = 0
+    KIND_ENTROPY = 1
+    KIND_PARTS = 2
+    KIND_EXPECTED = 3
+    KIND_FIRST = 4
+
+
+cdef struct KData:
+    int mode            # 0: two-word codes, 1: four-word codes, 2: score table
+    int n
+    int k
+    int nslots
+    int win             # the winning slot (n, 0)
+    int words           # uint64 words per encoded code: 2 or 4
+    int shift           # histogram cell of a pair: (blacks << shift) | (blacks + whites)
+    int cells           # (n + 1) << shift: histogram cells in use
+    int injective       # every cell is a slot of its own (all but black-peg)
+    const uint64_t* enc # encoded codes, ``words`` words each
+    const uint8_t* digits # (N, n) colours 0..k-1 of every code (encoded modes)
+    const uint32_t* colmask # bit c set when code i uses colour c (encoded modes)
+    const uint8_t* table  # mode 2: table[u * stride + v] = slot of s(u, v)
+    Py_ssize_t stride
+    const int64_t* xlogx  # xlogx[t] ~ t*log2(t) * 2^S, additive over prime factors
+    const int64_t* dxlogx # xlogx[t + 1] - xlogx[t]
+    Py_ssize_t ndx        # entries of dxlogx
+    uint8_t slot_tab[256] # slot of (blacks << 4) | (blacks + whites)
+    uint8_t fold[256]     # slot of cell (blacks << shift) | (blacks + whites); DUMMY if none
+    const int32_t* msid   # two-word codes: the colour multiset of every code (NULL: none)
+    const uint64_t* msw   # the count word of every multiset
+    int nms               # multisets
+    int tcells[16]        # cells (scores) of each total blacks + whites
+    uint8_t clist[64]     # shift 3: the cells a pair can land in
+    int ncl
+    const uint64_t* benc  # byte forms (D, K[, H]) of every code (AVX2 or AVX-512, k <= 16)
+    int bw                # words per code in benc: 2 (k <= 8) or 3
+
+
+cdef class Kernel:
+    cdef KData d
+    cdef object _refs
+    cdef object _dx
+    cdef readonly int mode
+    cdef readonly int nslots
+    cdef readonly int win
+    cdef readonly Py_ssize_t ncodes
+    cdef void _init(self, int nslots, int win, const int64_t[::1] xlogx)
+    cdef void _benc_ptr(self, const uint64_t[:, ::1] benc)
+    cdef void _ms_ptrs(self, const uint64_t[::1] msw, const int32_t[::1] msid)
+
+
+# ------------------------------------------------------------------ defined in _core.pyx
+cdef uint64_t* _new_pack(const KData* d, const int32_t* c, Py_ssize_t m) noexcept nogil
+cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t m,
+                       uint32_t* h) noexcept nogil
+cdef void _hist(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
+                uint32_t* h) noexcept nogil
+
+
+# ------------------------------------------------------------------ inline primitives
+cdef inline int _slot(const KData* d, int32_t g, int32_t s) noexcept nogil:
+    """The slot of s(g, s).  Plain Python: ``slots.index(score(code(g), code(s)))``."""
+    cdef const uint64_t* a
+    cdef const uint64_t* b
+    if d.mode == 0:
+        a = d.enc + 2 * <Py_ssize_t>g
+        b = d.enc + 2 * <Py_ssize_t>s
+        return d.slot_tab[(popcount(a[0] & b[0]) << 4) | popcount(a[1] & b[1])]
+    elif d.mode == 1:
+        a = d.enc + 4 * <Py_ssize_t>g
+        b = d.enc + 4 * <Py_ssize_t>s
+        return d.slot_tab[((popcount(a[0] & b[0]) + popcount(a[1] & b[1])) << 4)
+                          | (popcount(a[2] & b[2]) + popcount(a[3] & b[3]))]
+    return d.table[<Py_ssize_t>g * d.stride + s]
+
+
+cdef inline uint32_t _cell(uint64_t p0, uint64_t p1, const uint64_t* v) noexcept nogil:
+    """The histogram cell (blacks << 3) + blacks + whites of guess words (p0, p1)
+    against the two-word code at v."""
+    return (popcount(p0 & v[0]) << 3) + popcount(p1 & v[1])
+
+
+cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                             uint32_t* hh, Py_ssize_t stride, const int S,
+                             const uint8_t* cl, int ncl) noexcept nogil:
+    """Count the cells of ``m`` packed two-word candidates into four interleaved
+    histograms ``hh[0..4*stride)``.  ``S`` is a constant at every call, so the compiler
+    makes one loop per shift; four histograms break the store-to-load chain when
+    consecutive candidates land in the same cell."""
+    cdef uint64_t p0 = ge[0]
+    cdef uint64_t p1 = ge[1]
+    cdef uint32_t* h1 = hh + stride
+    cdef uint32_t* h2 = hh + 2 * stride
+    cdef uint32_t* h3 = hh + 3 * stride
+    cdef Py_ssize_t i = 0
+    if S == 3 and HAVE_COUNT64:         # 64 candidates at a time (AVX-512, mm_count64)
+        while i < m:
+            _count64(p0, p1, pk, m - i if m - i < 64 else 64, cl, ncl, hh)
+            pk += 128
+            i += 64
+        return
+    while i + 4 <= m:
+        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+        h1[(popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])] += 1
+        h2[(popcount(p0 & pk[4]) << S) + popcount(p1 & pk[5])] += 1
+        h3[(popcount(p0 & pk[6]) << S) + popcount(p1 & pk[7])] += 1
+        pk += 8
+        i += 4
+    while i < m:
+        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+        pk += 2
+        i += 1
+
+
+cdef inline void _acc_wide(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                           uint32_t* hh, Py_ssize_t stride) noexcept nogil:
+    """As _acc_narrow for four-word codes (shift 4)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        hh[(i & 3) * stride
+           + (((popcount(ge[0] & pk[0]) + popcount(ge[1] & pk[1])) << 4)
+              | (popcount(ge[2] & pk[2]) + popcount(ge[3] & pk[3])))] += 1
+        pk += 4
+
+
+cdef inline void _acc(const KData* d, const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                      uint32_t* hh) noexcept nogil:
+    if d.mode == 1:
+        _acc_wide(ge, pk, m, hh, d.cells)
+    elif d.shift == 3:
+        _acc_narrow(ge, pk, m, hh, d.cells, 3, d.clist, d.ncl)
+    else:
+        _acc_narrow(ge, pk, m, hh, d.cells, 4, d.clist, d.ncl)
+
+
+cdef inline void _fold(const KData* d, const uint32_t* hh, uint32_t* h) noexcept nogil:
+    """h[slot] = sum of the four histograms' cells that fold to the slot."""
+    cdef int j
+    cdef Py_ssize_t c = d.cells
+    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+    for j in range(c):
+        h[d.fold[j]] += hh[j] + hh[c + j] + hh[2 * c + j] + hh[3 * c + j]
+
+
+cdef inline void _pack(const KData* d, const int32_t* c, Py_ssize_t m,
+                       uint64_t* out) noexcept nogil:
+    """out = the encodings of c[0..m), contiguous (the scans then stream them)."""
+    cdef Py_ssize_t i, j, w = d.words
+    for i in range(m):
+        for j in range(w):
+            out[i * w + j] = d.enc[<Py_ssize_t>c[i] * w + j]
+
+
+cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,
+                                      Py_ssize_t m) noexcept nogil:
+    """The byte forms in an array made by _new_pack (NULL if none): D, then K (then H),
+    each padded to a multiple of 8 codes."""
+    if d.benc == NULL:
+        return NULL
+    return pk + 2 * ((m + 7) & ~(<Py_ssize_t>7))
+
+
+cdef inline int64_t _value(const KData* d, const uint32_t* h, int kind) noexcept nogil:
+    """The valuation of a partition table as an integer key, *lower is better* for all.
+
+    minmax: max part; entropy: sum t*log2(t) (exact integer image, see build_xlogx);
+    parts: minus the number of non-empty parts; expected-size: sum t^2.
+    """
+    cdef int64_t v = 0
+    cdef int j
+    cdef uint32_t t
+    if kind == 0:
+        for j in range(d.nslots):
+            if h[j] > v:
+                v = h[j]
+    elif kind == 1:
+        for j in range(d.nslots):
+            v += d.xlogx[h[j]]
+    elif kind == 2:
+        for j in range(d.nslots):
+            v -= h[j] != 0
+    else:
+        for j in range(d.nslots):
+            t = h[j]
+            v += <int64_t>t * t
+    return v
+
+
+cdef inline int64_t _even_spread(const KData* d, int64_t N, int64_t cells,
+                                 int kind) noexcept nogil:
+    """The key of N candidates spread as evenly as can be over ``cells`` parts (cells >=
+    1): the least key of any table of N candidates in that many parts, since every
+    valuation is convex."""
+    cdef int64_t q = N // cells
+    cdef int64_t r = N % cells
+    if kind == 0:
+        return q + (r != 0)
+    if kind == 1:
+        return r * d.xlogx[q + 1] + (cells - r) * d.xlogx[q]
+    if kind == 2:
+        return -(N if N < cells else cells)
+    return r * (q + 1) * (q + 1) + (cells - r) * q * q

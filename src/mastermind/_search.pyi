@@ -1,0 +1,25 @@
+"""Type stubs of the worst-case search (src/mastermind/_search.pyx); trusts its
+arguments (validated by mastermind.bounds)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._core import Kernel
+
+I32 = npt.NDArray[np.int32]
+
+class Searcher:
+    order: int
+    matrix_after: int
+    def __init__(self, kernel: Kernel, digits: npt.NDArray[np.uint8], n: int, k: int,
+                 guesses: I32, cands_only: bool, symmetry: bool, merge_dead: bool,
+                 mem_limit: int) -> None: ...
+    def request_stop(self) -> None: ...
+    @property
+    def stats(self) -> dict[str, Any]: ...
+    @property
+    def aborted(self) -> int: ...
+    def run(self, cands: I32, d: int, seconds: float = 0.0,
+            node_limit: int = 0) -> tuple[int, int]: ...

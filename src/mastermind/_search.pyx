@@ -1,0 +1,676 @@
+# cython: language_level=3
+"""The worst-case search behind :func:`mastermind.bounds.solution_exists`.
+
+The question: can every candidate of a set S be found within d guesses (the winning
+guess counts)?  Answers are exact: every cut below is a theorem (docs/bounds.md proves
+each), and a False is only returned when every guess (up to a symmetry that maps S onto
+itself) has been refuted.
+
+Facts used (P = the number of non-winning slots a guess can fill):
+
+* |S| <= 1: solvable iff d >= 1 (or S empty); |S| = 2 and d >= 2: guess one of them.
+* d guesses find at most N_P(d) = 1 + P + ... + P^(d-1) codes (one per leaf).
+* The number of non-empty non-winning parts a guess makes on a subset never exceeds the
+  number it makes on the set, so the best count Pnode over all guesses at a node bounds
+  every descendant: a part needs |part| <= N_Pnode(d-1).
+* d = 2: solvable iff some guess puts every code of S in its own slot.
+* A non-candidate guess leaving S in a single part wastes a guess: skipped.
+* Symmetry (_symmetry.pyx, ``SetSym``): only the smallest code of each orbit of guesses
+  under the permutations mapping S onto itself is tried.
+* Memo: exact candidate sets -> (largest d proved False, smallest d proved True, the
+  guess that proved it); a False for d holds for every smaller d, a True for larger.
+
+The caller (:mod:`mastermind.bounds`) guarantees: candidate sets sorted, non-empty and
+guessable; a guess set closed under colour and position permutations when symmetry is
+on, and equal to every code when absent colours may be merged.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.string cimport memcmp, memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+import numpy as np
+
+from mastermind._core cimport KData, Kernel, MAX_SLOTS, _hist, _slot, _value, vread
+from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
+                                   _set_sym_init)
+
+
+cdef enum:
+    B_NOT_TRUE = 127
+    B_MAXD = 32
+
+
+cdef struct MemoEntry:
+    uint64_t h
+    int32_t* cset           # NULL: empty slot
+    int32_t m
+    int32_t guess           # the guess that proved hi_true
+    int8_t lo_false         # largest d proved unsolvable (0: none)
+    int8_t hi_true          # smallest d proved solvable (B_NOT_TRUE: none)
+
+
+cdef struct GuessInfo:
+    int64_t key             # entropy key (lower = more informative)
+    int32_t guess
+    int32_t maxpart         # largest non-winning part
+    int32_t notcand         # 0 if the guess is a candidate
+
+
+cdef struct SData:
+    const KData* d
+    SymCtx sym              # the codes' colours, for the symmetry of each node
+    Py_ssize_t ncodes
+    const int32_t* guesses
+    Py_ssize_t ng
+    int cands_only
+    int order               # guess order: a valuation kind (VAL_ENTROPY, VAL_MINMAX...)
+    int nonwin              # non-winning slots
+    uint8_t* lmat           # d = 3 nodes: lmat[t * ng + i] = slot(guesses[i], c[t])
+    size_t lmat_cap
+    int matrix_after        # separation checks at a d = 3 node before its matrix is built
+    MemoEntry* tab
+    Py_ssize_t cap
+    Py_ssize_t used
+    size_t mem
+    size_t mem_limit
+    int64_t nodes
+    int64_t leaves          # d = 2 separation checks actually scanned
+    int64_t hits
+    int64_t at_depth[B_MAXD]    # nodes expanded with d guesses left
+    int64_t false_cheap         # expanded nodes refuted in phase 1 (no guess survives)
+    int64_t scanned             # guesses scanned in phase 1
+    int64_t scores              # scores computed in phase 1
+    int64_t sizes               # sum of m over expanded nodes
+    int64_t node_limit
+    double deadline         # CLOCK_MONOTONIC seconds, 0: none
+    int stop                # set from another thread (read through vread)
+    int aborted             # 1 time, 2 stop request, 3 node budget, 4 out of memory
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
+    """N_p(d) = 1 + p + ... + p^(d-1), capped at 2^50."""
+    cdef int64_t t = 0
+    cdef int i
+    for i in range(d):
+        t = 1 + p * t
+        if t > (<int64_t>1 << 50):
+            return <int64_t>1 << 50
+    return t
+
+
+cdef inline uint64_t _hash_set(const int32_t* c, Py_ssize_t m) noexcept nogil:
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>m
+    cdef Py_ssize_t i
+    for i in range(m):
+        h = (h ^ <uint64_t><uint32_t>c[i]) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h | 1                          # 0 is never a stored hash
+
+
+cdef MemoEntry* _memo_find(SData* s, const int32_t* c, Py_ssize_t m, uint64_t h,
+                           bint insert) noexcept nogil:
+    """The entry of set c (created when ``insert`` and memory allows), or NULL."""
+    cdef Py_ssize_t i, j, newcap
+    cdef MemoEntry* e
+    cdef MemoEntry* grown
+    if s.cap == 0:
+        return NULL
+    i = <Py_ssize_t>(h & <uint64_t>(s.cap - 1))
+    while True:
+        e = &s.tab[i]
+        if e.cset == NULL:
+            break
+        if e.h == h and e.m == m and memcmp(e.cset, c, m * sizeof(int32_t)) == 0:
+            return e
+        i = (i + 1) & (s.cap - 1)
+    if not insert or s.mem + m * sizeof(int32_t) > s.mem_limit:
+        return NULL
+    if 2 * (s.used + 1) > s.cap:            # grow, then look for the free slot again
+        newcap = 2 * s.cap
+        if s.mem + newcap * sizeof(MemoEntry) > s.mem_limit:
+            return NULL
+        grown = <MemoEntry*>calloc(newcap, sizeof(MemoEntry))
+        if grown == NULL:
+            return NULL
+        for j in range(s.cap):
+            if s.tab[j].cset != NULL:
+                i = <Py_ssize_t>(s.tab[j].h & <uint64_t>(newcap - 1))
+                while grown[i].cset != NULL:
+                    i = (i + 1) & (newcap - 1)
+                grown[i] = s.tab[j]
+        free(s.tab)
+        s.mem += (newcap - s.cap) * sizeof(MemoEntry)
+        s.tab = grown
+        s.cap = newcap
+        i = <Py_ssize_t>(h & <uint64_t>(s.cap - 1))
+        while s.tab[i].cset != NULL:
+            i = (i + 1) & (s.cap - 1)
+    e = &s.tab[i]
+    e.cset = <int32_t*>malloc(m * sizeof(int32_t))
+    if e.cset == NULL:
+        return NULL
+    memcpy(e.cset, c, m * sizeof(int32_t))
+    e.h = h
+    e.m = <int32_t>m
+    e.guess = -1
+    e.lo_false = 0
+    e.hi_true = B_NOT_TRUE
+    s.used += 1
+    s.mem += m * sizeof(int32_t)
+    return e
+
+
+cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t h,
+                             int d, int r, int32_t guess) noexcept nogil:
+    cdef MemoEntry* e = _memo_find(s, c, m, h, True)
+    if e == NULL:
+        return
+    if r == 1 and d < e.hi_true:
+        e.hi_true = <int8_t>d
+        e.guess = guess
+    elif r == 0 and d > e.lo_false:
+        e.lo_false = <int8_t>d
+
+
+cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
+    """Count a node; look at the stop flag, the clock and the budget at every expensive
+    node (a full guess scan) and every 256 cheap ones."""
+    s.nodes += 1
+    if s.aborted:
+        return True
+    if expensive or (s.nodes & 255) == 0:
+        if vread(&s.stop):
+            s.aborted = 2
+        elif s.deadline > 0 and _now() > s.deadline:
+            s.aborted = 1
+        elif s.node_limit > 0 and s.nodes >= s.node_limit:
+            s.aborted = 3
+    return s.aborted != 0
+
+
+cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
+                             Py_ssize_t m) noexcept nogil:
+    """True when guess g gives every candidate of c a different score."""
+    cdef uint64_t seen = 0, bit
+    cdef Py_ssize_t j
+    for j in range(m):
+        bit = (<uint64_t>1) << _slot(d, g, c[j])
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
+cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """A guess that puts each code of c in its own slot, or -1 (-2: out of memory).
+    Candidates first, then one guess per symmetry orbit (see :func:`_bcanonical`).
+
+    Plain Python: ``next((g for g in pool if len({slot(g, v) for v in c}) == m), -1)``.
+    """
+    cdef const KData* d = s.d
+    cdef Py_ssize_t i
+    cdef int32_t g, res = -1
+    cdef SetSym y
+    s.leaves += 1
+    if m > d.nslots:
+        return -1
+    for i in range(m):
+        if _splits_all(d, c[i], c, m):
+            return c[i]
+    if s.cands_only or m == d.nslots:      # m = nslots: only a candidate can do it
+        return -1
+    if _set_sym_init(&s.sym, &y, c, m) < 0:
+        return -2
+    for i in range(s.ng):
+        g = s.guesses[i]
+        if not _set_canonical(&s.sym, &y, g):
+            continue
+        if _splits_all(d, g, c, m):
+            res = g
+            break
+    free(y.perms)
+    return res
+
+
+cdef int32_t _sep_matrix(const SData* s, const uint8_t* lmat, const int32_t* idx,
+                        Py_ssize_t b) noexcept nogil:
+    """:func:`_separating` on the codes idx[0..b-1] of a d = 3 node, through its label
+    matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 256
+    guesses, one pass per pair, so the compiler can vectorise the comparisons."""
+    cdef uint8_t acc[256]
+    cdef Py_ssize_t g0, t, ln, j, l, ng = s.ng
+    cdef const uint8_t* cj
+    cdef const uint8_t* cl
+    cdef uint8_t any_
+    if b > s.d.nslots:
+        return -1
+    g0 = 0
+    while g0 < ng:
+        ln = ng - g0 if ng - g0 < 256 else 256
+        memset(acc, 1, ln)
+        for j in range(b - 1):
+            cj = lmat + <Py_ssize_t>idx[j] * ng + g0
+            for l in range(j + 1, b):
+                cl = lmat + <Py_ssize_t>idx[l] * ng + g0
+                for t in range(ln):
+                    acc[t] &= cj[t] != cl[t]
+            any_ = 0
+            for t in range(ln):
+                any_ |= acc[t]
+            if not any_:
+                break
+        else:
+            for t in range(ln):
+                if acc[t]:
+                    return s.guesses[g0 + t]
+        g0 += ln
+    return -1
+
+
+cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Fill s.lmat for the node c; False when it would be too big or memory is short."""
+    cdef size_t need = <size_t>m * <size_t>s.ng
+    cdef Py_ssize_t t, i
+    cdef uint8_t* row
+    cdef uint8_t* grown
+    if need > (<size_t>64 << 20):
+        return False
+    if need > s.lmat_cap:
+        grown = <uint8_t*>realloc(s.lmat, need)
+        if grown == NULL:
+            return False
+        s.lmat = grown
+        s.lmat_cap = need
+    for t in range(m):
+        row = s.lmat + t * s.ng
+        for i in range(s.ng):
+            row[i] = <uint8_t>_slot(s.d, s.guesses[i], c[t])
+    return True
+
+
+cdef int _cmp_guess(const void* a, const void* b) noexcept nogil:
+    cdef const GuessInfo* x = <const GuessInfo*>a
+    cdef const GuessInfo* y = <const GuessInfo*>b
+    if x.key != y.key:
+        return -1 if x.key < y.key else 1
+    if x.notcand != y.notcand:
+        return x.notcand - y.notcand
+    if x.maxpart != y.maxpart:
+        return x.maxpart - y.maxpart
+    return (x.guess > y.guess) - (x.guess < y.guess)
+
+
+cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                 int32_t* found) noexcept nogil:
+    """1 if every code of c (sorted) can be found within d guesses, 0 if not, -1 when the
+    search was stopped (no answer).  ``pbound`` bounds the non-winning parts any guess
+    makes on c (an ancestor's best count).  ``found`` receives a guess that works here
+    (when 1 and m >= 2)."""
+    cdef uint64_t h
+    cdef MemoEntry* e
+    cdef int r
+    cdef int32_t g
+    found[0] = -1
+    if m == 0:
+        return 1
+    if m == 1:
+        found[0] = c[0]
+        return 1 if d >= 1 else 0
+    if d <= 1:
+        return 0
+    if m == 2:
+        found[0] = c[0]
+        return 1
+    if m > _ncount(pbound, d):
+        return 0
+    h = _hash_set(c, m)
+    e = _memo_find(s, c, m, h, False)
+    if e != NULL:
+        if e.hi_true <= d:
+            s.hits += 1
+            found[0] = e.guess
+            return 1
+        if e.lo_false >= d:
+            s.hits += 1
+            return 0
+    if _check_abort(s, d >= 3):
+        return -1
+    s.at_depth[d if d < B_MAXD else B_MAXD - 1] += 1
+    if d == 2:
+        g = _separating(s, c, m)
+        if g == -2:
+            s.aborted = 4
+            return -1
+        r = g >= 0
+        found[0] = g
+    else:
+        r = _expand(s, c, m, d, pbound, found)
+    if r >= 0:
+        _memo_store(s, c, m, h, d, r, found[0])
+    return r
+
+
+cdef inline bint _known_false(SData* s, const int32_t* c, Py_ssize_t m,
+                              int d) noexcept nogil:
+    cdef MemoEntry* e
+    if m <= 2:
+        return False
+    e = _memo_find(s, c, m, _hash_set(c, m), False)
+    return e != NULL and e.lo_false >= d
+
+
+cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                 int32_t* found) noexcept nogil:
+    """Try every useful guess (d >= 3, m >= 3): the buffers, then :func:`_try_guesses`."""
+    cdef Py_ssize_t npool = m if s.cands_only else s.ng
+    cdef SetSym y
+    cdef int r
+    cdef GuessInfo* info
+    cdef int32_t* parts
+    cdef int32_t* pidx
+    cdef uint8_t* lab
+    if _set_sym_init(&s.sym, &y, c, m) < 0:
+        s.aborted = 4
+        return -1
+    info = <GuessInfo*>malloc(npool * sizeof(GuessInfo))
+    parts = <int32_t*>malloc(m * sizeof(int32_t))
+    pidx = <int32_t*>malloc(m * sizeof(int32_t))
+    lab = <uint8_t*>malloc(m)
+    if info == NULL or parts == NULL or lab == NULL or pidx == NULL:
+        s.aborted = 4
+        r = -1
+    else:
+        r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, pidx, lab)
+    free(info)
+    free(parts)
+    free(pidx)
+    free(lab)
+    free(y.perms)
+    return r
+
+
+cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                      int32_t* found, const SetSym* y, GuessInfo* info, int32_t* parts,
+                      int32_t* pidx, uint8_t* lab) noexcept nogil:
+    """Score every canonical guess, drop the hopeless ones, then try the rest by
+    decreasing entropy, each part largest first.
+
+    Phase 1 scans each guess with an early exit as soon as a non-winning part exceeds
+    N_pbound(d-1); if no guess survives, c is refuted cheaply.  Otherwise phase 2 finishes
+    the scans that exited early, to get the exact best part count pmax of this node,
+    which tightens the cap and bounds every descendant.
+
+    At d = 3 the children are separation checks; after a few of them the node builds its
+    label matrix (every guess against every code, :func:`_build_lmat`) and checks the
+    rest with :func:`_sep_matrix`, exactly and much faster (no memo needed for them).
+    """
+    cdef const KData* kd = s.d
+    cdef const int32_t* pool = c if s.cands_only else s.guesses
+    cdef Py_ssize_t npool = m if s.cands_only else s.ng
+    cdef Py_ssize_t ninfo = 0, nviable = 0, i, j, t
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int order[MAX_SLOTS]
+    cdef int nparts, pmax = 0, sl, a, b, rr, tmp, win = kd.win
+    cdef int32_t g, maxpart, sub
+    cdef int64_t cap = _ncount(pbound, d - 1)
+    cdef bint ok, early = False
+    cdef int leaves_here = 0
+    cdef bint use_mat = False, mat_ok = d == 3 and not s.cands_only
+    s.sizes += m
+    for i in range(npool):                  # phase 1
+        g = pool[i]
+        if not _set_canonical(&s.sym, y, g):
+            continue
+        memset(h, 0, sizeof(h))
+        ok = True
+        s.scanned += 1
+        for t in range(m):
+            sl = _slot(kd, g, c[t])
+            h[sl] += 1
+            if h[sl] > cap and sl != win:
+                ok = False
+                break
+        s.scores += t + 1
+        info[ninfo].guess = g
+        if not ok:
+            info[ninfo].maxpart = -1        # scan unfinished
+            early = True
+            ninfo += 1
+            continue
+        nparts = 0
+        maxpart = 0
+        for sl in range(kd.nslots):
+            if sl != win and h[sl]:
+                nparts += 1
+                if <int32_t>h[sl] > maxpart:
+                    maxpart = h[sl]
+        if nparts > pmax:
+            pmax = nparts
+        if h[win] == 0 and nparts == 1:
+            continue                        # no information and no chance to win
+        info[ninfo].key = _value(kd, h, s.order)
+        info[ninfo].maxpart = maxpart
+        info[ninfo].notcand = h[win] == 0
+        ninfo += 1
+        nviable += 1
+    if nviable == 0:
+        s.false_cheap += 1
+        return 0
+    if early:                               # phase 2: the exact pmax of this node
+        for i in range(ninfo):
+            if info[i].maxpart < 0 and pmax < pbound:
+                _hist(kd, info[i].guess, c, m, h)
+                nparts = 0
+                for sl in range(kd.nslots):
+                    if sl != win and h[sl]:
+                        nparts += 1
+                if nparts > pmax:
+                    pmax = nparts
+    else:
+        pmax = pmax if pmax < pbound else pbound
+    if early and pmax >= pbound:
+        pmax = pbound
+    cap = _ncount(pmax, d - 1)
+    if m > 1 + pmax * cap:
+        return 0
+    j = 0
+    for i in range(ninfo):                  # parts larger than N_pmax(d-1) are hopeless
+        if 0 <= info[i].maxpart <= cap:
+            info[j] = info[i]
+            j += 1
+    ninfo = j
+    qsort(info, ninfo, sizeof(GuessInfo), _cmp_guess)
+    if mat_ok and s.matrix_after == 0 and ninfo > 0:
+        mat_ok = False
+        use_mat = _build_lmat(s, c, m)
+    for i in range(ninfo):
+        g = info[i].guess
+        memset(h, 0, sizeof(h))
+        for t in range(m):
+            sl = _slot(kd, g, c[t])
+            lab[t] = <uint8_t>sl
+            h[sl] += 1
+        off[0] = 0
+        for sl in range(kd.nslots):
+            off[sl + 1] = off[sl] + h[sl]
+        for t in range(m):                  # stable counting sort: parts stay sorted
+            parts[off[lab[t]]] = c[t]
+            pidx[off[lab[t]]] = <int32_t>t
+            off[lab[t]] += 1
+        for sl in range(kd.nslots):         # back to part starts
+            off[sl] -= h[sl]
+        # non-winning parts of size >= 3, largest first; a part known unsolvable fails fast
+        nparts = 0
+        ok = True
+        for sl in range(kd.nslots):
+            if sl != win and h[sl] >= 3:
+                if _known_false(s, parts + off[sl], h[sl], d - 1):
+                    ok = False
+                    break
+                order[nparts] = sl
+                nparts += 1
+        if not ok:
+            continue
+        for a in range(1, nparts):
+            b = a
+            while b > 0 and h[order[b - 1]] < h[order[b]]:
+                tmp = order[b - 1]
+                order[b - 1] = order[b]
+                order[b] = tmp
+                b -= 1
+        for a in range(nparts):
+            sl = order[a]
+            if use_mat:
+                if _check_abort(s, False):
+                    return -1
+                s.leaves += 1
+                s.at_depth[2] += 1
+                rr = _sep_matrix(s, s.lmat, pidx + off[sl], h[sl]) >= 0
+            else:
+                rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
+                if rr < 0:
+                    return -1
+                if mat_ok:
+                    leaves_here += 1
+                    if leaves_here >= s.matrix_after:
+                        mat_ok = False
+                        use_mat = _build_lmat(s, c, m)
+            if rr == 0:
+                ok = False
+                break
+        if ok:
+            found[0] = g
+            return 1
+    return 0
+
+
+cdef class Searcher:
+    """The exact search behind :func:`mastermind.bounds.solution_exists`; keeps its memo
+    between calls.  Trusts its arguments (validated by :mod:`mastermind.bounds`).
+
+    ``digits``: (ncodes, n) uint8 colours 0..k-1 of every code; ``guesses``: the sorted
+    guess set (ignored when ``cands_only``); ``symmetry`` needs a guess set closed under
+    colour and position permutations; ``merge_dead`` needs the guess set to be every code
+    (or ``cands_only``); ``mem_limit``: bytes the memo may use.
+    """
+    cdef SData s
+    cdef object _refs
+    cdef object _cmask
+    cdef uint8_t* _mark
+
+    def __cinit__(self):
+        memset(&self.s, 0, sizeof(SData))
+        self._mark = NULL
+
+    def __init__(self, Kernel kernel, const uint8_t[:, ::1] digits, int n, int k,
+                 const int32_t[::1] guesses, bint cands_only, bint symmetry,
+                 bint merge_dead, Py_ssize_t mem_limit):
+        cdef int p
+        cdef uint32_t[::1] mv
+        if n > B_MAXN or k > B_MAXK:
+            raise ValueError(f"the search handles at most {B_MAXN} pegs and {B_MAXK} colours")
+        self.s.d = &kernel.d
+        self.s.sym.n = n
+        self.s.sym.k = k
+        self.s.ncodes = digits.shape[0]
+        self.s.sym.digits = &digits[0, 0]
+        self.s.sym.pw[n - 1] = 1
+        for p in range(n - 2, -1, -1):
+            self.s.sym.pw[p] = self.s.sym.pw[p + 1] * k
+        self.s.guesses = &guesses[0] if guesses.shape[0] else NULL
+        self.s.ng = guesses.shape[0]
+        self.s.cands_only = cands_only
+        self.s.sym.use_sym = symmetry
+        self.s.sym.merge_dead = merge_dead
+        self.s.order = 1
+        self.s.matrix_after = 8
+        self.s.nonwin = kernel.nslots - 1
+        self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
+        self.s.sym.mark = self._mark
+        masks = np.zeros(self.s.ncodes, dtype=np.uint32)
+        for p in range(n):
+            masks |= np.left_shift(np.uint32(1), np.asarray(digits)[:, p].astype(np.uint32))
+        self._cmask = masks
+        mv = masks
+        self.s.sym.cmask = &mv[0]
+        self.s.cap = 1 << 16
+        self.s.tab = <MemoEntry*>calloc(self.s.cap, sizeof(MemoEntry))
+        if self._mark == NULL or self.s.tab == NULL:
+            raise MemoryError("out of memory preparing the search")
+        self.s.mem = self.s.cap * sizeof(MemoEntry)
+        self.s.mem_limit = max(mem_limit, <Py_ssize_t>self.s.mem)
+        self._refs = (kernel, digits, guesses)
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.s.tab != NULL:
+            for i in range(self.s.cap):
+                free(self.s.tab[i].cset)
+            free(self.s.tab)
+        free(self.s.lmat)
+        free(self._mark)
+
+    property order:
+        """The valuation (VAL_ENTROPY by default) that orders the guesses tried at a node;
+        answers never depend on it, only the time to find them."""
+        def __get__(self):
+            return self.s.order
+
+        def __set__(self, int kind):
+            if kind < 0 or kind > 3:
+                raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
+            self.s.order = kind
+
+    property matrix_after:
+        """Separation checks a d = 3 node makes the plain way before it builds its label
+        matrix (default 8; the answers never depend on it)."""
+        def __get__(self):
+            return self.s.matrix_after
+
+        def __set__(self, int value):
+            self.s.matrix_after = max(0, value)
+
+    def request_stop(self):
+        """Ask a running search (in another thread) to stop soon; it then returns -1."""
+        self.s.stop = 1
+
+    @property
+    def stats(self):
+        """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes."""
+        return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
+                "memo_entries": self.s.used, "memo_bytes": self.s.mem,
+                "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
+                "scores": self.s.scores, "sizes": self.s.sizes,
+                "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
+                             if self.s.at_depth[d]}}
+
+    @property
+    def aborted(self):
+        """Why the last search stopped: 0 finished, 1 time, 2 stop, 3 nodes, 4 memory."""
+        return self.s.aborted
+
+    def run(self, const int32_t[::1] cands, int d, double seconds=0.0,
+            int64_t node_limit=0):
+        """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped;
+        ``guess`` a guess that works at the root (or -1).  ``cands`` sorted, non-empty,
+        all guessable; ``seconds`` / ``node_limit`` 0 mean unlimited."""
+        cdef int r
+        cdef int32_t g = -1
+        self.s.stop = 0
+        self.s.aborted = 0
+        self.s.deadline = _now() + seconds if seconds > 0 else 0.0
+        self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
+        with nogil:
+            r = _exists(&self.s, &cands[0], cands.shape[0], d, self.s.nonwin, &g)
+        if r < 0 and self.s.aborted == 4:
+            raise MemoryError("out of memory in the search")
+        return r, g

@@ -1,0 +1,413 @@
+# cython: language_level=3
+"""The strategy walk: a one-step strategy played against every candidate at once.
+
+``_walk`` visits the strategy tree depth-first: at each node it chooses the rule's guess
+(``_choose``: the candidates first, then the reduced guess list through the scan of
+_scan.pyx), splits the candidates by score (a stable counting sort, so every part stays
+sorted) and recurses into each part.  It adds each secret's number of guesses to a
+distribution and, when asked, records every node.  ``walk_many`` walks many subtrees at
+once, one per OpenMP thread; the split of the tree's top levels into subtrees is
+:mod:`mastermind.analysis`'s.
+
+Every reduction here (symmetry, merged absent colours, the small-node shortcuts) gives
+the tree of the plain scan (``plain``): the tests hold them to it.
+
+The caller guarantees: candidates sorted and non-empty, guesses ascending, histories of
+guesses that lead to the candidates, all indices valid for the kernel.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX, INT64_MIN
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+from cython.parallel cimport prange
+
+import numpy as np
+
+from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, _atomic_add, _hist,
+                               _new_pack, _slot, _value)
+from mastermind._scan cimport (Best, _best, _best_init, _bound_noncandidate,
+                               _class_bounds, _offer, _scan, _scan_parallel)
+from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
+                                   _sym_trivial)
+
+
+cdef struct Walk:
+    const KData* d
+    const int32_t* guesses  # the whole guess set, ascending
+    Py_ssize_t nguesses
+    int kind
+    int cands_only          # guesses restricted to the node's candidates
+    int shortcut_ok         # every secret is also a legal guess (cheap-node shortcuts)
+    int use_sym             # reduce the scanned guesses by the history's symmetry group
+    int blanks_ok           # the guess set is every code: absent colours merge (_blank_colours)
+    int plain               # no reduction at all: every guess scored in full (reference)
+    int32_t first           # guess at the walk's root, or -1 for the rule's choice
+    int threads             # threads for large guess scans
+    int64_t dist[MAX_DEPTH + 2]
+    int64_t scanned         # guesses scanned (statistics)
+    int32_t* rec            # records of REC ints: parent, slot, guess, size, depth
+    Py_ssize_t nrec
+    Py_ssize_t caprec
+    int record
+    int error               # 1: out of memory, 2: deeper than MAX_DEPTH
+
+
+cdef enum:
+    REC = 5
+
+
+cdef Py_ssize_t _record(Walk* w, Py_ssize_t parent, int slot, int32_t guess,
+                        Py_ssize_t size, int depth) noexcept nogil:
+    cdef int32_t* grown
+    cdef Py_ssize_t cap
+    if not w.record:
+        return -1
+    if w.nrec == w.caprec:
+        cap = 2 * w.caprec + 64
+        grown = <int32_t*>realloc(w.rec, cap * REC * sizeof(int32_t))
+        if grown == NULL:
+            w.error = 1
+            return -1
+        w.rec = grown
+        w.caprec = cap
+    cdef int32_t* r = w.rec + w.nrec * REC
+    r[0] = <int32_t>parent
+    r[1] = slot
+    r[2] = guess
+    r[3] = <int32_t>size
+    r[4] = depth
+    w.nrec += 1
+    return w.nrec - 1
+
+
+cdef uint32_t _blank_colours(const Walk* w, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Colours no guess needs to use: a colour no candidate has scores like a blank
+    (no black, no white against any candidate), so all such colours are one colour for
+    the partition.  When any code may be guessed, the rule's guess uses only the smallest
+    of them (replacing the others by it keeps the table and lowers the index)."""
+    cdef uint32_t present = 0, absent
+    cdef Py_ssize_t i
+    if not w.blanks_ok:
+        return 0
+    for i in range(m):
+        present |= w.d.colmask[c[i]]
+    absent = ((1u << w.d.k) - 1) & ~present
+    return absent & (absent - 1)            # all but the smallest
+
+
+cdef int32_t _best_plain(const KData* d, const int32_t* guesses, Py_ssize_t ng,
+                         const int32_t* c, Py_ssize_t m, int kind) noexcept nogil:
+    """The choice rule by brute force: every guess's whole partition table, no bound, no
+    shortcut; the reference the reduced scans are tested against."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Best best
+    cdef Py_ssize_t j
+    _best_init(&best)
+    if kind == 4:
+        return c[0]
+    for j in range(ng):
+        _hist(d, guesses[j], c, m, h)
+        _offer(&best, _value(d, h, kind), h[d.win] == 0, guesses[j])
+    return best.g
+
+
+cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
+                     Py_ssize_t ngl) noexcept nogil:
+    """The rule's guess for candidates c, scanning the guesses gl (ascending, reduced by
+    symmetry).  The candidates are tried first (they are guesses too): their best is a
+    bound that lets the scan skip most guesses early, and when no non-candidate can do
+    better (_bound_noncandidate), it is the rule's choice outright."""
+    cdef int64_t key, floor = INT64_MIN, low = INT64_MAX
+    cdef int is_cand, s
+    cdef Best best
+    cdef uint64_t* pk = NULL
+    cdef int64_t* lbt = NULL
+    if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok and not w.plain):
+        # One candidate: play it.  Two: the first candidate splits them into a win and a
+        # singleton, the best table any guess can give, so the rule picks it.
+        return c[0]
+    if w.plain:
+        return _best_plain(w.d, c if w.cands_only else gl, m if w.cands_only else ngl, c, m,
+                           w.kind)
+    if w.cands_only:
+        return _best(w.d, c, m, c, m, w.kind, &key, &is_cand, w.threads)
+    _best_init(&best)
+    if w.d.mode != 2:
+        pk = _new_pack(w.d, c, m)
+        if pk != NULL:
+            lbt = _class_bounds(w.d, pk, m, w.kind)
+    if w.shortcut_ok and m < ngl:
+        _scan(w.d, w.kind, c, m, c, pk, m, &best, 0, INT64_MIN, lbt, True)
+        floor = _bound_noncandidate(w.d, m, w.kind)
+        if lbt != NULL:                 # the class bounds hold for every guess
+            for s in range(w.d.nms):
+                if lbt[s] < low:
+                    low = lbt[s]
+            if low > floor:
+                floor = low
+        if best.key <= floor:
+            free(lbt)
+            free(pk)
+            return best.g
+    w.scanned += ngl * m
+    _scan_parallel(w.d, w.kind, gl, ngl, c, pk, m, &best, w.threads, _blank_colours(w, c, m),
+                   floor, lbt)
+    free(lbt)
+    free(pk)
+    return best.g
+
+
+cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
+                Py_ssize_t parent, int pslot, bint root, const Sym* sym,
+                const int32_t* gl, Py_ssize_t ngl) noexcept nogil:
+    """Play the strategy against every candidate in ``c`` (sorted); ``depth`` is the number
+    of the guess about to be made; ``sym`` is the group of the history so far and ``gl``
+    its canonical guesses.  Adds to ``w.dist`` and, when recording, to ``w.rec``."""
+    cdef const KData* d = w.d
+    cdef int32_t g
+    cdef int s
+    cdef Py_ssize_t i, node
+    cdef uint32_t cnt[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS]
+    cdef int32_t* parts
+    cdef uint8_t* lab
+    cdef Sym child
+    cdef int32_t* cgl = NULL
+    cdef const int32_t* kgl = w.guesses
+    cdef Py_ssize_t nkgl = w.nguesses
+    cdef bint need_scan = False
+    child.el = NULL
+    if w.error:
+        return
+    if depth > MAX_DEPTH:
+        w.error = 2
+        return
+    if root and w.first >= 0:
+        g = w.first
+    else:
+        g = _choose(w, c, m, gl, ngl)
+    node = _record(w, parent, pslot, g, m, depth)
+    if m == 1 and c[0] == g:
+        w.dist[depth] += 1
+        return
+    lab = <uint8_t*>malloc(m * sizeof(uint8_t))
+    parts = <int32_t*>malloc(m * sizeof(int32_t))
+    if lab == NULL or parts == NULL:
+        free(lab)
+        free(parts)
+        w.error = 1
+        return
+    memset(cnt, 0, sizeof(cnt))
+    for i in range(m):
+        s = _slot(d, g, c[i])
+        lab[i] = <uint8_t>s
+        cnt[s] += 1
+    off[0] = 0
+    for s in range(1, d.nslots):
+        off[s] = off[s - 1] + cnt[s - 1]
+    for i in range(m):                      # stable counting sort: parts stay sorted
+        parts[off[lab[i]]] = c[i]
+        off[lab[i]] += 1
+    free(lab)
+    for s in range(d.nslots):               # a child this large will scan the guesses
+        if s != d.win and cnt[s] > d.nslots:
+            need_scan = True
+    # The children's history adds g: their group, and their canonical guesses computed
+    # once for all of them.
+    if need_scan and w.use_sym and not w.cands_only and w.kind != 4:
+        if _sym_child(d, sym, g, &child) != 0:
+            w.error = 1
+        elif not _sym_trivial(d, &child):
+            cgl = <int32_t*>malloc(w.nguesses * sizeof(int32_t) + 1)
+            if cgl == NULL:
+                w.error = 1
+            else:
+                nkgl = _canonical_guesses(d, &child, w.guesses, w.nguesses, cgl)
+                kgl = cgl
+    for s in range(d.nslots):
+        if cnt[s] == 0:
+            continue
+        if s == d.win:
+            w.dist[depth] += cnt[s]
+        else:
+            _walk(w, parts + off[s] - cnt[s], cnt[s], depth + 1, node, s, False,
+                  &child, kgl, nkgl)
+    free(cgl)
+    free(child.el)
+    free(parts)
+
+
+cdef void _run_task(Walk* w, const int32_t* cands, Py_ssize_t m, int depth,
+                    const int32_t* history, Py_ssize_t nh, const int32_t* gl,
+                    Py_ssize_t ngl) noexcept nogil:
+    """Walk one subtree: its root's symmetry group, its canonical guesses (unless given
+    in ``gl``), then _walk."""
+    cdef Sym sym
+    cdef int32_t* own = NULL
+    sym.el = NULL
+    sym.nel = 0
+    sym.played = 0
+    if gl == NULL:
+        gl = w.guesses
+        ngl = w.nguesses
+    if w.use_sym:
+        if _sym_root(w.d, history, nh, &sym) != 0:
+            w.error = 1
+        elif gl == w.guesses and not _sym_trivial(w.d, &sym) and w.nguesses:
+            own = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
+            if own == NULL:
+                w.error = 1
+            else:
+                ngl = _canonical_guesses(w.d, &sym, w.guesses, w.nguesses, own)
+                gl = own
+    if not w.error:
+        _walk(w, cands, m, depth, -1, -1, True, &sym, gl, ngl)
+    free(own)
+    free(sym.el)
+
+
+def _raise_walk_error(int error):
+    if error == 1:
+        raise MemoryError("out of memory while walking the strategy tree")
+    if error == 2:
+        raise OverflowError(f"strategy tree deeper than {MAX_DEPTH} guesses")
+
+
+cdef object _records(const Walk* w):
+    cdef int32_t[:, ::1] rv
+    recs = np.empty((w.nrec, REC), dtype=np.int32)
+    if w.nrec:
+        rv = recs
+        memcpy(&rv[0, 0], w.rec, w.nrec * REC * sizeof(int32_t))
+    return recs
+
+
+# --------------------------------------------------------------------------- Python API
+
+def choose(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
+           bint cands_only, bint shortcut_ok, int threads=1, bint blanks=False):
+    """The guess the walk plays at a node with candidates ``cands`` (sorted,
+    non-empty), scanning ``guesses`` (ascending; possibly reduced by symmetry).
+    ``blanks``: the guess set is every code (see walk)."""
+    cdef Walk w
+    cdef int32_t g
+    memset(&w, 0, sizeof(w))
+    w.d = &kernel.d
+    w.kind = kind
+    w.cands_only = cands_only
+    w.shortcut_ok = shortcut_ok
+    w.threads = threads if threads > 0 else 1
+    w.blanks_ok = blanks and kernel.mode != 2
+    with nogil:
+        g = _choose(&w, &cands[0], cands.shape[0],
+                    &guesses[0] if guesses.shape[0] else NULL, guesses.shape[0])
+    return g
+
+cdef void _setup(Kernel kernel, Walk* w, const int32_t[::1] guesses, int kind,
+                 bint cands_only, bint shortcut_ok, bint record, bint symmetry, bint blanks,
+                 bint plain, int threads):
+    memset(w, 0, sizeof(Walk))
+    w.d = &kernel.d
+    w.guesses = &guesses[0] if guesses.shape[0] else NULL
+    w.nguesses = guesses.shape[0]
+    w.kind = kind
+    w.cands_only = cands_only
+    w.shortcut_ok = shortcut_ok
+    w.use_sym = symmetry and kernel.mode != 2 and not plain
+    w.blanks_ok = blanks and kernel.mode != 2 and not plain
+    w.plain = plain
+    w.first = -1
+    w.record = record
+    w.threads = threads if threads > 0 else 1
+
+def walk(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
+         bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
+         const int32_t[::1] history=None, bint symmetry=False, int threads=1,
+         bint blanks=False, bint plain=False):
+    """Play the strategy against every candidate (sorted, non-empty), starting with
+    guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
+
+    ``history``: the guesses played before this root (the candidates are those
+    consistent with them).  ``symmetry``: scan one guess per orbit of the group fixing
+    the history (encoded modes only; the guess and secret sets must be closed under
+    colour and position permutations); the results are those of the full scan.
+    ``threads`` share the large scans.  ``blanks``: every code is a legal guess, so
+    colours absent from all candidates may be merged (encoded modes only).
+    ``plain``: no reduction, bound or shortcut whatsoever (the reference for the
+    tests).  None of these changes the result.
+
+    Returns ``(dist, records, scanned)``: ``dist[d]`` secrets found with guess number
+    d; (when ``record``) an int32 array of rows (parent, slot, guess, size, depth),
+    parent -1 at the root, depth-first; the number of (guess, candidate) pairs the
+    full scans covered.
+    """
+    cdef Walk w
+    cdef Py_ssize_t nh = history.shape[0] if history is not None else 0
+    _setup(kernel, &w, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
+           plain, threads)
+    w.first = first
+    try:
+        with nogil:
+            _run_task(&w, &cands[0], cands.shape[0], depth,
+                      &history[0] if nh else NULL, nh, NULL, 0)
+        _raise_walk_error(w.error)
+        return (np.array([w.dist[i] for i in range(MAX_DEPTH + 1)], dtype=np.int64),
+                _records(&w) if record else None, w.scanned)
+    finally:
+        free(w.rec)
+
+def walk_many(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands,
+              const int64_t[::1] offsets, const int32_t[::1] depths,
+              const int32_t[:, ::1] histories, const int32_t[::1] hlens, int kind,
+              bint cands_only, bint shortcut_ok, bint record, bint symmetry,
+              bint blanks, int threads=1, bint plain=False,
+              const int32_t[::1] glists=None, const int64_t[::1] goffsets=None,
+              const int32_t[::1] task_glist=None, int64_t[::1] done=None):
+    """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
+    candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
+    history ``histories[i, :hlens[i]]``; optionally its root's canonical guesses,
+    ``glists[goffsets[j]:goffsets[j+1]]`` with j = ``task_glist[i]``, computed once
+    for the tasks that share a history).  ``done[0]``, if given, grows by each task's
+    number of candidates as it finishes (another thread may read it for progress).
+    Tasks are taken in the order given (put the largest first); each is walked by one thread, so the results do not depend on the
+    thread count.  Returns ``(dists, records, scanned)`` with ``dists`` of shape
+    (tasks, MAX_DEPTH + 1) and ``records`` a list (or None)."""
+    cdef Py_ssize_t nt = depths.shape[0], t, i
+    cdef Walk* ws = <Walk*>calloc(nt if nt else 1, sizeof(Walk))
+    cdef Walk tmpl
+    cdef int err = 0
+    cdef int64_t scanned = 0
+    cdef bint has_gl = glists is not None and glists.shape[0] > 0
+    cdef int64_t* done_p = &done[0] if done is not None else NULL
+    if ws == NULL:
+        raise MemoryError()
+    _setup(kernel, &tmpl, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
+           plain, 1)
+    try:
+        for t in range(nt):
+            ws[t] = tmpl
+        with nogil:
+            for t in prange(nt, num_threads=threads if threads > 0 else 1,
+                            schedule="dynamic", chunksize=1):
+                _run_task(&ws[t], &cands[offsets[t]], offsets[t + 1] - offsets[t],
+                          depths[t], &histories[t, 0], hlens[t],
+                          &glists[goffsets[task_glist[t]]] if has_gl else NULL,
+                          goffsets[task_glist[t] + 1] - goffsets[task_glist[t]]
+                          if has_gl else 0)
+                if done_p != NULL:
+                    _atomic_add(done_p, offsets[t + 1] - offsets[t])
+        for t in range(nt):
+            if ws[t].error and not err:
+                err = ws[t].error
+            scanned += ws[t].scanned
+        _raise_walk_error(err)
+        dists = np.zeros((nt, MAX_DEPTH + 1), dtype=np.int64)
+        for t in range(nt):
+            for i in range(MAX_DEPTH + 1):
+                dists[t, i] = ws[t].dist[i]
+        return dists, [_records(&ws[t]) for t in range(nt)] if record else None, scanned
+    finally:
+        for t in range(nt):
+            free(ws[t].rec)
+        free(ws)
+
