@@ -24,8 +24,9 @@ import mastermind
 from mastermind import Game, Score, ScoreError, analyze, choose_guess, solve
 from mastermind.cli import main
 from mastermind.game import CodeError, reference_score
+from mastermind.cli.dialogue import play_codebreaker, play_codemaker
 from mastermind.play import (Adversary, InconsistentAnswers, PlayError, Row, SecretCodemaker,
-                             Session, minimal_conflict, play_codebreaker, play_codemaker)
+                             Session, minimal_conflict)
 
 # the directory holding the package these tests import (src/ or site-packages), so that the
 # subprocesses run the same build

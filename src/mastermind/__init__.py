@@ -4,26 +4,61 @@
 >>> game = mm.Game(4, 6)
 >>> mm.analyze(game, "entropy").total
 5722
+
+The names below are loaded on first use (PEP 562): ``import mastermind`` itself loads
+nothing but this file, and an analysis never loads the bounds, play, tree or custom-game
+modules.  docs/architecture.md maps the modules.
 """
 
+from __future__ import annotations
+
+import importlib
 import os as _os
+from typing import TYPE_CHECKING, Any
 
 # The kernel's threads wait for work asleep, not spinning: the analyses run many short
 # parallel regions, and spinning threads starve everything else on a busy machine.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from .bounds import check_strategy, solution_exists, worst_case
-from .analysis import Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table, solve
-from .custom import CustomGame, two_d
-from .game import CodeError, Game, GameError, Score, ScoreError, Variant, score_slots
-from .strategies import Strategy, StrategyError, Valuations, choose_guess, first_guess
-from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
-
-__all__ = [
-    "Adversary", "Analysis", "CodeError", "CustomGame", "FirstGuessRow", "Game", "GameError",
-    "InconsistentAnswers", "Node", "PlayError", "Score", "ScoreError", "SecretCodemaker",
-    "Session", "Step", "Strategy", "StrategyError", "Valuations", "Variant", "analyze",
-    "check_strategy", "choose_guess", "first_guess", "first_guess_table", "score_slots",
-    "solution_exists", "solve", "two_d", "worst_case",
-]
 __version__ = "0.1.0"
+
+# public name -> the module that defines it
+_EXPORTS = {
+    "check_strategy": "bounds", "solution_exists": "bounds", "worst_case": "bounds",
+    "Analysis": "analysis", "FirstGuessRow": "analysis", "Node": "analysis",
+    "Step": "analysis", "analyze": "analysis", "first_guess_table": "analysis",
+    "solve": "analysis",
+    "CustomGame": "custom", "two_d": "custom",
+    "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
+    "Score": "rules", "Variant": "rules", "score_slots": "rules",
+    "Strategy": "rules", "StrategyError": "rules",
+    "Valuations": "strategies", "choose_guess": "strategies", "first_guess": "strategies",
+    "Adversary": "play", "InconsistentAnswers": "play", "PlayError": "play",
+    "SecretCodemaker": "play", "Session": "play",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mastermind' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from .analysis import (Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table,
+                           solve)
+    from .bounds import check_strategy, solution_exists, worst_case
+    from .custom import CustomGame, two_d
+    from .game import CodeError, Game, GameError, ScoreError
+    from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
+    from .rules import Score, Strategy, StrategyError, Variant, score_slots
+    from .strategies import Valuations, choose_guess, first_guess

@@ -21,7 +21,6 @@ playing it, with a plain-Python scorer, against every candidate.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Iterable
@@ -571,73 +570,3 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         upper, source = game.size, "trivial"
     return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
                      heuristic, search.nodes, time.monotonic() - start, tree, steps)
-
-
-# ---------------------------------------------------------------------- the command
-def register(subparsers: Any) -> None:
-    """Add the ``bound`` command to the ``mastermind`` CLI (see cli._more_commands)."""
-    from .cli import game_options, output_options
-
-    p = subparsers.add_parser(
-        "bound", help="the exact worst case: the fewest guesses that always suffice",
-        description="Prove the minimal worst case p(n,k): a strategy that always finds "
-                    "the secret within p guesses exists (the witness), and none within "
-                    "p-1 (an exhaustive search with sound pruning only). On time-out or "
-                    "Ctrl-C the bounds proved so far are printed and the exit status is 1.")
-    game_options(p)
-    output_options(p)
-    p.add_argument("--candidates-only", action="store_true",
-                   help="only codes that can still be the secret may be played")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop the search after S seconds and report the bounds proved so "
-                        "far (the heuristic analysis giving the first upper bound always "
-                        "completes)")
-    p.add_argument("--witness", metavar="FILE",
-                   help="write the strategy tree reaching the upper bound (JSON) to FILE")
-    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY >> 20, metavar="MB",
-                   help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY >> 20})")
-    p.set_defaults(func=cmd_bound)
-
-
-def cmd_bound(args: Any, out: Any) -> int:
-    """``mastermind bound``: 0 when the optimum is proved, 1 when stopped early."""
-    from .cli import EXIT_OK, EXIT_UNFINISHED, UsageError, make_game
-
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError("--time-limit must be a positive number of seconds")
-    if args.memory < 1:
-        raise UsageError("--memory must be at least 1 MB")
-    game = make_game(args)
-    if not game.secrets_are_guesses and not args.candidates_only:
-        raise UsageError(f"in {game.name} some secrets cannot be guessed")
-    result = worst_case(game, candidates_only=args.candidates_only,
-                        time_limit=args.time_limit, memory=args.memory << 20)
-    if args.witness:
-        if result.witness is None:
-            raise UsageError("no strategy tree to write (the search was stopped too early)")
-        worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
-        doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
-               "candidates_only": args.candidates_only, "max_guesses": worst,
-               "tree": result.witness.to_json(game)}
-        try:
-            with open(args.witness, "w", encoding="utf-8") as f:
-                json.dump(doc, f)
-                f.write("\n")
-        except OSError as e:
-            raise UsageError(f"cannot write {args.witness}: {e.strerror or e}") from None
-    if args.json:
-        json.dump(result.to_json(), out)
-        out.write("\n")
-    else:
-        pool = "candidates only" if args.candidates_only else "all guesses allowed"
-        out.write(f"{game.name}, {pool}\n")
-        out.write(f"{result.summary()}\n")
-        out.write(f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}\n")
-        for s in result.steps:
-            what = {True: "exists", False: "none", None: "unfinished"}[s.exists]
-            out.write(f"  at most {s.guesses} guesses: {what:<10} {s.nodes:>12,} nodes "
-                      f"{s.seconds:10.2f} s\n")
-        out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
-        if not result.exact:
-            out.write(f"stopped: {result.status}\n")
-    return EXIT_OK if result.exact else EXIT_UNFINISHED

@@ -15,14 +15,19 @@ kernel (:mod:`mastermind._core`) is prepared and validated here.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple, Union
+from typing import Union
 
 import numpy as np
 
 from . import _core
+from .rules import Score, Variant, reference_score, score_slots
+
+__all__ = [
+    "CodeError", "CodeLike", "CodeSets", "Game", "GameError", "Score", "ScoreError", "Variant",
+    "reference_score", "score_slots",
+]
 
 MAX_PEGS = 8
 MAX_COLOURS = 16
@@ -41,53 +46,6 @@ class CodeError(ValueError):
 
 class ScoreError(ValueError):
     """A score that cannot be a score of the game."""
-
-
-class Variant(str, enum.Enum):
-    """Which codes may be guessed and be secret, and how guesses are scored."""
-
-    CLASSIC = "classic"  # repetition allowed everywhere, blacks and whites
-    DISTINCT = "distinct"  # secrets without repeated colours; guesses may repeat
-    BULLS_AND_COWS = "bulls-and-cows"  # guesses and secrets without repetition
-    BLACK_PEG = "black-peg"  # only the number of blacks is told
-    PERMUTATION = "permutation"  # n = k; guesses and secrets are permutations
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Score(NamedTuple):
-    """A score (blacks, whites); ``str`` gives ``"2 1"``."""
-
-    black: int
-    white: int
-
-    def __str__(self) -> str:
-        return f"{self.black} {self.white}"
-
-    def pegs(self) -> str:
-        """The score as pegs: ``"BBW"``; ``"-"`` when there are none."""
-        return "B" * self.black + "W" * self.white or "-"
-
-
-def score_slots(n: int, black_only: bool = False) -> tuple[Score, ...]:
-    """All scores of n positions in lexicographic (b, w) order, without (n-1, 1).
-
-    >>> len(score_slots(4)), len(score_slots(5)), score_slots(2)
-    (14, 20, (Score(black=0, white=0), Score(black=0, white=1), Score(black=0, white=2), Score(black=1, white=0), Score(black=2, white=0)))
-    """
-    if black_only:
-        return tuple(Score(b, 0) for b in range(n + 1))
-    return tuple(
-        Score(b, w) for b in range(n + 1) for w in range(n + 1 - b) if (b, w) != (n - 1, 1)
-    )
-
-
-def reference_score(u: Sequence[int], v: Sequence[int]) -> Score:
-    """Plain-Python score of two colour sequences, straight from the definition."""
-    b = sum(1 for x, y in zip(u, v) if x == y)
-    m = sum(min(u.count(c), v.count(c)) for c in set(u))
-    return Score(b, m - b)
 
 
 class CodeSets:

@@ -22,7 +22,6 @@ The choice rule: best key, then a guess that is a candidate, then the smallest i
 
 from __future__ import annotations
 
-import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,45 +29,12 @@ from typing import Union
 
 import numpy as np
 
-from . import _core, _scan
+from . import _scan
 from .game import Game
+from .rules import Strategy, StrategyError
 
-
-class StrategyError(ValueError):
-    """An unknown strategy name."""
-
-
-class Strategy(str, enum.Enum):
-    MINMAX = "minmax"
-    ENTROPY = "entropy"
-    PARTS = "parts"
-    EXPECTED_SIZE = "expected-size"
-    FIRST_CANDIDATE = "first-candidate"
-
-    def __str__(self) -> str:
-        return self.value
-
-    @property
-    def kind(self) -> int:
-        """The kernel's valuation number."""
-        return _KINDS[self]
-
-    @classmethod
-    def parse(cls, value: Union[str, "Strategy"]) -> "Strategy":
-        try:
-            return cls(value)
-        except ValueError:
-            names = ", ".join(s.value for s in cls)
-            raise StrategyError(f"unknown strategy {value!r}; choose one of {names}") from None
-
-
-_KINDS = {
-    Strategy.MINMAX: _core.VAL_MINMAX,
-    Strategy.ENTROPY: _core.VAL_ENTROPY,
-    Strategy.PARTS: _core.VAL_PARTS,
-    Strategy.EXPECTED_SIZE: _core.VAL_EXPECTED,
-    Strategy.FIRST_CANDIDATE: _core.VAL_FIRST,
-}
+__all__ = ["Strategy", "StrategyError", "Valuations", "choose_guess", "first_guess",
+           "symmetry_classes"]
 
 
 @dataclass(frozen=True)

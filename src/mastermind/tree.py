@@ -30,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -267,78 +266,3 @@ def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float =
     if run.returncode != 0:
         lines = (run.stderr or "").strip().splitlines()
         raise TreeError(f"dot failed: {lines[-1] if lines else f'exit status {run.returncode}'}")
-
-
-# ---------------------------------------------------------------------- the command
-FORMATS = ("json", "dot", "text")
-_SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text"}
-
-
-def register(subparsers: Any) -> None:
-    """Add ``mastermind tree`` to the command line (see :mod:`mastermind.cli`)."""
-    from .cli import game_options, strategy_options
-    from .custom import EXAMPLES
-
-    p = subparsers.add_parser(
-        "tree", help="write the whole strategy tree: JSON, Graphviz DOT/SVG/PNG, cheat sheet",
-        description="Write the whole strategy as a tree: the guess to play, and for each "
-                    "answer what to play next.  Text is a printable cheat sheet; DOT is "
-                    "rendered to SVG, PNG or PDF when -o names such a file and Graphviz's "
-                    "'dot' is installed.",
-        epilog="Examples: 'mastermind tree -n 3 -k 3', 'mastermind tree --format json -o "
-               "knuth.json', 'mastermind tree -s entropy --variant distinct -o tree.svg', "
-               "'mastermind tree --game twoD -s entropy'.")
-    game_options(p)
-    p.add_argument("--game", choices=sorted(EXAMPLES),
-                   help="a custom example game instead of Mastermind (overrides -n, -k and "
-                        "--variant): twoD is seed 002's pair-guessing game")
-    strategy_options(p)
-    p.add_argument("-f", "--format", choices=FORMATS, default=None,
-                   help="json, dot or text (default: from the -o suffix, else text)")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE instead of standard output; .svg, .png and .pdf are "
-                        "rendered with Graphviz")
-    p.add_argument("--depth", type=int, default=None, metavar="N",
-                   help="text and dot: show only the first N guesses of every line of play")
-    p.set_defaults(func=cmd_tree)
-
-
-def cmd_tree(args: Any, out: Any) -> int:
-    from .analysis import analyze
-    from .cli import UsageError, make_game
-    from .custom import EXAMPLES
-
-    if args.depth is not None and args.depth < 1:
-        raise UsageError("--depth must be at least 1")
-    path = args.output
-    suffix = os.path.splitext(path)[1].lower() if path else ""
-    fmt = args.format or _SUFFIX_FORMAT.get(suffix) or ("dot" if suffix in RENDERED else "text")
-    rendered = suffix in RENDERED
-    if rendered and fmt != "dot":
-        raise UsageError(f"{path}: only the dot format can be rendered to {suffix}; "
-                         f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file")
-    if rendered and dot_program() is None:  # fail before the analysis, not after
-        render("", path)
-    game = EXAMPLES[args.game]() if args.game else make_game(args)
-    result = analyze(game, args.strategy, candidates_only=args.candidates_only,
-                     first=args.first, tree=True)
-    if fmt == "json":
-        text = json.dumps(to_json(result), indent=1) + "\n"
-    elif fmt == "dot":
-        text = to_dot(result, args.depth)
-    else:
-        text = to_text(result, args.depth) + "\n"
-    if path is None:
-        out.write(text)
-        return 0
-    try:
-        if rendered:
-            render(text, path)
-        else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-    nodes = sum(1 for _ in _tree(result).walk())
-    out.write(f"wrote {path}: {summary(result)}; {nodes} guesses in the tree\n")
-    return 0

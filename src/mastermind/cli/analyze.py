@@ -1,0 +1,53 @@
+"""``mastermind analyze``: a strategy against every secret, the distribution of guesses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from .common import EXIT_OK, game_options, make_game, output_options, strategy_options
+from .progress import ProgressBar
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.description = ("Play a strategy against every secret and report how many secrets are "
+                     "found with 1, 2, 3... guesses.")
+    game_options(p)
+    strategy_options(p)
+    output_options(p)
+    p.add_argument("--tree", action="store_true",
+                   help="include the strategy tree (guess per node) in the JSON output")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="threads to use (default: all cores); the result does not depend on it")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    from ..analysis import analyze
+
+    game = make_game(args)
+    bar = ProgressBar(f"{game.name} {args.strategy}", enabled=False if args.no_progress else None)
+    try:
+        result = analyze(game, args.strategy, candidates_only=args.candidates_only,
+                         first=args.first, tree=args.tree, jobs=args.jobs, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        json.dump(result.to_json(), out)
+        out.write("\n")
+        return EXIT_OK
+    pool = "candidates only" if args.candidates_only else "all guesses allowed"
+    out.write(f"{game.name} {result.strategy}, {pool}, first guess "
+              f"{game.format_code(result.first_guess)}\n\n")
+    out.write(" guesses   secrets\n")
+    for d, c in sorted(result.distribution.items()):
+        out.write(f"{d:8d}  {c:8d}\n")
+    avg = result.average
+    out.write(f"\n{result.secrets} secrets, total {result.total}, average {float(avg):.4f} "
+              f"({avg.numerator}/{avg.denominator}), max {result.max}"
+              f"   [{result.seconds:.3f} s]\n")
+    if args.tree and result.tree is not None:
+        out.write("\n(tree: use --json to get it)\n")
+    return EXIT_OK

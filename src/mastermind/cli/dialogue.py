@@ -1,0 +1,401 @@
+"""The terminal dialogue of ``mastermind play``: the computer breaks a code the person
+scores (:func:`play_codebreaker`), or the person breaks the computer's
+(:func:`play_codemaker`).
+
+Both read commands from an input stream and write to an output stream: a terminal (with
+line editing) or plain pipes, so scripts can drive them; they return the exit status (0
+finished, 1 unfinished).  The game itself is :mod:`mastermind.play`'s.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from typing import Optional, TextIO, Union
+
+from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant
+from ..play import (Adversary, Codemaker, InconsistentAnswers, PlayError, Row,
+                    SecretCodemaker, Session, rows_text)
+from ..rules import Strategy
+from .common import EXIT_OK as FINISHED
+from .common import EXIT_UNFINISHED as UNFINISHED
+
+__all__ = ["play_codebreaker", "play_codemaker"]
+
+
+class _Console:
+    """Prompts and answers on a terminal (``input()``, with line editing) or on any text
+    streams (an answer that does not come from a terminal is echoed after its prompt, so a
+    piped transcript reads like a terminal session)."""
+
+    def __init__(self, input: Optional[TextIO], output: Optional[TextIO]):
+        self.inp = sys.stdin if input is None else input
+        self.out = sys.stdout if output is None else output
+        self.tty = (self.inp is sys.stdin and self.out is sys.stdout
+                    and _isatty(self.inp) and _isatty(self.out))
+        self.echo = not _isatty(self.inp)  # a terminal echoes what is typed by itself
+        if self.tty:
+            try:
+                import readline  # noqa: F401  (line editing for input())
+            except ImportError:  # pragma: no cover - e.g. Windows
+                pass
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> Optional[str]:
+        """One line without its end of line; ``None`` at the end of the input."""
+        if self.tty:
+            try:
+                return input(prompt)
+            except EOFError:
+                self.out.write("\n")
+                return None
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            return None
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.out.write(line + "\n")
+        return line
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _describe(game: Game) -> str:
+    """What a secret looks like, in words."""
+    if game.variant is Variant.PERMUTATION:
+        return f"the colours 1..{game.k} in some order"
+    repeats = ("no colour repeated" if game.variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS)
+               else "colours may repeat")
+    return f"{game.n} colours from 1..{game.k}, {repeats}"
+
+
+def _score_forms(game: Game) -> str:
+    if game.variant is Variant.BLACK_PEG:
+        return "the number of blacks, e.g. '2', or pegs 'BB' ('-' for none)"
+    compact = ", '21'" if game.n < 10 else ""
+    return f"'2 1', '2,1'{compact} or pegs 'BBW' ('-' for none)"
+
+
+def _score_meaning(game: Game) -> str:
+    if game.variant is Variant.BLACK_PEG:
+        return "blacks (right colour in the right place)"
+    return ("blacks (right colour in the right place) and whites (right colour in the wrong "
+            "place)")
+
+
+def _score_text(score: Score, black_peg: bool = False) -> str:
+    return f"{score.black}" if black_peg else f"{score} ({score.pegs()})"
+
+
+def _history_table(game: Game, rows: Iterable[Row], left: Optional[list[int]] = None,
+                   marked: tuple[int, ...] = ()) -> list[str]:
+    rows = list(rows)
+    if not rows:
+        return ["  (no guesses yet)"]
+    width = max(5, len(game.format_code(0)))
+    sw = 4 if game.variant is Variant.BLACK_PEG else max(10, game.n + 6)
+    head = f"    #  {'guess':<{width}}  {'score':<{sw}}" + ("  left" if left is not None else "")
+    lines = [head.rstrip()]
+    for i, r in enumerate(rows, 1):
+        line = ("*" if i in marked else " ") + _row_line(game, i, r)
+        if left is not None:
+            line = f"{line:<{9 + width + sw}}  {left[i - 1]:4d}"
+        lines.append(line.rstrip())
+    return lines
+
+
+def _row_line(game: Game, number: int, row: Row) -> str:
+    """`` 3  1344   0 2 (WW)``: one row of a history table (without the marker column)."""
+    width = max(5, len(game.format_code(0)))
+    return (f"{number:4d}  {game.format_code(row.guess):<{width}}  "
+            f"{_score_text(row.score, game.variant is Variant.BLACK_PEG)}")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else ('es' if word.endswith('ss') else 's')}"
+
+
+# ---------------------------------------------------------------------- the computer guesses
+_BREAKER_HELP = """\
+I guess; you answer each guess with its score: {meaning}.
+  a score        {forms}
+  undo           take back the last score
+  fix ROW SCORE  correct the score of an earlier row, e.g. 'fix 2 1 0'
+  history        the guesses and scores so far
+  list           the codes that are still possible
+  help           this text
+  quit           stop (also: end of input, Ctrl-C)"""
+
+
+def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
+                     candidates_only: bool = False, first: Optional[CodeLike] = None,
+                     secret: Optional[CodeLike] = None, input: Optional[TextIO] = None,
+                     output: Optional[TextIO] = None) -> int:
+    """The computer breaks a code: it guesses, and the person (or ``secret``) scores.
+
+    Returns the exit status: 0 once the code is broken, 1 when the game is left
+    unfinished (``quit``, end of input, Ctrl-C).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> play_codebreaker(Game(4, 6), secret="6543", output=out)
+    0
+    >>> out.getvalue().splitlines()[-1]
+    'Solved in 5 guesses: the secret is 6543.'
+    """
+    session = Session(game, strategy, candidates_only=candidates_only, first=first)
+    target = None if secret is None else game.secret(secret)
+    con = _Console(input, output)
+    bp = game.variant is Variant.BLACK_PEG
+    try:
+        if target is not None:
+            con.say(f"Mastermind {game.name}, {session.strategy}: I guess the secret "
+                    f"{game.format_code(target)} and score myself.")
+            while not session.solved:
+                g = session.suggest()
+                score = game.score(g, target)
+                left = session.record(g, score)
+                con.say(f"guess {len(session.history)}: {game.format_code(g)}  score "
+                        f"{_score_text(score, bp)}"
+                        + ("" if session.solved else f"  {_plural(left, 'code')} left"))
+            con.say(f"Solved in {_plural(len(session.history), 'guess')}: the secret is "
+                    f"{game.format_code(target)}.")
+            return FINISHED
+        con.say(f"Mastermind {game.name}, {session.strategy}. Think of a secret: "
+                f"{_describe(game)}.")
+        con.say(f"I guess; you score each guess with {_score_meaning(game)}.")
+        con.say(f"Write a score as {_score_forms(game)}. "
+                "Other commands: undo, fix ROW SCORE, history, list, help, quit.\n")
+        return _breaker_loop(game, session, con)
+    except KeyboardInterrupt:
+        con.say("\nInterrupted: the game is unfinished.")
+        return UNFINISHED
+
+
+def _breaker_loop(game: Game, session: Session, con: _Console) -> int:
+    bp = game.variant is Variant.BLACK_PEG
+    while True:
+        if session.solved:
+            con.say(f"Solved in {_plural(len(session.history), 'guess')}: your secret is "
+                    f"{game.format_code(session.history[-1].guess)}.")
+            return FINISHED
+        if session.consistent:
+            g = session.suggest()
+            turn = len(session.history) + 1
+            note = "  (the only code left)" if session.remaining == 1 else ""
+            prompt = f"guess {turn}: {game.format_code(g)}{note}  score> "
+        else:
+            g, prompt = -1, "fix ROW SCORE or undo> "
+        line = con.ask(prompt)
+        if line is None:
+            con.say("End of input: the game is unfinished.")
+            return UNFINISHED
+        text = line.strip()
+        word = text.lower()
+        if not text:
+            continue
+        if word in ("quit", "exit", "q"):
+            con.say("Game abandoned: unfinished.")
+            return UNFINISHED
+        if word in ("help", "?", "h"):
+            con.say(_BREAKER_HELP.format(meaning=_score_meaning(game), forms=_score_forms(game)))
+            continue
+        if word == "history":
+            for ln in _history_table(game, session.history, session.remaining_after(),
+                                     session.conflict()):
+                con.say(ln)
+            continue
+        if word in ("list", "candidates"):
+            shown = session.codes(40)
+            more = session.remaining - len(shown)
+            con.say(f"{_plural(session.remaining, 'code')} possible: " + " ".join(shown)
+                    + (f" ... and {more:,} more" if more > 0 else ""))
+            continue
+        try:
+            if word == "undo":
+                row = session.undo()
+                con.say(f"Took back row {len(session.history) + 1}: "
+                        f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}.")
+                _report_state(game, session, con)
+                continue
+            if word.startswith("fix"):
+                m = re.fullmatch(r"fix\s+(\d+)\s+(.+)", word)
+                if not m:
+                    con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
+                    continue
+                row, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
+                con.say(f"Row {row} is now {_score_text(session.history[row - 1].score, bp)}: "
+                        f"{_plural(left, 'code')} left.")
+                continue
+            if not session.consistent:
+                con.say("The answers so far are inconsistent: correct a row with "
+                        "'fix ROW SCORE', or 'undo' the last one.")
+                continue
+            try:
+                score = game.parse_score(text)
+            except ScoreError as e:
+                if re.fullmatch(r"[a-z ]+", word) and not re.fullmatch(r"[bw]+", word):
+                    con.say(f"{text!r} is neither a score nor a command: write a score as "
+                            f"{_score_forms(game)}, or type 'help'.")
+                else:
+                    con.say(f"{e}. Try again.")
+                continue
+            left = session.record(g, score)
+            if not session.solved:
+                con.say(f"  {_plural(left, 'code')} left" + (
+                    f": it must be {session.codes(1)[0]}" if left == 1 else ""))
+        except InconsistentAnswers as e:
+            _report_inconsistent(game, session, con, e)
+        except (PlayError, ScoreError, CodeError) as e:
+            con.say(f"{e}.")
+
+
+def _report_state(game: Game, session: Session, con: _Console) -> None:
+    if session.consistent:
+        con.say(f"  {_plural(session.remaining, 'code')} left")
+    else:
+        _report_inconsistent(game, session, con, InconsistentAnswers(session.conflict()))
+
+
+def _report_inconsistent(game: Game, session: Session, con: _Console,
+                         err: InconsistentAnswers) -> None:
+    rows = err.rows
+    con.say(f"These answers are inconsistent: no secret gives them all. "
+            f"{rows_text(rows).capitalize()} cannot all be true (marked *):")
+    for ln in _history_table(game, session.history, session.remaining_after(), rows):
+        con.say(ln)
+    which = f"row {rows[0]} is" if len(rows) == 1 else f"one of rows {', '.join(map(str, rows))} is"
+    con.say(f"At least {which} wrong: correct it with 'fix ROW SCORE', or 'undo' to take back "
+            "the last score.")
+
+
+# ---------------------------------------------------------------------- the person guesses
+def _parse_guess(game: Game, text: str) -> int:
+    """:meth:`Game.guess` of typed text, with the colour count in the message when a
+    compact code (one digit per colour) has the wrong length."""
+    if game.k <= 9 and text.isdigit() and len(text) != game.n:
+        raise CodeError(f"{text!r} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
+                        f"a code has {game.n}")
+    return game.guess(text)
+
+
+
+_MAKER_HELP = """\
+Type a guess (e.g. {example}); I answer with {meaning}.
+  hint           how many codes are still possible
+  hint suggest   the {strategy} strategy's next guess
+  history        your guesses and their scores
+  give up        end the game and see the secret
+  help           this text
+  quit           stop without seeing the secret (also: end of input, Ctrl-C)"""
+
+
+def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = False,
+                   secret: Optional[CodeLike] = None,
+                   strategy: Union[str, Strategy] = Strategy.MINMAX,
+                   candidates_only: bool = False, first: Optional[CodeLike] = None,
+                   input: Optional[TextIO] = None, output: Optional[TextIO] = None) -> int:
+    """The person breaks the computer's code: the computer picks a secret (``seed`` makes
+    it reproducible; ``secret`` sets it) or, with ``adversary``, keeps none and answers so
+    that the game lasts as long as possible.
+
+    The strategy options only shape ``hint suggest``.  Returns 0 when the game is over (the
+    code is broken, or the person gives up and sees the secret), 1 when it is left
+    unfinished (``quit``, end of input, Ctrl-C).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> play_codemaker(Game(4, 6), secret="6543", input=io.StringIO("1122\\n6543\\n"),
+    ...                output=out)
+    0
+    >>> out.getvalue().splitlines()[-1]
+    'You broke the code in 2 guesses: 6543.'
+    """
+    maker: Codemaker
+    if adversary:
+        if secret is not None:
+            raise PlayError("an adversary keeps no secret: give either a secret or adversary")
+        maker = Adversary(game, seed=seed)
+    else:
+        maker = SecretCodemaker(game, secret, seed=seed)
+    tracker = Session(game, strategy, candidates_only=candidates_only, first=first)
+    con = _Console(input, output)
+    example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
+    try:
+        if adversary:
+            con.say(f"Mastermind {game.name}: break my code ({_describe(game)}).")
+            con.say("Beware: I keep no secret and answer so that the game lasts as long as "
+                    "possible;\nevery answer stays consistent, and at the end I reveal a "
+                    "secret that fits them all.")
+        else:
+            con.say(f"Mastermind {game.name}: I have picked a secret ({_describe(game)}). "
+                    "Break it!")
+        con.say(f"Each guess gets {_score_meaning(game)}.")
+        con.say(f"Type a guess such as {example}. Commands: hint, hint suggest, history, "
+                "give up, help, quit.\n")
+        while True:
+            line = con.ask(f"guess {len(tracker.history) + 1}> ")
+            if line is None:
+                con.say("End of input: the game is unfinished.")
+                return UNFINISHED
+            text = line.strip()
+            word = " ".join(text.lower().split())
+            if not text:
+                continue
+            if word in ("quit", "exit", "q"):
+                con.say("Game abandoned: unfinished.")
+                return UNFINISHED
+            if word in ("help", "?"):
+                con.say(_MAKER_HELP.format(example=example, meaning=_score_meaning(game),
+                                           strategy=tracker.strategy))
+                continue
+            if word == "history":
+                for ln in _history_table(game, tracker.history):
+                    con.say(ln)
+                continue
+            if word in ("give up", "giveup", "give-up", "reveal"):
+                con.say(f"You gave up after {_plural(len(tracker.history), 'guess')}. "
+                        f"{'A secret that fits every answer is' if adversary else 'The secret was'}"
+                        f" {game.format_code(maker.reveal())}.")
+                return FINISHED
+            if word == "hint":
+                n = tracker.remaining
+                con.say(f"{_plural(n, 'code')} {'is' if n == 1 else 'are'} still possible"
+                        + (f": {tracker.codes(1)[0]}" if n == 1 else
+                           f" ('hint suggest' shows the {tracker.strategy} strategy's guess)")
+                        + ".")
+                continue
+            if word in ("hint suggest", "suggest", "hint guess"):
+                con.say(f"The {tracker.strategy} strategy would play "
+                        f"{game.format_code(tracker.suggest())}.")
+                continue
+            try:
+                g = _parse_guess(game, text)
+            except CodeError as e:
+                if re.fullmatch(r"[a-z][a-z ]*", word):
+                    con.say(f"Unknown command {text!r}: type 'help'.")
+                else:
+                    con.say(f"{e}. Try again.")
+                continue
+            score = maker.answer(g)
+            tracker.record(g, score)  # the codemaker never contradicts itself
+            con.say(" " + _row_line(game, len(tracker.history), tracker.history[-1]))
+            if tracker.solved:
+                con.say(f"You broke the code in {_plural(len(tracker.history), 'guess')}: "
+                        f"{game.format_code(maker.reveal())}.")
+                return FINISHED
+    except KeyboardInterrupt:
+        con.say("\nInterrupted: the game is unfinished.")
+        return UNFINISHED

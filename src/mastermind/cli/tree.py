@@ -1,0 +1,84 @@
+"""``mastermind tree``: a whole strategy as JSON, Graphviz DOT (SVG, PNG, PDF) or text."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import TextIO
+
+from .common import EXIT_OK, UsageError, game_options, make_game, strategy_options
+
+FORMATS = ("json", "dot", "text")
+_SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text"}
+_RENDERED = (".svg", ".png", ".pdf")  # the suffixes mastermind.tree.render draws
+EXAMPLE_GAMES = ("twoD",)  # mastermind.custom.EXAMPLES
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.description = ("Write the whole strategy as a tree: the guess to play, and for each "
+                     "answer what to play next.  Text is a printable cheat sheet; DOT is "
+                     "rendered to SVG, PNG or PDF when -o names such a file and Graphviz's "
+                     "'dot' is installed.")
+    p.epilog = ("Examples: 'mastermind tree -n 3 -k 3', 'mastermind tree --format json -o "
+                "knuth.json', 'mastermind tree -s entropy --variant distinct -o tree.svg', "
+                "'mastermind tree --game twoD -s entropy'.")
+    game_options(p)
+    p.add_argument("--game", choices=EXAMPLE_GAMES,
+                   help="a custom example game instead of Mastermind (overrides -n, -k and "
+                        "--variant): twoD is seed 002's pair-guessing game")
+    strategy_options(p)
+    p.add_argument("-f", "--format", choices=FORMATS, default=None,
+                   help="json, dot or text (default: from the -o suffix, else text)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE instead of standard output; .svg, .png and .pdf are "
+                        "rendered with Graphviz")
+    p.add_argument("--depth", type=int, default=None, metavar="N",
+                   help="text and dot: show only the first N guesses of every line of play")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    from ..analysis import analyze
+    from ..tree import dot_program, render, summary, to_dot, to_json, to_text
+
+    if args.depth is not None and args.depth < 1:
+        raise UsageError("--depth must be at least 1")
+    path = args.output
+    suffix = os.path.splitext(path)[1].lower() if path else ""
+    fmt = args.format or _SUFFIX_FORMAT.get(suffix) or ("dot" if suffix in _RENDERED else "text")
+    rendered = suffix in _RENDERED
+    if rendered and fmt != "dot":
+        raise UsageError(f"{path}: only the dot format can be rendered to {suffix}; "
+                         f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file")
+    if rendered and dot_program() is None:  # fail before the analysis, not after
+        render("", path)
+    if args.game:
+        from ..custom import EXAMPLES
+
+        game = EXAMPLES[args.game]()
+    else:
+        game = make_game(args)
+    result = analyze(game, args.strategy, candidates_only=args.candidates_only,
+                     first=args.first, tree=True)
+    if fmt == "json":
+        text = json.dumps(to_json(result), indent=1) + "\n"
+    elif fmt == "dot":
+        text = to_dot(result, args.depth)
+    else:
+        text = to_text(result, args.depth) + "\n"
+    if path is None:
+        out.write(text)
+        return EXIT_OK
+    try:
+        if rendered:
+            render(text, path)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    assert result.tree is not None
+    nodes = sum(1 for _ in result.tree.walk())
+    out.write(f"wrote {path}: {summary(result)}; {nodes} guesses in the tree\n")
+    return EXIT_OK
