@@ -1,11 +1,9 @@
 """Tests of mastermind.bounds: the exact search against a plain brute force, the published
-optima, witnesses checked by the independent checker, time limits and the CLI."""
+optima, witnesses checked by the independent checker, time limits."""
 
 from __future__ import annotations
 
 import _thread
-import io
-import json
 import random
 import threading
 from functools import lru_cache
@@ -13,7 +11,6 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from mastermind import cli
 from mastermind.analysis import Node, analyze
 from mastermind.bounds import (BoundsError, _Search, SearchStats, SearchUnfinished, StrategyCheckError,
                                Witnessed, check_strategy, counting_bound, solution_exists,
@@ -321,51 +318,3 @@ def test_ctrl_c_stops_the_search():
     finally:
         timer.cancel()
     assert e.value.reason == "interrupted"
-
-
-# ---------------------------------------------------------------------- the command
-def _run(argv):
-    out = io.StringIO()
-    return cli.main(argv, out), out.getvalue()
-
-
-def test_cli_text():
-    code, text = _run(["bound", "-n", "4", "-k", "6"])
-    assert code == 0
-    assert "5: a strategy needing at most 5 guesses exists; none with 4" in text
-    assert "nodes searched in" in text
-
-
-def test_cli_json_and_witness(tmp_path):
-    path = tmp_path / "w.json"
-    code, text = _run(["bound", "-n", "3", "-k", "5", "--json", "--witness", str(path)])
-    assert code == 0
-    doc = json.loads(text)
-    assert {k: doc[k] for k in ("pegs", "colours", "lower", "upper", "exact")} == {
-        "pegs": 3, "colours": 5, "lower": 5, "upper": 5, "exact": True}
-    assert doc["nodes"] >= 0 and doc["seconds"] >= 0
-    tree = json.loads(path.read_text())
-    assert tree["max_guesses"] == 5 and tree["tree"]["candidates"] == 125
-
-
-def test_cli_candidates_only():
-    code, text = _run(["bound", "-n", "4", "-k", "6", "--candidates-only", "--json"])
-    assert code == 0 and json.loads(text)["upper"] == 6
-
-
-def test_cli_time_limit_exit_status():
-    code, text = _run(["bound", "-n", "4", "-k", "9", "--time-limit", "1", "--json"])
-    assert code == 1
-    doc = json.loads(text)
-    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (5, 7, False,
-                                                                         "time-limit")
-
-
-@pytest.mark.parametrize("argv", [["bound", "--time-limit", "0"], ["bound", "-n", "9"],
-                                  ["bound", "--memory", "0"],
-                                  ["bound", "-n", "3", "-k", "3", "--witness", "/nonexistent/x"]])
-def test_cli_bad_input(argv, capsys):
-    code, _ = _run(argv)
-    assert code == 2
-    err = capsys.readouterr().err
-    assert err.startswith("mastermind: error:") and "Traceback" not in err

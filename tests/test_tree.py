@@ -1,10 +1,8 @@
 """Tree exports: JSON replays to the analysis' distribution, DOT is a well-formed tree
-(and renders when Graphviz is there), the cheat sheet accounts for every secret, and the
-``mastermind tree`` command."""
+(and renders when Graphviz is there), the cheat sheet accounts for every secret."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -13,7 +11,6 @@ import subprocess
 import pytest
 
 from mastermind import Game, analyze, two_d
-from mastermind.cli import main
 from mastermind.custom import two_d_score
 from mastermind.tree import (TreeError, render, replay, replay_distribution, to_dot,
                              to_json, to_text)
@@ -140,49 +137,3 @@ def test_tree_errors(monkeypatch, tmp_path):
     monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
     with pytest.raises(TreeError, match="Graphviz is not installed"):
         render("digraph {}", str(tmp_path / "x.svg"))
-
-
-# ---------------------------------------------------------------------- the command
-def run(argv: list[str]) -> tuple[int, str]:
-    out = io.StringIO()
-    return main(argv, out), out.getvalue()
-
-
-def test_cli_tree_formats(tmp_path):
-    status, text = run(["tree", "-n", "3", "-k", "3", "-s", "entropy", "--format", "json"])
-    assert status == 0
-    data = json.loads(text)
-    assert independent_replay(data, False) == analyze(Game(3, 3), "entropy").distribution
-    status, text = run(["tree", "-n", "3", "-k", "3", "--variant", "permutation"])
-    assert status == 0 and text.startswith("# [3,3] permutation minmax")
-    status, text = run(["tree", "--game", "twoD", "-s", "entropy", "-f", "dot"])
-    assert status == 0 and parse_dot(text)[0]["n0"] == "22\\n25 left"
-    target = tmp_path / "knuth.json"
-    status, text = run(["tree", "-o", str(target)])
-    assert status == 0 and text.startswith(f"wrote {target}")
-    assert json.loads(target.read_text())["total"] == 5801
-    status, _ = run(["tree", "-n", "2", "-k", "2", "-o", str(tmp_path / "t.txt")])
-    assert (tmp_path / "t.txt").read_text().startswith("# [2,2] minmax")
-
-
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
-def test_cli_tree_renders_svg(tmp_path):
-    target = tmp_path / "t.svg"
-    status, _ = run(["tree", "-n", "3", "-k", "3", "-o", str(target)])
-    assert status == 0 and "<svg" in target.read_text()
-
-
-def test_cli_tree_errors(monkeypatch, capsys, tmp_path):
-    for argv, words in [
-        (["tree", "--format", "text", "-o", str(tmp_path / "x.svg")], "only the dot format"),
-        (["tree", "--depth", "0"], "--depth must be at least 1"),
-        (["tree", "-o", str(tmp_path / "no" / "x.json")], "cannot write"),
-        (["tree", "--first", "1127"], "colours are 1..6"),
-        (["tree", "--game", "threeD"], "invalid choice"),
-    ]:
-        assert run(argv)[0] == 2
-        err = capsys.readouterr().err
-        assert words in err and "Traceback" not in err and err.count("\n") == 1
-    monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
-    assert run(["tree", "-o", str(tmp_path / "x.png")])[0] == 2
-    assert "Graphviz is not installed" in capsys.readouterr().err

@@ -2,8 +2,6 @@
 are int32, arrays are C-contiguous NumPy arrays, and every method trusts its arguments
 (the Python layer validates them)."""
 
-from typing import Optional
-
 import numpy as np
 import numpy.typing as npt
 

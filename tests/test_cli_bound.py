@@ -1,0 +1,61 @@
+"""Tests of ``mastermind bound`` (mastermind.cli.bound)."""
+
+import io
+import json
+
+import pytest
+
+from mastermind import cli
+from mastermind.bounds import DEFAULT_MEMORY
+from mastermind.cli.bound import DEFAULT_MEMORY_MB
+
+
+def _run(argv):
+    out = io.StringIO()
+    return cli.main(argv, out), out.getvalue()
+
+
+def test_cli_text():
+    code, text = _run(["bound", "-n", "4", "-k", "6"])
+    assert code == 0
+    assert "5: a strategy needing at most 5 guesses exists; none with 4" in text
+    assert "nodes searched in" in text
+
+
+def test_cli_json_and_witness(tmp_path):
+    path = tmp_path / "w.json"
+    code, text = _run(["bound", "-n", "3", "-k", "5", "--json", "--witness", str(path)])
+    assert code == 0
+    doc = json.loads(text)
+    assert {k: doc[k] for k in ("pegs", "colours", "lower", "upper", "exact")} == {
+        "pegs": 3, "colours": 5, "lower": 5, "upper": 5, "exact": True}
+    assert doc["nodes"] >= 0 and doc["seconds"] >= 0
+    tree = json.loads(path.read_text())
+    assert tree["max_guesses"] == 5 and tree["tree"]["candidates"] == 125
+
+
+def test_cli_candidates_only():
+    code, text = _run(["bound", "-n", "4", "-k", "6", "--candidates-only", "--json"])
+    assert code == 0 and json.loads(text)["upper"] == 6
+
+
+def test_cli_time_limit_exit_status():
+    code, text = _run(["bound", "-n", "4", "-k", "9", "--time-limit", "1", "--json"])
+    assert code == 1
+    doc = json.loads(text)
+    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (5, 7, False,
+                                                                         "time-limit")
+
+
+@pytest.mark.parametrize("argv", [["bound", "--time-limit", "0"], ["bound", "-n", "9"],
+                                  ["bound", "--memory", "0"],
+                                  ["bound", "-n", "3", "-k", "3", "--witness", "/nonexistent/x"]])
+def test_cli_bad_input(argv, capsys):
+    code, _ = _run(argv)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mastermind: error:") and "Traceback" not in err
+
+
+def test_default_memory_is_the_library_default():
+    assert DEFAULT_MEMORY_MB << 20 == DEFAULT_MEMORY
