@@ -1,3 +1,5 @@
+"""``python -m mastermind``: the command line (:mod:`mastermind.cli`)."""
+
 import sys
 
 from .cli import main
