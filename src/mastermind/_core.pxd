@@ -15,6 +15,7 @@ before building a :class:`Kernel`, and every caller above checks its own argumen
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX
 from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from "_kernel.h" nogil:
     int popcount "MM_POPCOUNT"(uint64_t x)
@@ -89,6 +90,13 @@ cdef struct KData:
     int ncl
     const uint64_t* benc  # byte forms (D, K[, H]) of every code (AVX2 or AVX-512, k <= 16)
     int bw                # words per code in benc: 2 (k <= 8) or 3
+    const int32_t* code_of  # the code index of each row when the kernel holds only some
+                          # codes (a variant's playable ones); NULL: rows are code indices
+    # Per call (set on a copy of the Kernel's data by _with_stop, never on the Kernel's):
+    int* stop             # a flag another thread may set (NULL: none): scans and walks
+                          # that see it nonzero return at once, their results void;
+                          # 1: stop requested, 2: the deadline passed
+    double deadline       # CLOCK_MONOTONIC seconds after which scans stop (0: none)
 
 
 cdef class Kernel:
@@ -99,9 +107,16 @@ cdef class Kernel:
     cdef readonly int nslots
     cdef readonly int win
     cdef readonly Py_ssize_t ncodes
+    cdef readonly object universe   # the code index of each row (int32), or None: all codes
     cdef void _init(self, int nslots, int win, const int64_t[::1] xlogx)
     cdef void _benc_ptr(self, const uint64_t[:, ::1] benc)
     cdef void _ms_ptrs(self, const uint64_t[::1] msw, const int32_t[::1] msid)
+    cdef void _code_of_ptr(self, const int32_t[::1] universe)
+
+
+cdef class StopFlag:
+    cdef int flag
+    cdef double deadline
 
 
 # ------------------------------------------------------------------ defined in _core.pyx
@@ -110,6 +125,37 @@ cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t
                        uint32_t* h) noexcept nogil
 cdef void _hist(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
                 uint32_t* h) noexcept nogil
+
+
+# ------------------------------------------------------------------ stopping
+cdef inline double _now() noexcept nogil:
+    """CLOCK_MONOTONIC seconds."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef inline KData _with_stop(const KData* d, StopFlag stop):
+    """A copy of a Kernel's data for one call, with the caller's stop flag (or none)."""
+    cdef KData out = d[0]
+    out.stop = NULL
+    out.deadline = 0
+    if stop is not None:
+        out.stop = &stop.flag
+        out.deadline = stop.deadline
+    return out
+
+
+cdef inline bint _halted(const KData* d) noexcept nogil:
+    """The caller asked to stop, or its deadline passed (then the flag is set to 2)."""
+    if d.stop == NULL:
+        return False
+    if vread(d.stop):
+        return True
+    if d.deadline > 0 and _now() > d.deadline:
+        d.stop[0] = 2
+        return True
+    return False
 
 
 # ------------------------------------------------------------------ inline primitives

@@ -130,27 +130,29 @@ cdef class Kernel:
     @staticmethod
     def from_codes(const uint64_t[:, ::1] enc, const uint8_t[:, ::1] digits, int k,
                    const uint8_t[::1] slot_tab, int nslots, int win,
-                   const int64_t[::1] xlogx):
-        """enc: (N, 2) for n*k <= 64, else (N, 4); digits: (N, n) colours 0..k-1;
-        slot_tab[(b << 4) | (b + w)]: the slot of score (b, w), 255 where impossible."""
+                   const int64_t[::1] xlogx, universe=None):
+        """enc: (N, 2) for n*k <= 64, else (N, 4) (``encode_codes``); digits: (N, n)
+        colours 0..k-1; slot_tab[(b << 4) | (b + w)]: the slot of score (b, w), 255 where
+        impossible.  ``universe``: the code index of each of the N rows (sorted int32),
+        when the kernel is to hold only those codes (None: all k**n codes, row = index).
+        Every method then takes and returns code indices, converted at its entry."""
         cdef Kernel kr = Kernel.__new__(Kernel)
         cdef int i, b, t, n = digits.shape[1]
+        cdef Py_ssize_t N = enc.shape[0], r
         kr.mode = MODE_NARROW if enc.shape[1] == 2 else MODE_WIDE
         kr._init(nslots, win, xlogx)
         kr.d.enc = &enc[0, 0]
         kr.d.digits = &digits[0, 0]
-        cm = np.zeros(enc.shape[0], dtype=np.uint32)
-        for i in range(n):
-            cm |= np.left_shift(np.uint32(1), np.asarray(digits)[:, i].astype(np.uint32))
-        cdef const uint32_t[::1] cmv = cm
-        kr.d.colmask = &cmv[0]
         kr.d.n = n
         kr.d.k = k
         kr.d.words = enc.shape[1]
         kr.d.shift = 3 if (n <= 7 and kr.mode == MODE_NARROW) else 4
         kr.d.cells = (n + 1) << kr.d.shift
-        kr.ncodes = enc.shape[0]
+        kr.ncodes = N
         kr.d.injective = True
+        if universe is not None:
+            kr.universe = universe
+            kr._code_of_ptr(universe)
         for i in range(256):
             kr.d.slot_tab[i] = slot_tab[i]
             kr.d.fold[i] = DUMMY
@@ -164,12 +166,6 @@ cdef class Kernel:
             for t in range(b, n + 1):
                 if slot_tab[(b << 4) | t] != 255:
                     kr.d.fold[(b << kr.d.shift) | t] = slot_tab[(b << 4) | t]
-        msw = msid = None
-        if kr.mode == MODE_NARROW:          # colour multisets, for _class_bounds
-            msw, msid = np.unique(np.asarray(enc)[:, 1], return_inverse=True)
-            msw = np.ascontiguousarray(msw, dtype=np.uint64)
-            msid = np.ascontiguousarray(msid.reshape(-1), dtype=np.int32)
-            kr._ms_ptrs(msw, msid)
         kr.d.ncl = 0                        # possible scores: per total, and as cells
         for b in range(n + 1):
             for t in range(b, n + 1):
@@ -178,22 +174,41 @@ cdef class Kernel:
                     if kr.d.shift == 3:
                         kr.d.clist[kr.d.ncl] = (b << 3) | t
                         kr.d.ncl += 1
-        benc = None
+        bw = 0
         if HAVE_LANES and kr.mode == MODE_NARROW and kr.d.shift == 3 and k <= 16:
-            dg = np.asarray(digits)
-            dbytes = np.full((enc.shape[0], 8), 0xFF, dtype=np.uint8)
-            dbytes[:, :n] = dg
-            kbytes = np.zeros((enc.shape[0], 16), dtype=np.uint8)
-            for i in range(k):
-                kbytes[:, i] = (dg == i).sum(axis=1)
-            cols = [dbytes.view(np.uint64)[:, 0], kbytes[:, :8].copy().view(np.uint64)[:, 0]]
-            if k > 8:
-                cols.append(kbytes[:, 8:].copy().view(np.uint64)[:, 0])
-            benc = np.ascontiguousarray(np.stack(cols, axis=1))
-            kr.d.bw = benc.shape[1]
+            bw = 2 if k <= 8 else 3
+        cm = np.zeros(N, dtype=np.uint32)
+        benc = np.zeros((N, bw), dtype=np.uint64) if bw else None
+        cdef uint32_t[::1] cmv = cm
+        cdef uint64_t[:, ::1] bv
+        cdef uint8_t* by
+        if bw:
+            bv = benc
+        with nogil:
+            for r in range(N):
+                for i in range(n):
+                    cmv[r] |= (<uint32_t>1) << digits[r, i]
+                if bw:
+                    # D: a byte per position (its colour, 0xFF past n); K (and H): a byte
+                    # per colour (its count), colours 0-7 then 8-15
+                    by = <uint8_t*>&bv[r, 0]
+                    memset(by, 0xFF, 8)
+                    for i in range(n):
+                        by[i] = digits[r, i]
+                        (<uint8_t*>&bv[r, 1])[digits[r, i]] += 1
+        kr.d.colmask = &cmv[0]
+        if bw:
+            kr.d.bw = bw
             kr._benc_ptr(benc)
-        kr._refs = (enc, digits, xlogx, cm, msw, msid, benc)
+        msw = msid = None
+        if kr.mode == MODE_NARROW:          # colour multisets, for _class_bounds
+            msw, msid = _multisets(np.asarray(enc)[:, 1], n, k)
+            kr._ms_ptrs(msw, msid)
+        kr._refs = (enc, digits, xlogx, cm, msw, msid, benc, universe)
         return kr
+
+    cdef void _code_of_ptr(self, const int32_t[::1] universe):
+        self.d.code_of = &universe[0]
 
     cdef void _benc_ptr(self, const uint64_t[:, ::1] benc):
         self.d.benc = &benc[0, 0]
@@ -234,83 +249,180 @@ cdef class Kernel:
         self.d.table = NULL
         self.d.stride = 0
         self.d.words = 0
+        self.d.code_of = NULL
+        self.d.stop = NULL
+        self.d.deadline = 0
+
+    # Code indices <-> rows: the identity unless the kernel holds only some codes.
+    def rows(self, codes):
+        """The rows of code indices (an int or an int32 array; the codes must be held)."""
+        if self.universe is None:
+            return codes
+        if isinstance(codes, np.ndarray):
+            return np.ascontiguousarray(np.searchsorted(self.universe, codes), dtype=np.int32)
+        return int(np.searchsorted(self.universe, codes))
+
+    def codes(self, rows):
+        """The code indices of rows (an int or an int array)."""
+        if self.universe is None:
+            return rows
+        if isinstance(rows, np.ndarray):
+            return np.ascontiguousarray(self.universe[rows], dtype=np.int32)
+        return int(self.universe[rows])
+
+    def holds(self, codes):
+        """Whether every code index of ``codes`` (int32 array) has a row."""
+        if self.universe is None:
+            return True
+        i = np.searchsorted(self.universe, codes)
+        return bool(np.all(i < self.universe.size)
+                    and np.array_equal(self.universe[np.minimum(i, self.universe.size - 1)],
+                                       codes))
 
     def slot(self, int32_t u, int32_t v):
         """The score slot of s(u, v)."""
-        return _slot(&self.d, u, v)
+        return _slot(&self.d, self.rows(u), self.rows(v))
 
-    def slots(self, int32_t guess, const int32_t[::1] cands):
+    def slots(self, int32_t guess, cands):
         """uint8 array: ``[slot(guess, v) for v in cands]``."""
-        out = np.empty(cands.shape[0], dtype=np.uint8)
+        cdef const int32_t[::1] c = self.rows(cands)
+        cdef int32_t g = self.rows(guess)
+        out = np.empty(c.shape[0], dtype=np.uint8)
         cdef uint8_t[::1] o = out
         cdef Py_ssize_t i
         with nogil:
-            for i in range(cands.shape[0]):
-                o[i] = <uint8_t>_slot(&self.d, guess, cands[i])
+            for i in range(c.shape[0]):
+                o[i] = <uint8_t>_slot(&self.d, g, c[i])
         return out
 
-    def histogram(self, int32_t guess, const int32_t[::1] cands):
+    def histogram(self, int32_t guess, cands):
         """uint32 array of length nslots: the partition table of ``guess`` over ``cands``."""
+        cdef const int32_t[::1] c = self.rows(cands)
+        cdef int32_t g = self.rows(guess)
         out = np.zeros(self.nslots, dtype=np.uint32)
         cdef uint32_t h[MAX_SLOTS]
         cdef uint32_t[::1] o = out
         cdef int j
         with nogil:
-            _hist(&self.d, guess, &cands[0] if cands.shape[0] else NULL, cands.shape[0], h)
+            _hist(&self.d, g, &c[0] if c.shape[0] else NULL, c.shape[0], h)
         for j in range(self.nslots):
             o[j] = h[j]
         return out
 
-    def histograms(self, const int32_t[::1] guesses, const int32_t[::1] cands):
-        """uint32 array (len(guesses), nslots): one partition table per guess."""
-        out = np.zeros((guesses.shape[0], self.nslots), dtype=np.uint32)
+    def histograms(self, guesses, cands, StopFlag stop=None):
+        """uint32 array (len(guesses), nslots): one partition table per guess.  With a
+        ``stop`` flag, returns early (the tables void) once the flag is set."""
+        cdef const int32_t[::1] gs = self.rows(guesses)
+        cdef const int32_t[::1] c = self.rows(cands)
+        out = np.zeros((gs.shape[0], self.nslots), dtype=np.uint32)
         cdef uint32_t[:, ::1] o = out
         cdef uint32_t h[MAX_SLOTS]
         cdef Py_ssize_t i
         cdef int j
-        cdef Py_ssize_t m = cands.shape[0]
-        cdef const int32_t* cp = &cands[0] if m else NULL
+        cdef Py_ssize_t m = c.shape[0]
+        cdef const int32_t* cp = &c[0] if m else NULL
         cdef uint64_t* pk = NULL
+        cdef KData dd = _with_stop(&self.d, stop)
         with nogil:
-            if self.d.mode != 2:
-                pk = _new_pack(&self.d, cp, m)
-            for i in range(guesses.shape[0]):
+            if dd.mode != 2:
+                pk = _new_pack(&dd, cp, m)
+            for i in range(gs.shape[0]):
+                if (i & 15) == 0 and _halted(&dd):
+                    break
                 if pk != NULL:
-                    _hist_packed(&self.d, guesses[i], pk, m, h)
+                    _hist_packed(&dd, gs[i], pk, m, h)
                 else:
-                    _hist(&self.d, guesses[i], cp, m, h)
+                    _hist(&dd, gs[i], cp, m, h)
                 for j in range(self.nslots):
                     o[i, j] = h[j]
             free(pk)
         return out
 
-    def keys(self, const int32_t[::1] guesses, const int32_t[::1] cands, int kind):
+    def keys(self, guesses, cands, int kind):
         """int64 array: the valuation key (lower is better) of every guess."""
         h = self.histograms(guesses, cands)
-        out = np.empty(guesses.shape[0], dtype=np.int64)
+        out = np.empty(h.shape[0], dtype=np.int64)
         cdef int64_t[::1] o = out
         cdef const uint32_t[:, ::1] hv = h
         cdef uint32_t row[MAX_SLOTS]
         cdef Py_ssize_t i
         cdef int j
         with nogil:
-            for i in range(guesses.shape[0]):
+            for i in range(hv.shape[0]):
                 for j in range(self.nslots):
                     row[j] = hv[i, j]
                 o[i] = _value(&self.d, row, kind)
         return out
 
-    def filter(self, int32_t guess, int slot, const int32_t[::1] cands):
+    def filter(self, int32_t guess, int slot, cands):
         """int32 array: ``[v for v in cands if slot(guess, v) == slot]``."""
-        out = np.empty(cands.shape[0], dtype=np.int32)
+        cdef const int32_t[::1] c = self.rows(cands)
+        cdef int32_t g = self.rows(guess)
+        out = np.empty(c.shape[0], dtype=np.int32)
         cdef int32_t[::1] o = out
         cdef Py_ssize_t i, n = 0
         with nogil:
-            for i in range(cands.shape[0]):
-                if _slot(&self.d, guess, cands[i]) == slot:
-                    o[n] = cands[i]
+            for i in range(c.shape[0]):
+                if _slot(&self.d, g, c[i]) == slot:
+                    o[n] = c[i]
                     n += 1
-        return out[:n].copy()
+        return self.codes(out[:n].copy())
+
+
+class Stopped(Exception):
+    """A kernel call ended by its :class:`StopFlag`: its result is void."""
+
+
+cdef class StopFlag:
+    """A flag by which another thread (or a deadline) stops a kernel call.
+
+    Pass it to a scan, walk or search; :meth:`set` from any thread makes the call return
+    within milliseconds (its result void); with a ``deadline`` (CLOCK_MONOTONIC seconds,
+    see :meth:`set_time_limit`) the scans stop by themselves and :attr:`value` becomes 2.
+    """
+
+    def __cinit__(self):
+        self.flag = 0
+        self.deadline = 0.0
+
+    def set(self):
+        """Ask the call to stop (1)."""
+        self.flag = 1
+
+    def clear(self):
+        self.flag = 0
+
+    @property
+    def value(self):
+        """0 running, 1 stop requested, 2 the deadline passed."""
+        return self.flag
+
+    def set_time_limit(self, double seconds):
+        """Stop the calls made with this flag ``seconds`` from now (<= 0: no limit)."""
+        self.deadline = _now() + seconds if seconds > 0 else 0.0
+
+
+def monotonic():
+    """The kernel's clock (CLOCK_MONOTONIC seconds), as deadlines use it."""
+    return _now()
+
+
+def _multisets(words, int n, int k):
+    """(msw, msid): the count words of the colour multisets present among ``words`` (the
+    count words of two-word codes), ascending, and the multiset number of each code.
+
+    The multisets are listed from combinatorics, not sorted out of the codes:
+    C(n + k - 1, n) words, then each code found among them by binary search."""
+    from itertools import combinations_with_replacement
+    every = np.array(sorted(sum(((1 << combo.count(c)) - 1) << (c * n) for c in set(combo))
+                            for combo in combinations_with_replacement(range(k), n)),
+                     dtype=np.uint64)
+    ids = np.searchsorted(every, words)
+    present = np.flatnonzero(np.bincount(ids, minlength=every.size))
+    renumber = np.zeros(every.size, dtype=np.int32)
+    renumber[present] = np.arange(present.size, dtype=np.int32)
+    return (np.ascontiguousarray(every[present]),
+            np.ascontiguousarray(renumber[ids], dtype=np.int32))
 
 
 def encode_codes(const uint8_t[:, ::1] digits, int k):
@@ -360,11 +472,9 @@ def build_xlogx(Py_ssize_t nmax):
         S += 1
     out = np.zeros(nmax + 1, dtype=np.int64)
     spf_arr = np.zeros(nmax + 1, dtype=np.int32)
-    il_arr = np.zeros(nmax + 1, dtype=np.int64)
     cdef int64_t[::1] x = out
     cdef int32_t[::1] spf = spf_arr
-    cdef int64_t[::1] il = il_arr
-    cdef Py_ssize_t t, q
+    cdef Py_ssize_t t, q, p
     cdef double scale = 2.0 ** S
     with nogil:
         for t in range(2, nmax + 1):        # smallest prime factor sieve
@@ -374,12 +484,12 @@ def build_xlogx(Py_ssize_t nmax):
                     if spf[q] == 0:
                         spf[q] = <int32_t>t
                     q += t
-        for t in range(2, nmax + 1):
-            if spf[t] == t:
-                il[t] = <int64_t>(log2(<double>t) * scale + 0.5)
+        for t in range(2, nmax + 1):        # IL(t) = x[t] / t, built from smaller t
+            p = spf[t]
+            if p == t:
+                x[t] = t * <int64_t>(log2(<double>t) * scale + 0.5)
             else:
-                il[t] = il[spf[t]] + il[t // spf[t]]
-            x[t] = t * il[t]
+                x[t] = t * (x[p] // p + x[t // p] // (t // p))
     return out, S
 
 

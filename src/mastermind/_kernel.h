@@ -134,7 +134,7 @@ static inline void mm_cells8(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ss
    counted, so no count waits on another. */
 static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                               const uint8_t* cl, int ncl, uint32_t* h) {
-    uint8_t cb[64] __attribute__((aligned(64)));
+    uint8_t cb[64] __attribute__((aligned(64))) = {0};   /* lanes past n stay 0 */
     mm_cells8(g0, g1, pk, (n + 7) & ~(Py_ssize_t)7, cb);
     const __m512i v = _mm512_load_si512((const void*)cb);
     const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
@@ -150,7 +150,7 @@ static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_s
 static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h) {
-    uint8_t cb[64] __attribute__((aligned(64)));
+    uint8_t cb[64] __attribute__((aligned(64))) = {0};   /* lanes past n stay 0 */
     const __m512i GD = _mm512_set1_epi64((long long)gD);
     const __m512i GK = _mm512_set1_epi64((long long)gK);
     const __m512i GH = _mm512_set1_epi64((long long)gH);
@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
 static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h) {
-    uint8_t cb[64] __attribute__((aligned(32)));
+    uint8_t cb[64] __attribute__((aligned(32))) = {0};   /* lanes past n stay 0 */
     uint64_t t4[4];
     const __m256i GD = _mm256_set1_epi64x((long long)gD);
     const __m256i GK = _mm256_set1_epi64x((long long)gK);

@@ -27,8 +27,9 @@ from cython.parallel cimport prange
 
 from mastermind._core cimport (
     HAVE_LANES, Hist64, KData, Kernel, MAX_SLOTS, MM_COUNT, MM_EVALS, MM_PAIRS, PAD_ONES,
-    __builtin_ctzll, _atomic_min_ssize, _bytes_of, _cell, _count64b, _even_spread, _hist,
-    _hist_packed, _lanes, _new_pack, _sort_u64, _value, popcount, vread_ssize)
+    StopFlag, __builtin_ctzll, _atomic_min_ssize, _bytes_of, _cell, _count64b,
+    _even_spread, _halted, _hist, _hist_packed, _lanes, _new_pack, _sort_u64, _value,
+    _with_stop, popcount, vread_ssize)
 
 
 cdef enum:
@@ -337,13 +338,16 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
     """_scan for few candidates (two-word codes, m <= LANES_MAX): the guesses go eight at
     a time through _lanes, which proves most of them worse than the best so far at a
     fraction of the cost of scoring them one by one; the others are scored by _scan."""
-    cdef Py_ssize_t j = 0
+    cdef Py_ssize_t j = 0, batches = 0
     cdef int64_t lim
     cdef int nl, l
     cdef unsigned alive
     cdef int32_t batch[8]
     cdef Py_ssize_t pos[8]
     while j < ng:
+        batches += 1
+        if (batches & 7) == 0 and _halted(d):
+            return ng
         nl = 0
         while j < ng and nl < 8:
             if not (skip and d.colmask[guesses[j]] & skip):
@@ -389,6 +393,8 @@ cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize
             and (kind != 1 or d.ndx >= 9)):     # the lanes read dx[0..8]
         return _scan_lanes(d, kind, guesses, ng, c, pk, m, best, skip, floor)
     for j in range(ng):
+        if (j & 15) == 0 and _halted(d):
+            return ng
         g = guesses[j]
         if skip and d.colmask[g] & skip:
             continue
@@ -501,16 +507,21 @@ cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
 
 # --------------------------------------------------------------------------- Python API
 
-def best_guess(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
-               int threads=1):
-    """(guess, key, is_candidate) by the choice rule; guesses ascending, cands non-empty."""
+def best_guess(Kernel kernel, guesses, cands, int kind, int threads=1,
+               StopFlag stop=None):
+    """(guess, key, is_candidate) by the choice rule; guesses ascending, cands non-empty.
+    With a ``stop`` flag the scan can be stopped (then the answer is void) or given a
+    deadline (then it is the best of the guesses examined in time, -1 if none)."""
+    cdef const int32_t[::1] gs = kernel.rows(guesses)
+    cdef const int32_t[::1] c = kernel.rows(cands)
     cdef int64_t key = 0
     cdef int is_cand = 0
     cdef int32_t g
+    cdef KData dd = _with_stop(&kernel.d, stop)
     with nogil:
-        g = _best(&kernel.d, &guesses[0], guesses.shape[0], &cands[0], cands.shape[0],
-                  kind, &key, &is_cand, threads if threads > 0 else 1)
-    return g, key, bool(is_cand)
+        g = _best(&dd, &gs[0], gs.shape[0], &c[0], c.shape[0], kind, &key, &is_cand,
+                  threads if threads > 0 else 1)
+    return (kernel.codes(g) if g >= 0 else -1), key, bool(is_cand)
 
 
 def pairs_scored():

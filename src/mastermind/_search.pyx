@@ -28,11 +28,10 @@ on, and equal to every code when absent colours may be merged.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import numpy as np
 
-from mastermind._core cimport KData, Kernel, MAX_SLOTS, _hist, _slot, _value, vread
+from mastermind._core cimport KData, Kernel, MAX_SLOTS, _hist, _now, _slot, _value, vread
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
 
@@ -87,12 +86,6 @@ cdef struct SData:
     double deadline         # CLOCK_MONOTONIC seconds, 0: none
     int stop                # set from another thread (read through vread)
     int aborted             # 1 time, 2 stop request, 3 node budget, 4 out of memory
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + 1e-9 * ts.tv_nsec
 
 
 cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
@@ -415,7 +408,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef const KData* kd = s.d
     cdef const int32_t* pool = c if s.cands_only else s.guesses
     cdef Py_ssize_t npool = m if s.cands_only else s.ng
-    cdef Py_ssize_t ninfo = 0, nviable = 0, i, j, t
+    cdef Py_ssize_t ninfo = 0, nviable = 0, i, j, t = 0
     cdef uint32_t h[MAX_SLOTS]
     cdef Py_ssize_t off[MAX_SLOTS + 1]
     cdef int order[MAX_SLOTS]
@@ -565,6 +558,7 @@ cdef class Searcher:
     cdef SData s
     cdef object _refs
     cdef object _cmask
+    cdef Kernel _kernel
     cdef uint8_t* _mark
 
     def __cinit__(self):
@@ -572,22 +566,26 @@ cdef class Searcher:
         self._mark = NULL
 
     def __init__(self, Kernel kernel, const uint8_t[:, ::1] digits, int n, int k,
-                 const int32_t[::1] guesses, bint cands_only, bint symmetry,
-                 bint merge_dead, Py_ssize_t mem_limit):
+                 guesses, bint cands_only, bint symmetry, bint merge_dead,
+                 Py_ssize_t mem_limit):
         cdef int p
         cdef uint32_t[::1] mv
         if n > B_MAXN or k > B_MAXK:
             raise ValueError(f"the search handles at most {B_MAXN} pegs and {B_MAXK} colours")
+        guesses = kernel.rows(guesses)
+        cdef const int32_t[::1] gv = guesses
         self.s.d = &kernel.d
         self.s.sym.n = n
         self.s.sym.k = k
-        self.s.ncodes = digits.shape[0]
+        self.s.sym.code_of = kernel.d.code_of
+        # the symmetry marks codes by their index in the whole code space
+        self.s.ncodes = k ** n if kernel.d.code_of != NULL else digits.shape[0]
         self.s.sym.digits = &digits[0, 0]
         self.s.sym.pw[n - 1] = 1
         for p in range(n - 2, -1, -1):
             self.s.sym.pw[p] = self.s.sym.pw[p + 1] * k
-        self.s.guesses = &guesses[0] if guesses.shape[0] else NULL
-        self.s.ng = guesses.shape[0]
+        self.s.guesses = &gv[0] if gv.shape[0] else NULL
+        self.s.ng = gv.shape[0]
         self.s.cands_only = cands_only
         self.s.sym.use_sym = symmetry
         self.s.sym.merge_dead = merge_dead
@@ -596,7 +594,7 @@ cdef class Searcher:
         self.s.nonwin = kernel.nslots - 1
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
         self.s.sym.mark = self._mark
-        masks = np.zeros(self.s.ncodes, dtype=np.uint32)
+        masks = np.zeros(digits.shape[0], dtype=np.uint32)
         for p in range(n):
             masks |= np.left_shift(np.uint32(1), np.asarray(digits)[:, p].astype(np.uint32))
         self._cmask = masks
@@ -608,6 +606,7 @@ cdef class Searcher:
             raise MemoryError("out of memory preparing the search")
         self.s.mem = self.s.cap * sizeof(MemoEntry)
         self.s.mem_limit = max(mem_limit, <Py_ssize_t>self.s.mem)
+        self._kernel = kernel
         self._refs = (kernel, digits, guesses)
 
     def __dealloc__(self):
@@ -658,11 +657,11 @@ cdef class Searcher:
         """Why the last search stopped: 0 finished, 1 time, 2 stop, 3 nodes, 4 memory."""
         return self.s.aborted
 
-    def run(self, const int32_t[::1] cands, int d, double seconds=0.0,
-            int64_t node_limit=0):
+    def run(self, cands, int d, double seconds=0.0, int64_t node_limit=0):
         """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped;
         ``guess`` a guess that works at the root (or -1).  ``cands`` sorted, non-empty,
         all guessable; ``seconds`` / ``node_limit`` 0 mean unlimited."""
+        cdef const int32_t[::1] cv = self._kernel.rows(cands)
         cdef int r
         cdef int32_t g = -1
         self.s.stop = 0
@@ -670,7 +669,7 @@ cdef class Searcher:
         self.s.deadline = _now() + seconds if seconds > 0 else 0.0
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
         with nogil:
-            r = _exists(&self.s, &cands[0], cands.shape[0], d, self.s.nonwin, &g)
+            r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
         if r < 0 and self.s.aborted == 4:
             raise MemoryError("out of memory in the search")
-        return r, g
+        return r, (self._kernel.codes(g) if g >= 0 else -1)

@@ -23,14 +23,15 @@ cdef struct Sym:
 
 
 # What the set symmetry reads about the codes: their colours, the place value of each
-# position, and a scratch array of one flag per code (all 0 between uses).
+# position, and a scratch array of one flag per code index (all 0 between uses).
 cdef struct SymCtx:
-    const uint8_t* digits   # ncodes * n, colours 0..k-1
-    const uint32_t* cmask   # colours of each code, one bit per colour
+    const uint8_t* digits   # rows * n, colours 0..k-1
+    const uint32_t* cmask   # colours of each row, one bit per colour
+    const int32_t* code_of  # the code index of each row (NULL: rows are code indices)
     int n
     int k
     int64_t pw[B_MAXN]      # k^(n-1-p)
-    uint8_t* mark
+    uint8_t* mark           # one flag per code index (k^n), all 0 between uses
     int use_sym             # look for colour and position classes
     int merge_dead          # the guess set is every code: absent colours are merged
 

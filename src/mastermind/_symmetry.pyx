@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from mastermind._core cimport KData, Kernel, __builtin_ctz
+from mastermind._core cimport KData, Kernel, StopFlag, __builtin_ctz, _halted, _with_stop
 
 
 # --------------------------------------------------------------------------- the group of a history
@@ -185,8 +185,12 @@ cdef bint _canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil:
 
 cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* guesses,
                                    Py_ssize_t ng, int32_t* out) noexcept nogil:
+    """out = the guesses that are the smallest of their orbit; returns how many (0 when
+    the caller's stop flag ends it early)."""
     cdef Py_ssize_t j, n = 0
     for j in range(ng):
+        if (j & 4095) == 0 and _halted(d):
+            return 0
         if _canonical(d, s, guesses[j]):
             out[n] = guesses[j]
             n += 1
@@ -198,6 +202,11 @@ cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* 
 # of symmetric groups on classes of colours (positions); only the smallest code of each
 # orbit of guesses needs trying.  Requires a guess set closed under those permutations.
 
+cdef inline int64_t _code(const SymCtx* s, int32_t row) noexcept nogil:
+    """The code index of a row (the kernel may hold only some codes)."""
+    return s.code_of[row] if s.code_of != NULL else row
+
+
 cdef bint _fixes(SymCtx* s, const int32_t* c, Py_ssize_t m, int a, int b,
                  bint positions) noexcept nogil:
     """Does swapping colours (or positions) a and b map the marked set c onto itself?"""
@@ -207,7 +216,7 @@ cdef bint _fixes(SymCtx* s, const int32_t* c, Py_ssize_t m, int a, int b,
     cdef const uint8_t* dg
     for i in range(m):
         dg = s.digits + <Py_ssize_t>c[i] * s.n
-        idx = c[i]
+        idx = _code(s, c[i])
         if positions:
             x = dg[a]
             y = dg[b]
@@ -281,7 +290,7 @@ cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noe
     if not s.use_sym:
         return 0
     for i in range(m):
-        s.mark[c[i]] = 1
+        s.mark[_code(s, c[i])] = 1
     for a in range(s.k):
         for j in range(y.ncol):
             if _fixes(s, c, m, y.cmem[j][0], a, False):
@@ -309,7 +318,7 @@ cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noe
             psize[ncls] = 1
             ncls += 1
     for i in range(m):
-        s.mark[c[i]] = 0
+        s.mark[_code(s, c[i])] = 0
     if ncls == n:
         return 0
     y.sym_col = 1                           # (the orbit test needs the colour classes)
@@ -358,56 +367,62 @@ cdef bint _set_canonical(const SymCtx* s, const SetSym* y, int32_t g) noexcept n
     cdef const uint8_t* dg = s.digits + <Py_ssize_t>g * s.n
     cdef uint8_t tmp[B_MAXN]
     cdef int i, p
+    cdef int64_t gi
     if y.trivial:
         return True
     if y.dead_other and s.cmask[g] & y.dead_other:
         return False
     if not y.sym_col:
         return True
-    if _colour_canon(s, y, dg) < g:
+    gi = _code(s, g)
+    if _colour_canon(s, y, dg) < gi:
         return False
     for i in range(y.nperm):
         for p in range(s.n):
             tmp[p] = dg[y.perms[i * s.n + p]]
-        if _colour_canon(s, y, tmp) < g:
+        if _colour_canon(s, y, tmp) < gi:
             return False
     return True
 
 
 # --------------------------------------------------------------------------- Python API
 
-def canonical_guesses(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] history):
+def canonical_guesses(Kernel kernel, guesses, history, StopFlag stop=None):
     """The guesses (ascending) that are the smallest of their orbit under the group of
-    colour and position permutations fixing every guess of ``history``."""
+    colour and position permutations fixing every guess of ``history``.  With a ``stop``
+    flag it can be stopped (the answer is then void)."""
+    cdef const int32_t[::1] gs = kernel.rows(guesses)
+    cdef const int32_t[::1] hs = kernel.rows(history)
     cdef Sym sym
-    cdef Py_ssize_t n = 0, nh = history.shape[0]
-    out = np.empty(guesses.shape[0], dtype=np.int32)
+    cdef Py_ssize_t n = 0, nh = hs.shape[0], ng = gs.shape[0]
+    cdef KData dd = _with_stop(&kernel.d, stop)
+    out = np.empty(ng, dtype=np.int32)
     cdef int32_t[::1] o = out
     if kernel.mode == 2:
         raise ValueError("symmetry needs an encoded game")
     sym.el = NULL
     try:
         with nogil:
-            if _sym_root(&kernel.d, &history[0] if nh else NULL, nh, &sym) == 0:
-                n = _canonical_guesses(&kernel.d, &sym,
-                                       &guesses[0] if guesses.shape[0] else NULL,
-                                       guesses.shape[0], &o[0] if guesses.shape[0] else NULL)
+            if _sym_root(&dd, &hs[0] if nh else NULL, nh, &sym) == 0:
+                n = _canonical_guesses(&dd, &sym, &gs[0] if ng else NULL, ng,
+                                       &o[0] if ng else NULL)
         if sym.el == NULL:
             raise MemoryError()
-        return out[:n].copy()
+        return kernel.codes(out[:n].copy())
     finally:
         free(sym.el)
 
 
-def group_size(Kernel kernel, const int32_t[::1] history):
+def group_size(Kernel kernel, history):
     """Number of (position, played-colour) permutation pairs fixing the history (the
     never-played colours, freely interchangeable, are not counted)."""
+    cdef const int32_t[::1] hs = kernel.rows(history)
     cdef Sym sym
-    cdef Py_ssize_t nh = history.shape[0]
+    cdef Py_ssize_t nh = hs.shape[0]
     cdef int nel
     sym.el = NULL
     with nogil:
-        _sym_root(&kernel.d, &history[0] if nh else NULL, nh, &sym)
+        _sym_root(&kernel.d, &hs[0] if nh else NULL, nh, &sym)
         nel = sym.nel
     free(sym.el)
     return nel

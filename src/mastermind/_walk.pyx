@@ -23,8 +23,10 @@ from cython.parallel cimport prange
 
 import numpy as np
 
-from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, _atomic_add, _hist,
-                               _new_pack, _slot, _value)
+from mastermind._core import Stopped
+
+from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, StopFlag, _atomic_add,
+                               _halted, _hist, _new_pack, _slot, _value, _with_stop)
 from mastermind._scan cimport (Best, _best, _best_init, _bound_noncandidate,
                                _class_bounds, _offer, _scan, _scan_parallel)
 from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
@@ -49,7 +51,7 @@ cdef struct Walk:
     Py_ssize_t nrec
     Py_ssize_t caprec
     int record
-    int error               # 1: out of memory, 2: deeper than MAX_DEPTH
+    int error               # 1: out of memory, 2: deeper than MAX_DEPTH, 3: stopped
 
 
 cdef enum:
@@ -179,6 +181,9 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
     child.el = NULL
     if w.error:
         return
+    if _halted(d):
+        w.error = 3
+        return
     if depth > MAX_DEPTH:
         w.error = 2
         return
@@ -210,7 +215,7 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
         off[lab[i]] += 1
     free(lab)
     for s in range(d.nslots):               # a child this large will scan the guesses
-        if s != d.win and cnt[s] > d.nslots:
+        if s != d.win and cnt[s] > <uint32_t>d.nslots:
             need_scan = True
     # The children's history adds g: their group, and their canonical guesses computed
     # once for all of them.
@@ -271,59 +276,69 @@ def _raise_walk_error(int error):
         raise MemoryError("out of memory while walking the strategy tree")
     if error == 2:
         raise OverflowError(f"strategy tree deeper than {MAX_DEPTH} guesses")
+    if error == 3:
+        raise Stopped("the walk was stopped")
 
 
-cdef object _records(const Walk* w):
+cdef object _records(const Walk* w, Kernel kernel):
+    """The walk's records as an int32 array, guesses as code indices."""
     cdef int32_t[:, ::1] rv
     recs = np.empty((w.nrec, REC), dtype=np.int32)
     if w.nrec:
         rv = recs
         memcpy(&rv[0, 0], w.rec, w.nrec * REC * sizeof(int32_t))
+        if kernel.universe is not None:
+            recs[:, 2] = kernel.codes(recs[:, 2])
     return recs
 
 
 # --------------------------------------------------------------------------- Python API
 
-def choose(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
-           bint cands_only, bint shortcut_ok, int threads=1, bint blanks=False):
+def choose(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut_ok,
+           int threads=1, bint blanks=False, StopFlag stop=None):
     """The guess the walk plays at a node with candidates ``cands`` (sorted,
     non-empty), scanning ``guesses`` (ascending; possibly reduced by symmetry).
-    ``blanks``: the guess set is every code (see walk)."""
+    ``blanks``: the guess set is every code (see walk).  With a ``stop`` flag the scan can
+    be stopped (the answer is then void) or given a deadline (then it is the best of the
+    guesses examined in time, the candidates first; -1 if none was)."""
+    cdef const int32_t[::1] gs = kernel.rows(guesses)
+    cdef const int32_t[::1] c = kernel.rows(cands)
+    cdef KData dd = _with_stop(&kernel.d, stop)
     cdef Walk w
     cdef int32_t g
     memset(&w, 0, sizeof(w))
-    w.d = &kernel.d
+    w.d = &dd
     w.kind = kind
     w.cands_only = cands_only
     w.shortcut_ok = shortcut_ok
     w.threads = threads if threads > 0 else 1
     w.blanks_ok = blanks and kernel.mode != 2
     with nogil:
-        g = _choose(&w, &cands[0], cands.shape[0],
-                    &guesses[0] if guesses.shape[0] else NULL, guesses.shape[0])
-    return g
+        g = _choose(&w, &c[0], c.shape[0], &gs[0] if gs.shape[0] else NULL, gs.shape[0])
+    return kernel.codes(g) if g >= 0 else -1
 
-cdef void _setup(Kernel kernel, Walk* w, const int32_t[::1] guesses, int kind,
+
+cdef void _setup(const KData* d, Walk* w, const int32_t[::1] guesses, int kind,
                  bint cands_only, bint shortcut_ok, bint record, bint symmetry, bint blanks,
                  bint plain, int threads):
     memset(w, 0, sizeof(Walk))
-    w.d = &kernel.d
+    w.d = d
     w.guesses = &guesses[0] if guesses.shape[0] else NULL
     w.nguesses = guesses.shape[0]
     w.kind = kind
     w.cands_only = cands_only
     w.shortcut_ok = shortcut_ok
-    w.use_sym = symmetry and kernel.mode != 2 and not plain
-    w.blanks_ok = blanks and kernel.mode != 2 and not plain
+    w.use_sym = symmetry and d.mode != 2 and not plain
+    w.blanks_ok = blanks and d.mode != 2 and not plain
     w.plain = plain
     w.first = -1
     w.record = record
     w.threads = threads if threads > 0 else 1
 
-def walk(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands, int kind,
-         bint cands_only, bint shortcut_ok, int32_t first, int depth, bint record,
-         const int32_t[::1] history=None, bint symmetry=False, int threads=1,
-         bint blanks=False, bint plain=False):
+
+def walk(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut_ok,
+         int32_t first, int depth, bint record, history=None, bint symmetry=False,
+         int threads=1, bint blanks=False, bint plain=False, StopFlag stop=None):
     """Play the strategy against every candidate (sorted, non-empty), starting with
     guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
 
@@ -334,70 +349,80 @@ def walk(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands, in
     ``threads`` share the large scans.  ``blanks``: every code is a legal guess, so
     colours absent from all candidates may be merged (encoded modes only).
     ``plain``: no reduction, bound or shortcut whatsoever (the reference for the
-    tests).  None of these changes the result.
+    tests).  None of these changes the result.  ``stop``: a flag that ends the walk
+    (raising :class:`mastermind._core.Stopped`).
 
     Returns ``(dist, records, scanned)``: ``dist[d]`` secrets found with guess number
     d; (when ``record``) an int32 array of rows (parent, slot, guess, size, depth),
     parent -1 at the root, depth-first; the number of (guess, candidate) pairs the
     full scans covered.
     """
+    cdef const int32_t[::1] gs = kernel.rows(guesses)
+    cdef const int32_t[::1] c = kernel.rows(cands)
+    cdef const int32_t[::1] hs = kernel.rows(history) if history is not None else None
+    cdef Py_ssize_t nh = hs.shape[0] if hs is not None else 0
+    cdef KData dd = _with_stop(&kernel.d, stop)
     cdef Walk w
-    cdef Py_ssize_t nh = history.shape[0] if history is not None else 0
-    _setup(kernel, &w, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
-           plain, threads)
-    w.first = first
+    _setup(&dd, &w, gs, kind, cands_only, shortcut_ok, record, symmetry, blanks, plain,
+           threads)
+    w.first = kernel.rows(first) if first >= 0 else -1
     try:
         with nogil:
-            _run_task(&w, &cands[0], cands.shape[0], depth,
-                      &history[0] if nh else NULL, nh, NULL, 0)
+            _run_task(&w, &c[0], c.shape[0], depth, &hs[0] if nh else NULL, nh, NULL, 0)
         _raise_walk_error(w.error)
         return (np.array([w.dist[i] for i in range(MAX_DEPTH + 1)], dtype=np.int64),
-                _records(&w) if record else None, w.scanned)
+                _records(&w, kernel) if record else None, w.scanned)
     finally:
         free(w.rec)
 
-def walk_many(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cands,
-              const int64_t[::1] offsets, const int32_t[::1] depths,
-              const int32_t[:, ::1] histories, const int32_t[::1] hlens, int kind,
-              bint cands_only, bint shortcut_ok, bint record, bint symmetry,
-              bint blanks, int threads=1, bint plain=False,
-              const int32_t[::1] glists=None, const int64_t[::1] goffsets=None,
-              const int32_t[::1] task_glist=None, int64_t[::1] done=None):
+
+def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
+              const int32_t[::1] depths, histories, const int32_t[::1] hlens, int kind,
+              bint cands_only, bint shortcut_ok, bint record, bint symmetry, bint blanks,
+              int threads=1, bint plain=False, glists=None,
+              const int64_t[::1] goffsets=None, const int32_t[::1] task_glist=None,
+              int64_t[::1] done=None, StopFlag stop=None):
     """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
     candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
     history ``histories[i, :hlens[i]]``; optionally its root's canonical guesses,
     ``glists[goffsets[j]:goffsets[j+1]]`` with j = ``task_glist[i]``, computed once
     for the tasks that share a history).  ``done[0]``, if given, grows by each task's
     number of candidates as it finishes (another thread may read it for progress).
-    Tasks are taken in the order given (put the largest first); each is walked by one thread, so the results do not depend on the
-    thread count.  Returns ``(dists, records, scanned)`` with ``dists`` of shape
-    (tasks, MAX_DEPTH + 1) and ``records`` a list (or None)."""
+    Tasks are taken in the order given (put the largest first); each is walked by one
+    thread, so the results do not depend on the thread count.  ``stop``: a flag that
+    ends every task (raising :class:`mastermind._core.Stopped`).  Returns ``(dists,
+    records, scanned)`` with ``dists`` of shape (tasks, MAX_DEPTH + 1) and ``records`` a
+    list (or None)."""
+    cdef const int32_t[::1] gs = kernel.rows(guesses)
+    cdef const int32_t[::1] c = kernel.rows(cands)
+    cdef const int32_t[:, ::1] hs = kernel.rows(histories)
+    cdef const int32_t[::1] gls = kernel.rows(glists) if glists is not None else None
     cdef Py_ssize_t nt = depths.shape[0], t, i
     cdef Walk* ws = <Walk*>calloc(nt if nt else 1, sizeof(Walk))
     cdef Walk tmpl
     cdef int err = 0
     cdef int64_t scanned = 0
-    cdef bint has_gl = glists is not None and glists.shape[0] > 0
+    cdef bint has_gl = gls is not None and gls.shape[0] > 0
     cdef int64_t* done_p = &done[0] if done is not None else NULL
+    cdef KData dd = _with_stop(&kernel.d, stop)
     if ws == NULL:
         raise MemoryError()
-    _setup(kernel, &tmpl, guesses, kind, cands_only, shortcut_ok, record, symmetry, blanks,
-           plain, 1)
+    _setup(&dd, &tmpl, gs, kind, cands_only, shortcut_ok, record, symmetry, blanks, plain, 1)
     try:
         for t in range(nt):
             ws[t] = tmpl
         with nogil:
             for t in prange(nt, num_threads=threads if threads > 0 else 1,
                             schedule="dynamic", chunksize=1):
-                _run_task(&ws[t], &cands[offsets[t]], offsets[t + 1] - offsets[t],
-                          depths[t], &histories[t, 0], hlens[t],
-                          &glists[goffsets[task_glist[t]]] if has_gl else NULL,
+                _run_task(&ws[t], &c[offsets[t]], offsets[t + 1] - offsets[t],
+                          depths[t], &hs[t, 0], hlens[t],
+                          &gls[goffsets[task_glist[t]]] if has_gl else NULL,
                           goffsets[task_glist[t] + 1] - goffsets[task_glist[t]]
                           if has_gl else 0)
                 if done_p != NULL:
                     _atomic_add(done_p, offsets[t + 1] - offsets[t])
         for t in range(nt):
-            if ws[t].error and not err:
+            if ws[t].error and (not err or ws[t].error == 3):
                 err = ws[t].error
             scanned += ws[t].scanned
         _raise_walk_error(err)
@@ -405,9 +430,9 @@ def walk_many(Kernel kernel, const int32_t[::1] guesses, const int32_t[::1] cand
         for t in range(nt):
             for i in range(MAX_DEPTH + 1):
                 dists[t, i] = ws[t].dist[i]
-        return dists, [_records(&ws[t]) for t in range(nt)] if record else None, scanned
+        return (dists, [_records(&ws[t], kernel) for t in range(nt)] if record else None,
+                scanned)
     finally:
         for t in range(nt):
             free(ws[t].rec)
         free(ws)
-
