@@ -77,8 +77,8 @@ def test_tree_replay_and_solve_agree(strategy):
     lengths = []
     for secret in range(game.size):
         node, depth = a.tree, 1
-        while game.score(node.guess, secret) != win:
-            node = node.children[game.score(node.guess, secret)]
+        while game.score_index(node.guess, secret) != win:
+            node = node.children[game.score_index(node.guess, secret)]
             depth += 1
         lengths.append(depth)
         steps = solve(game, secret, strategy)
@@ -217,7 +217,7 @@ def test_fast_equals_plain_wide_codes(strategy):
     game = Game(5, 13)
     history = [game.code("1 2 3 4 5"), game.code("6 7 8 9 10")]
     secret = game.code("1 2 3 6 7")
-    cands = game.candidates([(h, game.score(h, secret)) for h in history])
+    cands = game.candidates([(h, game.score_index(h, secret)) for h in history])
     assert cands.size == 130
     hist = np.array(history, dtype=np.int32)
     kind = Strategy(strategy).kind

@@ -97,7 +97,7 @@ def test_limit_is_stated():
 def test_candidates_from_history():
     g = Game(4, 6)
     secret = g.code("6543")
-    history = [(guess, g.score(guess, secret)) for guess in ("1122", "3345", "3454")]
+    history = [(guess, g.score(guess, "6543")) for guess in ("1122", "3345", "3454")]
     cands = g.candidates(history)
     assert secret in cands.tolist()
     brute = [v for v in range(g.size)

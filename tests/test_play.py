@@ -51,7 +51,7 @@ def test_session_plays_exactly_the_analysis_guesses(strategy, candidates_only, f
         while not s.solved:
             g = s.suggest()
             played.append(g)
-            assert s.record(g, G46.score(g, secret)) == steps[len(played) - 1].remaining
+            assert s.record(g, G46.score_index(g, G46.code(secret))) == steps[len(played) - 1].remaining
         assert played == [step.guess for step in steps]
 
 
@@ -156,12 +156,12 @@ def test_minimal_conflict_matches_brute_force(rows):
        st.dictionaries(st.integers(0, 6), st.integers(0, G46.nslots - 1), max_size=2))
 def test_minimal_conflict_of_true_answers_with_a_few_wrong_ones(secret, guesses, wrong):
     """Mostly true answers: conflicts are larger and involve the wrong rows."""
-    rows = [(g, G46.slots[wrong[i]] if i in wrong else G46.score(g, secret))
+    rows = [(g, G46.slots[wrong[i]] if i in wrong else G46.score_index(g, secret))
             for i, g in enumerate(guesses)]
     found = minimal_conflict(G46, rows)
     assert found == brute_conflict(G46, rows)
     if found:
-        assert any(rows[i - 1][1] != G46.score(rows[i - 1][0], secret) for i in found)
+        assert any(rows[i - 1][1] != G46.score_index(rows[i - 1][0], secret) for i in found)
 
 
 def test_minimal_conflict_on_consistent_rows_of_a_real_game():
@@ -205,7 +205,7 @@ def test_adversary_never_contradicts_itself(game):
                 assert adv.remaining == table[game.slot(score)] == table.max()
         secret = adv.reveal()
         assert secret == adv.history[-1].guess
-        assert all(game.score(r.guess, secret) == r.score for r in adv.history)
+        assert all(game.score_index(r.guess, secret) == r.score for r in adv.history)
 
 
 def test_adversary_reveal_before_the_end_fits_every_answer():
@@ -214,7 +214,7 @@ def test_adversary_reveal_before_the_end_fits_every_answer():
         adv.answer(g)
     secret = adv.reveal()
     assert secret == adv.reveal()  # stable
-    assert all(G46.score(r.guess, secret) == r.score for r in adv.history)
+    assert all(G46.score_index(r.guess, secret) == r.score for r in adv.history)
     with pytest.raises(CodeError):
         adv.answer("0000")
 
@@ -235,7 +235,7 @@ def _minmax_game_lengths(codemakers) -> list[int]:
             if key not in memo:
                 memo[key] = choose_guess(G46, cands, "minmax")
             g = memo[key]
-        assert G46.score(g, maker.reveal()) == Score(4, 0)
+        assert G46.score_index(g, maker.reveal()) == Score(4, 0)
         lengths.append(n)
     return lengths
 

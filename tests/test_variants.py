@@ -179,8 +179,8 @@ def test_wide_kernel_scores_follow_the_definitions(spec):
     black = variant == "black-peg"
     for u in guesses:
         for v in secrets:
-            assert tuple(game.score(u, v)) == ref.mm_score(game.colours(u), game.colours(v),
-                                                           black)
+            assert tuple(game.score_index(u, v)) == ref.mm_score(game.colours(u),
+                                                                 game.colours(v), black)
         table = np.zeros(game.nslots, dtype=np.int64)
         for v in secrets:
             table[game.slot(ref.mm_score(game.colours(u), game.colours(v), black))] += 1

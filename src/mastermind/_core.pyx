@@ -425,6 +425,56 @@ def _multisets(words, int n, int k):
             np.ascontiguousarray(renumber[ids], dtype=np.int32))
 
 
+def code_digits(int n, int k, codes=None):
+    """(N, n) uint8: the colours 0..k-1 of every code (N = k**n), or of the given code
+    indices (int32), most significant first.  Plain Python: ``divmod`` digit by digit."""
+    cdef const int32_t[::1] cv
+    cdef Py_ssize_t N, i
+    cdef int p
+    cdef int64_t x
+    if codes is None:
+        N = k ** n
+    else:
+        cv = codes
+        N = cv.shape[0]
+    out = np.empty((N, n), dtype=np.uint8)
+    cdef uint8_t[:, ::1] o = out
+    cdef bint every = codes is None
+    with nogil:
+        for i in range(N):
+            x = i if every else cv[i]
+            for p in range(n - 1, -1, -1):
+                o[i, p] = <uint8_t>(x % k)
+                x = x // k
+    return out
+
+
+def distinct_codes(int n, int k):
+    """int32: the indices (ascending) of the codes that repeat no colour."""
+    cdef Py_ssize_t N = k ** n, i, count = 0
+    cdef int p
+    cdef int64_t x
+    cdef uint32_t seen
+    cdef bint ok
+    out = np.empty(N, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    with nogil:
+        for i in range(N):
+            x = i
+            seen = 0
+            ok = True
+            for p in range(n):
+                if (seen >> (x % k)) & 1:
+                    ok = False
+                    break
+                seen |= (<uint32_t>1) << (x % k)
+                x = x // k
+            if ok:
+                o[count] = <int32_t>i
+                count += 1
+    return out[:count].copy()
+
+
 def encode_codes(const uint8_t[:, ::1] digits, int k):
     """The kernel's encoding of every code: (N, 2) uint64 when n*k <= 64, else (N, 4).
 

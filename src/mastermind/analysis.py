@@ -313,7 +313,7 @@ def solve(game: Game, secret: CodeLike, strategy: Union[str, Strategy] = Strateg
     steps: list[Step] = []
     win = game.slots[game.win_slot]
     while True:
-        score = game.score(g, target)
+        score = game.score_index(g, target)
         cands = game.kernel.filter(g, game.slot(score), cands)
         steps.append(Step(g, score, int(cands.size), game.format_code(g)))
         if score == win:

@@ -329,6 +329,11 @@ class CustomGame(CodeSets):
         winning score when the guess is the secret."""
         return self.slots[self.kernel.slot(self.guess(guess), self.secret(secret))]
 
+    def score_index(self, guess: int, secret: int) -> Any:
+        """The score of the code with index ``guess`` against the secret with index
+        ``secret`` (as :meth:`mastermind.game.Game.score_index`)."""
+        return self.slots[self.kernel.slot(self.code(int(guess)), self.secret(int(secret)))]
+
     def slot(self, score: Any) -> int:
         """The slot of a score: a value of the score function, or its text."""
         try:

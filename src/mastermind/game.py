@@ -4,11 +4,17 @@ A :class:`Game` is [n,k]-Mastermind (or one of its variants): codes are indices 
 lexicographic order (DESIGN section 1), people see ``"1122"``.  Everything that reaches the
 kernel (:mod:`mastermind._core`) is prepared and validated here.
 
+Codes have two forms, and the API keeps them apart: what people write (``"1122"``,
+``"1 10 3 2"``, ``(1, 1, 2, 2)``) and the *index* an analysis returns (an ``int``: the
+code's rank in lexicographic order).  Methods that take a code take either; ``score``
+takes only written codes (``score(1122, 1213)`` reads like codes but would be indices),
+and :meth:`Game.score_index` takes indices.
+
 >>> g = Game(4, 6)
 >>> g.size, g.nslots, g.format_code(0), g.format_code(1295)
 (1296, 14, '1111', '6666')
->>> str(g.score("1122", "1213"))
-'1 2'
+>>> str(g.score("1122", "1213")), g.score_index(g.code("1122"), 0)
+('1 2', Score(black=2, white=0))
 >>> g.partition("1122").tolist()
 [256, 256, 96, 16, 1, 256, 208, 36, 0, 114, 32, 4, 20, 1]
 """
@@ -16,7 +22,7 @@ kernel (:mod:`mastermind._core`) is prepared and validated here.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
 import numpy as np
@@ -26,12 +32,12 @@ from .rules import Score, Variant, reference_score, score_slots
 
 __all__ = [
     "CodeError", "CodeLike", "CodeSets", "Game", "GameError", "Score", "ScoreError", "Variant",
-    "reference_score", "score_slots",
+    "build_cost", "reference_score", "score_slots", "shown",
 ]
 
 MAX_PEGS = 8
 MAX_COLOURS = 16
-MAX_CODES = 1 << 24  # 16,777,216 codes: [8,8], [6,16], [7,10] fit; the tables take ~0.5 GB
+MAX_CODES = 1 << 24  # 16,777,216 codes: [8,8], [6,16], [7,10] fit (see build_cost)
 
 CodeLike = Union[int, str, Sequence[int]]
 
@@ -46,6 +52,33 @@ class CodeError(ValueError):
 
 class ScoreError(ValueError):
     """A score that cannot be a score of the game."""
+
+
+def shown(value: object, width: int = 40) -> str:
+    """``repr(value)``, cut to about ``width`` characters (error messages never echo a
+    whole 100 kB input)."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 4] + "...'"
+
+
+def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC
+               ) -> tuple[int, int]:
+    """(codes the kernel holds, bytes its tables take) for ``Game(n, k, variant)``,
+    without building it: what the command line warns about before a big build.
+
+    >>> build_cost(4, 6), build_cost(8, 8, "permutation")[0]
+    ((1296, 93312), 40320)
+    """
+    from math import perm
+
+    variant = Variant(variant)
+    held = perm(k, n) if variant in (Variant.BULLS_AND_COWS, Variant.PERMUTATION) else k**n
+    words = 2 if n * k <= 64 else 4
+    byte_forms = (2 if k <= 8 else 3) if words == 2 and n <= 7 else 0
+    # digits + encoding + byte forms + colour masks + multiset ids + xlogx and its steps
+    # + the guess and secret arrays + temporaries while building
+    per_code = n + 8 * (words + byte_forms) + 4 + 4 + 16 + 4 + 8
+    return held, held * per_code
 
 
 class CodeSets:
@@ -63,9 +96,15 @@ class CodeSets:
             arr = codes.astype(np.int64, copy=False).ravel()
             if arr.size and (arr.min() < 0 or arr.max() >= self.size):
                 raise CodeError(f"{what}: code index out of range 0..{self.size - 1}")
+        elif isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
+            raise CodeError(f"{what} must be a collection of codes, not {shown(codes)}")
         else:
             arr = np.array([self.code(c) for c in codes], dtype=np.int64)
-        return np.ascontiguousarray(np.unique(arr).astype(np.int32))
+        out = np.ascontiguousarray(np.unique(arr).astype(np.int32))
+        if not self.kernel.holds(out):  # a variant's kernel holds only its playable codes
+            bad = int(out[np.flatnonzero(~np.isin(out, self.guesses))[0]])
+            raise CodeError(f"{what}: {self.format_code(bad)} cannot be played in {self.name}")
+        return out
 
 
     def candidates(self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
@@ -73,7 +112,7 @@ class CodeSets:
         """The secrets consistent with every (guess, score) of ``history``."""
         cands = self.secrets
         for guess, score in history:
-            cands = self.kernel.filter(self.code(guess), self.slot(score), cands)
+            cands = self.kernel.filter(self.guess(guess), self.slot(score), cands)
         return cands
 
 
@@ -130,29 +169,25 @@ class Game(CodeSets):
         self.nslots = len(self.slots)
         self.win_slot = self.slots.index(Score(n, 0))
         self._slot_of = {s: i for i, s in enumerate(self.slots)}
-        # digits[i] = colours (0-based) of code i, most significant first
-        self.digits = np.empty((self.size, n), dtype=np.uint8)
-        idx = np.arange(self.size, dtype=np.int64)
-        for p in range(n - 1, -1, -1):  # least significant digit last
-            self.digits[:, p] = idx % k
-            idx //= k
         all_codes = np.arange(self.size, dtype=np.int32)
-        distinct = all_codes[self._distinct_mask()] if variant in (
-            Variant.DISTINCT, Variant.BULLS_AND_COWS, Variant.PERMUTATION) else all_codes
+        distinct = (_core.distinct_codes(n, k) if variant in (
+            Variant.DISTINCT, Variant.BULLS_AND_COWS, Variant.PERMUTATION) else all_codes)
         self.guesses = all_codes if variant in (Variant.CLASSIC, Variant.BLACK_PEG,
                                                 Variant.DISTINCT) else distinct
         self.secrets = distinct if variant is not Variant.BLACK_PEG else all_codes
         # every built-in secret set lies inside its guess set
         self.secrets_are_guesses = True
+        #: the codes the kernel holds, when not all (bulls-and-cows, permutation: only the
+        #: playable ones, e.g. 40,320 of [8,8]'s 16.7 million); None: every code
+        self.universe = None if self.guesses.size == self.size else self.guesses
+        #: digits[r] = colours (0-based) of the kernel's row r: code r, or universe[r]
+        self.digits = _core.code_digits(n, k, self.universe)
         self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
         self.kernel = _core.Kernel.from_codes(
             _core.encode_codes(self.digits, k), self.digits, k, self._slot_table(),
-            self.nslots, self.win_slot, self._xlogx)
+            self.nslots, self.win_slot, self._xlogx, self.universe)
 
     # ------------------------------------------------------------------ construction
-    def _distinct_mask(self) -> np.ndarray:
-        d = np.sort(self.digits, axis=1)
-        return np.all(d[:, 1:] != d[:, :-1], axis=1) if self.n > 1 else np.ones(self.size, bool)
 
     def _slot_table(self) -> np.ndarray:
         """slot_tab[(b << 4) | (b + w)] = slot of (b, w); 255 where no score exists."""
@@ -181,9 +216,22 @@ class Game(CodeSets):
         base = f"[{self.n},{self.k}]"
         return base if self.variant is Variant.CLASSIC else f"{base} {self.variant.value}"
 
+    def _checked_index(self, index: object) -> int:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise CodeError(f"a code index is an integer, not {shown(index)}")
+        if not 0 <= index < self.size:
+            raise CodeError(f"code index {index} is out of range 0..{self.size - 1} "
+                            f"(game.code({self._example()[5:]}) gives a code's index)")
+        return int(index)
+
     def colours(self, index: int) -> tuple[int, ...]:
         """The colours (1..k) of a code index."""
-        return tuple(int(c) + 1 for c in self.digits[index])
+        i = self._checked_index(index)
+        out = []
+        for _ in range(self.n):
+            i, c = divmod(i, self.k)
+            out.append(c + 1)
+        return tuple(reversed(out))
 
     def index(self, colours: Sequence[int]) -> int:
         """The index of a sequence of colours 1..k."""
@@ -193,7 +241,7 @@ class Game(CodeSets):
         value = 0
         for c in colours:
             if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= self.k:
-                raise CodeError(f"colours are 1..{self.k}, got {c!r}")
+                raise CodeError(f"colours are 1..{self.k}, got {shown(c)}")
             value = value * self.k + int(c) - 1
         return value
 
@@ -204,15 +252,36 @@ class Game(CodeSets):
 
     def parse_code(self, text: str) -> int:
         """The index of a code written as ``"1122"`` (one digit per colour) or
-        ``"1 10 3 2"`` / ``"1,10,3,2"``; raises :class:`CodeError` with the reason."""
-        s = str(text).strip()
+        ``"1 10 3 2"`` / ``"1,10,3,2"``; raises :class:`CodeError` with the reason.
+
+        Colours are written with the digits 0-9 only (no other script's digits), and
+        separated by blanks, commas, semicolons or hyphens; a separator at the start or
+        the end, or two in a row (an empty field, ``"6,,5"``), is refused.
+
+        >>> g = Game(4, 6)
+        >>> g.parse_code("1122") == g.parse_code("1, 1, 2, 2") == g.parse_code("1-1-2-2")
+        True
+        >>> g.parse_code("1²34")
+        Traceback (most recent call last):
+        ...
+        mastermind.game.CodeError: '1²34' is not a code: '²' is not a digit 0-9 (e.g. '1234')
+        """
+        if not isinstance(text, str):
+            raise CodeError(f"not a code: {shown(text)} (write a code as a string, "
+                            f"{self._example()})")
+        s = text.strip()
         if not s:
             raise CodeError("empty code")
-        parts = [p for p in re.split(r"[\s,;\-]+", s) if p]
+        odd = next((ch for ch in s if ch not in "0123456789,;- \t"), None)
+        if odd is not None:
+            raise CodeError(f"{shown(text)} is not a code: {odd!r} is not a digit 0-9 "
+                            f"({self._example()})")
+        parts = _SEPARATOR.split(s)
+        if "" in parts:
+            raise CodeError(f"{shown(text)} has an empty field (a separator at the start, at "
+                            f"the end or two in a row; {self._example()})")
         if len(parts) == 1 and len(parts[0]) == self.n and self.n > 1:
             parts = list(parts[0])  # compact form: one digit per colour (also when k >= 10)
-        if not all(p.isdigit() for p in parts):
-            raise CodeError(f"{text!r} is not a code: use colours 1..{self.k}, {self._example()}")
         if len(parts) != self.n:
             if len(parts) == 1 and self.k <= 9:
                 got = f"{len(parts[0])} digit{'s' if len(parts[0]) != 1 else ''}"
@@ -220,7 +289,8 @@ class Game(CodeSets):
                 got = "no separators (with 10 or more colours write them apart)"
             else:
                 got = f"{len(parts)} colours"
-            raise CodeError(f"{text!r} has {got}; a code has {self.n} colours ({self._example()})")
+            raise CodeError(f"{shown(text)} has {got}; a code has {self.n} colours "
+                            f"({self._example()})")
         return self.index([int(p) for p in parts])
 
     def _example(self) -> str:
@@ -229,16 +299,23 @@ class Game(CodeSets):
         return "e.g. " + repr(sep.join(map(str, ex)))
 
     def code(self, value: CodeLike) -> int:
-        """Any code form (index, string, colour sequence) to a validated index."""
+        """Any code form to a validated index: a string (:meth:`parse_code`), a sequence
+        of colours 1..k (list, tuple, 1-D array), or an index (an int, as the analyses
+        return)."""
         if isinstance(value, str):
             return self.parse_code(value)
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-            if not 0 <= value < self.size:
-                raise CodeError(f"code index {value} out of range 0..{self.size - 1}")
-            return int(value)
-        if isinstance(value, Iterable):
-            return self.index(list(value))  # type: ignore[arg-type]
-        raise CodeError(f"not a code: {value!r}")
+            return self._checked_index(value)
+        if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray)
+                                                and value.ndim == 1):
+            return self.index(list(value))
+        if isinstance(value, (bytes, bytearray)):
+            raise CodeError(f"not a code: {shown(value)} (write it as a string, "
+                            f"{self._example()})")
+        kind = ("a set (unordered)" if isinstance(value, (set, frozenset))
+                else "a mapping" if isinstance(value, Mapping) else shown(value))
+        raise CodeError(f"not a code: {kind}; a code is a string such as "
+                        f"{self._example()[5:]}, a list of colours or an index")
 
     def is_guess(self, index: int) -> bool:
         return _contains(self.guesses, index)
@@ -262,12 +339,36 @@ class Game(CodeSets):
 
     # ------------------------------------------------------------------ scores
     def score(self, guess: CodeLike, secret: CodeLike) -> Score:
-        """The score of ``guess`` against ``secret`` (any two codes of the space)."""
-        return self.slots[self.kernel.slot(self.code(guess), self.code(secret))]
+        """The score of ``guess`` against ``secret``, both written codes (``"1122"`` or
+        colour sequences; any two codes of the space).  Integers are refused, since
+        ``score(1122, 1213)`` would silently mean indices: see :meth:`score_index`."""
+        for value in (guess, secret):
+            if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                raise CodeError(f"score() takes written codes such as "
+                                f"{self._example()[5:]}, not the integer {value}; for code "
+                                "indices use game.score_index(i, j)")
+        return self.score_index(self.code(guess), self.code(secret))
+
+    def score_index(self, guess: int, secret: int) -> Score:
+        """The score of the code with index ``guess`` against the one with index
+        ``secret``."""
+        u, v = self._checked_index(guess), self._checked_index(secret)
+        if self.universe is not None and not (self.is_guess(u) and self.is_guess(v)):
+            s = reference_score(self.colours(u), self.colours(v))  # not in the kernel
+            return Score(s.black, 0) if self.variant is Variant.BLACK_PEG else s
+        return self.slots[self.kernel.slot(u, v)]
 
     def slot(self, score: Union[Score, tuple[int, int], str]) -> int:
-        """The slot number of a score (a pair or a string)."""
-        s = self.parse_score(score) if isinstance(score, str) else Score(*score)
+        """The slot number of a score (a pair of integers, or a string)."""
+        if isinstance(score, str):
+            s = self.parse_score(score)
+        elif (isinstance(score, (tuple, list)) and len(score) == 2
+              and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                      for x in score)):
+            s = Score(int(score[0]), int(score[1]))
+        else:
+            raise ScoreError(f"not a score: {shown(score)} (a score is a pair of integers "
+                             "such as (2, 1), or text such as '2 1')")
         if s not in self._slot_of:
             raise ScoreError(f"{s.black} {s.white} is not a possible score for {self.n} positions")
         return self._slot_of[s]
@@ -275,30 +376,32 @@ class Game(CodeSets):
     def parse_score(self, text: str) -> Score:
         """Strict score parsing: ``"2 1"``, ``"2,1"``, ``"21"`` (n < 10), ``"BBW"`` pegs
         (``"-"`` for none); ``"2"`` alone in the black-peg variant."""
-        s = str(text).strip()
+        if not isinstance(text, str):
+            raise ScoreError(f"not a score: {shown(text)}")
+        s = text.strip()
         forms = f"'2 1', '2,1', {'' if self.n >= 10 else chr(39) + '21' + chr(39) + ', '}'BBW' or '-' for none"
         if self.variant is Variant.BLACK_PEG:
             forms = "a number of blacks such as '2', or pegs 'BB' ('-' for none)"
-        m = re.fullmatch(r"(\d+)\s*[\s,/]\s*(\d+)", s)
+        m = re.fullmatch(r"([0-9]+)\s*[\s,/]\s*([0-9]+)", s)
         if m:
             b, w = int(m.group(1)), int(m.group(2))
-        elif re.fullmatch(r"\d", s) and self.variant is Variant.BLACK_PEG:
+        elif re.fullmatch(r"[0-9]", s) and self.variant is Variant.BLACK_PEG:
             b, w = int(s), 0
-        elif re.fullmatch(r"\d\d", s) and self.n < 10 and self.variant is not Variant.BLACK_PEG:
+        elif re.fullmatch(r"[0-9][0-9]", s) and self.n < 10 and self.variant is not Variant.BLACK_PEG:
             b, w = int(s[0]), int(s[1])
         elif re.fullmatch(r"[BbWw]+|-", s):
             up = s.upper()
             if "B" in up and "W" in up and up.rindex("B") > up.index("W"):
-                raise ScoreError(f"{text!r}: write the blacks first, e.g. 'BBW'")
+                raise ScoreError(f"{shown(text)}: write the blacks first, e.g. 'BBW'")
             b, w = up.count("B"), up.count("W")
         else:
-            raise ScoreError(f"{text!r} is not a score; write {forms}")
+            raise ScoreError(f"{shown(text)} is not a score; write {forms}")
         score = Score(b, w)
         if score not in self._slot_of:
             why = ("a black-peg score has no whites" if self.variant is Variant.BLACK_PEG and w
                    else f"blacks + whites is at most {self.n}" if b + w > self.n
                    else f"{self.n - 1} blacks and 1 white cannot happen")
-            raise ScoreError(f"{text!r} is not a possible score: {why}")
+            raise ScoreError(f"{shown(text)} is not a possible score: {why}")
         return score
 
     # ------------------------------------------------------------------ sets
@@ -306,14 +409,16 @@ class Game(CodeSets):
                   ) -> np.ndarray:
         """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
         cands = self.as_indices(candidates, self.secrets, "candidates")
-        return self.kernel.histogram(self.code(guess), cands)
+        return self.kernel.histogram(self.guess(guess), cands)
 
     def filter(self, candidates: np.ndarray, guess: CodeLike,
                score: Union[Score, tuple[int, int], str]) -> np.ndarray:
         """The candidates that give ``score`` to ``guess``."""
         cands = self.as_indices(candidates, self.secrets, "candidates")
-        return self.kernel.filter(self.code(guess), self.slot(score), cands)
+        return self.kernel.filter(self.guess(guess), self.slot(score), cands)
 
+
+_SEPARATOR = re.compile(r"\s*[,;-]\s*|\s+")
 
 
 def _contains(sorted_arr: np.ndarray, value: int) -> bool:

@@ -329,7 +329,7 @@ class SecretCodemaker:
 
     def answer(self, guess: CodeLike) -> Score:
         """The score of ``guess`` (validated as a playable code) against the secret."""
-        return self.game.score(self.game.guess(guess), self.secret)
+        return self.game.score_index(self.game.guess(guess), self.secret)
 
     def reveal(self) -> int:
         return self.secret

@@ -129,7 +129,7 @@ def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
     played: list[str] = []
     while True:
         played.append(node["guess"])
-        answer = score_text(game, game.score(game.guess(node["guess"]), target))
+        answer = score_text(game, game.score_index(game.guess(node["guess"]), target))
         if answer == end:
             return played
         try:

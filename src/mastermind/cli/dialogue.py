@@ -165,7 +165,7 @@ def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMA
                     f"{game.format_code(target)} and score myself.")
             while not session.solved:
                 g = session.suggest()
-                score = game.score(g, target)
+                score = game.score_index(g, target)
                 left = session.record(g, score)
                 con.say(f"guess {len(session.history)}: {game.format_code(g)}  score "
                         f"{_score_text(score, bp)}"
