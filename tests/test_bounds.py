@@ -6,6 +6,7 @@ from __future__ import annotations
 import _thread
 import random
 import threading
+import time
 from functools import lru_cache
 
 import numpy as np
@@ -302,11 +303,27 @@ def test_node_limit_stops_the_search():
 
 
 def test_time_limit_gives_partial_bounds():
-    w = worst_case(Game(4, 9), time_limit=1.0)
+    """The cheap proof first (5 guesses cannot do: refuted in a fraction of a second),
+    then the heuristic's 7, then the undecided 6; all within the limit."""
+    start = time.monotonic()
+    w = worst_case(Game(4, 9), time_limit=2.0)
+    assert time.monotonic() - start < 2.0 + 1.0  # the limit bounds the whole call
     assert w.status == "time-limit" and not w.exact
-    assert w.lower == 5 and w.upper == 7
+    assert (w.lower, w.lower_proof, w.upper, w.upper_source) == (6, "search", 7,
+                                                                 "minmax strategy")
+    assert (5, False) in [(st.guesses, st.exists) for st in w.steps]
     assert w.steps[-1].exists is None
     assert check_strategy(w.game, w.witness) == 7
+
+
+@pytest.mark.parametrize("limit", [0.001, 0.5])
+def test_time_limit_covers_the_heuristic(limit):
+    """[6,9]'s minmax analysis takes a minute: a short limit stops it too."""
+    start = time.monotonic()
+    w = worst_case(Game(6, 9), time_limit=limit)
+    assert time.monotonic() - start < limit + 1.0
+    assert w.status == "time-limit" and w.upper_source == "trivial"
+    assert w.upper == 9**6 and w.witness is None and w.lower >= 5
 
 
 def test_ctrl_c_stops_the_search():

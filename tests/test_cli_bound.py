@@ -2,6 +2,7 @@
 
 import io
 import json
+import time
 
 import pytest
 
@@ -40,11 +41,22 @@ def test_cli_candidates_only():
 
 
 def test_cli_time_limit_exit_status():
-    code, text = _run(["bound", "-n", "4", "-k", "9", "--time-limit", "1", "--json"])
+    code, text = _run(["bound", "-n", "4", "-k", "9", "--time-limit", "2", "--json"])
     assert code == 1
     doc = json.loads(text)
-    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (5, 7, False,
+    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (6, 7, False,
                                                                          "time-limit")
+
+
+def test_cli_time_limit_bounds_the_whole_command():
+    """[5,8]: 5 guesses are refuted at once and minmax gives 7, well within the limit;
+    the undecided 6 uses the rest of it, and no more."""
+    start = time.monotonic()
+    code, text = _run(["bound", "-n", "5", "-k", "8", "--time-limit", "4", "--json"])
+    assert time.monotonic() - start < 4 + 2
+    doc = json.loads(text)
+    assert code == 1 and (doc["lower"], doc["upper"], doc["status"]) == (6, 7, "time-limit")
+    assert doc["lower_proof"] == "search" and doc["upper_source"] == "minmax strategy"
 
 
 @pytest.mark.parametrize("argv", [["bound", "--time-limit", "0"], ["bound", "-n", "9"],

@@ -173,6 +173,17 @@ cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t 
         e.lo_false = <int8_t>d
 
 
+cdef inline bint _poll(SData* s) noexcept nogil:
+    """Look at the stop flag and the clock (within a node's long scans)."""
+    if s.aborted:
+        return True
+    if vread(&s.stop):
+        s.aborted = 2
+    elif s.deadline > 0 and _now() > s.deadline:
+        s.aborted = 1
+    return s.aborted != 0
+
+
 cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
     """Count a node; look at the stop flag, the clock and the budget at every expensive
     node (a full guess scan) and every 256 cheap ones."""
@@ -420,6 +431,8 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef bint use_mat = False, mat_ok = d == 3 and not s.cands_only
     s.sizes += m
     for i in range(npool):                  # phase 1
+        if (i & 255) == 255 and m > 256 and _poll(s):
+            return -1
         g = pool[i]
         if not _set_canonical(&s.sym, y, g):
             continue
@@ -460,6 +473,8 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
         return 0
     if early:                               # phase 2: the exact pmax of this node
         for i in range(ninfo):
+            if (i & 255) == 255 and m > 256 and _poll(s):
+                return -1
             if info[i].maxpart < 0 and pmax < pbound:
                 _hist(kd, info[i].guess, c, m, h)
                 nparts = 0

@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,9 +18,10 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from . import _symmetry, _walk
+from . import _symmetry, _walk, checks
 from .game import CodeLike, Game, Score
-from .strategies import (Strategy, Valuations, choose_guess, first_guess,
+from .stopping import new_flag, run_stoppable, stopped
+from .strategies import (Strategy, Valuations, choose_guess, first_guess, next_guess,
                          symmetry_classes)
 
 Progress = Callable[[int, int], None]
@@ -114,7 +113,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             candidates_only: bool = False, first: Optional[CodeLike] = None,
             tree: bool = False, jobs: Optional[int] = None,
             progress: Optional[Progress] = None, symmetry: bool = True,
-            plain: bool = False) -> Analysis:
+            plain: bool = False, time_limit: Optional[float] = None) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
     Parameters
@@ -122,18 +121,23 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     candidates_only : only candidates may be guessed (else every code of the guess set).
     first : the opening guess; by default the one the rule chooses.
     tree : also return the strategy tree (:class:`Node`).
-    jobs : threads sharing the large guess scans (default: all cores); the result does
-        not depend on it.
+    jobs : threads sharing the work (default: all cores, at most
+        :data:`mastermind.checks.MAX_JOBS`); the result does not depend on it.
     progress : called as ``progress(secrets_done, secrets_total)``.
     symmetry : scan one guess per symmetry class at each node (DESIGN section 5); the
         result is identical either way, only the time differs.
     plain : score every allowed guess in full at every node: no symmetry, bound or
         shortcut (slow; the reference the fast path is tested against).
+    time_limit : seconds; :class:`mastermind.stopping.TimeLimitReached` is raised when
+        they run out.  Ctrl-C (KeyboardInterrupt) stops the kernel's threads too.
     """
     strategy = Strategy.parse(strategy)
+    checks.game(game, "analyze")
+    threads = checks.threads(jobs)
+    progress = checks.progress(progress)
+    flag = new_flag(checks.time_limit(time_limit))
     start = time.perf_counter()
     g0 = _resolve_first(game, strategy, candidates_only, first, plain)
-    threads = max(1, jobs or os.cpu_count() or 1)
     use_symmetry = symmetry and game.symmetric and not plain
     # every code may be guessed: colours absent from all candidates act as one blank
     blanks = use_symmetry and game.guesses.size == game.size
@@ -144,9 +148,10 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         # expanding its top in Python and waking threads for work this small.
         if progress:
             progress(0, total)
-        counts, recs, _ = _walk.walk(kernel, game.guesses, game.secrets, strategy.kind,
-                                     candidates_only, game.secrets_are_guesses, g0, 1, tree,
-                                     None, use_symmetry, 1, blanks, plain)
+        counts, recs, _ = run_stoppable(lambda f: _walk.walk(
+            kernel, game.guesses, game.secrets, strategy.kind, candidates_only,
+            game.secrets_are_guesses, g0, 1, tree, None, use_symmetry, 1, blanks, plain, f),
+            flag, inline=True)
         if progress:
             progress(total, total)
         return Analysis(game, strategy, candidates_only, g0,
@@ -159,8 +164,10 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     # it, independent subtrees (largest first) go to the threads, each walked in C.
     tasks: list[tuple[np.ndarray, int, np.ndarray, Optional[Node], Score]] = []
     h1 = np.array([g0], dtype=np.int32)
-    level2 = (_symmetry.canonical_guesses(kernel, game.guesses, h1) if use_symmetry and not candidates_only
-              else game.guesses)
+    level2 = (run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f),
+                            flag)
+              if use_symmetry and not candidates_only else game.guesses)
+    stopped(flag)
     expand_min = _EXPAND_MIN if not plain else total + 1
     for s1, part in _split(game, g0, game.secrets):
         if s1 == game.win_slot:
@@ -169,8 +176,10 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         if part.size <= expand_min:
             tasks.append((part, 2, h1, root, game.slots[s1]))
             continue
-        g2 = int(_walk.choose(kernel, level2, part, strategy.kind, candidates_only,
-                               game.secrets_are_guesses, threads, blanks))
+        g2 = int(run_stoppable(lambda f: _walk.choose(
+            kernel, level2, part, strategy.kind, candidates_only, game.secrets_are_guesses,
+            threads, blanks, f), flag))
+        stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
         node = Node(g2, int(part.size)) if tree else None
         if root is not None:
             root.children[game.slots[s1]] = node  # type: ignore[assignment]
@@ -197,30 +206,22 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         for row, t in enumerate(sel):
             histories[row, :t[2].size] = t[2]
         hlens = np.array([t[2].size for t in sel], dtype=np.int32)
-        glists, goffsets, task_glist = _guess_lists(game, sel, use_symmetry and not
-                                                    candidates_only)
+        glists, goffsets, task_glist = run_stoppable(
+            lambda f: _guess_lists(game, sel, use_symmetry and not candidates_only, f), flag)
+        stopped(flag)
         counter = np.zeros(1, dtype=np.int64)
-        out: list = []
 
-        def run() -> None:
-            try:
-                out.append(_walk.walk_many(
-                    kernel, game.guesses, cands, offsets, depths, histories, hlens,
-                    strategy.kind, candidates_only, game.secrets_are_guesses, tree,
-                    use_symmetry, blanks, threads, plain, glists, goffsets, task_glist,
-                    counter))
-            except BaseException as e:  # re-raised below, in the caller's thread
-                out.append(e)
+        def walk_all(f: Any) -> tuple:
+            return _walk.walk_many(
+                kernel, game.guesses, cands, offsets, depths, histories, hlens,
+                strategy.kind, candidates_only, game.secrets_are_guesses, tree,
+                use_symmetry, blanks, threads, plain, glists, goffsets, task_glist, counter, f)
 
-        worker = threading.Thread(target=run, daemon=True)
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.1)
+        def report() -> None:
             if progress:
                 progress(done + int(counter[0]), total)
-        if isinstance(out[0], BaseException):
-            raise out[0]
-        dists, recs, _ = out[0]
+
+        dists, recs, _ = run_stoppable(walk_all, flag, every=report)
         for depth, count in enumerate(dists.sum(axis=0).tolist()):
             if count:
                 dist[depth] = dist.get(depth, 0) + count
@@ -249,7 +250,7 @@ def _in_score_order(root: Node) -> Node:
     return root
 
 
-def _guess_lists(game: Game, tasks: list, symmetric: bool
+def _guess_lists(game: Game, tasks: list, symmetric: bool, flag: Any
                  ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
     """The canonical guesses of each distinct history among ``tasks``, computed once:
     (concatenated lists, offsets, list number of every task); Nones without symmetry."""
@@ -262,7 +263,7 @@ def _guess_lists(game: Game, tasks: list, symmetric: bool
         key = t[2].tobytes()
         if key not in index:
             index[key] = len(lists)
-            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t[2]))
+            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t[2], flag))
         task_glist[i] = index[key]
     offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
     return np.concatenate(lists).astype(np.int32), offsets, task_glist
@@ -304,9 +305,13 @@ class Step:
 
 
 def solve(game: Game, secret: CodeLike, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
-          candidates_only: bool = False, first: Optional[CodeLike] = None) -> list[Step]:
-    """The trace of one game against ``secret``: a list of :class:`Step`."""
+          candidates_only: bool = False, first: Optional[CodeLike] = None,
+          jobs: Optional[int] = None) -> list[Step]:
+    """The trace of one game against ``secret``: a list of :class:`Step`.  Ctrl-C stops it
+    (within a fraction of a second, even on [8,8])."""
     strategy = Strategy.parse(strategy)
+    checks.game(game, "solve")
+    checks.threads(jobs)
     target = game.secret(secret)
     cands = game.secrets
     g = _resolve_first(game, strategy, candidates_only, first)
@@ -320,7 +325,8 @@ def solve(game: Game, secret: CodeLike, strategy: Union[str, Strategy] = Strateg
             return steps
         if len(steps) > 64:  # pragma: no cover - every strategy here splits or wins
             raise RuntimeError("the strategy does not terminate")
-        g = choose_guess(game, cands, strategy, candidates_only)
+        g = next_guess(game, cands, strategy, candidates_only=candidates_only,
+                       history=[st.guess for st in steps], jobs=jobs).guess
 
 
 @dataclass(frozen=True)

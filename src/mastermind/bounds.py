@@ -30,12 +30,15 @@ from typing import Any, Literal, NamedTuple, Optional, Union, overload
 import numpy as np
 
 from . import _search
+from . import checks
 from .analysis import Node, analyze
 from .custom import CustomGame
 from .game import CodeLike, Game, Score, reference_score
+from .stopping import TimeLimitReached
 from .strategies import Strategy, symmetry_classes
 
 DEFAULT_MEMORY = 1 << 30  # bytes the memo of one search may use
+_QUICK = 2.0  # seconds a cheap proof at the lower bound may take (a quarter of a limit)
 
 
 class BoundsError(ValueError):
@@ -490,17 +493,20 @@ class WorstCase:
 def worst_case(game: Game, *, candidates_only: bool = False,
                time_limit: Optional[float] = None, symmetry: bool = True,
                memory: int = DEFAULT_MEMORY,
-               heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,)) -> WorstCase:
+               heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,),
+               jobs: Optional[int] = None) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
-    The counting bound (:func:`counting_bound`) gives a lower bound and the best of the
-    ``heuristics`` strategies (played by :func:`mastermind.analysis.analyze`) an upper
-    one; :func:`solution_exists` then searches only the gap, from the top: a True lowers
-    the upper bound (and gives its witness), a False proves the lower bound.
+    In this order, all within ``time_limit``: the counting bound
+    (:func:`counting_bound`) gives a lower bound; short searches at the lower bound raise
+    it while they refute it quickly (or prove it, with a witness); the best of the
+    ``heuristics`` strategies (played by :func:`mastermind.analysis.analyze`) gives an
+    upper bound; then :func:`solution_exists` searches the gap from the top: a True
+    lowers the upper bound (and gives its witness), a False proves the lower bound.
 
     Never raises on a time-out or Ctrl-C: the result then has ``status`` set and the
-    bounds proved so far.  ``time_limit`` (seconds) bounds the search; the first
-    heuristic analysis always completes (seconds for [5,8]).
+    bounds proved so far (with no strategy at all, the trivial upper bound: one guess
+    per secret).
 
     Parameters
     ----------
@@ -516,6 +522,8 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         Bytes the memo may use.
     heuristics : strategies
         Played to get the starting upper bound (and its witness); the best is kept.
+    jobs : int, optional
+        Threads for the heuristic analyses (default: every core).
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -526,47 +534,87 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     if not game.secrets_are_guesses and not candidates_only:
         raise BoundsError(f"in {game.name} some secrets cannot be guessed")
     deadline = _deadline(time_limit)
+    threads = checks.threads(jobs)
     start = time.monotonic()
     cands = game.secrets
     lower = counting_bound(game, candidates_only=candidates_only)
-    upper, source, tree = 10**9, "", None
+    upper, source, tree = int(cands.size), "trivial", None  # one guess per secret
     heuristic: Optional[int] = None
     status = "exact"
     steps: list[Step] = []
     lower_proof = "counting"
     search = _Search(game, game.guesses, candidates_only, symmetry, memory)
+
+    def left() -> Optional[float]:
+        return None if deadline is None else deadline - time.monotonic()
+
+    def attempt(d: int, until: Optional[float]) -> Optional[bool]:
+        """One search at d, recorded; None when it did not finish by ``until``."""
+        t0, n0 = time.monotonic(), search.nodes
+        try:
+            ok: Optional[bool] = search.run(cands, d, until)[0]
+        except SearchUnfinished as e:
+            steps.append(Step(d, None, search.nodes - n0, time.monotonic() - t0))
+            if e.reason != "time-limit":  # Ctrl-C, a node budget: the whole call ends
+                raise
+            return None
+        steps.append(Step(d, ok, search.nodes - n0, time.monotonic() - t0))
+        return ok
+
+    def out_of_time() -> SearchUnfinished:
+        return SearchUnfinished("time-limit", search.nodes, time.monotonic() - start)
+
+    def witness(d: int) -> Node:
+        nonlocal source
+        try:
+            return search.witness(cands, d, deadline)
+        except SearchUnfinished:  # the bound stands; keep the older tree
+            source = "search (witness unfinished)"
+            raise
+
     try:
-        for h in heuristics:
-            if deadline is not None and time.monotonic() > deadline:
-                status = "time-limit"
+        # 1. the cheap proofs: refute the lower bound while that is quick
+        while lower < upper:
+            remaining = left()
+            quick = _QUICK if remaining is None else min(_QUICK, 0.25 * remaining)
+            until = time.monotonic() + quick
+            ok = attempt(lower, until if deadline is None else min(until, deadline))
+            if ok is None:
                 break
-            a = analyze(game, h, candidates_only=candidates_only, tree=True, jobs=1)
+            if ok:
+                upper, source = lower, "search"
+                tree = witness(lower)
+                break
+            lower, lower_proof = lower + 1, "search"
+        # 2. the heuristic upper bound
+        for h in heuristics:
+            if lower == upper:
+                break
+            remaining = left()
+            if remaining is not None and remaining <= 0:
+                raise out_of_time()
+            try:
+                a = analyze(game, h, candidates_only=candidates_only, tree=True, jobs=threads,
+                            time_limit=remaining)
+            except TimeLimitReached:
+                raise out_of_time() from None
             if a.max < upper:
                 upper, source, tree = a.max, f"{Strategy.parse(h).value} strategy", a.tree
-                heuristic = a.max
-        while upper > lower and status == "exact":
+            heuristic = a.max if heuristic is None else min(heuristic, a.max)
+        # 3. the gap, from the top
+        while upper > lower:
             d = upper - 1
-            t0, n0 = time.monotonic(), search.nodes
-            try:
-                ok, _ = search.run(cands, d, deadline)
-            except SearchUnfinished as e:
-                steps.append(Step(d, None, search.nodes - n0, time.monotonic() - t0))
-                status = e.reason
-                break
-            steps.append(Step(d, ok, search.nodes - n0, time.monotonic() - t0))
+            ok = attempt(d, deadline)
+            if ok is None:
+                raise out_of_time()
             if ok:
                 upper, source = d, "search"
-                try:
-                    tree = search.witness(cands, d, deadline)
-                except SearchUnfinished as e:  # the bound stands; keep the older tree
-                    status = e.reason
-                    source = "search (witness unfinished)"
-                    break
+                tree = witness(d)
             else:
                 lower, lower_proof = upper, "search"
+    except SearchUnfinished as e:
+        status = e.reason
     except KeyboardInterrupt:
         status = "interrupted"
-    if upper == 10**9:  # interrupted before any heuristic finished
-        upper, source = game.size, "trivial"
     return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
                      heuristic, search.nodes, time.monotonic() - start, tree, steps)

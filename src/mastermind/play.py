@@ -39,7 +39,8 @@ from typing import Optional, Protocol, Union
 import numpy as np
 
 from .game import CodeLike, Game, Score, ScoreError
-from .strategies import Strategy, choose_guess, first_guess
+from . import checks
+from .strategies import Choice, Strategy, first_guess, next_guess
 
 __all__ = [
     "Adversary", "Codemaker", "InconsistentAnswers", "PlayError", "Row", "SecretCodemaker",
@@ -160,19 +161,26 @@ class Session:
 
     def __init__(self, game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
                  candidates_only: bool = False, first: Optional[CodeLike] = None):
-        self.game = game
+        self.game = checks.game(game, "Session")
         self.strategy = Strategy.parse(strategy)
         self.candidates_only = bool(candidates_only)
-        if first is None:
-            self.first = first_guess(game, self.strategy, self.candidates_only)
-        else:
-            self.first = game.guess(first)
-            if self.candidates_only and not game.is_secret(self.first):
-                raise PlayError(f"{game.format_code(self.first)} is not a candidate, and only "
+        self._first: Optional[int] = None  # the rule's opening, computed when first asked
+        if first is not None:
+            self._first = game.guess(first)
+            if self.candidates_only and not game.is_secret(self._first):
+                raise PlayError(f"{game.format_code(self._first)} is not a candidate, and only "
                                 "candidates may be played")
         self._rows: list[Row] = []
         self._cands: np.ndarray = game.secrets
-        self._suggestion: Optional[int] = None
+        self._suggestion: Optional[Choice] = None  # kept until the next move
+        self._suggestion_limit = 0.0
+
+    @property
+    def first(self) -> int:
+        """The opening suggestion (the strategy's choice unless given)."""
+        if self._first is None:
+            self._first = first_guess(self.game, self.strategy, self.candidates_only)
+        return self._first
 
     def __repr__(self) -> str:
         return (f"<Session {self.game.name} {self.strategy}: {len(self._rows)} rows, "
@@ -228,19 +236,37 @@ class Session:
         return out
 
     # -------------------------------------------------------------- moves
-    def suggest(self) -> int:
+    def suggest(self, time_limit: Optional[float] = None) -> int:
         """The strategy's next guess (a code index).
 
-        Raises :class:`InconsistentAnswers` when no secret is left, :class:`PlayError` once
-        the code is broken.
+        With ``time_limit`` (seconds), the best guess found within it: the strategy's own
+        guess when the scan finished in time (:attr:`last_suggestion_complete`), else the
+        best of the codes examined, the candidates first (and the first candidate when
+        not even one was).  A suggestion is kept until the next move (an incomplete one
+        is thought again when asked with more time, or with none); Ctrl-C stops the
+        thinking.  Raises :class:`InconsistentAnswers` when no secret is left,
+        :class:`PlayError` once the code is broken.
         """
         self._check_open()
         if not self.consistent:
             raise self._inconsistent()
-        if self._suggestion is None:
-            self._suggestion = self.first if not self._rows else choose_guess(
-                self.game, self._cands, self.strategy, self.candidates_only)
-        return self._suggestion
+        old = self._suggestion
+        if old is None or not old.complete and (
+                time_limit is None or time_limit > self._suggestion_limit):
+            if not self._rows:
+                self._suggestion = Choice(self.first, True, 0.0)
+            else:
+                self._suggestion = next_guess(
+                    self.game, self._cands, self.strategy,
+                    candidates_only=self.candidates_only,
+                    history=[r.guess for r in self._rows], time_limit=time_limit)
+            self._suggestion_limit = time_limit or 0.0
+        return self._suggestion.guess
+
+    @property
+    def last_suggestion_complete(self) -> bool:
+        """False when the last :meth:`suggest` ran out of time (see there)."""
+        return self._suggestion is None or self._suggestion.complete
 
     def record(self, guess: CodeLike, score: ScoreLike) -> int:
         """Add a row and return how many candidates are left.

@@ -142,11 +142,13 @@ I guess; you answer each guess with its score: {meaning}.
 def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
                      candidates_only: bool = False, first: Optional[CodeLike] = None,
                      secret: Optional[CodeLike] = None, input: Optional[TextIO] = None,
-                     output: Optional[TextIO] = None) -> int:
+                     output: Optional[TextIO] = None, think: Optional[float] = None) -> int:
     """The computer breaks a code: it guesses, and the person (or ``secret``) scores.
 
-    Returns the exit status: 0 once the code is broken, 1 when the game is left
-    unfinished (``quit``, end of input, Ctrl-C).
+    ``think``: seconds the computer may think about a guess (None: as long as the
+    strategy needs); past them it plays the best guess found and says so.  Returns the
+    exit status: 0 once the code is broken, 1 when the game is left unfinished
+    (``quit``, end of input, Ctrl-C).
 
     >>> import io
     >>> out = io.StringIO()
@@ -164,7 +166,7 @@ def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMA
             con.say(f"Mastermind {game.name}, {session.strategy}: I guess the secret "
                     f"{game.format_code(target)} and score myself.")
             while not session.solved:
-                g = session.suggest()
+                g = _suggest(game, session, con, think)
                 score = game.score_index(g, target)
                 left = session.record(g, score)
                 con.say(f"guess {len(session.history)}: {game.format_code(g)}  score "
@@ -178,13 +180,30 @@ def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMA
         con.say(f"I guess; you score each guess with {_score_meaning(game)}.")
         con.say(f"Write a score as {_score_forms(game)}. "
                 "Other commands: undo, fix ROW SCORE, history, list, help, quit.\n")
-        return _breaker_loop(game, session, con)
+        return _breaker_loop(game, session, con, think)
     except KeyboardInterrupt:
         con.say("\nInterrupted: the game is unfinished.")
         return UNFINISHED
 
 
-def _breaker_loop(game: Game, session: Session, con: _Console) -> int:
+_SLOW_PAIRS = 1 << 27  # (guess, candidate) pairs beyond which a suggestion may take a while
+
+
+def _suggest(game: Game, session: Session, con: _Console, think: Optional[float]) -> int:
+    """The session's suggestion within ``think`` seconds, saying so when thinking is long
+    or cut short."""
+    if game.guesses.size * session.remaining > _SLOW_PAIRS and session.history:
+        limit = f", at most {think:g} s" if think is not None else ""
+        con.say(f"(thinking about {_plural(session.remaining, 'code')}{limit}...)")
+    g = session.suggest(think)
+    if not session.last_suggestion_complete:
+        con.say(f"(the best guess found in {think:g} s, of the codes examined, candidates "
+                f"first: the full {session.strategy} rule might choose another)")
+    return g
+
+
+def _breaker_loop(game: Game, session: Session, con: _Console,
+                  think: Optional[float] = None) -> int:
     bp = game.variant is Variant.BLACK_PEG
     while True:
         if session.solved:
@@ -192,7 +211,7 @@ def _breaker_loop(game: Game, session: Session, con: _Console) -> int:
                     f"{game.format_code(session.history[-1].guess)}.")
             return FINISHED
         if session.consistent:
-            g = session.suggest()
+            g = _suggest(game, session, con, think)
             turn = len(session.history) + 1
             note = "  (the only code left)" if session.remaining == 1 else ""
             prompt = f"guess {turn}: {game.format_code(g)}{note}  score> "
@@ -285,7 +304,7 @@ def _report_inconsistent(game: Game, session: Session, con: _Console,
 def _parse_guess(game: Game, text: str) -> int:
     """:meth:`Game.guess` of typed text, with the colour count in the message when a
     compact code (one digit per colour) has the wrong length."""
-    if game.k <= 9 and text.isdigit() and len(text) != game.n:
+    if game.k <= 9 and re.fullmatch(r"[0-9]+", text) and len(text) != game.n:
         raise CodeError(f"{text!r} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
                         f"a code has {game.n}")
     return game.guess(text)
@@ -306,12 +325,14 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                    secret: Optional[CodeLike] = None,
                    strategy: Union[str, Strategy] = Strategy.MINMAX,
                    candidates_only: bool = False, first: Optional[CodeLike] = None,
-                   input: Optional[TextIO] = None, output: Optional[TextIO] = None) -> int:
+                   input: Optional[TextIO] = None, output: Optional[TextIO] = None,
+                   think: Optional[float] = None) -> int:
     """The person breaks the computer's code: the computer picks a secret (``seed`` makes
     it reproducible; ``secret`` sets it) or, with ``adversary``, keeps none and answers so
     that the game lasts as long as possible.
 
-    The strategy options only shape ``hint suggest``.  Returns 0 when the game is over (the
+    The strategy options only shape ``hint suggest`` (``think``: its time budget, as in
+    :func:`play_codebreaker`).  Returns 0 when the game is over (the
     code is broken, or the person gives up and sees the secret), 1 when it is left
     unfinished (``quit``, end of input, Ctrl-C).
 
@@ -378,8 +399,8 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                         + ".")
                 continue
             if word in ("hint suggest", "suggest", "hint guess"):
-                con.say(f"The {tracker.strategy} strategy would play "
-                        f"{game.format_code(tracker.suggest())}.")
+                g = _suggest(game, tracker, con, think)
+                con.say(f"The {tracker.strategy} strategy would play {game.format_code(g)}.")
                 continue
             try:
                 g = _parse_guess(game, text)

@@ -8,6 +8,8 @@ from typing import Optional, TextIO
 
 from .common import UsageError, game_options, make_game, strategy_options
 
+DEFAULT_THINK = 2.0  # seconds: a person at the keyboard waits for a suggestion that long
+
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.description = ("Without --codemaker the computer is the codebreaker: think of a secret, "
@@ -31,6 +33,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     m.add_argument("--seed", type=int, metavar="N",
                    help="with --codemaker: seed of the secret (or of the adversary's tie "
                         "breaks), for a reproducible game")
+    m.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",
+                   help=f"seconds the computer may think about a guess (default "
+                        f"{DEFAULT_THINK:g}; 0: as long as the strategy needs); past them it "
+                        "plays the best guess found, candidates first, and says so")
     p.set_defaults(func=run)
 
 
@@ -44,11 +50,15 @@ def run(args: argparse.Namespace, out: TextIO, input: Optional[TextIO] = None) -
                          "computer picks its own secret (use --seed)")
     if not codemaker and args.seed is not None:
         raise UsageError("--seed only applies with --codemaker or --adversary")
+    if not (args.think >= 0 and args.think < float("inf")):
+        raise UsageError("--think must be a number of seconds, 0 or more")
+    think = args.think or None
     game = make_game(args)
     inp = sys.stdin if input is None else input
     if codemaker:
         return play_codemaker(game, seed=args.seed, adversary=args.adversary,
                               strategy=args.strategy, candidates_only=args.candidates_only,
-                              first=args.first, input=inp, output=out)
+                              first=args.first, input=inp, output=out, think=think)
     return play_codebreaker(game, args.strategy, candidates_only=args.candidates_only,
-                            first=args.first, secret=args.secret, input=inp, output=out)
+                            first=args.first, secret=args.secret, input=inp, output=out,
+                            think=think)
