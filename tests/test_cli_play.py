@@ -149,7 +149,7 @@ def test_malformed_scores_are_asked_again():
     assert "'5 0' is not a possible score: blacks + whites is at most 4" in text
     assert "'3 1' is not a possible score: 3 blacks and 1 white cannot happen" in text
     assert "'BWB': write the blacks first" in text
-    assert "'2;1' is not a score; write '2 1', '2,1', '21', 'BBW' or '-' for none" in text
+    assert "'2;1' is not a score; write '2 1', '2,1', '21' or pegs 'BBW' ('-' for none)" in text
     assert ("'banana' is neither a score nor a command: write a score as '2 1', '2,1', '21' "
             "or pegs 'BBW'") in text
     assert "I guess; you answer each guess with its score" in text  # help on '?'

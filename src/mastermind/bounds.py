@@ -34,6 +34,7 @@ from . import checks
 from .analysis import Node, analyze
 from .custom import CustomGame
 from .game import CodeLike, Game, Score, reference_score
+from .rules import guesses_text
 from .stopping import TimeLimitReached
 from .strategies import Strategy, symmetry_classes
 
@@ -461,11 +462,11 @@ class WorstCase:
     def summary(self) -> str:
         """One line: ``"5: a strategy needing at most 5 guesses exists; none with 4"``."""
         if self.exact:
-            return (f"{self.upper}: a strategy needing at most {self.upper} guesses exists; "
-                    f"none with {self.upper - 1}")
-        return (f"{self.lower}..{self.upper}: a strategy needing at most {self.upper} "
-                f"guesses exists; none with {self.lower - 1}; {self.lower}..{self.upper - 1} "
-                f"undecided ({self.status})")
+            return (f"{self.upper}: a strategy needing at most {guesses_text(self.upper)} "
+                    f"exists; none with {self.upper - 1}")
+        return (f"{self.lower}..{self.upper}: a strategy needing at most "
+                f"{guesses_text(self.upper)} exists; none with {self.lower - 1}; "
+                f"{self.lower}..{self.upper - 1} undecided ({self.status})")
 
     def to_json(self, tree: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -17,10 +17,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .game import CodeSets, GameError, shown
-
-MAX_JOBS = 256
-"""The most threads a call may ask for (``jobs``/``--jobs``); more than the cores only
-costs, and thread creation fails in the tens of thousands."""
+from .limits import MAX_JOBS
 
 
 class ArgumentError(ValueError):

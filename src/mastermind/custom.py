@@ -38,10 +38,11 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from . import _core
-from .game import CodeError, CodeSets, GameError, ScoreError
+from .game import CodeError, CodeSets, GameError, ScoreError, shown
 
 MAX_CODES = 20_000  # a (U, U) uint8 table: 400 MB and |G| * |V| score calls at the top
 MAX_SLOTS = int(_core.SLOTS_CAPACITY)
+_CHECKED_PAIRS = 1 << 16  # games with at most this many pairs are scored twice (checked)
 
 Formatter = Callable[[Any], str]
 
@@ -124,7 +125,7 @@ class CustomGame(CodeSets):
                  name: str = "custom", format_code: Optional[Formatter] = None,
                  format_score: Optional[Formatter] = None, sort: bool = True):
         if not callable(score):
-            raise GameError(f"score must be a function of (guess, secret), not {score!r}")
+            raise GameError(f"score must be a function of (guess, secret), not {shown(score)}")
         g_list = self._unique(guesses, "guesses")
         v_list = self._unique(secrets, "secrets")
         known = set(g_list)
@@ -162,13 +163,13 @@ class CustomGame(CodeSets):
     @staticmethod
     def _unique(items: Iterable[Hashable], what: str) -> list:
         if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-            raise GameError(f"{what} must be a collection of codes, not {items!r}")
+            raise GameError(f"{what} must be a collection of codes, not {shown(items)}")
         out: dict = {}
         for x in items:
             try:
                 out.setdefault(x, None)
             except TypeError:
-                raise GameError(f"{what}: codes must be hashable, got {x!r}") from None
+                raise GameError(f"{what}: codes must be hashable, got {shown(x)}") from None
             if len(out) > MAX_CODES:
                 raise GameError(f"more than {MAX_CODES:,} {what}; a custom game has at most "
                                 f"{MAX_CODES:,} codes")
@@ -177,24 +178,27 @@ class CustomGame(CodeSets):
         return list(out)
 
     def _build_table(self, end_scores: Any) -> None:
-        """Call the score function on every (guess, secret) pair once; number the scores."""
+        """Call the score function on every (guess, secret) pair once (twice on small
+        games, to check that it is deterministic); number the scores."""
         ids: dict = {}
         raw = np.empty((self.size, self.secrets.size), dtype=np.int32)
         secret_objs = [self.codes[i] for i in self.secrets]
+        twice = self.size * len(secret_objs) <= _CHECKED_PAIRS
         for i, g in enumerate(self.codes):
             try:
                 row = [ids.setdefault(self.score_function(g, v), len(ids)) for v in secret_objs]
+                if len(ids) > MAX_SLOTS + 1 or twice:
+                    self._check_scores(g, secret_objs, row, ids, twice)
+            except GameError:
+                raise
             except Exception as e:
                 raise GameError(self._score_failure(g, secret_objs, e)) from e
-            if len(ids) > MAX_SLOTS + 1:
-                raise GameError(f"the score function gives more than {MAX_SLOTS} distinct "
-                                "scores; the kernel handles at most that many")
             raw[i] = row
         values = list(ids)
         ends = self._end_set(end_scores, values)
         end_ids = [ids[s] for s in values if s in ends]
         if not end_ids:
-            raise GameError(f"no end score occurs (end scores: {end_scores!r}); "
+            raise GameError(f"no end score occurs (end scores: {shown(end_scores)}); "
                             f"score(v, v) gives {values[raw[self.secrets[0], 0]]!r}")
         is_end = np.isin(raw, end_ids)
         diag = is_end[self.secrets, np.arange(self.secrets.size)]
@@ -234,6 +238,27 @@ class CustomGame(CodeSets):
         table[:, self.secrets] = slot_of_id[raw]
         self.table = table
 
+    def _check_scores(self, g: Any, secrets: list, row: list, ids: dict, twice: bool) -> None:
+        """Refuse scores that are not equal to themselves (NaN: each would count as a
+        score of its own), a score function that answers differently when asked again,
+        and more distinct scores than the kernel holds."""
+        for v, sid in zip(secrets, row):
+            value = self.score_function(g, v) if twice else None
+            if twice and ids.get(value, -1) != sid:
+                first = next(s for s, i in ids.items() if i == sid)
+                why = ("returns a value not equal to itself (NaN?)" if value != value
+                       or first != first or repr(first) == repr(value)
+                       else "is not deterministic")
+                raise GameError(f"the score function {why}: score({shown(g)}, {shown(v)}) "
+                                f"gave {shown(first)}, then {shown(value)}")
+        if len(ids) > MAX_SLOTS + 1:
+            bad = next((s for s in ids if s != s), None)
+            if bad is not None:
+                raise GameError(f"the score function returns {shown(bad)}, which is not "
+                                "equal to itself (NaN?): every such value counts as a new score")
+            raise GameError(f"the score function gives more than {MAX_SLOTS} distinct "
+                            "scores; the kernel handles at most that many")
+
     def _score_failure(self, g: Any, secrets: list, error: Exception) -> str:
         for v in secrets:
             try:
@@ -254,7 +279,7 @@ class CustomGame(CodeSets):
         try:
             return frozenset(end_scores)
         except TypeError:
-            raise GameError(f"end scores must be hashable, got {end_scores!r}") from None
+            raise GameError(f"end scores must be hashable, got {shown(end_scores)}") from None
 
     def _text_index(self) -> dict[str, int]:
         texts: dict[str, int] = {}
@@ -278,7 +303,7 @@ class CustomGame(CodeSets):
         try:
             return self._index[code]
         except (KeyError, TypeError):
-            raise CodeError(f"{code!r} is not a code of {self.name}") from None
+            raise CodeError(f"{shown(code)} is not a code of {self.name}") from None
 
     def format_code(self, index: int) -> str:
         return self._fmt_code(self.codes[index])
@@ -294,7 +319,7 @@ class CustomGame(CodeSets):
             if t in self._texts:
                 return self._texts[t]
         examples = ", ".join(repr(self.format_code(i)) for i in range(min(3, self.size)))
-        raise CodeError(f"{text!r} is not a code of {self.name} (codes look like {examples})")
+        raise CodeError(f"{shown(text)} is not a code of {self.name} (codes look like {examples})")
 
     def code(self, value: Any) -> int:
         """A validated index: integers are indices (as in :class:`Game`), strings are parsed,
@@ -343,7 +368,7 @@ class CustomGame(CodeSets):
             pass
         if isinstance(score, str):
             return self.slot(self.parse_score(score))
-        raise ScoreError(f"{score!r} is not a score of {self.name}")
+        raise ScoreError(f"{shown(score)} is not a score of {self.name}")
 
     def parse_score(self, text: str) -> Any:
         """The score written as ``format_score`` writes it."""
@@ -352,7 +377,7 @@ class CustomGame(CodeSets):
             if s in (self.format_score(value), _normal(self.format_score(value))):
                 return value
         forms = ", ".join(repr(self.format_score(v)) for v in self.slots)
-        raise ScoreError(f"{text!r} is not a score of {self.name}; scores are {forms}")
+        raise ScoreError(f"{shown(text)} is not a score of {self.name}; scores are {forms}")
 
     # ------------------------------------------------------------------ sets
     def partition(self, guess: Any, candidates: Union[Iterable[Any], np.ndarray, None] = None

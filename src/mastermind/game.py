@@ -28,16 +28,15 @@ from typing import Union
 import numpy as np
 
 from . import _core
+from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
 from .rules import Score, Variant, reference_score, score_slots
 
 __all__ = [
     "CodeError", "CodeLike", "CodeSets", "Game", "GameError", "Score", "ScoreError", "Variant",
-    "build_cost", "reference_score", "score_slots", "shown",
+    "MAX_CODES", "MAX_COLOURS", "MAX_PEGS", "build_cost", "reference_score", "score_slots",
+    "shown",
 ]
 
-MAX_PEGS = 8
-MAX_COLOURS = 16
-MAX_CODES = 1 << 24  # 16,777,216 codes: [8,8], [6,16], [7,10] fit (see build_cost)
 
 CodeLike = Union[int, str, Sequence[int]]
 
@@ -146,7 +145,7 @@ class Game(CodeSets):
             variant = Variant(variant)
         except ValueError:
             names = ", ".join(v.value for v in Variant)
-            raise GameError(f"unknown variant {variant!r}; choose one of {names}") from None
+            raise GameError(f"unknown variant {shown(variant)}; choose one of {names}") from None
         for name, value, top in (("pegs", n, MAX_PEGS), ("colours", k, MAX_COLOURS)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise GameError(f"{name} must be an integer, not {value!r}")
@@ -373,15 +372,25 @@ class Game(CodeSets):
             raise ScoreError(f"{s.black} {s.white} is not a possible score for {self.n} positions")
         return self._slot_of[s]
 
+    def score_forms(self) -> str:
+        """How a score may be written, with an example this game can give:
+        ``"'2 1', '2,1', '21' or pegs 'BBW' ('-' for none)"``."""
+        if self.variant is Variant.BLACK_PEG:
+            b = min(2, self.n)
+            return f"the number of blacks, e.g. '{b}', or pegs '{'B' * b}' ('-' for none)"
+        ex = next(s for s in (Score(2, 1), Score(1, 1), Score(0, 2), Score(1, 0))
+                  if s in self._slot_of)
+        compact = f", '{ex.black}{ex.white}'" if self.n < 10 else ""
+        return (f"'{ex.black} {ex.white}', '{ex.black},{ex.white}'{compact} or pegs "
+                f"'{ex.pegs()}' ('-' for none)")
+
     def parse_score(self, text: str) -> Score:
         """Strict score parsing: ``"2 1"``, ``"2,1"``, ``"21"`` (n < 10), ``"BBW"`` pegs
         (``"-"`` for none); ``"2"`` alone in the black-peg variant."""
         if not isinstance(text, str):
             raise ScoreError(f"not a score: {shown(text)}")
         s = text.strip()
-        forms = f"'2 1', '2,1', {'' if self.n >= 10 else chr(39) + '21' + chr(39) + ', '}'BBW' or '-' for none"
-        if self.variant is Variant.BLACK_PEG:
-            forms = "a number of blacks such as '2', or pegs 'BB' ('-' for none)"
+        forms = self.score_forms()
         m = re.fullmatch(r"([0-9]+)\s*[\s,/]\s*([0-9]+)", s)
         if m:
             b, w = int(m.group(1)), int(m.group(2))

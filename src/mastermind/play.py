@@ -44,7 +44,7 @@ from .strategies import Choice, Strategy, first_guess, next_guess
 
 __all__ = [
     "Adversary", "Codemaker", "InconsistentAnswers", "PlayError", "Row", "SecretCodemaker",
-    "Session", "minimal_conflict", "rows_text", "to_score",
+    "Session", "cannot_be_true", "minimal_conflict", "rows_text", "to_score",
 ]
 
 ScoreLike = Union[Score, tuple[int, int], str]
@@ -63,8 +63,13 @@ class InconsistentAnswers(PlayError):
 
     def __init__(self, rows: Iterable[int], message: Optional[str] = None):
         self.rows = tuple(rows)
-        super().__init__(message or f"{rows_text(self.rows)} cannot all be true: "
-                                    "no secret gives every answer")
+        super().__init__(message or f"{cannot_be_true(self.rows)}: no secret gives "
+                                    f"{'that answer' if len(self.rows) == 1 else 'every answer'}")
+
+
+def cannot_be_true(rows: tuple[int, ...]) -> str:
+    """``"row 2 cannot be true"``, ``"rows 1 and 3 cannot all be true"``."""
+    return f"{rows_text(rows)} cannot {'' if len(rows) == 1 else 'all '}be true"
 
 
 def rows_text(rows: tuple[int, ...]) -> str:
@@ -323,7 +328,7 @@ class Session:
     def _inconsistent(self, message: Optional[str] = None) -> InconsistentAnswers:
         rows = self.conflict()
         if message:
-            message = f"{message} ({rows_text(rows)} cannot all be true)"
+            message = f"{message} ({cannot_be_true(rows)})"
         return InconsistentAnswers(rows, message)
 
 

@@ -66,6 +66,11 @@ def reference_score(u: Sequence[int], v: Sequence[int]) -> Score:
     return Score(b, m - b)
 
 
+def guesses_text(count: int) -> str:
+    """``"1 guess"``, ``"5 guesses"``."""
+    return f"{count} guess" if count == 1 else f"{count} guesses"
+
+
 class StrategyError(ValueError):
     """An unknown strategy name."""
 
@@ -95,7 +100,8 @@ class Strategy(str, enum.Enum):
             return cls(value)
         except ValueError:
             names = ", ".join(s.value for s in cls)
-            raise StrategyError(f"unknown strategy {value!r}; choose one of {names}") from None
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:36] + "...'"
+            raise StrategyError(f"unknown strategy {shown}; choose one of {names}") from None
 
 
 _KIND_NAMES = {

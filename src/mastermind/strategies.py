@@ -184,23 +184,23 @@ def _partitions(n: int, most: int, largest: int | None = None) -> list[list[int]
 
 
 def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
-                candidates_only: bool = False) -> int:
+                candidates_only: bool = False, *, jobs: Optional[int] = None) -> int:
     """The rule-chosen opening: the best symmetry-class representative (equal to the full
     scan over the guess set, since the key and candidacy are class properties and a class's
     representative is its smallest index).  Games without that symmetry (custom games,
     ``game.symmetric`` false) get the full scan of :func:`choose_guess`."""
     strategy = Strategy.parse(strategy)
     checks.game(game, "first_guess")
+    threads = checks.threads(jobs)
     cands = game.secrets
     if strategy is Strategy.FIRST_CANDIDATE:
         return int(cands[0])
     if not getattr(game, "symmetric", True):  # custom games: a full scan
-        return choose_guess(game, cands, strategy, candidates_only)
+        return choose_guess(game, cands, strategy, candidates_only, jobs=jobs)
     reps = np.array(symmetry_classes(game), dtype=np.int32)
     if candidates_only:
         reps = reps[np.isin(reps, cands)]
     g, _, _ = run_stoppable(
-        lambda flag: _scan.best_guess(game.kernel, reps, cands, strategy.kind,
-                                      checks.threads(None), flag),
+        lambda flag: _scan.best_guess(game.kernel, reps, cands, strategy.kind, threads, flag),
         inline=reps.size * cands.size < _STOPPABLE_PAIRS)
     return int(g)

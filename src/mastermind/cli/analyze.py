@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import TextIO
 
-from .common import EXIT_OK, game_options, make_game, output_options, strategy_options
+from .common import (EXIT_OK, game_options, jobs_option, make_game, output_options,
+                     strategy_options)
 from .progress import ProgressBar
 
 
@@ -18,8 +19,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(p)
     p.add_argument("--tree", action="store_true",
                    help="include the strategy tree (guess per node) in the JSON output")
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                   help="threads to use (default: all cores); the result does not depend on it")
+    jobs_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import TextIO
 
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, game_options, make_game,
-                     output_options)
+from ..rules import guesses_text
+from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, game_options,
+                     jobs_option, make_game, output_options)
 
 DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.bounds.DEFAULT_MEMORY)
 
@@ -22,13 +24,14 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--candidates-only", action="store_true",
                    help="only codes that can still be the secret may be played")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop the search after S seconds and report the bounds proved so "
-                        "far (the heuristic analysis giving the first upper bound always "
-                        "completes)")
+                   help="stop after S seconds (the whole command: the cheap proofs first, "
+                        "then the heuristic upper bound, then the search) and report the "
+                        "bounds proved so far")
     p.add_argument("--witness", metavar="FILE",
                    help="write the strategy tree reaching the upper bound (JSON) to FILE")
     p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
+    jobs_option(p)
     p.set_defaults(func=run)
 
 
@@ -36,28 +39,33 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """0 when the optimum is proved, 1 when stopped early."""
     from ..bounds import check_strategy, worst_case
 
-    if args.time_limit is not None and not args.time_limit > 0:
+    start = time.monotonic()
+    if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
         raise UsageError("--time-limit must be a positive number of seconds")
     if args.memory < 1:
         raise UsageError("--memory must be at least 1 MB")
-    game = make_game(args)
-    if not game.secrets_are_guesses and not args.candidates_only:
-        raise UsageError(f"in {game.name} some secrets cannot be guessed")
-    result = worst_case(game, candidates_only=args.candidates_only,
-                        time_limit=args.time_limit, memory=args.memory << 20)
-    if args.witness:
-        if result.witness is None:
-            raise UsageError("no strategy tree to write (the search was stopped too early)")
-        worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
-        doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
-               "candidates_only": args.candidates_only, "max_guesses": worst,
-               "tree": result.witness.to_json(game)}
-        try:
-            with open(args.witness, "w", encoding="utf-8") as f:
-                json.dump(doc, f)
-                f.write("\n")
-        except OSError as e:
-            raise UsageError(f"cannot write {args.witness}: {e.strerror or e}") from None
+    dest = Destination(args.witness, "--witness") if args.witness is not None else None
+    try:
+        game = make_game(args)
+        if not game.secrets_are_guesses and not args.candidates_only:
+            raise UsageError(f"in {game.name} some secrets cannot be guessed")
+        left = (None if args.time_limit is None
+                else max(args.time_limit - (time.monotonic() - start), 1e-3))
+        result = worst_case(game, candidates_only=args.candidates_only, time_limit=left,
+                            memory=args.memory << 20, jobs=args.jobs)
+        if dest is not None:
+            if result.witness is None:
+                raise UsageError("no strategy tree to write (the search was stopped too early)")
+            worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
+            doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
+                   "candidates_only": args.candidates_only, "max_guesses": worst,
+                   "tree": result.witness.to_json(game)}
+            dest.write(json.dumps(doc) + "\n")
+            dest.commit()
+    except BaseException:
+        if dest is not None:
+            dest.discard()
+        raise
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
@@ -68,7 +76,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}\n")
         for s in result.steps:
             what = {True: "exists", False: "none", None: "unfinished"}[s.exists]
-            out.write(f"  at most {s.guesses} guesses: {what:<10} {s.nodes:>12,} nodes "
+            out.write(f"  at most {guesses_text(s.guesses) + ':':<12} {what:<10} "
+                      f"{s.nodes:>12,} nodes "
                       f"{s.seconds:10.2f} s\n")
         out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
         if not result.exact:

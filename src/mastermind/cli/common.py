@@ -1,15 +1,21 @@
 """What every command shares: exit statuses, the usage error, the argument parser class,
-the option groups (game, strategy, output) and building the game they name.
+the option groups (game, strategy, output, threads), building the game they name (with a
+word first when it is big), and output files checked before the work and written whole.
 
-Only :mod:`mastermind.rules` is imported here (plain Python): building the parser loads
-no NumPy and no kernel.
+Only plain-Python modules of the library (:mod:`~mastermind.rules`,
+:mod:`~mastermind.limits`) are imported here: building the parser loads no NumPy and no
+kernel.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, NoReturn
+import os
+import sys
+import tempfile
+from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
 
+from ..limits import MAX_COLOURS, MAX_JOBS, MAX_PEGS
 from ..rules import Strategy, Variant
 
 if TYPE_CHECKING:
@@ -17,24 +23,34 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
 
+BIG_BUILD = 256 << 20  # bytes of game tables from which the command line says so first
+
 
 class UsageError(Exception):
     """Bad input from the command line: reported on one line, exit status 2."""
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with errors raised as :class:`UsageError` (one line, exit status 2)."""
+    """argparse, with errors raised as :class:`UsageError` (one line, exit status 2) that
+    point at the help of the command being parsed."""
+
+    hint: Optional[str] = None  # the help to point at, when not this parser's own
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(f"{message} (see '{self.hint or self.prog} --help')")
+
+    def _print_message(self, message: str, file: Optional[TextIO] = None) -> None:
+        # argparse's own version drops write errors: `--help > /dev/full` would succeed
+        if message:
+            (file or sys.stderr).write(message)
 
 
 def game_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("game")
     g.add_argument("-n", "--pegs", type=int, default=4, metavar="N",
-                   help="positions in a code, 1..8 (default 4)")
+                   help=f"positions in a code, 1..{MAX_PEGS} (default 4)")
     g.add_argument("-k", "--colours", "--colors", dest="colours", type=int, default=6,
-                   metavar="K", help="colours, 1..16 (default 6)")
+                   metavar="K", help=f"colours, 1..{MAX_COLOURS} (default 6)")
     g.add_argument("--variant", default="classic", choices=[v.value for v in Variant],
                    help="classic (default): repetition everywhere; distinct: secrets without "
                         "repeated colours; bulls-and-cows: no repetition anywhere; "
@@ -56,8 +72,94 @@ def output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
-def make_game(args: argparse.Namespace) -> "Game":
-    """The game the game options name."""
-    from ..game import Game
+def jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help=f"threads to use, 1..{MAX_JOBS} (default: every core); the result "
+                        "does not depend on it")
 
-    return Game(args.pegs, args.colours, args.variant)
+
+def check_jobs(args: argparse.Namespace) -> None:
+    jobs = getattr(args, "jobs", None)
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+
+
+def make_game(args: argparse.Namespace, err: TextIO = sys.stderr) -> "Game":
+    """The game the game options name; on stderr first, a word when it is big."""
+    from ..game import Game, GameError, build_cost
+
+    try:
+        codes, size = build_cost(args.pegs, args.colours, args.variant)
+    except (ValueError, OverflowError, TypeError):
+        codes = size = 0  # Game() below says what is wrong
+    if size >= BIG_BUILD:
+        err.write(f"mastermind: [{args.pegs},{args.colours}] {args.variant}: {codes:,} codes; "
+                  f"their tables take about {size / 2**30:.1f} GB and some seconds to build\n")
+        err.flush()
+    try:
+        return Game(args.pegs, args.colours, args.variant)
+    except MemoryError:
+        raise GameError(f"not enough memory for [{args.pegs},{args.colours}] (about "
+                        f"{size / 2**30:.1f} GB)") from None
+
+
+class Destination:
+    """An output file, checked and opened before the work, written whole at the end.
+
+    The text goes to a temporary file beside ``path``, renamed over it by
+    :meth:`commit`: a run stopped halfway (Ctrl-C, an error) leaves no half-written file,
+    and a path that cannot be written is reported before any work is done.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> with Destination(str(path)) as d:
+    ...     d.write("done\\n")
+    >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
+    ('done\\n', ['out.txt'])
+    """
+
+    def __init__(self, path: str, what: str = "the output"):
+        if not path:
+            raise UsageError(f"{what}: an empty file name")
+        self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise UsageError(f"cannot write {path}: it is a directory")
+        try:
+            fd, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
+                                             suffix=".part")
+        except OSError as e:
+            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+        self.file = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, text: str) -> None:
+        self.file.write(text)
+
+    def commit(self) -> None:
+        """Put the written text at ``path``."""
+        try:
+            self.file.close()
+            os.replace(self.temp, self.path)
+        except OSError as e:
+            self.discard()
+            raise UsageError(f"cannot write {self.path}: {e.strerror or e}") from None
+
+    def discard(self) -> None:
+        """Drop the temporary file (nothing is written at ``path``)."""
+        try:
+            self.file.close()
+        except OSError:  # pragma: no cover - the disk filled up meanwhile
+            pass
+        try:
+            os.unlink(self.temp)
+        except FileNotFoundError:
+            pass
+
+    def __enter__(self) -> "Destination":
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()

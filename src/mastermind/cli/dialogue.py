@@ -14,9 +14,9 @@ import sys
 from collections.abc import Iterable
 from typing import Optional, TextIO, Union
 
-from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant
+from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
 from ..play import (Adversary, Codemaker, InconsistentAnswers, PlayError, Row,
-                    SecretCodemaker, Session, rows_text)
+                    SecretCodemaker, Session, cannot_be_true, rows_text)
 from ..rules import Strategy
 from .common import EXIT_OK as FINISHED
 from .common import EXIT_UNFINISHED as UNFINISHED
@@ -82,10 +82,7 @@ def _describe(game: Game) -> str:
 
 
 def _score_forms(game: Game) -> str:
-    if game.variant is Variant.BLACK_PEG:
-        return "the number of blacks, e.g. '2', or pegs 'BB' ('-' for none)"
-    compact = ", '21'" if game.n < 10 else ""
-    return f"'2 1', '2,1'{compact} or pegs 'BBW' ('-' for none)"
+    return game.score_forms()
 
 
 def _score_meaning(game: Game) -> str:
@@ -237,9 +234,9 @@ def _breaker_loop(game: Game, session: Session, con: _Console,
                 con.say(ln)
             continue
         if word in ("list", "candidates"):
-            shown = session.codes(40)
-            more = session.remaining - len(shown)
-            con.say(f"{_plural(session.remaining, 'code')} possible: " + " ".join(shown)
+            listed = session.codes(40)
+            more = session.remaining - len(listed)
+            con.say(f"{_plural(session.remaining, 'code')} possible: " + " ".join(listed)
                     + (f" ... and {more:,} more" if more > 0 else ""))
             continue
         try:
@@ -266,7 +263,7 @@ def _breaker_loop(game: Game, session: Session, con: _Console,
                 score = game.parse_score(text)
             except ScoreError as e:
                 if re.fullmatch(r"[a-z ]+", word) and not re.fullmatch(r"[bw]+", word):
-                    con.say(f"{text!r} is neither a score nor a command: write a score as "
+                    con.say(f"{shown(text)} is neither a score nor a command: write a score as "
                             f"{_score_forms(game)}, or type 'help'.")
                 else:
                     con.say(f"{e}. Try again.")
@@ -292,7 +289,7 @@ def _report_inconsistent(game: Game, session: Session, con: _Console,
                          err: InconsistentAnswers) -> None:
     rows = err.rows
     con.say(f"These answers are inconsistent: no secret gives them all. "
-            f"{rows_text(rows).capitalize()} cannot all be true (marked *):")
+            f"{cannot_be_true(rows).capitalize()} (marked *):")
     for ln in _history_table(game, session.history, session.remaining_after(), rows):
         con.say(ln)
     which = f"row {rows[0]} is" if len(rows) == 1 else f"one of rows {', '.join(map(str, rows))} is"
@@ -305,7 +302,7 @@ def _parse_guess(game: Game, text: str) -> int:
     """:meth:`Game.guess` of typed text, with the colour count in the message when a
     compact code (one digit per colour) has the wrong length."""
     if game.k <= 9 and re.fullmatch(r"[0-9]+", text) and len(text) != game.n:
-        raise CodeError(f"{text!r} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
+        raise CodeError(f"{shown(text)} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
                         f"a code has {game.n}")
     return game.guess(text)
 
@@ -406,7 +403,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                 g = _parse_guess(game, text)
             except CodeError as e:
                 if re.fullmatch(r"[a-z][a-z ]*", word):
-                    con.say(f"Unknown command {text!r}: type 'help'.")
+                    con.say(f"Unknown command {shown(text)}: type 'help'.")
                 else:
                     con.say(f"{e}. Try again.")
                 continue

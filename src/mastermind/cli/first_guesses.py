@@ -7,7 +7,7 @@ import json
 from typing import TextIO
 
 from ..rules import Strategy
-from .common import EXIT_OK, game_options, make_game, output_options
+from .common import EXIT_OK, game_options, jobs_option, make_game, output_options
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -16,6 +16,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                      "opens with it.")
     game_options(p)
     output_options(p)
+    jobs_option(p)
     p.set_defaults(func=run)
 
 
@@ -25,8 +26,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     game = make_game(args)
     rows = first_guess_table(game)
-    openings = {s.value: game.format_code(first_guess(game, s)) for s in Strategy
-                if s is not Strategy.FIRST_CANDIDATE}
+    openings = {s.value: game.format_code(first_guess(game, s, jobs=args.jobs))
+                for s in Strategy if s is not Strategy.FIRST_CANDIDATE}
     if args.json:
         json.dump({
             "pegs": game.n, "colours": game.k, "variant": game.variant.value,

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import TextIO
 
-from .common import EXIT_OK, game_options, make_game, output_options, strategy_options
+from .common import (EXIT_OK, game_options, jobs_option, make_game, output_options,
+                     strategy_options)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -15,6 +16,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     game_options(p)
     strategy_options(p)
     output_options(p)
+    jobs_option(p)
     p.set_defaults(func=run)
 
 
@@ -23,7 +25,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     game = make_game(args)
     steps = solve(game, args.secret, args.strategy, candidates_only=args.candidates_only,
-                  first=args.first)
+                  first=args.first, jobs=args.jobs)
     secret = game.format_code(game.secret(args.secret))
     if args.json:
         json.dump({

@@ -7,7 +7,8 @@ import json
 import os
 from typing import TextIO
 
-from .common import EXIT_OK, UsageError, game_options, make_game, strategy_options
+from .common import (EXIT_OK, Destination, UsageError, game_options, make_game,
+                     strategy_options)
 
 FORMATS = ("json", "dot", "text")
 _SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text"}
@@ -40,7 +41,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import analyze
-    from ..tree import dot_program, render, summary, to_dot, to_json, to_text
+    from ..tree import RENDERED, dot_program, render, summary, to_dot, to_json, to_text
 
     if args.depth is not None and args.depth < 1:
         raise UsageError("--depth must be at least 1")
@@ -48,36 +49,43 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     suffix = os.path.splitext(path)[1].lower() if path else ""
     fmt = args.format or _SUFFIX_FORMAT.get(suffix) or ("dot" if suffix in _RENDERED else "text")
     rendered = suffix in _RENDERED
+    if args.depth is not None and fmt == "json":
+        raise UsageError("--depth applies to the text and dot formats; JSON holds the whole "
+                         "tree")
     if rendered and fmt != "dot":
         raise UsageError(f"{path}: only the dot format can be rendered to {suffix}; "
                          f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file")
     if rendered and dot_program() is None:  # fail before the analysis, not after
         render("", path)
-    if args.game:
-        from ..custom import EXAMPLES
-
-        game = EXAMPLES[args.game]()
-    else:
-        game = make_game(args)
-    result = analyze(game, args.strategy, candidates_only=args.candidates_only,
-                     first=args.first, tree=True)
-    if fmt == "json":
-        text = json.dumps(to_json(result), indent=1) + "\n"
-    elif fmt == "dot":
-        text = to_dot(result, args.depth)
-    else:
-        text = to_text(result, args.depth) + "\n"
-    if path is None:
-        out.write(text)
-        return EXIT_OK
+    # the file is checked (and opened) before the work, and written whole at the end
+    dest = Destination(path) if path is not None else None
     try:
-        if rendered:
-            render(text, path)
+        if args.game:
+            from ..custom import EXAMPLES
+
+            game = EXAMPLES[args.game]()
         else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+            game = make_game(args)
+        result = analyze(game, args.strategy, candidates_only=args.candidates_only,
+                         first=args.first, tree=True)
+        if fmt == "json":
+            text = json.dumps(to_json(result), indent=1) + "\n"
+        elif fmt == "dot":
+            text = to_dot(result, args.depth)
+        else:
+            text = to_text(result, args.depth) + "\n"
+        if dest is None:
+            out.write(text)
+            return EXIT_OK
+        if rendered:
+            render(text, dest.temp, RENDERED[suffix])
+        else:
+            dest.write(text)
+        dest.commit()
+    except BaseException:
+        if dest is not None:
+            dest.discard()
+        raise
     assert result.tree is not None
     nodes = sum(1 for _ in result.tree.walk())
     out.write(f"wrote {path}: {summary(result)}; {nodes} guesses in the tree\n")
