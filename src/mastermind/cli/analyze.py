@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import TextIO
 
-from .common import (EXIT_OK, game_options, jobs_option, make_game, output_options,
-                     strategy_options)
+from .common import (EXIT_OK, game_options, jobs_option, long_run_note, make_game,
+                     output_options, strategy_options)
 from .progress import ProgressBar
 
 
@@ -26,8 +26,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import analyze
+    from ..checks import threads
 
     game = make_game(args)
+    long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size), threads(args.jobs))
     bar = ProgressBar(f"{game.name} {args.strategy}", enabled=False if args.no_progress else None)
     try:
         result = analyze(game, args.strategy, candidates_only=args.candidates_only,
