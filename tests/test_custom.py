@@ -246,3 +246,17 @@ def test_custom_bounds_equal_builtin(n, k, variant):
         a = worst_case(Game(n, k, variant), candidates_only=co)
         b = worst_case(custom_of(n, k, variant), candidates_only=co)
         assert (a.lower, a.upper, a.exact) == (b.lower, b.upper, b.exact)
+
+
+def test_scores_that_are_not_equal_to_themselves_are_refused():
+    """A NaN score would count as a new score for every pair: refused, not analysed."""
+    import itertools
+    calls = itertools.count()
+    codes = list(range(1, 6))
+    for fn, words in [
+        (lambda u, v: "win" if u == v else float("nan"), "not equal to itself"),
+        (lambda u, v: "win" if u == v else (float("nan"), 1), "not equal to itself"),
+        (lambda u, v: "win" if u == v else next(calls) % 3, "not deterministic"),
+    ]:
+        with pytest.raises(GameError, match=words):
+            CustomGame(codes, codes, fn, "win")

@@ -110,3 +110,108 @@ def test_as_indices_validates_and_sorts():
     assert g.as_indices([5, 1, 5, "111"]).tolist() == [0, 1, 5]
     with pytest.raises(CodeError):
         g.as_indices(np.array([0, 27]))
+
+
+# ---------------------------------------------------------------------- the two code forms
+def test_score_takes_written_codes_only():
+    g = Game(4, 6)
+    with pytest.raises(CodeError, match=r"score_index\(i, j\)"):
+        g.score(1122, 1213)
+    with pytest.raises(CodeError, match="not the integer"):
+        g.score("1122", np.int32(7))
+    assert g.score("1122", "1213") == g.score((1, 1, 2, 2), [1, 2, 1, 3]) == Score(1, 2)
+    assert g.score_index(g.code("1122"), g.code("1213")) == Score(1, 2)
+    assert g.score_index(1122, 1213) == ref.score(g.colours(1122), g.colours(1213))
+
+
+@pytest.mark.parametrize("value,words", [
+    (-1, "code index -1 is out of range 0..1295"),
+    (1296, "code index 1296 is out of range 0..1295"),
+    (True, "a code index is an integer, not True"),
+    ({1, 2, 3, 4}, "not a code: a set (unordered)"),
+    ({1: 1}, "not a code: a mapping"),
+    (b"1122", "not a code: b'1122' (write it as a string"),
+    (None, "not a code: None"),
+    (1.5, "not a code: 1.5"),
+])
+def test_bad_code_values(value, words):
+    g = Game(4, 6)
+    with pytest.raises(CodeError) as e:
+        g.format_code(value) if isinstance(value, int) else g.code(value)
+    assert words in str(e.value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        with pytest.raises(CodeError, match="out of range"):
+            g.colours(value)
+
+
+@pytest.mark.parametrize("text,words", [
+    ("²²²²", "'²' is not a digit 0-9"),
+    ("1²34", "'²' is not a digit 0-9"),
+    ("١٢٣٤", "'١' is not a digit 0-9"),
+    ("１２３４", "'１' is not a digit 0-9"),
+    ("-1234", "has an empty field"),
+    ("1234-", "has an empty field"),
+    ("1,,2,3,4", "has an empty field"),
+    ("1 2 3", "has 3 colours"),
+    ("12", "has 2 digits"),
+    ("", "empty code"),
+    ("x" * 100_000, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
+])
+def test_strict_code_parsing(text, words):
+    g = Game(4, 6)
+    with pytest.raises(CodeError) as e:
+        g.parse_code(text)
+    assert words in str(e.value) and len(str(e.value)) < 200
+
+
+def test_separators_that_are_accepted():
+    g = Game(4, 6)
+    assert {g.parse_code(t) for t in ("1234", " 1 2 3 4 ", "1,2,3,4", "1-2-3-4", "1; 2 ;3,4",
+                                      "1 , 2 - 3 4")} == {g.code((1, 2, 3, 4))}
+    assert Game(3, 12).parse_code("1 12 3") == Game(3, 12).code((1, 12, 3))
+
+
+@pytest.mark.parametrize("score", [(1,), None, (1.0, 2.0), (True, 0), "٢ ١", b"2 1",
+                                   (1, 2, 3), {2, 1}])
+def test_bad_scores(score):
+    with pytest.raises(ScoreError):
+        Game(4, 6).slot(score)
+
+
+def test_the_one_peg_game_suggests_scores_it_can_give():
+    assert Game(1, 6).score_forms() == "'1 0', '1,0', '10' or pegs 'B' ('-' for none)"
+    assert "'2 1'" in Game(4, 6).score_forms()
+    assert Game(2, 6).score_forms().startswith("'0 2'")  # (1, 1) cannot happen on 2 pegs
+    with pytest.raises(ScoreError, match="'1 0', '1,0', '10' or pegs 'B'"):
+        Game(1, 6).parse_score("x")
+
+
+@pytest.mark.parametrize("variant,held", [("bulls-and-cows", 5040), ("permutation", 24),
+                                          ("classic", None), ("distinct", None)])
+def test_variants_hold_only_their_playable_codes(variant, held):
+    n, k = (4, 4) if variant == "permutation" else (4, 10)
+    g = Game(n, k, variant)
+    assert (None if g.universe is None else g.universe.size) == held
+    if held:
+        assert np.array_equal(g.universe, g.guesses) and g.digits.shape == (held, n)
+        assert g.score("1123", "1234") == Score(1, 2)  # codes outside: scored in Python
+        with pytest.raises(CodeError, match="cannot be played"):
+            g.partition("1123")
+        with pytest.raises(CodeError, match="cannot be played"):
+            g.filter(np.array([g.code("1123")], dtype=np.int32), "1234", "1 2")
+
+
+def test_game_needs_a_game():
+    from mastermind import analyze, solve, Session
+    from mastermind.checks import ArgumentError
+    for call in (lambda: analyze("4,6"), lambda: analyze(None), lambda: Session(None),
+                 lambda: solve([4, 6], "1234")):
+        with pytest.raises(GameError, match=r"needs a game such as mastermind.Game\(4, 6\)"):
+            call()
+    for kw, words in [({"jobs": "2"}, "jobs must be an integer, not '2'"),
+                      ({"jobs": 70000}, "jobs must be between 1 and 256, not 70000"),
+                      ({"jobs": 0}, "between 1 and 256"),
+                      ({"progress": 5}, "progress must be a function"),
+                      ({"time_limit": -1}, "time_limit must be a positive number")]:
+        with pytest.raises(ArgumentError, match=words):
+            analyze(Game(2, 2), **kw)

@@ -62,10 +62,13 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
     flag = new_flag() if flag is None else flag
     if inline or threading.current_thread() is not threading.main_thread():
         try:
-            return work(flag)
+            result = work(flag)
         except Stopped:
             stopped(flag)
             raise
+        if flag.value == 1:  # stopped from elsewhere: the result is void
+            raise KeyboardInterrupt
+        return result
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -89,4 +92,6 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
         if isinstance(box["error"], Stopped):
             stopped(flag)
         raise box["error"]
+    if flag.value == 1:  # stopped from elsewhere: the result is void
+        raise KeyboardInterrupt
     return box["result"]

@@ -16,7 +16,7 @@ from typing import Optional, TextIO, Union
 
 from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
 from ..play import (Adversary, Codemaker, InconsistentAnswers, PlayError, Row,
-                    SecretCodemaker, Session, cannot_be_true, rows_text)
+                    SecretCodemaker, Session, cannot_be_true)
 from ..rules import Strategy
 from .common import EXIT_OK as FINISHED
 from .common import EXIT_UNFINISHED as UNFINISHED
