@@ -105,6 +105,11 @@ class Analysis:
 
         return plot_analysis(self, ax)
 
+    def _repr_html_(self) -> str:
+        from .notebook import analysis_html
+
+        return analysis_html(self)
+
 
 def _resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
                    first: Optional[CodeLike], plain: bool = False) -> int:

@@ -464,6 +464,11 @@ class WorstCase:
                 f"guesses exists; none with {self.lower - 1}; {self.lower}..{self.upper - 1} "
                 f"undecided ({self.status})")
 
+    def _repr_html_(self) -> str:
+        from .notebook import worst_case_html
+
+        return worst_case_html(self)
+
     def to_json(self, tree: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
             "pegs": self.game.n,

@@ -226,6 +226,11 @@ class Comparison:
             "rows": [r.to_json() for r in self.rows],
         }
 
+    def _repr_html_(self) -> str:
+        from .notebook import comparison_html
+
+        return comparison_html(self)
+
     def plot(self, ax: Any = None) -> Any:
         """Bars of every row's distribution (one colour per strategy, the candidates-only
         pool hatched) on ``ax`` (default: a new figure); returns the axes.  Needs
