@@ -29,6 +29,7 @@ COLOURS = tuple(h for h, _ in _PALETTE)
 
 BOARD = "#7a5230"  # the board behind the pegs (wood)
 HOLE = "#4a2f18"  # an empty key-peg hole
+LABEL = "#f3e3c3"  # numbers written on the board
 KEY_BLACK = "#000000"
 KEY_WHITE = "#ffffff"
 

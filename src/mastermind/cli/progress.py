@@ -73,23 +73,24 @@ class ProgressBar:
 
         start, unit = self.start, self.unit
 
-        class Counts(ProgressColumn):
-            def render(self, task: Any) -> Text:
-                elapsed = time.monotonic() - start
-                rate = task.completed / elapsed if elapsed > 0 else 0.0
-                return Text(f"{int(task.completed):,}/{int(task.total or 0):,} {unit}, "
-                            f"{rate:,.0f}/s", style="progress.data.speed")
+        class Status(ProgressColumn):
+            """``172,718/531,441 secrets  62,600/s  0:03 elapsed  0:05 left``."""
 
-        class Times(ProgressColumn):
             def render(self, task: Any) -> Text:
                 elapsed = time.monotonic() - start
-                left = time_left(int(task.completed), int(task.total or 0), elapsed)
-                tail = "estimating" if left is None else f"{_clock(left)} left"
-                return Text(f"{_clock(elapsed)} elapsed, {tail}", style="progress.remaining")
+                done, total = int(task.completed), int(task.total or 0)
+                rate = done / elapsed if elapsed > 0 else 0.0
+                left = time_left(done, total, elapsed)
+                t = Text(f"{done:,}/{total:,} {unit}  ", style="progress.download")
+                t.append(f"{rate:,.0f}/s  ", style="progress.data.speed")
+                t.append(f"{_clock(elapsed)} elapsed  ", style="progress.elapsed")
+                t.append("estimating" if left is None else f"{_clock(left)} left",
+                         style="progress.remaining")
+                return t
 
         self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), Counts(),
-            Times(), console=Console(file=self.stream), transient=False,
+            TextColumn("{task.description}"), BarColumn(bar_width=20), TaskProgressColumn(),
+            Status(), console=Console(file=self.stream), transient=False,
             refresh_per_second=5)
         self._progress.start()
         self._task = self._progress.add_task(self.label, total=total)

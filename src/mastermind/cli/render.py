@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Optional, TextIO, Union
 
-from ..pegs import BOARD, HOLE, KEY_BLACK, KEY_WHITE, colour_of
+from ..pegs import BOARD, HOLE, KEY_BLACK, KEY_WHITE, LABEL, colour_of
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -99,11 +99,36 @@ class Pegs:
         """``colours: 1 ● 2 ● ...``: which colour each number stands for."""
         from rich.text import Text
 
-        t = Text("colours:")
+        t = Text("colours: ")
         for c in range(1, self.game.k + 1):
-            t.append(f"  {c} ")
-            t.append(f"{PEG}", style=f"{colour_of(c)} on {BOARD}")
+            t.append(f" {c}", style=f"{LABEL} on {BOARD}")
+            t.append(f" {PEG} ", style=f"{colour_of(c)} on {BOARD}")
         return t
+
+    def history(self, rows: Sequence[Any], left: Optional[Sequence[int]] = None,
+                marked: Iterable[int] = ()) -> Any:
+        """A play history as a table: row number, guess, score, candidates left; the rows
+        in ``marked`` (1-based) starred and red."""
+        marks = set(marked)
+        heads = ["#", "guess", "score"] + (["left"] if left is not None else [])
+        cells = []
+        for i, r in enumerate(rows, 1):
+            row: list[Cell] = [f"{'*' if i in marks else ''}{i}", self.code(r.guess),
+                               self.score(r.score)]
+            if left is not None:
+                row.append(f"{left[i - 1]:,}")
+            cells.append(row)
+        t = table(heads, cells, numeric={"#", "left"})
+        for i in marks:
+            if 1 <= i <= len(cells):
+                t.rows[i - 1].style = "bold red"
+        return t
+
+    def row(self, number: int, row: Any) -> "Text":
+        """One row of a history on its own line: ``   3  1344 ●●●●  0 2 ○○··``."""
+        from rich.text import Text
+
+        return Text.assemble(f"{number:4d}  ", self.code(row.guess), "  ", self.score(row.score))
 
     # -------------------------------------------------------------- strings
     def ansi(self, renderable: Any) -> str:
@@ -156,7 +181,9 @@ def print_table(out: TextIO, headers: Sequence[str], rows: Iterable[Sequence[Cel
     c = console(out)
     if legend is not None:
         c.print(legend)
-    c.print(table(headers, rows, numeric=numeric, wrap=wrap, title=title))
+    if title:
+        c.print(title, style="bold")  # not the table's title: that wraps at its width
+    c.print(table(headers, rows, numeric=numeric, wrap=wrap))
     if caption:
         c.print(caption)
 
@@ -166,3 +193,14 @@ def bar(fraction: float, width: int = 24) -> str:
     eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
     full, part = divmod(eighths, 8)
     return "\u2588" * full + ("" if part == 0 else chr(0x2590 - part))
+
+
+def steps_table(game: "Game", steps: Sequence[Any], out: TextIO, title: str) -> None:
+    """``mastermind solve``'s steps on a terminal: the legend, then guess, score and
+    candidates left per step, with pegs."""
+    look = Pegs(game, out)
+    rows = [[str(i), look.code(s.guess), look.score(s.score), f"{s.remaining:,}"]
+            for i, s in enumerate(steps, 1)]
+    print_table(out, ["#", "guess", "score", "left"], rows, numeric={"#", "left"},
+                title=title, legend=look.legend(),
+                caption=f"solved in {len(steps)} guess{'es' if len(steps) != 1 else ''}")
