@@ -128,8 +128,10 @@ def plot_comparison(comparison: Any, ax: Any = None) -> Any:
     best = min(rows, key=lambda r: r.average)
     ax.set_title(f"{comparison.game.name}, {rows[0].secrets} secrets: guesses needed; best "
                  f"average {float(best.average):.4f} ({best.strategy}, {best.pool.label})")
+    # below the axes: inside, it would hide the tallest bars
     ax.legend(title="strategy, pool: average", fontsize=8, title_fontsize=8,
-              ncols=2 if len(rows) > 5 else 1)
+              ncols=2 if len(rows) > 3 else 1, loc="upper center",
+              bbox_to_anchor=(0.5, -0.14), frameon=False)
     return ax
 
 

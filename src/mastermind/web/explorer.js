@@ -165,9 +165,10 @@
     box.replaceChildren();
     if (size[i] > D.list || size[i] < 2) return;
     box.appendChild(el("span", "", "Possible secrets: "));
-    for (let j = i; j < i + span[i]; j++) {
-      if (D.c[j] & 1) box.appendChild(el("span", "code", codeText(D.g[j])));
-    }
+    const secrets = [];
+    for (let j = i; j < i + span[i]; j++) if (D.c[j] & 1) secrets.push(D.g[j]);
+    secrets.sort((a, b) => a - b);
+    for (const code of secrets) box.appendChild(el("span", "code", codeText(code)));
   }
 
   function drawDistribution(i) {
@@ -183,6 +184,7 @@
     head.appendChild(el("th", ""));
     table.appendChild(head);
     const top = Math.max(...Object.values(D.dist));
+    const topHere = Math.max(1, ...here.values());  // the two series, each on its own scale
     for (const [d, count] of Object.entries(D.dist)) {
       const tr = el("tr");
       tr.dataset.guesses = d;
@@ -194,7 +196,7 @@
       const b = el("div", "b");
       b.style.width = `${(100 * count) / top}%`;
       const hb = el("div", "h");
-      hb.style.width = `${(100 * h) / top}%`;
+      hb.style.width = `${(100 * h) / topHere}%`;
       bar.appendChild(b);
       bar.appendChild(hb);
       tr.appendChild(bar);
