@@ -53,7 +53,8 @@ def browser():
 def plot() -> Path:
     target = DOCS / "compare-4-6.png"
     mm_cli = [sys.executable, "-m", "mastermind", "compare", "--plot", str(target)]
-    subprocess.run(mm_cli, check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(SRC)})
+    subprocess.run(mm_cli, check=True, capture_output=True,
+                   env={**os.environ, "PYTHONPATH": str(SRC)})
     shrink(target)
     return target
 

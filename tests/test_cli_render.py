@@ -216,7 +216,8 @@ def test_pty_play_shows_pegs():
         assert plain(ln).startswith(f"guess {steps.index(step) + 1}: {step.guess_text} ")
         colours = glyph_colours(ln, PEG)
         assert colours[:4] == [rgb(colour_of(c)) for c in game.colours(step.guess)]
-        assert colours[4:] == [rgb(KEY_BLACK)] * step.score.black + [rgb(KEY_WHITE)] * step.score.white
+        assert colours[4:] == ([rgb(KEY_BLACK)] * step.score.black
+                               + [rgb(KEY_WHITE)] * step.score.white)
     assert lines[-1] == "Solved in 5 guesses: the secret is 6543."
 
 
@@ -238,7 +239,8 @@ def test_pty_game_with_history_in_colour():
             child.expect(r"score> ")
             table = child.before.replace("\r\n", "\n")
             row = [ln for ln in table.splitlines() if plain(ln).split()[:2] == ["1", "1122"]]
-            assert row and glyph_colours(row[0], PEG)[:4] == [rgb(colour_of(c)) for c in (1, 1, 2, 2)]
+            assert row
+            assert glyph_colours(row[0], PEG)[:4] == [rgb(colour_of(c)) for c in (1, 1, 2, 2)]
             child.sendline(str(game.score(code, secret)))
             continue
         child.sendline(str(game.score(code, secret)))

@@ -33,7 +33,8 @@ def test_4_6_totals_are_the_published_ones(c46):
     # and every [4,6] entry of the known-answer file that a row covers
     checked = 0
     for e in KNOWN:
-        if (e["pegs"], e["colours"], e.get("variant", "classic"), e["first"]) == (4, 6, "classic", None):
+        game = (e["pegs"], e["colours"], e.get("variant", "classic"), e["first"])
+        if game == (4, 6, "classic", None):
             row = c46.row(e["strategy"], "candidates" if e["candidates_only"] else "all")
             assert (row.total, row.first_guess) == (e["total"], e["first_guess"])
             if "distribution" in e:

@@ -159,8 +159,8 @@ def test_worst_case_html():
     assert "worst case 5" in doc.paragraphs[0] and "(exact)" in doc.paragraphs[0]
     rows = texts(doc.tables[0])
     assert rows[0] == ["at most", "strategy", "nodes", "seconds"]
-    assert [(int(r[0]), r[1]) for r in rows[1:]] == [(s.guesses, {True: "exists", False: "none"}[s.exists])
-                                                      for s in w.steps]
+    what = {True: "exists", False: "none"}
+    assert [(int(r[0]), r[1]) for r in rows[1:]] == [(s.guesses, what[s.exists]) for s in w.steps]
     assert (4, "none") in [(int(r[0]), r[1]) for r in rows[1:]]
 
 

@@ -11,6 +11,7 @@ from ..rules import Strategy
 from .common import EXIT_OK, game_options, make_game
 from .progress import ProgressBar
 
+
 def _listed(values: list[str]) -> list[str]:
     """``["minmax,entropy", "parts"]`` -> ``["minmax", "entropy", "parts"]``."""
     return [v for value in values for v in value.split(",") if v]

@@ -30,7 +30,9 @@ def time_left(done: int, total: int, elapsed: float) -> Optional[float]:
 
 def _clock(seconds: float) -> str:
     s = int(round(seconds))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    if s >= 3600:
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
 
 
 class ProgressBar:
