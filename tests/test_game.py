@@ -173,7 +173,7 @@ def test_separators_that_are_accepted():
 
 @pytest.mark.parametrize("score", [(1,), None, (1.0, 2.0), (True, 0), "٢ ١", b"2 1",
                                    (1, 2, 3), {2, 1}])
-def test_bad_scores(score):
+def test_bad_score_values(score):
     with pytest.raises(ScoreError):
         Game(4, 6).slot(score)
 

@@ -86,3 +86,14 @@ def test_an_analysis_loads_no_bounds_play_tree_or_custom(command):
     for name in ("bounds", "play", "tree", "custom", "_search", "cli.play", "cli.bound",
                  "cli.tree", "cli.dialogue"):
         assert f"mastermind.{name}" not in loaded
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["analyze", "--json"], ["solve", "6543"],
+                                  ["compare", "-k", "3"]])
+def test_rich_is_loaded_only_for_a_terminal(argv):
+    """rich draws on terminals only: help and plain output never import it."""
+    loaded = loaded_after(f"from mastermind.cli import main\n"
+                          f"try:\n    main({argv!r}, io.StringIO())\n"
+                          f"except SystemExit:\n    pass")
+    assert not [m for m in loaded if m.split(".")[0] == "rich"]
+    assert not [m for m in loaded if m.split(".")[0] == "matplotlib"]

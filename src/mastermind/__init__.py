@@ -6,8 +6,8 @@
 5722
 
 The names below are loaded on first use (PEP 562): ``import mastermind`` itself loads
-nothing but this file, and an analysis never loads the bounds, play, tree or custom-game
-modules.  docs/architecture.md maps the modules.
+nothing but this file, and an analysis never loads the bounds, play, tree, custom-game or
+comparison modules.  docs/architecture.md maps the modules.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ _EXPORTS = {
     "Analysis": "analysis", "FirstGuessRow": "analysis", "Node": "analysis",
     "Step": "analysis", "analyze": "analysis", "first_guess_table": "analysis",
     "solve": "analysis",
+    "Comparison": "compare", "ComparisonRow": "compare", "compare": "compare",
     "CustomGame": "custom", "two_d": "custom",
     "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
     "Score": "rules", "Variant": "rules", "score_slots": "rules",
@@ -57,6 +58,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .analysis import (Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table,
                            solve)
     from .bounds import check_strategy, solution_exists, worst_case
+    from .compare import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d
     from .game import CodeError, Game, GameError, ScoreError
     from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session

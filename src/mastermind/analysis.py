@@ -96,6 +96,19 @@ class Analysis:
             out["tree"] = self.tree.to_json(self.game)
         return out
 
+    def plot(self, ax: Any = None) -> Any:
+        """The distribution as bars on ``ax`` (default: a new figure), the game and the
+        average in the title; returns the axes.  Needs matplotlib (``pip install
+        'mastermind[plot]'``); :func:`mastermind.plot.save_plot` draws it to a file."""
+        from .plot import plot_analysis
+
+        return plot_analysis(self, ax)
+
+    def _repr_html_(self) -> str:
+        from .notebook import analysis_html
+
+        return analysis_html(self)
+
 
 def _resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
                    first: Optional[CodeLike], plain: bool = False) -> int:

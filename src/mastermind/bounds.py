@@ -468,6 +468,11 @@ class WorstCase:
                 f"{guesses_text(self.upper)} exists; none with {self.lower - 1}; "
                 f"{self.lower}..{self.upper - 1} undecided ({self.status})")
 
+    def _repr_html_(self) -> str:
+        from .notebook import worst_case_html
+
+        return worst_case_html(self)
+
     def to_json(self, tree: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
             "pegs": self.game.n,

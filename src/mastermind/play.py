@@ -191,6 +191,11 @@ class Session:
         return (f"<Session {self.game.name} {self.strategy}: {len(self._rows)} rows, "
                 f"{self.remaining} candidates>")
 
+    def _repr_html_(self) -> str:
+        from .notebook import session_html
+
+        return session_html(self)
+
     # -------------------------------------------------------------- state
     @property
     def history(self) -> tuple[Row, ...]:

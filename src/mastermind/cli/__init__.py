@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "analyze": ("analyze", "play a strategy against every secret: the distribution of guesses",
                 ("analyse",)),
     "solve": ("solve", "play a strategy against one secret, step by step", ()),
+    "compare": ("compare", "every strategy and guess pool in one table: text, JSON, CSV, "
+                "Markdown", ()),
     "first-guesses": ("first_guesses",
                       "the four valuations of every first-guess symmetry class", ()),
     "play": ("play", "play a game: the computer breaks your code, or you break its code", ()),

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .common import (EXIT_OK, game_options, jobs_option, long_run_note, make_game,
-                     output_options, strategy_options)
+                     output_options, plot_destination, strategy_options)
 from .progress import ProgressBar
+from .render import wants_colour
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -21,6 +25,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="include the strategy tree (guess per node) in the JSON output")
     jobs_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.add_argument("--plot", metavar="FILE",
+                   help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
+                        "matplotlib: pip install 'mastermind[plot]')")
     p.set_defaults(func=run)
 
 
@@ -28,17 +35,30 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import analyze
     from ..checks import threads
 
-    game = make_game(args)
-    long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size), threads(args.jobs))
-    bar = ProgressBar(f"{game.name} {args.strategy}", enabled=False if args.no_progress else None)
+    plot = plot_destination(args.plot)  # checked before the work, not after it
     try:
-        result = analyze(game, args.strategy, candidates_only=args.candidates_only,
-                         first=args.first, tree=args.tree, jobs=args.jobs, progress=bar)
-    finally:
-        bar.close()
+        game = make_game(args)
+        long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size),
+                      threads(args.jobs))
+        bar = ProgressBar(f"{game.name} {args.strategy}",
+                          enabled=False if args.no_progress else None)
+        try:
+            result = analyze(game, args.strategy, candidates_only=args.candidates_only,
+                             first=args.first, tree=args.tree, jobs=args.jobs, progress=bar)
+        finally:
+            bar.close()
+        if plot is not None:
+            plot.save_plot(result)
+    except BaseException:
+        if plot is not None:
+            plot.discard()
+        raise
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
+        return EXIT_OK
+    if wants_colour(out):
+        _table(result, out)
         return EXIT_OK
     pool = "candidates only" if args.candidates_only else "all guesses allowed"
     out.write(f"{game.name} {result.strategy}, {pool}, first guess "
@@ -53,3 +73,23 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.tree and result.tree is not None:
         out.write("\n(tree: use --json to get it)\n")
     return EXIT_OK
+
+
+def _table(result: "Analysis", out: TextIO) -> None:
+    """The distribution as a rich table with bars, on a terminal."""
+    from .render import bar, print_table
+
+    game, avg = result.game, result.average
+    pool = "candidates only" if result.candidates_only else "all guesses allowed"
+    top = max(result.distribution.values())
+    rows = [(str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
+            for d, c in sorted(result.distribution.items())]
+    print_table(out, ["guesses", "secrets", "share", ""], rows,
+                numeric={"guesses", "secrets", "share"},
+                title=f"{game.name} {result.strategy}, {pool}, first guess "
+                      f"{game.format_code(result.first_guess)}",
+                caption=f"{result.secrets:,} secrets, total {result.total:,}, average "
+                        f"{float(avg):.4f} ({avg.numerator}/{avg.denominator}), max "
+                        f"{result.max}   [{result.seconds:.3f} s]")
+    if result.tree is not None:
+        out.write("(tree: use --json to get it)\n")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..rules import guesses_text
 from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, game_options,
                      jobs_option, make_game, output_options)
+from .render import print_table, wants_colour
 
 DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.bounds.DEFAULT_MEMORY)
 
@@ -69,6 +70,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
+    elif wants_colour(out):
+        _table(result, args.candidates_only, out)
     else:
         pool = "candidates only" if args.candidates_only else "all guesses allowed"
         out.write(f"{game.name}, {pool}\n")
@@ -83,3 +86,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if not result.exact:
             out.write(f"stopped: {result.status}\n")
     return EXIT_OK if result.exact else EXIT_UNFINISHED
+
+
+def _table(result: Any, candidates_only: bool, out: TextIO) -> None:
+    """The result on a terminal: the searches as a rich table."""
+    what = {True: "exists", False: "none", None: "unfinished"}
+    pool = "candidates only" if candidates_only else "all guesses allowed"
+    rows = [[str(s.guesses), what[s.exists], f"{s.nodes:,}", f"{s.seconds:.2f}"]
+            for s in result.steps]
+    caption = (f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}; "
+               f"{result.nodes:,} nodes searched in {result.seconds:.2f} s"
+               + ("" if result.exact else f"\nstopped: {result.status}"))
+    print_table(out, ["at most", "strategy", "nodes", "seconds"], rows,
+                numeric={"at most", "nodes", "seconds"},
+                title=f"{result.game.name}, {pool}: {result.summary()}", caption=caption)

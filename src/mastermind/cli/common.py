@@ -128,6 +128,17 @@ def long_run_note(what: str, secrets: int, threads: int, err: TextIO = sys.stder
         err.flush()
 
 
+def plot_destination(path: Optional[str]) -> Optional["Destination"]:
+    """The ``--plot`` file, checked (suffix, folder, matplotlib) and opened before the
+    work; None when no plot is asked for."""
+    if path is None:
+        return None
+    from ..plot import check_plot_file
+
+    check_plot_file(path)
+    return Destination(path, "--plot")
+
+
 class Destination:
     """An output file, checked and opened before the work, written whole at the end.
 
@@ -179,6 +190,13 @@ class Destination:
             os.unlink(self.temp)
         except FileNotFoundError:
             pass
+
+    def save_plot(self, obj: object) -> None:
+        """Draw ``obj`` (an analysis, a comparison) into the file and commit it."""
+        from ..plot import check_plot_file, save_plot
+
+        save_plot(obj, self.temp, fmt=check_plot_file(self.path))
+        self.commit()
 
     def __enter__(self) -> "Destination":
         return self

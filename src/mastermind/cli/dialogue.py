@@ -18,6 +18,7 @@ from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
 from ..play import (Adversary, Codemaker, InconsistentAnswers, PlayError, Row,
                     SecretCodemaker, Session, cannot_be_true)
 from ..rules import Strategy
+from . import render
 from .common import EXIT_OK as FINISHED
 from .common import EXIT_UNFINISHED as UNFINISHED
 
@@ -29,11 +30,15 @@ class _Console:
     streams (an answer that does not come from a terminal is echoed after its prompt, so a
     piped transcript reads like a terminal session)."""
 
-    def __init__(self, input: Optional[TextIO], output: Optional[TextIO]):
+    def __init__(self, input: Optional[TextIO], output: Optional[TextIO],
+                 game: Optional[Game] = None):
         self.inp = sys.stdin if input is None else input
         self.out = sys.stdout if output is None else output
         self.tty = (self.inp is sys.stdin and self.out is sys.stdout
                     and _isatty(self.inp) and _isatty(self.out))
+        # coloured pegs on a colour terminal; the plain text everywhere else
+        self.pegs = (render.Pegs(game, self.out) if game is not None and self.tty
+                     and render.wants_colour(self.out) else None)
         self.echo = not _isatty(self.inp)  # a terminal echoes what is typed by itself
         if self.tty:
             try:
@@ -49,7 +54,7 @@ class _Console:
         """One line without its end of line; ``None`` at the end of the input."""
         if self.tty:
             try:
-                return input(prompt)
+                return input(prompt if self.pegs is None else render.prompt_text(prompt))
             except EOFError:
                 self.out.write("\n")
                 return None
@@ -63,6 +68,31 @@ class _Console:
         if self.echo:
             self.out.write(line + "\n")
         return line
+
+    # how codes, scores and histories are shown: pegs on a colour terminal, else plain
+    def code(self, game: Game, g: int) -> str:
+        return game.format_code(g) if self.pegs is None else self.pegs.ansi(self.pegs.code(g))
+
+    def score(self, game: Game, score: Score) -> str:
+        if self.pegs is None:
+            return _score_text(score, game.variant is Variant.BLACK_PEG)
+        return self.pegs.ansi(self.pegs.score(score))
+
+    def row(self, game: Game, number: int, row: Row) -> str:
+        return _row_line(game, number, row) if self.pegs is None else self.pegs.ansi(
+            self.pegs.row(number, row))
+
+    def history(self, game: Game, rows: Iterable[Row], left: Optional[list[int]] = None,
+                marked: tuple[int, ...] = ()) -> list[str]:
+        if self.pegs is None:
+            return _history_table(game, rows, left, marked)
+        rows = list(rows)
+        return self.pegs.lines(self.pegs.history(rows, left, marked)) if rows else \
+            ["  (no guesses yet)"]
+
+    def legend(self) -> None:
+        if self.pegs is not None:
+            self.say(self.pegs.ansi(self.pegs.legend()))
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -156,18 +186,18 @@ def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMA
     """
     session = Session(game, strategy, candidates_only=candidates_only, first=first)
     target = None if secret is None else game.secret(secret)
-    con = _Console(input, output)
-    bp = game.variant is Variant.BLACK_PEG
+    con = _Console(input, output, game)
     try:
         if target is not None:
             con.say(f"Mastermind {game.name}, {session.strategy}: I guess the secret "
                     f"{game.format_code(target)} and score myself.")
+            con.legend()
             while not session.solved:
                 g = _suggest(game, session, con, think)
                 score = game.score_index(g, target)
                 left = session.record(g, score)
-                con.say(f"guess {len(session.history)}: {game.format_code(g)}  score "
-                        f"{_score_text(score, bp)}"
+                con.say(f"guess {len(session.history)}: {con.code(game, g)}  score "
+                        f"{con.score(game, score)}"
                         + ("" if session.solved else f"  {_plural(left, 'code')} left"))
             con.say(f"Solved in {_plural(len(session.history), 'guess')}: the secret is "
                     f"{game.format_code(target)}.")
@@ -175,6 +205,7 @@ def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMA
         con.say(f"Mastermind {game.name}, {session.strategy}. Think of a secret: "
                 f"{_describe(game)}.")
         con.say(f"I guess; you score each guess with {_score_meaning(game)}.")
+        con.legend()
         con.say(f"Write a score as {_score_forms(game)}. "
                 "Other commands: undo, fix ROW SCORE, history, list, help, quit.\n")
         return _breaker_loop(game, session, con, think)
@@ -211,7 +242,7 @@ def _breaker_loop(game: Game, session: Session, con: _Console,
             g = _suggest(game, session, con, think)
             turn = len(session.history) + 1
             note = "  (the only code left)" if session.remaining == 1 else ""
-            prompt = f"guess {turn}: {game.format_code(g)}{note}  score> "
+            prompt = f"guess {turn}: {con.code(game, g)}{note}  score> "
         else:
             g, prompt = -1, "fix ROW SCORE or undo> "
         line = con.ask(prompt)
@@ -229,8 +260,8 @@ def _breaker_loop(game: Game, session: Session, con: _Console,
             con.say(_BREAKER_HELP.format(meaning=_score_meaning(game), forms=_score_forms(game)))
             continue
         if word == "history":
-            for ln in _history_table(game, session.history, session.remaining_after(),
-                                     session.conflict()):
+            for ln in con.history(game, session.history, session.remaining_after(),
+                                  session.conflict()):
                 con.say(ln)
             continue
         if word in ("list", "candidates"):
@@ -290,7 +321,7 @@ def _report_inconsistent(game: Game, session: Session, con: _Console,
     rows = err.rows
     con.say(f"These answers are inconsistent: no secret gives them all. "
             f"{cannot_be_true(rows).capitalize()} (marked *):")
-    for ln in _history_table(game, session.history, session.remaining_after(), rows):
+    for ln in con.history(game, session.history, session.remaining_after(), rows):
         con.say(ln)
     which = f"row {rows[0]} is" if len(rows) == 1 else f"one of rows {', '.join(map(str, rows))} is"
     con.say(f"At least {which} wrong: correct it with 'fix ROW SCORE', or 'undo' to take back "
@@ -349,7 +380,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
     else:
         maker = SecretCodemaker(game, secret, seed=seed)
     tracker = Session(game, strategy, candidates_only=candidates_only, first=first)
-    con = _Console(input, output)
+    con = _Console(input, output, game)
     example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
     try:
         if adversary:
@@ -361,6 +392,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
             con.say(f"Mastermind {game.name}: I have picked a secret ({_describe(game)}). "
                     "Break it!")
         con.say(f"Each guess gets {_score_meaning(game)}.")
+        con.legend()
         con.say(f"Type a guess such as {example}. Commands: hint, hint suggest, history, "
                 "give up, help, quit.\n")
         while True:
@@ -380,7 +412,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                                            strategy=tracker.strategy))
                 continue
             if word == "history":
-                for ln in _history_table(game, tracker.history):
+                for ln in con.history(game, tracker.history):
                     con.say(ln)
                 continue
             if word in ("give up", "giveup", "give-up", "reveal"):
@@ -409,7 +441,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                 continue
             score = maker.answer(g)
             tracker.record(g, score)  # the codemaker never contradicts itself
-            con.say(" " + _row_line(game, len(tracker.history), tracker.history[-1]))
+            con.say(" " + con.row(game, len(tracker.history), tracker.history[-1]))
             if tracker.solved:
                 con.say(f"You broke the code in {_plural(len(tracker.history), 'guess')}: "
                         f"{game.format_code(maker.reveal())}.")

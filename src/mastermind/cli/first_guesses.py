@@ -8,6 +8,7 @@ from typing import TextIO
 
 from ..rules import Strategy
 from .common import EXIT_OK, game_options, jobs_option, make_game, output_options
+from .render import Pegs, print_table, wants_colour
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -38,6 +39,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             "openings": openings,
         }, out)
         out.write("\n")
+        return EXIT_OK
+    if wants_colour(out):
+        look = Pegs(game, out)
+        cells = [[look.code(r.guess), str(r.values.max_part), f"{r.values.entropy:.3f}",
+                  f"{r.values.expected_size:.1f}", str(r.values.parts),
+                  ", ".join(s for s, c in openings.items() if c == r.code)] for r in rows]
+        print_table(out, ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],
+                    cells, numeric={"max part", "entropy", "exp. size", "parts"},
+                    title=f"{game.name}: first-guess classes over {game.secrets.size} secrets",
+                    legend=look.legend())
         return EXIT_OK
     width = max(5, game.n if game.k <= 9 else 3 * game.n)
     out.write(f"{game.name}: first-guess classes over {game.secrets.size} secrets\n\n")

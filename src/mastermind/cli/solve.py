@@ -8,6 +8,7 @@ from typing import TextIO
 
 from .common import (EXIT_OK, game_options, jobs_option, make_game, output_options,
                      strategy_options)
+from .render import steps_table, wants_colour
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -37,6 +38,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                        "remaining": s.remaining} for s in steps],
         }, out)
         out.write("\n")
+        return EXIT_OK
+    if wants_colour(out):
+        steps_table(game, steps, out, f"{game.name} {args.strategy}, secret {secret}")
         return EXIT_OK
     width = max(5, len(steps[0].guess_text))
     out.write(f"{game.name} {args.strategy}, secret {secret}\n\n")

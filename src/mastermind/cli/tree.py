@@ -1,4 +1,5 @@
-"""``mastermind tree``: a whole strategy as JSON, Graphviz DOT (SVG, PNG, PDF) or text."""
+"""``mastermind tree``: a whole strategy as JSON, Graphviz DOT (SVG, PNG, PDF), text, or
+an explorer page for the browser (HTML)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import TextIO
 from .common import (EXIT_OK, Destination, UsageError, game_options, make_game,
                      strategy_options)
 
-FORMATS = ("json", "dot", "text")
-_SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text"}
+FORMATS = ("json", "dot", "text", "html")
+_SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text",
+                  ".html": "html", ".htm": "html"}
 _RENDERED = (".svg", ".png", ".pdf")  # the suffixes mastermind.tree.render draws
 EXAMPLE_GAMES = ("twoD",)  # mastermind.custom.EXAMPLES
 
@@ -20,7 +22,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.description = ("Write the whole strategy as a tree: the guess to play, and for each "
                      "answer what to play next.  Text is a printable cheat sheet; DOT is "
                      "rendered to SVG, PNG or PDF when -o names such a file and Graphviz's "
-                     "'dot' is installed.")
+                     "'dot' is installed.  HTML is one self-contained page to explore the "
+                     "strategy in a browser: pick answers, or type a secret and watch.")
     p.epilog = ("Examples: 'mastermind tree -n 3 -k 3', 'mastermind tree --format json -o "
                 "knuth.json', 'mastermind tree -s entropy --variant distinct -o tree.svg', "
                 "'mastermind tree --game twoD -s entropy'.")
@@ -30,7 +33,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "--variant): twoD is seed 002's pair-guessing game")
     strategy_options(p)
     p.add_argument("-f", "--format", choices=FORMATS, default=None,
-                   help="json, dot or text (default: from the -o suffix, else text)")
+                   help="json, dot, text or html (the explorer page; default: from the -o "
+                        "suffix, else text)")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE instead of standard output; .svg, .png and .pdf are "
                         "rendered with Graphviz")
@@ -49,9 +53,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     suffix = os.path.splitext(path)[1].lower() if path else ""
     fmt = args.format or _SUFFIX_FORMAT.get(suffix) or ("dot" if suffix in _RENDERED else "text")
     rendered = suffix in _RENDERED
-    if args.depth is not None and fmt == "json":
-        raise UsageError("--depth applies to the text and dot formats; JSON holds the whole "
-                         "tree")
+    if args.depth is not None and fmt in ("json", "html"):
+        raise UsageError(f"--depth applies to the text and dot formats; the {fmt} output "
+                         "holds the whole tree")
     if rendered and fmt != "dot":
         raise UsageError(f"{path}: only the dot format can be rendered to {suffix}; "
                          f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file")
@@ -70,6 +74,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                          first=args.first, tree=True)
         if fmt == "json":
             text = json.dumps(to_json(result), indent=1) + "\n"
+        elif fmt == "html":
+            from ..explorer import to_html
+
+            text = to_html(result)
         elif fmt == "dot":
             text = to_dot(result, args.depth)
         else:
