@@ -54,7 +54,7 @@ directives = {
 # The kernel, one concern a module (docs/architecture.md): scoring and partitions, the
 # choice-rule scan, symmetry, the strategy walk, the worst-case search.  They share
 # declarations through .pxd files and the C of _kernel.h.
-MODULES = ("_core", "_scan", "_symmetry", "_walk", "_search")
+MODULES = ("_core", "_scan", "_symmetry", "_walk", "_memo", "_search", "_optimal")
 
 extensions = [
     Extension(

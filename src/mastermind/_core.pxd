@@ -36,6 +36,9 @@ cdef extern from "_kernel.h" nogil:
     void _count64b "mm_count64b"(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                  const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                  const uint8_t* cl, int ncl, uint32_t* h)
+    void _counts64b "mm_counts64b"(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                   const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                   const uint8_t* cl, int ncl, uint32_t* out)
     void _count64 "mm_count64"(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h)
     unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl,

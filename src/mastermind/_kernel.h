@@ -153,9 +153,8 @@ static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_s
    count; H for colours 9 to 16, NULL when k <= 8).  Blacks are the equal bytes of D, blacks + whites the sum of the bytewise
    minimum of K: a compare, a masked move, a minimum, an add and one sum of absolute
    differences give the cells of eight codes. */
-static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
-                               const uint64_t* K, const uint64_t* H, Py_ssize_t n,
-                               const uint8_t* cl, int ncl, uint32_t* h) {
+static inline __m512i mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                    const uint64_t* K, const uint64_t* H, Py_ssize_t n) {
     uint8_t cb[64] __attribute__((aligned(64)));
     const __m512i GD = _mm512_set1_epi64((long long)gD);
     const __m512i GK = _mm512_set1_epi64((long long)gK);
@@ -170,10 +169,26 @@ static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint
         __m512i cell = _mm512_sad_epu8(_mm512_mask_add_epi8(t, eq, t, eight), zero);
         _mm_storel_epi64((__m128i*)(cb + i), _mm512_cvtepi64_epi8(cell));
     }
-    const __m512i v = _mm512_load_si512((const void*)cb);
+    return _mm512_load_si512((const void*)cb);
+}
+static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                               const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                               const uint8_t* cl, int ncl, uint32_t* h) {
+    const __m512i v = mm_cellvec64b(gD, gK, gH, D, K, H, n);
     const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
     for (int k = 0; k < ncl; k++)
         h[cl[k]] += (uint32_t)__builtin_popcountll(
+            _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+}
+/* As mm_count64b for n <= 64 codes, the count of cell cl[k] written to out[k] (no
+   read-modify-write of a histogram: the optimal search reads the counts at once). */
+static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                const uint8_t* cl, int ncl, uint32_t* out) {
+    const __m512i v = mm_cellvec64b(gD, gK, gH, D, K, H, n);
+    const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
+    for (int k = 0; k < ncl; k++)
+        out[k] = (uint32_t)__builtin_popcountll(
             _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
 }
 #pragma GCC diagnostic pop
@@ -253,9 +268,9 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
     }
     return alive;
 }
-static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
-                               const uint64_t* K, const uint64_t* H, Py_ssize_t n,
-                               const uint8_t* cl, int ncl, uint32_t* h) {
+static inline void mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                 const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                 __m256i* v0, __m256i* v1) {
     uint8_t cb[64] __attribute__((aligned(32)));
     uint64_t t4[4];
     const __m256i GD = _mm256_set1_epi64x((long long)gD);
@@ -273,15 +288,32 @@ static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint
         cb[i] = (uint8_t)t4[0]; cb[i + 1] = (uint8_t)t4[1];
         cb[i + 2] = (uint8_t)t4[2]; cb[i + 3] = (uint8_t)t4[3];
     }
-    const __m256i v0 = _mm256_load_si256((const __m256i*)cb);
-    const __m256i v1 = _mm256_load_si256((const __m256i*)(cb + 32));
+    *v0 = _mm256_load_si256((const __m256i*)cb);
+    *v1 = _mm256_load_si256((const __m256i*)(cb + 32));
+}
+static inline uint32_t mm_cellcount256(__m256i v0, __m256i v1, uint8_t cell, uint64_t valid) {
+    const __m256i c = _mm256_set1_epi8((char)cell);
+    uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, c))
+        | ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, c)) << 32);
+    return (uint32_t)__builtin_popcountll(hit & valid);
+}
+static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                               const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                               const uint8_t* cl, int ncl, uint32_t* h) {
+    __m256i v0, v1;
+    mm_cellvec64b(gD, gK, gH, D, K, H, n, &v0, &v1);
     const uint64_t valid = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
-    for (int k = 0; k < ncl; k++) {
-        const __m256i c = _mm256_set1_epi8((char)cl[k]);
-        uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, c))
-            | ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, c)) << 32);
-        h[cl[k]] += (uint32_t)__builtin_popcountll(hit & valid);
-    }
+    for (int k = 0; k < ncl; k++)
+        h[cl[k]] += mm_cellcount256(v0, v1, cl[k], valid);
+}
+static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                const uint8_t* cl, int ncl, uint32_t* out) {
+    __m256i v0, v1;
+    mm_cellvec64b(gD, gK, gH, D, K, H, n, &v0, &v1);
+    const uint64_t valid = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    for (int k = 0; k < ncl; k++)
+        out[k] = mm_cellcount256(v0, v1, cl[k], valid);
 }
 #else
 #define MM_HAVE_LANES 0
@@ -290,6 +322,9 @@ static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint
 static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h) {}
+static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
+                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
+                                const uint8_t* cl, int ncl, uint32_t* out) {}
 static MM_UNUSED unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
                          const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                          const int64_t* dx) {

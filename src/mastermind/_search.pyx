@@ -17,8 +17,9 @@ Facts used (P = the number of non-winning slots a guess can fill):
 * A non-candidate guess leaving S in a single part wastes a guess: skipped.
 * Symmetry (_symmetry.pyx, ``SetSym``): only the smallest code of each orbit of guesses
   under the permutations mapping S onto itself is tried.
-* Memo: exact candidate sets -> (largest d proved False, smallest d proved True, the
-  guess that proved it); a False for d holds for every smaller d, a True for larger.
+* Memo (_memo.pyx): exact candidate sets -> (largest d proved False, smallest d proved
+  True, the guess that proved it); a False for d holds for every smaller d, a True for
+  larger.
 
 The caller (:mod:`mastermind.bounds`) guarantees: candidate sets sorted, non-empty and
 guessable; a guess set closed under colour and position permutations when symmetry is
@@ -32,22 +33,13 @@ from libc.string cimport memcmp, memcpy, memset
 import numpy as np
 
 from mastermind._core cimport KData, Kernel, MAX_SLOTS, _hist, _now, _slot, _value, vread
+from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
 
 
 cdef enum:
-    B_NOT_TRUE = 127
     B_MAXD = 32
-
-
-cdef struct MemoEntry:
-    uint64_t h
-    int32_t* cset           # NULL: empty slot
-    int32_t m
-    int32_t guess           # the guess that proved hi_true
-    int8_t lo_false         # largest d proved unsolvable (0: none)
-    int8_t hi_true          # smallest d proved solvable (B_NOT_TRUE: none)
 
 
 cdef struct GuessInfo:
@@ -69,11 +61,7 @@ cdef struct SData:
     uint8_t* lmat           # d = 3 nodes: lmat[t * ng + i] = slot(guesses[i], c[t])
     size_t lmat_cap
     int matrix_after        # separation checks at a d = 3 node before its matrix is built
-    MemoEntry* tab
-    Py_ssize_t cap
-    Py_ssize_t used
-    size_t mem
-    size_t mem_limit
+    Memo memo               # exact sets: lo = largest d proved false, hi = smallest true
     int64_t nodes
     int64_t leaves          # d = 2 separation checks actually scanned
     int64_t hits
@@ -99,78 +87,16 @@ cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
     return t
 
 
-cdef inline uint64_t _hash_set(const int32_t* c, Py_ssize_t m) noexcept nogil:
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>m
-    cdef Py_ssize_t i
-    for i in range(m):
-        h = (h ^ <uint64_t><uint32_t>c[i]) * 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
-    return h | 1                          # 0 is never a stored hash
-
-
-cdef MemoEntry* _memo_find(SData* s, const int32_t* c, Py_ssize_t m, uint64_t h,
-                           bint insert) noexcept nogil:
-    """The entry of set c (created when ``insert`` and memory allows), or NULL."""
-    cdef Py_ssize_t i, j, newcap
-    cdef MemoEntry* e
-    cdef MemoEntry* grown
-    if s.cap == 0:
-        return NULL
-    i = <Py_ssize_t>(h & <uint64_t>(s.cap - 1))
-    while True:
-        e = &s.tab[i]
-        if e.cset == NULL:
-            break
-        if e.h == h and e.m == m and memcmp(e.cset, c, m * sizeof(int32_t)) == 0:
-            return e
-        i = (i + 1) & (s.cap - 1)
-    if not insert or s.mem + m * sizeof(int32_t) > s.mem_limit:
-        return NULL
-    if 2 * (s.used + 1) > s.cap:            # grow, then look for the free slot again
-        newcap = 2 * s.cap
-        if s.mem + newcap * sizeof(MemoEntry) > s.mem_limit:
-            return NULL
-        grown = <MemoEntry*>calloc(newcap, sizeof(MemoEntry))
-        if grown == NULL:
-            return NULL
-        for j in range(s.cap):
-            if s.tab[j].cset != NULL:
-                i = <Py_ssize_t>(s.tab[j].h & <uint64_t>(newcap - 1))
-                while grown[i].cset != NULL:
-                    i = (i + 1) & (newcap - 1)
-                grown[i] = s.tab[j]
-        free(s.tab)
-        s.mem += (newcap - s.cap) * sizeof(MemoEntry)
-        s.tab = grown
-        s.cap = newcap
-        i = <Py_ssize_t>(h & <uint64_t>(s.cap - 1))
-        while s.tab[i].cset != NULL:
-            i = (i + 1) & (s.cap - 1)
-    e = &s.tab[i]
-    e.cset = <int32_t*>malloc(m * sizeof(int32_t))
-    if e.cset == NULL:
-        return NULL
-    memcpy(e.cset, c, m * sizeof(int32_t))
-    e.h = h
-    e.m = <int32_t>m
-    e.guess = -1
-    e.lo_false = 0
-    e.hi_true = B_NOT_TRUE
-    s.used += 1
-    s.mem += m * sizeof(int32_t)
-    return e
-
-
 cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t h,
                              int d, int r, int32_t guess) noexcept nogil:
-    cdef MemoEntry* e = _memo_find(s, c, m, h, True)
+    cdef MemoEntry* e = _memo_find(&s.memo, c, m, 0, h, True)
     if e == NULL:
         return
-    if r == 1 and d < e.hi_true:
-        e.hi_true = <int8_t>d
+    if r == 1 and d < e.hi:
+        e.hi = <int8_t>d
         e.guess = guess
-    elif r == 0 and d > e.lo_false:
-        e.lo_false = <int8_t>d
+    elif r == 0 and d > e.lo:
+        e.lo = <int8_t>d
 
 
 cdef inline bint _poll(SData* s) noexcept nogil:
@@ -335,14 +261,14 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
         return 1
     if m > _ncount(pbound, d):
         return 0
-    h = _hash_set(c, m)
-    e = _memo_find(s, c, m, h, False)
+    h = _hash_set(c, m, 0)
+    e = _memo_find(&s.memo, c, m, 0, h, False)
     if e != NULL:
-        if e.hi_true <= d:
+        if e.hi <= d:
             s.hits += 1
             found[0] = e.guess
             return 1
-        if e.lo_false >= d:
+        if e.lo >= d:
             s.hits += 1
             return 0
     if _check_abort(s, d >= 3):
@@ -367,8 +293,8 @@ cdef inline bint _known_false(SData* s, const int32_t* c, Py_ssize_t m,
     cdef MemoEntry* e
     if m <= 2:
         return False
-    e = _memo_find(s, c, m, _hash_set(c, m), False)
-    return e != NULL and e.lo_false >= d
+    e = _memo_find(&s.memo, c, m, 0, _hash_set(c, m, 0), False)
+    return e != NULL and e.lo >= d
 
 
 cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
@@ -615,21 +541,13 @@ cdef class Searcher:
         self._cmask = masks
         mv = masks
         self.s.sym.cmask = &mv[0]
-        self.s.cap = 1 << 16
-        self.s.tab = <MemoEntry*>calloc(self.s.cap, sizeof(MemoEntry))
-        if self._mark == NULL or self.s.tab == NULL:
+        if self._mark == NULL or _memo_init(&self.s.memo, mem_limit) != 0:
             raise MemoryError("out of memory preparing the search")
-        self.s.mem = self.s.cap * sizeof(MemoEntry)
-        self.s.mem_limit = max(mem_limit, <Py_ssize_t>self.s.mem)
         self._kernel = kernel
         self._refs = (kernel, digits, guesses)
 
     def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self.s.tab != NULL:
-            for i in range(self.s.cap):
-                free(self.s.tab[i].cset)
-            free(self.s.tab)
+        _memo_free(&self.s.memo)
         free(self.s.lmat)
         free(self._mark)
 
@@ -661,7 +579,7 @@ cdef class Searcher:
     def stats(self):
         """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
-                "memo_entries": self.s.used, "memo_bytes": self.s.mem,
+                "memo_entries": self.s.memo.used, "memo_bytes": self.s.memo.mem,
                 "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
                 "scores": self.s.scores, "sizes": self.s.sizes,
                 "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)

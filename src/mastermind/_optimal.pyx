@@ -1,0 +1,718 @@
+# cython: language_level=3
+"""The expected-case optimum (DESIGN section 7): the strategy with the least total number
+of guesses over a candidate set, by depth-first branch and bound.
+
+T({x}) = 1, and T(S) = |S| + min over guesses g of the sum of T(P) over the non-winning
+parts P of g on S; with d guesses left, the least total among trees of depth <= d
+(infinite when none).  ``_solve(S, d, limit)`` returns T_d(S) when it is below ``limit``,
+and otherwise a lower bound of T_d(S) that is at least ``limit`` (fail-soft).
+
+The cuts, each proved in docs/optimal.md:
+
+* ``_est(m, b, d)``: if no guess makes more than b non-winning parts on S (nor on any
+  subset: part counts only shrink on subsets), T_d(S) >= the total of the complete b-ary
+  tree (1 code found at depth 1, b at depth 2, b^2 at depth 3 ...), and T_d(S) is
+  infinite when m > 1 + b + ... + b^(d-1).  The node's best part count b_node bounds
+  every descendant.
+* A guess's bound |S| + sum of _est over its parts: guesses are tried by increasing bound,
+  and once a bound reaches the best total found, no later guess can do better.
+* Parts are solved one at a time, each with the slack the others' bounds leave; a guess
+  stops as soon as its bound (solved parts exact, the others estimated) reaches the best.
+* Obvious sets: a candidate putting every code of S in a part of its own gives 2|S| - 1,
+  the least any set of |S| codes can cost; failing that, any guess doing so gives 2|S|,
+  the least when no candidate does.
+* Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
+  colours absent from S merged when every code may be guessed.
+* Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
+
+Ties: among the optimal guesses the one played is the first in the order (bound, sum of
+squared part sizes, candidates first, index).  That order depends on the set alone, and
+equivalent guesses come in it smallest index first, so the tree found never depends on
+the symmetry, the memo's contents, the limits or the order in which sets are solved.
+
+The caller guarantees: candidate sets sorted, non-empty and guessable; a guess list
+ascending (closed under colour and position permutations when symmetry is on, every code
+when absent colours are merged); encoded codes for symmetry.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopFlag,
+                               _bytes_of, _cell, _count64b, _counts64b, _halted, _hist,
+                               _hist_packed, _new_pack, _slot, _with_stop)
+from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
+from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
+                                   _sym_trivial)
+
+
+cdef enum:
+    NO_LIMIT = 100          # guesses left when there is no limit
+    REC = 5                 # record: parent, slot, guess, size, depth
+
+cdef extern from *:
+    """
+    #define MM_OPT_INF ((int64_t)1 << 40)
+    """
+    int64_t INF "MM_OPT_INF"       # no strategy (beyond the guesses left)
+
+
+# The guesses a node scans (one per orbit of its history's group), made when first
+# needed and shared by the children of one guess.
+cdef struct Guesses:
+    Sym sym
+    const int32_t* gl
+    Py_ssize_t ngl
+    int32_t* own            # gl when allocated here (free it)
+    int ready
+
+
+cdef struct Info:
+    int64_t lb              # the guess's bound
+    int64_t key2            # sum of squared part sizes
+    int32_t notcand
+    int32_t g
+
+
+cdef struct OData:
+    const KData* d
+    const int32_t* guesses  # every guess, ascending
+    Py_ssize_t ng
+    int cands_only
+    int use_sym
+    int blanks_ok           # every code may be guessed: colours absent from S merge
+    int limited             # a limit on the guesses: the memo's tag is the guesses left
+    int32_t first           # the root's guess, when fixed (-1: free)
+    Memo memo
+    int64_t nodes           # general nodes (a scan of the guesses)
+    int64_t obvious         # sets settled by the obvious rules
+    int64_t hits            # memo answers
+    int64_t scanned         # guesses scanned
+    int64_t by_size[16]     # general nodes by log2 of their size
+    int64_t pairs_by_size[16]
+    int64_t explored        # guesses explored (their parts solved)
+    int64_t exact_nodes
+    int aborted             # 1 stopped (flag or deadline), 2 out of memory
+    int64_t root_lower      # after a stop: a proved lower bound at the root
+    int32_t* rec            # the tree: records of REC ints
+    Py_ssize_t nrec
+    Py_ssize_t caprec
+
+
+cdef inline int64_t _est(int64_t p, int64_t b, int dl) noexcept nogil:
+    """The least total of p codes when no guess makes more than b non-winning parts,
+    within dl guesses (INF if they cannot all be found): 1 code at depth 1, b at depth 2,
+    b^2 at depth 3...  Plain Python: the sum of depth * min(b**(depth-1), codes left)."""
+    cdef int64_t total = 0, level = 1, take
+    cdef int depth = 0
+    if b < 1:
+        b = 1
+    while p > 0:
+        depth += 1
+        if depth > dl:
+            return INF
+        take = level if level < p else p
+        total += take * depth
+        p -= take
+        if level < (<int64_t>1 << 40):
+            level *= b
+    return total
+
+
+cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
+                             Py_ssize_t m) noexcept nogil:
+    """True when guess g gives every code of c a different score."""
+    cdef uint64_t seen = 0, bit
+    cdef Py_ssize_t j
+    for j in range(m):
+        bit = (<uint64_t>1) << _slot(d, g, c[j])
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
+cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
+    """The order guesses are tried in: bound, sum of squared part sizes, candidates
+    first, index."""
+    if x.lb != y.lb:
+        return x.lb < y.lb
+    if x.key2 != y.key2:
+        return x.key2 < y.key2
+    if x.notcand != y.notcand:
+        return x.notcand < y.notcand
+    return x.g < y.g
+
+
+cdef int _ensure(OData* o, Guesses* gs) noexcept nogil:
+    """Make the canonical guess list of gs when it is first needed; -1 out of memory."""
+    if gs.ready:
+        return 0
+    gs.ready = 1
+    if o.use_sym and not o.cands_only and not _sym_trivial(o.d, &gs.sym):
+        gs.own = <int32_t*>malloc(o.ng * sizeof(int32_t) + 1)
+        if gs.own == NULL:
+            return -1
+        gs.ngl = _canonical_guesses(o.d, &gs.sym, o.guesses, o.ng, gs.own)
+        gs.gl = gs.own
+    else:
+        gs.gl = o.guesses
+        gs.ngl = o.ng
+    return 0
+
+
+cdef uint32_t _blank_skip(const OData* o, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Colours no candidate has, but the smallest: a guess using them is skipped (it
+    partitions S as the same guess with the smallest absent colour, a smaller index)."""
+    cdef uint32_t present = 0, absent
+    cdef Py_ssize_t i
+    if not o.blanks_ok:
+        return 0
+    for i in range(m):
+        present |= o.d.colmask[c[i]]
+    absent = ((1u << o.d.k) - 1) & ~present
+    return absent & (absent - 1)
+
+
+cdef inline int _pairs(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """How many codes of c share a score with an earlier one under guess g, up to 2: 0
+    when every code has a part of its own, 1 when exactly two share one."""
+    cdef uint64_t seen = 0, bit
+    cdef Py_ssize_t j
+    cdef int dup = 0
+    for j in range(m):
+        bit = (<uint64_t>1) << _slot(d, g, c[j])
+        if seen & bit:
+            dup += 1
+            if dup > 1:
+                return 2
+        seen |= bit
+    return dup
+
+
+cdef int64_t _obvious(OData* o, const int32_t* c, Py_ssize_t m, int dl, Guesses* gs,
+                      int32_t* out, int64_t* floor) noexcept nogil:
+    """The least totals a set of m codes can have (see docs/optimal.md), when a guess
+    reaches them: 2m - 1 (a candidate putting every code in a part of its own), else 2m
+    (a guess doing so; else a candidate leaving one pair and singletons).  The guess goes
+    to ``out``; -1 when none does, and then ``floor`` receives 2m + 1 (a lower bound of
+    every strategy for c) when m is small enough for the rules to apply."""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t i
+    cdef uint32_t skip
+    cdef int32_t pair = -1
+    cdef int r
+    floor[0] = 0
+    if m > d.nslots:
+        return -1
+    for i in range(m):
+        r = _pairs(d, c[i], c, m)
+        if r == 0:
+            out[0] = c[i]
+            return 2 * m - 1
+        if r == 1 and pair < 0:
+            pair = c[i]
+    if not o.cands_only and m <= d.nslots - 1:
+        if _ensure(o, gs) != 0:
+            o.aborted = 2
+            return -1
+        skip = _blank_skip(o, c, m)
+        for i in range(gs.ngl):
+            if skip and d.colmask[gs.gl[i]] & skip:
+                continue
+            if _splits_all(d, gs.gl[i], c, m):
+                out[0] = gs.gl[i]
+                return 2 * m
+    if pair >= 0 and dl >= 3:
+        out[0] = pair
+        return 2 * m
+    if o.cands_only or m <= d.nslots - 1:   # (every guess that could do better was tried)
+        floor[0] = 2 * m + 1
+    return -1
+
+
+cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
+                    int b, Guesses* gs, int32_t* out, bint root) noexcept nogil:
+    """T_dl(c) if it is below ``limit``, else a lower bound >= limit; ``out`` receives the
+    guess of the optimum (when found).  ``b`` bounds the non-winning parts any guess
+    makes here; ``gs`` the guesses to scan (made on demand).  After a stop (o.aborted)
+    the value means nothing (at the root, o.root_lower holds a proved lower bound)."""
+    cdef int64_t lb0, v, floor = 0
+    cdef MemoEntry* e
+    cdef uint64_t h = 0
+    cdef int32_t tag = dl if o.limited else 0
+    out[0] = -1
+    if m == 1:
+        out[0] = c[0]
+        return 1 if dl >= 1 else INF
+    if dl <= 1:
+        return INF
+    if m == 2:
+        out[0] = c[0]
+        return 3
+    lb0 = _est(m, b, dl)
+    if lb0 >= limit and not root:
+        return lb0
+    h = _hash_set(c, m, tag)
+    e = _memo_find(&o.memo, c, m, tag, h, False)
+    if e != NULL and not root:
+        if e.value >= 0:
+            o.hits += 1
+            out[0] = e.guess
+            return e.value
+        if e.lower >= limit:
+            o.hits += 1
+            return e.lower
+        if e.lower > lb0:
+            lb0 = e.lower
+    if _halted(o.d):
+        o.aborted = 1
+        o.root_lower = lb0
+        return limit
+    v = -1 if root and o.first >= 0 else _obvious(o, c, m, dl, gs, out, &floor)
+    if v >= 0 or o.aborted:
+        o.obvious += v >= 0
+        return v if v >= 0 else limit
+    if floor > lb0:
+        lb0 = floor
+        if lb0 >= limit and not root:
+            return lb0
+    if dl == 2 and not (root and o.first >= 0):  # only a guess splitting S apart works
+        return INF
+    if _ensure(o, gs) != 0:
+        o.aborted = 2
+        return limit
+    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag)
+
+
+cdef void _est_table(int64_t* out, Py_ssize_t m, int64_t b, int dl) noexcept nogil:
+    """out[p] = _est(p, b, dl) for p = 0..m, in one pass: the p-th code found costs the
+    depth of the first level with room left."""
+    cdef int64_t level = 1, room = 1, total = 0
+    cdef int depth = 1
+    cdef Py_ssize_t p
+    if b < 1:
+        b = 1
+    out[0] = 0
+    for p in range(1, m + 1):
+        if room == 0:
+            depth += 1
+            if level < (<int64_t>1 << 40):
+                level *= b
+            room = level
+        room -= 1
+        if depth > dl or total >= INF:
+            total = INF
+        else:
+            total += depth
+        out[p] = total
+
+
+cdef inline int _cell_counts(const KData* d, int32_t g, const uint64_t* pk,
+                             const int32_t* c, Py_ssize_t m, uint32_t* h) noexcept nogil:
+    """Add to h[cell] (zeroed, 64 cells) the candidates' cells (blacks << 3) + blacks +
+    whites against guess g (two-word codes of an injective game).  Returns 0."""
+    cdef const uint64_t* pb = _bytes_of(d, pk, m)
+    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef uint64_t p0, p1
+    if pb != NULL:
+        while i < m:
+            _count64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
+                      d.benc[d.bw * <Py_ssize_t>g + 1],
+                      d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
+                      pb + i, pb + padded + i, pb + 2 * padded + i if d.bw == 3 else NULL,
+                      m - i if m - i < 64 else 64, d.clist, d.ncl, h)
+            i += 64
+        return 0
+    p0 = d.enc[2 * <Py_ssize_t>g]
+    p1 = d.enc[2 * <Py_ssize_t>g + 1]
+    for i in range(m):
+        h[_cell(p0, p1, pk + 2 * i)] += 1
+    return 0
+
+
+cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
+                   Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
+                   int32_t tag) noexcept nogil:
+    """_solve's general case: scan the guesses, then try them by increasing bound."""
+    cdef const KData* d = o.d
+    cdef int ns = d.nslots, win = d.win
+    # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
+    # else the slots themselves
+    cdef bint cells = d.injective and d.mode == 0 and d.shift == 3
+    cdef int nc = d.ncl if cells else ns
+    cdef int wc = 0
+    cdef const int32_t* pool = c if o.cands_only else gs.gl
+    cdef Py_ssize_t npool = m if o.cands_only else gs.ngl
+    cdef uint32_t skip = 0 if o.cands_only else _blank_skip(o, c, m)
+    cdef Info* info = <Info*>malloc((npool + 1) * sizeof(Info))
+    cdef uint32_t* hist = <uint32_t*>malloc((npool + 1) * nc * sizeof(uint32_t))
+    cdef int64_t* estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
+    cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
+    cdef uint64_t* pk = _new_pack(d, c, m) if d.mode != 2 else NULL
+    cdef Hist64 hc
+    cdef uint32_t* hh = hc.c
+    cdef uint32_t cnt
+    cdef uint32_t row[MAX_SLOTS]
+    cdef const uint32_t* hrow
+    cdef Py_ssize_t ninfo = 0, nkept = 0, i, t
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int s, bnode = 0, nparts, a, j, win_j = -1
+    cdef int order[MAX_SLOTS]
+    cdef int64_t best = limit, node_lb = INF, running = 0, part_est, v, lbg, key2
+    cdef int32_t best_g = -1, sub
+    cdef bint pruned
+    cdef MemoEntry* e
+    cdef Guesses child
+    cdef Info swap
+    cdef const uint64_t* pb = _bytes_of(d, pk, m) if pk != NULL else NULL
+    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef int32_t g
+    o.nodes += 1
+    cdef int bucket = 0
+    while (m >> bucket) > 1 and bucket < 15:
+        bucket += 1
+    o.by_size[bucket] += 1
+    o.pairs_by_size[bucket] += m * npool
+    if root and o.first >= 0:              # the opening is given
+        pool = &o.first
+        npool = 1
+        skip = 0
+    for j in range(nc):
+        if (cells and d.clist[j] == (d.n << 3) + d.n) or (not cells and j == win):
+            win_j = j
+    if (info == NULL or hist == NULL or estt == NULL or parts == NULL
+            or (d.mode != 2 and pk == NULL)):
+        o.aborted = 2
+    else:
+        # one pass: every guess's bound with the parent's part bound b (kept, with its
+        # part sizes, when below the limit) and the node's own best part count bnode
+        _est_table(estt, m, b, dl - 1)
+        memset(hh, 0, sizeof(hc))
+        for i in range(npool):
+            if skip and d.colmask[pool[i]] & skip:
+                continue
+            if cells and pb != NULL and m <= 64:     # the counts straight from the cells
+                g = pool[i]
+                _counts64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
+                           d.benc[d.bw * <Py_ssize_t>g + 1],
+                           d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
+                           pb, pb + padded, pb + 2 * padded if d.bw == 3 else NULL,
+                           m, d.clist, d.ncl, row)
+            elif cells:
+                _cell_counts(d, pool[i], pk, c, m, hh)
+                for j in range(nc):
+                    row[j] = hh[d.clist[j]]
+                    hh[d.clist[j]] = 0
+            elif pk != NULL:
+                _hist_packed(d, pool[i], pk, m, row)
+            else:
+                _hist(d, pool[i], c, m, row)
+            nparts = 0
+            lbg = m
+            key2 = 0
+            for j in range(nc):
+                cnt = row[j]
+                key2 += <int64_t>cnt * cnt
+                if j != win_j:
+                    nparts += cnt != 0
+                    lbg += estt[cnt]
+            if nparts <= 1 and row[win_j] == 0:
+                continue                    # one part, not a candidate: no information
+            if nparts > bnode:
+                bnode = nparts
+            if lbg >= limit:
+                if lbg < node_lb:
+                    node_lb = lbg
+                continue
+            memcpy(&hist[ninfo * nc], row, nc * sizeof(uint32_t))
+            info[ninfo].g = pool[i]
+            info[ninfo].notcand = row[win_j] == 0
+            info[ninfo].lb = lbg if lbg < INF else INF
+            info[ninfo].key2 = key2
+            ninfo += 1
+        o.scanned += npool
+        if bnode < b:                       # sharper bounds for the guesses kept
+            _est_table(estt, m, bnode, dl - 1)
+            for i in range(ninfo):
+                hrow = hist + i * nc
+                lbg = m
+                for j in range(nc):
+                    if j != win_j:
+                        lbg += estt[hrow[j]]
+                info[i].lb = lbg if lbg < INF else INF
+        else:
+            bnode = b
+    i = 0
+    while i < ninfo and not o.aborted:
+        t = i                               # the next guess in the order
+        for j in range(i + 1, ninfo):
+            if _before(&info[j], &info[t]):
+                t = j
+        if t != i:
+            swap = info[i]
+            info[i] = info[t]
+            info[t] = swap
+        if info[i].lb >= best:              # neither this guess nor any after it
+            if info[i].lb < node_lb:
+                node_lb = info[i].lb
+            break
+        o.explored += 1
+        memset(row, 0, sizeof(row))         # its parts, by score (a stable counting sort)
+        for t in range(m):
+            row[_slot(d, info[i].g, c[t])] += 1
+        off[0] = 0
+        for s in range(ns):
+            off[s + 1] = off[s] + row[s]
+        for t in range(m):
+            s = _slot(d, info[i].g, c[t])
+            parts[off[s]] = c[t]
+            off[s] += 1
+        for s in range(ns):
+            off[s] -= row[s]
+        nparts = 0
+        for s in range(ns):
+            if s != win and row[s]:
+                order[nparts] = s
+                nparts += 1
+        for a in range(1, nparts):          # the smaller parts first
+            j = a
+            while j > 0 and row[order[j - 1]] > row[order[j]]:
+                s = order[j - 1]
+                order[j - 1] = order[j]
+                order[j] = s
+                j -= 1
+        running = info[i].lb
+        pruned = False
+        memset(&child, 0, sizeof(child))
+        if o.use_sym and not o.cands_only and _sym_child(d, &gs.sym, info[i].g,
+                                                          &child.sym) != 0:
+            o.aborted = 2
+        for a in range(nparts):
+            if o.aborted:
+                break
+            s = order[a]
+            part_est = estt[row[s]]
+            v = _solve(o, parts + off[s], row[s], dl - 1, best - (running - part_est), bnode,
+                       &child, &sub, False)
+            if o.aborted:                   # (the stopped part keeps its estimate)
+                break
+            running += v - part_est
+            if running >= best:
+                pruned = True
+                break
+        free(child.own)
+        free(child.sym.el)
+        if running < node_lb:
+            node_lb = running
+        if o.aborted:
+            if root and i + 1 < ninfo and info[i + 1].lb < node_lb:
+                node_lb = info[i + 1].lb
+            break
+        if not pruned:
+            best = running
+            best_g = info[i].g
+        i += 1
+    free(pk)
+    free(parts)
+    free(estt)
+    free(hist)
+    free(info)
+    if o.aborted:
+        if root:
+            o.root_lower = node_lb if node_lb > lb0 else lb0
+        out[0] = best_g
+        return best if best_g >= 0 else limit
+    if best_g >= 0:                         # the optimum (below the limit)
+        o.exact_nodes += 1
+        out[0] = best_g
+        e = _memo_find(&o.memo, c, m, tag, h, True)
+        if e != NULL:
+            e.value = best
+            e.guess = best_g
+        return best
+    if node_lb < lb0:
+        node_lb = lb0
+    e = _memo_find(&o.memo, c, m, tag, h, True)
+    if e != NULL and node_lb > e.lower:
+        e.lower = node_lb
+    return node_lb
+
+
+cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py_ssize_t size,
+                        int depth) noexcept nogil:
+    cdef int32_t* grown
+    cdef Py_ssize_t cap
+    if o.nrec == o.caprec:
+        cap = 2 * o.caprec + 64
+        grown = <int32_t*>realloc(o.rec, cap * REC * sizeof(int32_t))
+        if grown == NULL:
+            o.aborted = 2
+            return -1
+        o.rec = grown
+        o.caprec = cap
+    cdef int32_t* r = o.rec + o.nrec * REC
+    r[0] = <int32_t>parent
+    r[1] = slot
+    r[2] = guess
+    r[3] = <int32_t>size
+    r[4] = depth
+    o.nrec += 1
+    return o.nrec - 1
+
+
+cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t parent,
+                 int pslot, int depth, Guesses* gs, int32_t guess) noexcept nogil:
+    """Record the optimal tree of c (its root's guess given, else solved; the memo holds
+    most answers), depth-first: rows (parent, slot, guess, size, depth)."""
+    cdef const KData* d = o.d
+    cdef int ns = d.nslots, s
+    cdef Py_ssize_t node, t
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef Py_ssize_t cnt[MAX_SLOTS]
+    cdef int32_t* parts
+    cdef Guesses child
+    if o.aborted:
+        return
+    if guess < 0:
+        _solve(o, c, m, dl, INF, ns - 1, gs, &guess, False)
+        if o.aborted or guess < 0:
+            o.aborted = o.aborted or 2
+            return
+    node = _record(o, parent, pslot, guess, m, depth)
+    if m == 1 and c[0] == guess:
+        return
+    parts = <int32_t*>malloc(m * sizeof(int32_t))
+    if parts == NULL:
+        o.aborted = 2
+        return
+    memset(cnt, 0, sizeof(cnt))
+    for t in range(m):
+        cnt[_slot(d, guess, c[t])] += 1
+    off[0] = 0
+    for s in range(ns):
+        off[s + 1] = off[s] + cnt[s]
+    for t in range(m):
+        s = _slot(d, guess, c[t])
+        parts[off[s]] = c[t]
+        off[s] += 1
+    memset(&child, 0, sizeof(child))
+    if o.use_sym and not o.cands_only and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
+        o.aborted = 2
+    for s in range(ns):
+        if cnt[s] and s != d.win:
+            _build(o, parts + off[s] - cnt[s], cnt[s], dl - 1, node, s, depth + 1, &child, -1)
+    free(child.own)
+    free(child.sym.el)
+    free(parts)
+
+
+# --------------------------------------------------------------------------- Python API
+
+cdef class Optimizer:
+    """The optimal search over a game (its memo kept between calls).  Trusts its
+    arguments (validated by :mod:`mastermind.optimal`).
+
+    ``guesses``: every guess, ascending (ignored with ``cands_only``); ``symmetry`` needs
+    them closed under colour and position permutations (an encoded game); ``blanks``
+    needs them to be every code; ``mem_limit``: bytes the memo may use.
+    """
+    cdef OData o
+    cdef KData dd
+    cdef Kernel kernel
+    cdef object _refs
+
+    def __cinit__(self):
+        memset(&self.o, 0, sizeof(OData))
+
+    def __init__(self, Kernel kernel, guesses, bint cands_only, bint symmetry, bint blanks,
+                 Py_ssize_t mem_limit):
+        cdef const int32_t[::1] gv = kernel.rows(guesses)
+        self.kernel = kernel
+        self._refs = (guesses, gv)
+        self.dd = kernel.d
+        self.o.d = &self.dd
+        self.o.guesses = &gv[0] if gv.shape[0] else NULL
+        self.o.ng = gv.shape[0]
+        self.o.cands_only = cands_only
+        self.o.use_sym = symmetry and kernel.mode != 2
+        self.o.blanks_ok = blanks and kernel.mode != 2
+        self.o.first = -1
+        if _memo_init(&self.o.memo, mem_limit) != 0:
+            raise MemoryError("out of memory preparing the search")
+
+    def __dealloc__(self):
+        _memo_free(&self.o.memo)
+        free(self.o.rec)
+
+    @property
+    def stats(self):
+        """dict: nodes (general nodes), obvious (sets settled by the obvious rules), memo
+        hits, guesses scanned, memo entries and bytes."""
+        return {"nodes": self.o.nodes, "obvious": self.o.obvious, "hits": self.o.hits,
+                "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
+                "by_size": [self.o.by_size[i] for i in range(16)],
+                "pairs_by_size": [self.o.pairs_by_size[i] for i in range(16)],
+                "explored": self.o.explored, "exact_nodes": self.o.exact_nodes,
+                "memo_bytes": self.o.memo.mem}
+
+    def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
+            StopFlag stop=None):
+        """Search the optimum of ``cands`` (sorted, non-empty, guessable) after the guesses
+        ``history`` (for symmetry), within ``max_guesses`` (0: no limit), below ``limit``
+        (0: none); ``first`` >= 0 fixes the root's guess.
+
+        Returns ``(status, value, lower, records)``: status 0 finished (``value`` the
+        optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)), 1 finished
+        with nothing below ``limit`` (``value`` is a lower bound >= limit), 2 stopped
+        (``value`` the best total found, -1 none, with its tree; ``lower`` proved)."""
+        cdef const int32_t[::1] cv = self.kernel.rows(cands)
+        cdef const int32_t[::1] hv = self.kernel.rows(history)
+        cdef Py_ssize_t m = cv.shape[0]
+        cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+        cdef int64_t lim = limit if limit > 0 else INF
+        cdef int64_t v = 0, lower = 0
+        cdef int32_t g = -1
+        cdef int status = 0
+        cdef Guesses root
+        self.dd = _with_stop(&self.kernel.d, stop)
+        self.o.aborted = 0
+        self.o.root_lower = 0
+        self.o.limited = max_guesses > 0
+        self.o.first = self.kernel.rows(first) if first >= 0 else -1
+        self.o.nrec = 0
+        memset(&root, 0, sizeof(root))
+        try:
+            with nogil:
+                if self.o.use_sym and not self.o.cands_only:
+                    if _sym_root(self.o.d, &hv[0] if hv.shape[0] else NULL, hv.shape[0],
+                                 &root.sym) != 0:
+                        self.o.aborted = 2
+                if not self.o.aborted:
+                    v = _solve(&self.o, &cv[0], m, dl, lim, self.o.d.nslots - 1, &root, &g,
+                               True)
+                status = 2 if self.o.aborted else (0 if v < lim else 1)
+                lower = self.o.root_lower if status == 2 else v
+                if status != 1 and g >= 0:
+                    # the tree: no stop from here on (the memo holds its parts)
+                    self.o.aborted = 0
+                    self.dd.stop = NULL
+                    self.dd.deadline = 0
+                    _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
+            if self.o.aborted == 2:
+                raise MemoryError("out of memory in the optimal search")
+            if status == 2 and g < 0:
+                v = -1
+            recs = np.empty((self.o.nrec, REC), dtype=np.int32)
+            if self.o.nrec:
+                memcpy(<void*><size_t>recs.ctypes.data, self.o.rec,
+                       self.o.nrec * REC * sizeof(int32_t))
+                if self.kernel.universe is not None:
+                    recs[:, 2] = self.kernel.codes(recs[:, 2])
+            return status, v, lower, recs
+        finally:
+            free(root.own)
+            free(root.sym.el)
