@@ -41,6 +41,8 @@ cdef extern from "_kernel.h" nogil:
                                    const uint8_t* cl, int ncl, uint32_t* out)
     void _count64 "mm_count64"(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h)
+    void _masks8 "mm_masks8"(const uint64_t* enc, const int32_t* gs, int nl,
+                             const uint64_t* pk, Py_ssize_t m, uint64_t* out)
     unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl,
                                const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                                const int64_t* dx)

@@ -106,6 +106,38 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
     }
     return alive;
 }
+/* The cells (blacks << 3) + blacks + whites that eight guesses (gs[0..nl), one 64-bit
+   lane each) give the m two-word codes pk: out[l] has bit c set when some code lands in
+   cell c for guess l (the parts a guess makes, its number of parts by a popcount). */
+static MM_UNUSED void mm_masks8(const uint64_t* enc, const int32_t* gs, int nl,
+                                const uint64_t* pk, Py_ssize_t m, uint64_t* out) {
+    const __m512i lut = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const __m512i low = _mm512_set1_epi8(0x0f), zero = _mm512_setzero_si512();
+    const __m512i one = _mm512_set1_epi64(1);
+    uint64_t w0[8], w1[8];
+    __m512i acc = zero;
+    for (int l = 0; l < 8; l++) {
+        int32_t g = gs[l < nl ? l : 0];
+        w0[l] = enc[2 * (Py_ssize_t)g];
+        w1[l] = enc[2 * (Py_ssize_t)g + 1];
+    }
+    const __m512i G0 = _mm512_loadu_si512((const void*)w0);
+    const __m512i G1 = _mm512_loadu_si512((const void*)w1);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        __m512i a = _mm512_and_si512(_mm512_set1_epi64((long long)pk[2 * i]), G0);
+        __m512i b = _mm512_and_si512(_mm512_set1_epi64((long long)pk[2 * i + 1]), G1);
+        __m512i pa = _mm512_add_epi8(
+            _mm512_shuffle_epi8(lut, _mm512_and_si512(a, low)),
+            _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(a, 4), low)));
+        __m512i pb = _mm512_add_epi8(
+            _mm512_shuffle_epi8(lut, _mm512_and_si512(b, low)),
+            _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(b, 4), low)));
+        __m512i cell = _mm512_sad_epu8(_mm512_add_epi8(_mm512_slli_epi16(pa, 3), pb), zero);
+        acc = _mm512_or_si512(acc, _mm512_sllv_epi64(one, cell));
+    }
+    _mm512_storeu_si512((void*)out, acc);
+}
 /* The cells (blacks << 3) + blacks + whites of guess (g0, g1) against n two-word
    codes (interleaved, n a multiple of 8), one byte each: byte popcounts by a nibble
    table, the position bytes weighted 8, one sum of absolute differences per word. */
@@ -268,6 +300,36 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
     }
     return alive;
 }
+static MM_UNUSED void mm_masks8(const uint64_t* enc, const int32_t* gs, int nl,
+                                const uint64_t* pk, Py_ssize_t m, uint64_t* out) {
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+    const __m256i one = _mm256_set1_epi64x(1);
+    uint64_t w0[8], w1[8];
+    __m256i acc[2] = {zero, zero}, G0[2], G1[2];
+    for (int l = 0; l < 8; l++) {
+        int32_t g = gs[l < nl ? l : 0];
+        w0[l] = enc[2 * (Py_ssize_t)g];
+        w1[l] = enc[2 * (Py_ssize_t)g + 1];
+    }
+    for (int q = 0; q < 2; q++) {
+        G0[q] = _mm256_loadu_si256((const __m256i*)(w0 + 4 * q));
+        G1[q] = _mm256_loadu_si256((const __m256i*)(w1 + 4 * q));
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        const __m256i x0 = _mm256_set1_epi64x((long long)pk[2 * i]);
+        const __m256i x1 = _mm256_set1_epi64x((long long)pk[2 * i + 1]);
+        for (int q = 0; q < 2; q++) {
+            __m256i pa = mm_popbytes256(_mm256_and_si256(x0, G0[q]), lut, low);
+            __m256i pb = mm_popbytes256(_mm256_and_si256(x1, G1[q]), lut, low);
+            __m256i cell = _mm256_sad_epu8(_mm256_add_epi8(_mm256_slli_epi16(pa, 3), pb), zero);
+            acc[q] = _mm256_or_si256(acc[q], _mm256_sllv_epi64(one, cell));
+        }
+    }
+    _mm256_storeu_si256((__m256i*)out, acc[0]);
+    _mm256_storeu_si256((__m256i*)(out + 4), acc[1]);
+}
 static inline void mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                  const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                  __m256i* v0, __m256i* v1) {
@@ -325,6 +387,17 @@ static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint
 static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                 const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                 const uint8_t* cl, int ncl, uint32_t* out) {}
+static MM_UNUSED void mm_masks8(const uint64_t* enc, const int32_t* gs, int nl,
+                                const uint64_t* pk, Py_ssize_t m, uint64_t* out) {
+    for (int l = 0; l < 8; l++) {
+        uint64_t g0 = enc[2 * (Py_ssize_t)gs[l < nl ? l : 0]];
+        uint64_t g1 = enc[2 * (Py_ssize_t)gs[l < nl ? l : 0] + 1], acc = 0;
+        for (Py_ssize_t i = 0; i < m; i++)
+            acc |= (uint64_t)1 << (((unsigned)__builtin_popcountll(g0 & pk[2 * i]) << 3)
+                                   + (unsigned)__builtin_popcountll(g1 & pk[2 * i + 1]));
+        out[l] = acc;
+    }
+}
 static MM_UNUSED unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
                          const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                          const int64_t* dx) {

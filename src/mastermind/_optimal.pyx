@@ -43,7 +43,8 @@ import numpy as np
 
 from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopFlag,
                                _bytes_of, _cell, _count64b, _counts64b, _halted, _hist,
-                               _hist_packed, _new_pack, _slot, _with_stop)
+                               _hist_packed, _masks8, _new_pack, _pack, _slot, _with_stop,
+                               popcount)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
                                    _sym_trivial)
@@ -51,6 +52,7 @@ from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_roo
 
 cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
+    MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     REC = 5                 # record: parent, slot, guess, size, depth
 
 cdef extern from *:
@@ -71,10 +73,12 @@ cdef struct Guesses:
 
 
 cdef struct Info:
-    int64_t lb              # the guess's bound
-    int64_t key2            # sum of squared part sizes
+    int64_t lb              # the guess's bound (from its part count alone, until exact)
+    int64_t key2            # sum of squared part sizes (when exact)
     int32_t notcand
     int32_t g
+    int32_t exact           # lb and key2 from its part sizes
+    int32_t row             # its part sizes: hist[row * cells ...]
 
 
 cdef struct OData:
@@ -95,6 +99,8 @@ cdef struct OData:
     int64_t pairs_by_size[16]
     int64_t explored        # guesses explored (their parts solved)
     int64_t exact_nodes
+    int64_t lim_gap[16]     # small general nodes by limit - 2m
+    int64_t res_gap[16]     # ... and by result - 2m (exact ones)
     int aborted             # 1 stopped (flag or deadline), 2 out of memory
     int64_t root_lower      # after a stop: a proved lower bound at the root
     int32_t* rec            # the tree: records of REC ints
@@ -137,9 +143,12 @@ cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
     """The order guesses are tried in: bound, sum of squared part sizes, candidates
-    first, index."""
+    first, index.  A guess whose bound is not exact yet comes before every exact one
+    with the same bound (its exact key can only be larger)."""
     if x.lb != y.lb:
         return x.lb < y.lb
+    if x.exact != y.exact:
+        return x.exact < y.exact
     if x.key2 != y.key2:
         return x.key2 < y.key2
     if x.notcand != y.notcand:
@@ -204,7 +213,10 @@ cdef int64_t _obvious(OData* o, const int32_t* c, Py_ssize_t m, int dl, Guesses*
     cdef Py_ssize_t i
     cdef uint32_t skip
     cdef int32_t pair = -1
-    cdef int r
+    cdef int r, nb, a
+    cdef int32_t batch[8]
+    cdef uint64_t masks[8]
+    cdef uint64_t pk[2 * MAX_SLOTS]
     floor[0] = 0
     if m > d.nslots:
         return -1
@@ -220,12 +232,28 @@ cdef int64_t _obvious(OData* o, const int32_t* c, Py_ssize_t m, int dl, Guesses*
             o.aborted = 2
             return -1
         skip = _blank_skip(o, c, m)
-        for i in range(gs.ngl):
-            if skip and d.colmask[gs.gl[i]] & skip:
-                continue
-            if _splits_all(d, gs.gl[i], c, m):
-                out[0] = gs.gl[i]
-                return 2 * m
+        if d.injective and d.mode == 0 and d.shift == 3:   # eight guesses at a time
+            _pack(d, c, m, pk)
+            i = 0
+            while i < gs.ngl:
+                nb = 0
+                while i < gs.ngl and nb < 8:
+                    if not (skip and d.colmask[gs.gl[i]] & skip):
+                        batch[nb] = gs.gl[i]
+                        nb += 1
+                    i += 1
+                _masks8(d.enc, batch, nb, pk, m, masks)
+                for a in range(nb):
+                    if popcount(masks[a]) == m:
+                        out[0] = batch[a]
+                        return 2 * m
+        else:
+            for i in range(gs.ngl):
+                if skip and d.colmask[gs.gl[i]] & skip:
+                    continue
+                if _splits_all(d, gs.gl[i], c, m):
+                    out[0] = gs.gl[i]
+                    return 2 * m
     if pair >= 0 and dl >= 3:
         out[0] = pair
         return 2 * m
@@ -334,6 +362,48 @@ cdef inline int _cell_counts(const KData* d, int32_t g, const uint64_t* pk,
     return 0
 
 
+cdef inline void _row(const KData* d, int32_t g, const uint64_t* pk, const int32_t* c,
+                      Py_ssize_t m, bint cells, uint32_t* hh, uint32_t* row) noexcept nogil:
+    """row = the part sizes guess g makes on c: by cell (d.clist order) when ``cells``,
+    else by slot.  ``hh``: 64 zeroed cells of scratch, zeroed again on return."""
+    cdef const uint64_t* pb
+    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef int j
+    if cells:
+        pb = _bytes_of(d, pk, m)
+        if pb != NULL and m <= 64:          # the counts straight from the cells
+            _counts64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
+                       d.benc[d.bw * <Py_ssize_t>g + 1],
+                       d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
+                       pb, pb + padded, pb + 2 * padded if d.bw == 3 else NULL,
+                       m, d.clist, d.ncl, row)
+            return
+        _cell_counts(d, g, pk, c, m, hh)
+        for j in range(d.ncl):
+            row[j] = hh[d.clist[j]]
+            hh[d.clist[j]] = 0
+    elif pk != NULL:
+        _hist_packed(d, g, pk, m, row)
+    else:
+        _hist(d, g, c, m, row)
+
+
+cdef inline int64_t _bound(const uint32_t* row, int nc, int win_j, Py_ssize_t m,
+                           const int64_t* estt, int64_t* key2) noexcept nogil:
+    """A guess's bound m + sum of estt over its non-winning parts (INF at most), and in
+    ``key2`` the sum of its squared part sizes."""
+    cdef int64_t lb = m, k2 = 0
+    cdef uint32_t cnt
+    cdef int j
+    for j in range(nc):
+        cnt = row[j]
+        k2 += <int64_t>cnt * cnt
+        if j != win_j:
+            lb += estt[cnt]
+    key2[0] = k2
+    return lb if lb < INF else INF
+
+
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
                    int32_t tag) noexcept nogil:
@@ -357,7 +427,6 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef uint32_t* hh = hc.c
     cdef uint32_t cnt
     cdef uint32_t row[MAX_SLOTS]
-    cdef const uint32_t* hrow
     cdef Py_ssize_t ninfo = 0, nkept = 0, i, t
     cdef Py_ssize_t off[MAX_SLOTS + 1]
     cdef int s, bnode = 0, nparts, a, j, win_j = -1
@@ -369,6 +438,10 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef Guesses child
     cdef Info swap
     cdef const uint64_t* pb = _bytes_of(d, pk, m) if pk != NULL else NULL
+    cdef int32_t batch[8]
+    cdef uint64_t masks[8]
+    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n) if cells else 0
+    cdef int nb, cand
     cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
     cdef int32_t g
     o.nodes += 1
@@ -376,6 +449,8 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     while (m >> bucket) > 1 and bucket < 15:
         bucket += 1
     o.by_size[bucket] += 1
+    if m <= 14:
+        o.lim_gap[min(max(limit - 2 * m, 0), 15)] += 1
     o.pairs_by_size[bucket] += m * npool
     if root and o.first >= 0:              # the opening is given
         pool = &o.first
@@ -388,70 +463,87 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
             or (d.mode != 2 and pk == NULL)):
         o.aborted = 2
     else:
-        # one pass: every guess's bound with the parent's part bound b (kept, with its
-        # part sizes, when below the limit) and the node's own best part count bnode
-        _est_table(estt, m, b, dl - 1)
         memset(hh, 0, sizeof(hc))
-        for i in range(npool):
-            if skip and d.colmask[pool[i]] & skip:
-                continue
-            if cells and pb != NULL and m <= 64:     # the counts straight from the cells
-                g = pool[i]
-                _counts64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
-                           d.benc[d.bw * <Py_ssize_t>g + 1],
-                           d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
-                           pb, pb + padded, pb + 2 * padded if d.bw == 3 else NULL,
-                           m, d.clist, d.ncl, row)
-            elif cells:
-                _cell_counts(d, pool[i], pk, c, m, hh)
-                for j in range(nc):
-                    row[j] = hh[d.clist[j]]
-                    hh[d.clist[j]] = 0
-            elif pk != NULL:
-                _hist_packed(d, pool[i], pk, m, row)
-            else:
-                _hist(d, pool[i], c, m, row)
-            nparts = 0
-            lbg = m
-            key2 = 0
-            for j in range(nc):
-                cnt = row[j]
-                key2 += <int64_t>cnt * cnt
-                if j != win_j:
-                    nparts += cnt != 0
-                    lbg += estt[cnt]
-            if nparts <= 1 and row[win_j] == 0:
-                continue                    # one part, not a candidate: no information
-            if nparts > bnode:
-                bnode = nparts
-            if lbg >= limit:
-                if lbg < node_lb:
-                    node_lb = lbg
-                continue
-            memcpy(&hist[ninfo * nc], row, nc * sizeof(uint32_t))
-            info[ninfo].g = pool[i]
-            info[ninfo].notcand = row[win_j] == 0
-            info[ninfo].lb = lbg if lbg < INF else INF
-            info[ninfo].key2 = key2
-            ninfo += 1
-        o.scanned += npool
-        if bnode < b:                       # sharper bounds for the guesses kept
+        if cells and m <= MASKS_MAX and npool > 8:
+            # few codes: a bound from the number of parts alone (a part of p codes costs
+            # at least 2p - 1), eight guesses at a time; a guess's full part sizes (and
+            # its exact bound) are counted only when it comes to the front of the order
+            t = 0
+            while t < npool:
+                nb = 0
+                while t < npool and nb < 8:
+                    if not (skip and d.colmask[pool[t]] & skip):
+                        batch[nb] = pool[t]
+                        nb += 1
+                    t += 1
+                _masks8(d.enc, batch, nb, pk, m, masks)
+                for a in range(nb):
+                    nparts = popcount(masks[a] & ~winbit)
+                    cand = (masks[a] & winbit) != 0
+                    if nparts <= 1 and not cand:
+                        continue            # one part, not a candidate: no information
+                    if nparts > bnode:
+                        bnode = nparts
+                    lbg = 3 * m - 2 * cand - nparts
+                    if lbg >= limit:
+                        if lbg < node_lb:
+                            node_lb = lbg
+                        continue
+                    info[ninfo].g = batch[a]
+                    info[ninfo].notcand = not cand
+                    info[ninfo].lb = lbg
+                    info[ninfo].key2 = 0
+                    info[ninfo].exact = 0
+                    ninfo += 1
+            o.scanned += npool
             _est_table(estt, m, bnode, dl - 1)
-            for i in range(ninfo):
-                hrow = hist + i * nc
-                lbg = m
-                for j in range(nc):
-                    if j != win_j:
-                        lbg += estt[hrow[j]]
-                info[i].lb = lbg if lbg < INF else INF
         else:
-            bnode = b
+            # every guess's part sizes and bound with the parent's part bound b (kept
+            # when below the limit), and the node's own best part count bnode
+            _est_table(estt, m, b, dl - 1)
+            for i in range(npool):
+                if skip and d.colmask[pool[i]] & skip:
+                    continue
+                _row(d, pool[i], pk, c, m, cells, hh, row)
+                nparts = 0
+                for j in range(nc):
+                    if j != win_j and row[j]:
+                        nparts += 1
+                if nparts <= 1 and row[win_j] == 0:
+                    continue                # one part, not a candidate: no information
+                if nparts > bnode:
+                    bnode = nparts
+                lbg = _bound(row, nc, win_j, m, estt, &key2)
+                if lbg >= limit:
+                    if lbg < node_lb:
+                        node_lb = lbg
+                    continue
+                memcpy(&hist[ninfo * nc], row, nc * sizeof(uint32_t))
+                info[ninfo].g = pool[i]
+                info[ninfo].notcand = row[win_j] == 0
+                info[ninfo].lb = lbg
+                info[ninfo].key2 = key2
+                info[ninfo].exact = 1
+                info[ninfo].row = <int32_t>ninfo
+                ninfo += 1
+            o.scanned += npool
+            if bnode < b:                   # sharper bounds for the guesses kept
+                _est_table(estt, m, bnode, dl - 1)
+                for i in range(ninfo):
+                    info[i].lb = _bound(hist + info[i].row * nc, nc, win_j, m, estt, &key2)
+            else:
+                bnode = b
     i = 0
     while i < ninfo and not o.aborted:
-        t = i                               # the next guess in the order
-        for j in range(i + 1, ninfo):
+        t = i                               # the next guess in the order: the smallest
+        for j in range(i + 1, ninfo):       # key, an unrefined bound first at a tie
             if _before(&info[j], &info[t]):
                 t = j
+        if not info[t].exact and info[t].lb < best:
+            _row(d, info[t].g, pk, c, m, cells, hh, row)   # refine it and look again
+            info[t].lb = _bound(row, nc, win_j, m, estt, &info[t].key2)
+            info[t].exact = 1
+            continue
         if t != i:
             swap = info[i]
             info[i] = info[t]
@@ -528,6 +620,8 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         return best if best_g >= 0 else limit
     if best_g >= 0:                         # the optimum (below the limit)
         o.exact_nodes += 1
+        if m <= 14:
+            o.res_gap[min(max(best - 2 * m, 0), 15)] += 1
         out[0] = best_g
         e = _memo_find(&o.memo, c, m, tag, h, True)
         if e != NULL:
@@ -657,6 +751,8 @@ cdef class Optimizer:
                 "by_size": [self.o.by_size[i] for i in range(16)],
                 "pairs_by_size": [self.o.pairs_by_size[i] for i in range(16)],
                 "explored": self.o.explored, "exact_nodes": self.o.exact_nodes,
+                "lim_gap": [self.o.lim_gap[i] for i in range(16)],
+                "res_gap": [self.o.res_gap[i] for i in range(16)],
                 "memo_bytes": self.o.memo.mem}
 
     def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
