@@ -202,22 +202,15 @@ cdef inline int _pairs(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m
     return dup
 
 
-cdef int64_t _obvious(OData* o, const int32_t* c, Py_ssize_t m, int dl, Guesses* gs,
-                      int32_t* out, int64_t* floor) noexcept nogil:
-    """The least totals a set of m codes can have (see docs/optimal.md), when a guess
-    reaches them: 2m - 1 (a candidate putting every code in a part of its own), else 2m
-    (a guess doing so; else a candidate leaving one pair and singletons).  The guess goes
-    to ``out``; -1 when none does, and then ``floor`` receives 2m + 1 (a lower bound of
-    every strategy for c) when m is small enough for the rules to apply."""
+cdef int64_t _cand_rules(OData* o, const int32_t* c, Py_ssize_t m, int32_t* out,
+                         int32_t* pair) noexcept nogil:
+    """2m - 1, the least total any m codes can have, when a candidate puts every code of c
+    in a part of its own (the first such in ``out``), else -1; ``pair`` receives the first
+    candidate leaving exactly one pair and singletons (-1: none).  See docs/optimal.md."""
     cdef const KData* d = o.d
     cdef Py_ssize_t i
-    cdef uint32_t skip
-    cdef int32_t pair = -1
-    cdef int r, nb, a
-    cdef int32_t batch[8]
-    cdef uint64_t masks[8]
-    cdef uint64_t pk[2 * MAX_SLOTS]
-    floor[0] = 0
+    cdef int r
+    pair[0] = -1
     if m > d.nslots:
         return -1
     for i in range(m):
@@ -225,41 +218,38 @@ cdef int64_t _obvious(OData* o, const int32_t* c, Py_ssize_t m, int dl, Guesses*
         if r == 0:
             out[0] = c[i]
             return 2 * m - 1
-        if r == 1 and pair < 0:
-            pair = c[i]
-    if not o.cands_only and m <= d.nslots - 1:
-        if _ensure(o, gs) != 0:
-            o.aborted = 2
-            return -1
-        skip = _blank_skip(o, c, m)
-        if d.injective and d.mode == 0 and d.shift == 3:   # eight guesses at a time
-            _pack(d, c, m, pk)
-            i = 0
-            while i < gs.ngl:
-                nb = 0
-                while i < gs.ngl and nb < 8:
-                    if not (skip and d.colmask[gs.gl[i]] & skip):
-                        batch[nb] = gs.gl[i]
-                        nb += 1
-                    i += 1
-                _masks8(d.enc, batch, nb, pk, m, masks)
-                for a in range(nb):
-                    if popcount(masks[a]) == m:
-                        out[0] = batch[a]
-                        return 2 * m
-        else:
-            for i in range(gs.ngl):
-                if skip and d.colmask[gs.gl[i]] & skip:
-                    continue
-                if _splits_all(d, gs.gl[i], c, m):
-                    out[0] = gs.gl[i]
-                    return 2 * m
-    if pair >= 0 and dl >= 3:
-        out[0] = pair
-        return 2 * m
-    if o.cands_only or m <= d.nslots - 1:   # (every guess that could do better was tried)
-        floor[0] = 2 * m + 1
+        if r == 1 and pair[0] < 0:
+            pair[0] = c[i]
     return -1
+
+
+cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs,
+                           int32_t* out) noexcept nogil:
+    """2m when some guess puts every code of c in a part of its own (the first such in
+    ``out``), else -1.  (The nodes of few codes of the encoded games find it in their own
+    scan, _node; this is the rule for the others.)"""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t i
+    cdef uint32_t skip
+    if o.cands_only or m > d.nslots - 1:
+        return -1
+    if _ensure(o, gs) != 0:
+        o.aborted = 2
+        return -1
+    skip = _blank_skip(o, c, m)
+    for i in range(gs.ngl):
+        if skip and d.colmask[gs.gl[i]] & skip:
+            continue
+        if _splits_all(d, gs.gl[i], c, m):
+            out[0] = gs.gl[i]
+            return 2 * m
+    return -1
+
+
+cdef inline bint _few(const OData* o, Py_ssize_t m) noexcept nogil:
+    """Whether a node of m codes scans its guesses by part counts first (_node)."""
+    return (o.d.injective and o.d.mode == 0 and o.d.shift == 3 and m <= MASKS_MAX
+            and (m if o.cands_only else o.ng) > 8)
 
 
 cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
@@ -268,10 +258,11 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     guess of the optimum (when found).  ``b`` bounds the non-winning parts any guess
     makes here; ``gs`` the guesses to scan (made on demand).  After a stop (o.aborted)
     the value means nothing (at the root, o.root_lower holds a proved lower bound)."""
-    cdef int64_t lb0, v, floor = 0
+    cdef int64_t lb0, v
     cdef MemoEntry* e
     cdef uint64_t h = 0
-    cdef int32_t tag = dl if o.limited else 0
+    cdef int32_t tag = dl if o.limited else 0, pair = -1
+    cdef bint fixed = root and o.first >= 0
     out[0] = -1
     if m == 1:
         out[0] = c[0]
@@ -300,20 +291,37 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         o.aborted = 1
         o.root_lower = lb0
         return limit
-    v = -1 if root and o.first >= 0 else _obvious(o, c, m, dl, gs, out, &floor)
-    if v >= 0 or o.aborted:
-        o.obvious += v >= 0
-        return v if v >= 0 else limit
-    if floor > lb0:
-        lb0 = floor
-        if lb0 >= limit and not root:
-            return lb0
-    if dl == 2 and not (root and o.first >= 0):  # only a guess splitting S apart works
+    if not fixed:
+        v = _cand_rules(o, c, m, out, &pair)
+        if v >= 0:
+            o.obvious += 1
+            return v
+    if _few(o, m):                          # the other rules in the node's own scan
+        if _ensure(o, gs) != 0:
+            o.aborted = 2
+            return limit
+        return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
+    if not fixed and m <= o.d.nslots:
+        v = _noncand_rule(o, c, m, gs, out)
+        if o.aborted:
+            return limit
+        if v < 0 and pair >= 0 and dl >= 3:
+            v = 2 * m
+            out[0] = pair
+        if v >= 0:
+            o.obvious += 1
+            return v
+        if o.cands_only or m <= o.d.nslots - 1:     # every better guess was tried
+            if 2 * m + 1 > lb0:
+                lb0 = 2 * m + 1
+            if lb0 >= limit and not root:
+                return lb0
+    if dl == 2 and not fixed:               # only a guess splitting S apart works
         return INF
     if _ensure(o, gs) != 0:
         o.aborted = 2
         return limit
-    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag)
+    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
 
 
 cdef void _est_table(int64_t* out, Py_ssize_t m, int64_t b, int dl) noexcept nogil:
@@ -406,8 +414,12 @@ cdef inline int64_t _bound(const uint32_t* row, int nc, int win_j, Py_ssize_t m,
 
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
-                   int32_t tag) noexcept nogil:
-    """_solve's general case: scan the guesses, then try them by increasing bound."""
+                   int32_t tag, int32_t pair) noexcept nogil:
+    """_solve's general case: scan the guesses, then try them by increasing bound.
+
+    A node of few codes (_few) scans every guess by its part count (eight at a time),
+    which also settles the rules _solve leaves to it: a guess splitting c into singletons
+    (2m), else the candidate ``pair`` leaving one pair (2m), else the floor 2m + 1."""
     cdef const KData* d = o.d
     cdef int ns = d.nslots, win = d.win
     # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
@@ -415,11 +427,12 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef bint cells = d.injective and d.mode == 0 and d.shift == 3
     cdef int nc = d.ncl if cells else ns
     cdef int wc = 0
+    cdef bint few = _few(o, m)
     cdef const int32_t* pool = c if o.cands_only else gs.gl
     cdef Py_ssize_t npool = m if o.cands_only else gs.ngl
     cdef uint32_t skip = 0 if o.cands_only else _blank_skip(o, c, m)
     cdef Info* info = <Info*>malloc((npool + 1) * sizeof(Info))
-    cdef uint32_t* hist = <uint32_t*>malloc((npool + 1) * nc * sizeof(uint32_t))
+    cdef uint32_t* hist = <uint32_t*>malloc(((0 if few else npool) + 1) * nc * sizeof(uint32_t))
     cdef int64_t* estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
     cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
     cdef uint64_t* pk = _new_pack(d, c, m) if d.mode != 2 else NULL
@@ -442,8 +455,9 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef uint64_t masks[8]
     cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n) if cells else 0
     cdef int nb, cand
-    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
-    cdef int32_t g
+    cdef bint fixed = root and o.first >= 0
+    cdef int32_t split = -1
+    cdef int64_t settled = -1
     o.nodes += 1
     cdef int bucket = 0
     while (m >> bucket) > 1 and bucket < 15:
@@ -464,7 +478,7 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         o.aborted = 2
     else:
         memset(hh, 0, sizeof(hc))
-        if cells and m <= MASKS_MAX and npool > 8:
+        if few and not fixed:
             # few codes: a bound from the number of parts alone (a part of p codes costs
             # at least 2p - 1), eight guesses at a time; a guess's full part sizes (and
             # its exact bound) are counted only when it comes to the front of the order
@@ -480,6 +494,9 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
                 for a in range(nb):
                     nparts = popcount(masks[a] & ~winbit)
                     cand = (masks[a] & winbit) != 0
+                    if not cand and nparts == m and not o.cands_only and m <= ns - 1:
+                        split = batch[a]    # the first guess splitting c into singletons
+                        break
                     if nparts <= 1 and not cand:
                         continue            # one part, not a candidate: no information
                     if nparts > bnode:
@@ -495,7 +512,22 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
                     info[ninfo].key2 = 0
                     info[ninfo].exact = 0
                     ninfo += 1
-            o.scanned += npool
+                if split >= 0:              # settles the node (see below)
+                    break
+            o.scanned += t
+            if split >= 0:
+                settled = 2 * m             # a guess splitting c apart
+                best_g = split
+            elif pair >= 0 and dl >= 3:
+                settled = 2 * m             # else a candidate leaving one pair
+                best_g = pair
+            elif m <= ns and (o.cands_only or m <= ns - 1):
+                if 2 * m + 1 > lb0:         # every better guess was tried
+                    lb0 = 2 * m + 1
+            if settled < 0 and dl == 2:     # only a guess splitting c apart works
+                settled = INF
+            if settled < 0 and lb0 >= limit and not root:
+                settled = lb0
             _est_table(estt, m, bnode, dl - 1)
         else:
             # every guess's part sizes and bound with the parent's part bound b (kept
@@ -533,6 +565,13 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
                     info[i].lb = _bound(hist + info[i].row * nc, nc, win_j, m, estt, &key2)
             else:
                 bnode = b
+    if settled >= 0:                        # decided by the rules: no exploration
+        ninfo = 0
+        if settled >= INF or best_g < 0:
+            node_lb = settled
+        else:
+            best = settled
+            o.obvious += 1
     i = 0
     while i < ninfo and not o.aborted:
         t = i                               # the next guess in the order: the smallest
