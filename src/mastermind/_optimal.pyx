@@ -36,12 +36,13 @@ when absent colours are merged); encoded codes for symmetry.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
+from cython.parallel cimport prange, threadid
 
 import numpy as np
 
-from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopFlag,
+from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopFlag, vread,
                                _bytes_of, _cell, _count64b, _counts64b, _halted, _hist,
                                _hist_packed, _masks8, _new_pack, _pack, _slot, _with_stop,
                                popcount)
@@ -53,6 +54,7 @@ from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_roo
 cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
+    PAR_MIN = 1500          # codes from which a node's parts are solved side by side
     REC = 5                 # record: parent, slot, guess, size, depth
 
 cdef extern from *:
@@ -60,6 +62,8 @@ cdef extern from *:
     #define MM_OPT_INF ((int64_t)1 << 40)
     """
     int64_t INF "MM_OPT_INF"       # no strategy (beyond the guesses left)
+    int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
+    int __ATOMIC_RELAXED
 
 
 # The guesses a node scans (one per orbit of its history's group), made when first
@@ -95,17 +99,17 @@ cdef struct OData:
     int64_t obvious         # sets settled by the obvious rules
     int64_t hits            # memo answers
     int64_t scanned         # guesses scanned
-    int64_t by_size[16]     # general nodes by log2 of their size
-    int64_t pairs_by_size[16]
     int64_t explored        # guesses explored (their parts solved)
-    int64_t exact_nodes
-    int64_t lim_gap[16]     # small general nodes by limit - 2m
-    int64_t res_gap[16]     # ... and by result - 2m (exact ones)
     int aborted             # 1 stopped (flag or deadline), 2 out of memory
     int64_t root_lower      # after a stop: a proved lower bound at the root
     int32_t* rec            # the tree: records of REC ints
     Py_ssize_t nrec
     Py_ssize_t caprec
+    int threads             # the main search: workers solving the parts of big nodes
+    Py_ssize_t par_min      # ... nodes of at least this many codes
+    OData* workers          # (threads of them), NULL: one thread
+    const Memo* shared      # a worker: the main search's memo, read besides its own
+    int* cancel             # a worker: set when the part it solves no longer matters
 
 
 cdef inline int64_t _est(int64_t p, int64_t b, int dl) noexcept nogil:
@@ -277,6 +281,8 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         return lb0
     h = _hash_set(c, m, tag)
     e = _memo_find(&o.memo, c, m, tag, h, False)
+    if e == NULL and o.shared != NULL:
+        e = _memo_find(<Memo*>o.shared, c, m, tag, h, False)
     if e != NULL and not root:
         if e.value >= 0:
             o.hits += 1
@@ -290,6 +296,9 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     if _halted(o.d):
         o.aborted = 1
         o.root_lower = lb0
+        return limit
+    if o.cancel != NULL and vread(o.cancel):
+        o.aborted = 3                       # a worker's part that no longer matters
         return limit
     if not fixed:
         v = _cand_rules(o, c, m, out, &pair)
@@ -412,6 +421,83 @@ cdef inline int64_t _bound(const uint32_t* row, int nc, int win_j, Py_ssize_t m,
     return lb if lb < INF else INF
 
 
+cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_t* off,
+                                 const uint32_t* row, const int* order, int nparts, int dl,
+                                 int64_t best, int64_t lb, int bnode, const int64_t* estt,
+                                 Guesses* child) noexcept nogil:
+    """The parts of one guess (its bound ``lb``: every part at its estimate) solved side by
+    side by the worker searches, the largest first, each below the limit the others'
+    estimates leave it; the first total proving the guess no better than ``best``
+    cancels the rest.  Returns the guess's total (exact when below ``best``, else a
+    bound), after the workers' memos are adopted by the main one."""
+    cdef int64_t excess = 0, v
+    cdef int cancel = 0, a, s, w
+    cdef int finished[MAX_SLOTS]
+    cdef int64_t vals[MAX_SLOTS]
+    cdef int32_t sub
+    cdef OData* wk
+    if _ensure(o, child) != 0:              # (read by every worker: made before)
+        o.aborted = 2
+        return lb
+    for w in range(o.threads):
+        wk = &o.workers[w]
+        wk.cancel = &cancel
+        wk.aborted = 0
+        wk.limited = o.limited
+    for a in prange(nparts, num_threads=o.threads, schedule="dynamic", chunksize=1):
+        s = order[nparts - 1 - a]
+        wk = &o.workers[threadid()]
+        finished[a] = 0
+        vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - estt[row[s]]),
+                         bnode, child, &sub, False)
+        if wk.aborted == 3:                 # cancelled: the part keeps its estimate
+            wk.aborted = 0
+        elif not wk.aborted:
+            finished[a] = 1
+            v = __atomic_add_fetch(&excess, vals[a] - estt[row[s]], __ATOMIC_RELAXED)
+            if lb + v >= best:
+                cancel = 1
+    v = lb
+    for a in range(nparts):
+        if finished[a]:
+            v += vals[a] - estt[row[order[nparts - 1 - a]]]
+    for w in range(o.threads):              # stops, statistics, and what they learnt
+        wk = &o.workers[w]
+        if wk.aborted and not o.aborted:
+            o.aborted = wk.aborted
+        wk.cancel = NULL
+        o.nodes += wk.nodes
+        o.obvious += wk.obvious
+        o.hits += wk.hits
+        o.scanned += wk.scanned
+        o.explored += wk.explored
+        wk.nodes = wk.obvious = wk.hits = wk.scanned = wk.explored = 0
+        _adopt(&o.memo, &wk.memo)
+    return v
+
+
+cdef void _adopt(Memo* into, Memo* frm) noexcept nogil:
+    """Move every entry of ``frm`` into ``into`` (keeping what each knows), emptying frm."""
+    cdef Py_ssize_t i
+    cdef MemoEntry* src
+    cdef MemoEntry* dst
+    for i in range(frm.cap):
+        src = &frm.tab[i]
+        if src.cset == NULL:
+            continue
+        dst = _memo_find(into, src.cset, src.m, src.tag, src.h, True)
+        if dst != NULL:
+            if src.value >= 0 and dst.value < 0:
+                dst.value = src.value
+                dst.guess = src.guess
+            if src.lower > dst.lower:
+                dst.lower = src.lower
+        free(src.cset)
+        src.cset = NULL
+    frm.used = 0
+    frm.mem = frm.cap * sizeof(MemoEntry)
+
+
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
                    int32_t tag, int32_t pair) noexcept nogil:
@@ -459,13 +545,6 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef int32_t split = -1
     cdef int64_t settled = -1
     o.nodes += 1
-    cdef int bucket = 0
-    while (m >> bucket) > 1 and bucket < 15:
-        bucket += 1
-    o.by_size[bucket] += 1
-    if m <= 14:
-        o.lim_gap[min(max(limit - 2 * m, 0), 15)] += 1
-    o.pairs_by_size[bucket] += m * npool
     if root and o.first >= 0:              # the opening is given
         pool = &o.first
         npool = 1
@@ -622,8 +701,12 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         if o.use_sym and not o.cands_only and _sym_child(d, &gs.sym, info[i].g,
                                                           &child.sym) != 0:
             o.aborted = 2
+        if o.workers != NULL and m >= o.par_min and nparts >= 2 and not o.aborted:
+            running = _parts_side_by_side(o, parts, off, row, order, nparts, dl, best,
+                                          running, bnode, estt, &child)
+            pruned = running >= best
         for a in range(nparts):
-            if o.aborted:
+            if o.aborted or o.workers != NULL and m >= o.par_min and nparts >= 2:
                 break
             s = order[a]
             part_est = estt[row[s]]
@@ -658,9 +741,6 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         out[0] = best_g
         return best if best_g >= 0 else limit
     if best_g >= 0:                         # the optimum (below the limit)
-        o.exact_nodes += 1
-        if m <= 14:
-            o.res_gap[min(max(best - 2 * m, 0), 15)] += 1
         out[0] = best_g
         e = _memo_find(&o.memo, c, m, tag, h, True)
         if e != NULL:
@@ -762,7 +842,7 @@ cdef class Optimizer:
         memset(&self.o, 0, sizeof(OData))
 
     def __init__(self, Kernel kernel, guesses, bint cands_only, bint symmetry, bint blanks,
-                 Py_ssize_t mem_limit):
+                 Py_ssize_t mem_limit, int threads=1):
         cdef const int32_t[::1] gv = kernel.rows(guesses)
         self.kernel = kernel
         self._refs = (guesses, gv)
@@ -774,12 +854,41 @@ cdef class Optimizer:
         self.o.use_sym = symmetry and kernel.mode != 2
         self.o.blanks_ok = blanks and kernel.mode != 2
         self.o.first = -1
+        self.o.par_min = PAR_MIN
         if _memo_init(&self.o.memo, mem_limit) != 0:
             raise MemoryError("out of memory preparing the search")
+        cdef int w
+        if threads > 1:
+            self.o.threads = threads
+            self.o.workers = <OData*>calloc(threads, sizeof(OData))
+            if self.o.workers == NULL:
+                raise MemoryError("out of memory preparing the search")
+            for w in range(threads):
+                self.o.workers[w] = self.o
+                self.o.workers[w].workers = NULL
+                self.o.workers[w].threads = 1
+                self.o.workers[w].shared = &self.o.memo
+                self.o.workers[w].rec = NULL
+                if _memo_init(&self.o.workers[w].memo, mem_limit // threads) != 0:
+                    raise MemoryError("out of memory preparing the search")
 
     def __dealloc__(self):
+        cdef int w
         _memo_free(&self.o.memo)
+        if self.o.workers != NULL:
+            for w in range(self.o.threads):
+                _memo_free(&self.o.workers[w].memo)
+            free(self.o.workers)
         free(self.o.rec)
+
+    property par_min:
+        """Nodes of at least this many codes have their parts solved side by side (with
+        more than one thread); the answers never depend on it, only the time."""
+        def __get__(self):
+            return self.o.par_min
+
+        def __set__(self, Py_ssize_t value):
+            self.o.par_min = max(1, value)
 
     @property
     def stats(self):
@@ -787,11 +896,7 @@ cdef class Optimizer:
         hits, guesses scanned, memo entries and bytes."""
         return {"nodes": self.o.nodes, "obvious": self.o.obvious, "hits": self.o.hits,
                 "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
-                "by_size": [self.o.by_size[i] for i in range(16)],
-                "pairs_by_size": [self.o.pairs_by_size[i] for i in range(16)],
-                "explored": self.o.explored, "exact_nodes": self.o.exact_nodes,
-                "lim_gap": [self.o.lim_gap[i] for i in range(16)],
-                "res_gap": [self.o.res_gap[i] for i in range(16)],
+                "explored": self.o.explored,
                 "memo_bytes": self.o.memo.mem}
 
     def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
