@@ -86,3 +86,33 @@ def analyze(n, k, strategy, candidates_only=False, first=None, secrets=None, gue
 
     walk(list(secrets), 1, first)
     return dict(sorted(dist.items()))
+
+
+def optimal_total(guesses: list, secrets: list, score_fn, win, max_guesses=None,
+                  candidates_only: bool = False) -> float:
+    """The least total number of guesses over every secret (DESIGN section 7) by brute
+    force: every guess at every node, memoised on exact sets only (which changes no
+    answer); ``inf`` when no strategy keeps within ``max_guesses``."""
+    from functools import lru_cache
+
+    table = {(g, s): score_fn(g, s) for g in guesses for s in secrets}
+
+    @lru_cache(maxsize=None)
+    def total(cands: tuple, left: int) -> float:
+        if len(cands) == 1:
+            return 1 if left >= 1 else float("inf")
+        if left <= 1:
+            return float("inf")
+        best = float("inf")
+        for g in (cands if candidates_only else guesses):
+            parts: dict = {}
+            for s in cands:
+                parts.setdefault(table[g, s], []).append(s)
+            if len(parts) == 1 and g not in cands:
+                continue                        # learns nothing, finds nothing
+            t = len(cands) + sum(total(tuple(p), left - 1) for sc, p in parts.items()
+                                 if sc != win)
+            best = min(best, t)
+        return best
+
+    return total(tuple(secrets), max_guesses or 100)

@@ -102,6 +102,8 @@ cdef struct OData:
     int64_t explored        # guesses explored (their parts solved)
     int aborted             # 1 stopped (flag or deadline), 2 out of memory
     int64_t root_lower      # after a stop: a proved lower bound at the root
+    int64_t root_done       # progress: the root's guesses tried (or ruled out) so far
+    int64_t root_total      # ... of these (0 until the root's scan is done)
     int32_t* rec            # the tree: records of REC ints
     Py_ssize_t nrec
     Py_ssize_t caprec
@@ -644,6 +646,8 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
                     info[i].lb = _bound(hist + info[i].row * nc, nc, win_j, m, estt, &key2)
             else:
                 bnode = b
+    if root:
+        o.root_total = ninfo
     if settled >= 0:                        # decided by the rules: no exploration
         ninfo = 0
         if settled >= INF or best_g < 0:
@@ -730,6 +734,10 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
             best = running
             best_g = info[i].g
         i += 1
+        if root:
+            o.root_done = i
+    if root and not o.aborted:
+        o.root_done = o.root_total
     free(pk)
     free(parts)
     free(estt)
@@ -837,6 +845,8 @@ cdef class Optimizer:
     cdef KData dd
     cdef Kernel kernel
     cdef object _refs
+    cdef public object last     # what the last run returned (kept for a caller stopped
+                                # by Ctrl-C in the meantime)
 
     def __cinit__(self):
         memset(&self.o, 0, sizeof(OData))
@@ -891,6 +901,12 @@ cdef class Optimizer:
             self.o.par_min = max(1, value)
 
     @property
+    def progress(self):
+        """(the root's guesses done, of how many): read from another thread while
+        :meth:`run` works (0, 0 until the root's guesses are scanned)."""
+        return self.o.root_done, self.o.root_total
+
+    @property
     def stats(self):
         """dict: nodes (general nodes), obvious (sets settled by the obvious rules), memo
         hits, guesses scanned, memo entries and bytes."""
@@ -921,6 +937,9 @@ cdef class Optimizer:
         self.dd = _with_stop(&self.kernel.d, stop)
         self.o.aborted = 0
         self.o.root_lower = 0
+        self.o.root_done = 0
+        self.o.root_total = 0
+        self.last = None
         self.o.limited = max_guesses > 0
         self.o.first = self.kernel.rows(first) if first >= 0 else -1
         self.o.nrec = 0
@@ -952,7 +971,8 @@ cdef class Optimizer:
                        self.o.nrec * REC * sizeof(int32_t))
                 if self.kernel.universe is not None:
                     recs[:, 2] = self.kernel.codes(recs[:, 2])
-            return status, v, lower, recs
+            self.last = (status, v, lower, recs)
+            return self.last
         finally:
             free(root.own)
             free(root.sym.el)

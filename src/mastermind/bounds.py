@@ -346,7 +346,8 @@ def check_strategy(game: Game, tree: Node,
     :func:`mastermind.game.reference_score` on colour tuples (a custom game's own score
     function, for a :class:`~mastermind.custom.CustomGame`).  Each node's guess must be
     an allowed guess (with ``candidates_only``: consistent with every score so far), each
-    score must lead to a child or be the win.
+    score must lead to a child or be the win.  :func:`strategy_distribution` gives the
+    whole distribution.
 
     Raises
     ------
@@ -359,6 +360,23 @@ def check_strategy(game: Game, tree: Node,
     Traceback (most recent call last):
     ...
     mastermind.bounds.StrategyCheckError: secret 12: after 11 scored 1 0 the strategy has no move
+    """
+    return max(strategy_distribution(game, tree, candidates, guesses=guesses,
+                                     candidates_only=candidates_only))
+
+
+def strategy_distribution(game: Game, tree: Node,
+                          candidates: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
+                          guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
+                          candidates_only: bool = False) -> dict[int, int]:
+    """{number of guesses: secrets} from playing the strategy ``tree`` against every
+    candidate, as :func:`check_strategy` plays it (independently of the kernel).
+
+    >>> from mastermind.game import Game
+    >>> from mastermind.analysis import analyze
+    >>> a = analyze(Game(3, 3), tree=True)
+    >>> strategy_distribution(a.game, a.tree) == a.distribution
+    True
     """
     if not isinstance(tree, Node):
         raise StrategyCheckError(f"expected a strategy Node, got {type(tree).__name__}")
@@ -389,34 +407,36 @@ def check_strategy(game: Game, tree: Node,
         def won(s: Any) -> bool:
             return s == win
 
-    worst = 0
+    def where(secret: int, path: list[tuple[int, Any]]) -> str:
+        return f"secret {game.format_code(secret)}: " + (
+            "after " + ", ".join(f"{game.format_code(u)} scored {s}" for u, s in path)
+            if path else "at the start")
+
+    dist: dict[int, int] = {}
     for secret in cands.tolist():
         node: Optional[Node] = tree
-        path: list[tuple[int, Score]] = []
+        path: list[tuple[int, Any]] = []
         while True:
             assert node is not None
             g = node.guess
-            where = f"secret {game.format_code(secret)}: " + (
-                "after " + ", ".join(f"{game.format_code(u)} scored {s}" for u, s in path)
-                if path else "at the start")
             if not isinstance(g, (int, np.integer)) or not 0 <= g < game.size or (
                     g not in allowed):
-                raise StrategyCheckError(f"{where}: {g!r} is not an allowed guess")
+                raise StrategyCheckError(f"{where(secret, path)}: {g!r} is not an allowed "
+                                         "guess")
             if candidates_only and any(score(u, g) != s for u, s in path):
-                raise StrategyCheckError(f"{where}: {game.format_code(g)} is not a candidate")
+                raise StrategyCheckError(f"{where(secret, path)}: {game.format_code(g)} is "
+                                         "not a candidate")
             s = score(g, secret)
             path.append((g, s))
             if won(s):
                 break
             if len(path) > 100:
-                raise StrategyCheckError(f"{where}: more than 100 guesses")
+                raise StrategyCheckError(f"{where(secret, path)}: more than 100 guesses")
             node = node.children.get(s)
             if node is None:
-                where = f"secret {game.format_code(secret)}: after " + ", ".join(
-                    f"{game.format_code(u)} scored {t}" for u, t in path)
-                raise StrategyCheckError(f"{where} the strategy has no move")
-        worst = max(worst, len(path))
-    return worst
+                raise StrategyCheckError(f"{where(secret, path)} the strategy has no move")
+        dist[len(path)] = dist.get(len(path), 0) + 1
+    return dict(sorted(dist.items()))
 
 
 # ---------------------------------------------------------------------- the optimum

@@ -72,6 +72,11 @@ def _pool(result: Analysis) -> str:
     return "candidates only" if result.candidates_only else "all guesses allowed"
 
 
+def _strategy_name(result: Any) -> str:
+    """The result's strategy as text (an analysis's Strategy, or a name: "optimal")."""
+    return str(getattr(result.strategy, "value", result.strategy))
+
+
 def summary(result: Analysis) -> str:
     """One line: game, strategy, pool, first guess, and the distribution's totals."""
     game = result.game
@@ -106,7 +111,7 @@ def to_json(result: Analysis) -> dict[str, Any]:
         "variant": game.variant.value,
         "pegs": game.n,
         "colours": game.k,
-        "strategy": result.strategy.value,
+        "strategy": _strategy_name(result),
         "candidates_only": result.candidates_only,
         "first_guess": game.format_code(result.first_guess),
         "end_score": texts[game.slots[game.win_slot]],

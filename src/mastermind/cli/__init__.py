@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "tree": ("tree", "write the whole strategy tree: JSON, Graphviz DOT/SVG/PNG, cheat sheet",
              ()),
     "bound": ("bound", "the exact worst case: the fewest guesses that always suffice", ()),
+    "optimal": ("optimal", "the exact expected case: the least total number of guesses", ()),
 }
 
 

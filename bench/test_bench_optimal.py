@@ -1,0 +1,43 @@
+"""The exact expected-case optimum (mastermind.optimal): the published games.
+
+[4,6] and [4,7] run by default; Bulls and Cows [4,10] and [4,8] take tens of seconds:
+``python -m pytest bench/test_bench_optimal.py --benchmark-only -m slow``.  Every
+benchmark checks its total.
+"""
+
+import pytest
+
+from mastermind import Game
+from mastermind.optimal import optimal
+
+
+@pytest.mark.benchmark(group="optimal")
+def test_optimal_4_6(benchmark, game_4_6):
+    result = benchmark(optimal, game_4_6)
+    benchmark.extra_info["nodes"] = result.nodes
+    assert result.exact and result.total == 5625
+
+
+@pytest.mark.benchmark(group="optimal")
+def test_optimal_4_6_within_5(benchmark, game_4_6):
+    result = benchmark(optimal, game_4_6, max_guesses=5)
+    assert result.exact and result.total == 5626
+
+
+@pytest.mark.benchmark(group="optimal")
+def test_optimal_4_7(benchmark):
+    game = Game(4, 7)
+    result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
+    benchmark.extra_info["nodes"] = result.nodes
+    assert result.exact and result.total == 11228
+
+
+@pytest.mark.slow
+@pytest.mark.benchmark(group="optimal slow")
+@pytest.mark.parametrize("n,k,variant,total", [(4, 10, "bulls-and-cows", 26274),
+                                               (4, 8, "classic", 20471)])
+def test_optimal_slow(benchmark, n, k, variant, total):
+    game = Game(n, k, variant)
+    result = benchmark.pedantic(optimal, args=(game,), rounds=1, iterations=1)
+    benchmark.extra_info["nodes"] = result.nodes
+    assert result.exact and result.total == total

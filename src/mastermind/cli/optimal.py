@@ -1,0 +1,128 @@
+"""``mastermind optimal``: the strategy with the least total number of guesses, proved."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import TYPE_CHECKING, TextIO
+
+from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, game_options,
+                     jobs_option, make_game, output_options)
+from .progress import ProgressBar
+from .render import bar, print_table, wants_colour
+
+if TYPE_CHECKING:
+    from ..optimal import Optimum
+
+DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.optimal.DEFAULT_MEMORY)
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.description = ("The expected-case optimum: the strategy with the least total number of "
+                     "guesses over every secret (the winning guess counts), found by an "
+                     "exact branch-and-bound search and proved least. On a time limit or "
+                     "Ctrl-C, the best strategy found and the proved lower bound are "
+                     "printed and the exit status is 1.")
+    p.epilog = ("Examples: 'mastermind optimal' ([4,6]: 5625), 'mastermind optimal "
+                "--max-guesses 5' (5626), 'mastermind optimal -n 4 -k 7 --json', "
+                "'mastermind optimal --variant bulls-and-cows -k 10 --tree bc.json'.")
+    game_options(p)
+    s = p.add_argument_group("strategy")
+    s.add_argument("--max-guesses", type=int, default=None, metavar="D",
+                   help="only strategies that never need more than D guesses")
+    s.add_argument("--candidates-only", action="store_true",
+                   help="guess only codes that can still be the secret")
+    s.add_argument("--first", metavar="CODE", help="the opening guess, e.g. 1122")
+    output_options(p)
+    p.add_argument("--tree", metavar="FILE",
+                   help="write the strategy (JSON, as 'mastermind tree --format json') to FILE")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop after S seconds (the whole command) with the best strategy "
+                        "found and the proved lower bound")
+    jobs_option(p)
+    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """0 when the optimum is proved (or proved impossible), 1 when stopped early."""
+    from ..optimal import optimal
+    from ..tree import to_json
+
+    start = time.monotonic()
+    if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
+        raise UsageError("--time-limit must be a positive number of seconds")
+    if args.max_guesses is not None and not 1 <= args.max_guesses <= 64:
+        raise UsageError("--max-guesses must be between 1 and 64")
+    if args.memory < 1:
+        raise UsageError("--memory must be at least 1 MB")
+    dest = Destination(args.tree, "--tree") if args.tree is not None else None
+    try:
+        game = make_game(args)
+        left = (None if args.time_limit is None
+                else max(args.time_limit - (time.monotonic() - start), 1e-3))
+        bar_ = ProgressBar(f"{game.name} optimal", unit="opening guesses",
+                           enabled=False if args.no_progress else None)
+        try:
+            result = optimal(game, max_guesses=args.max_guesses,
+                             candidates_only=args.candidates_only, first=args.first,
+                             time_limit=left, jobs=args.jobs, progress=bar_,
+                             memory=args.memory << 20)
+        finally:
+            bar_.close()
+        if dest is not None:
+            if result.tree is None:
+                raise UsageError("no strategy to write to --tree (none was found)")
+            dest.write(json.dumps(to_json(result), indent=1) + "\n")
+            dest.commit()
+    except BaseException:
+        if dest is not None:
+            dest.discard()
+        raise
+    if args.json:
+        json.dump(result.to_json(), out)
+        out.write("\n")
+    elif wants_colour(out) and result.distribution:
+        _table(result, out)
+    else:
+        _text(result, out)
+    return EXIT_OK if result.exact else EXIT_UNFINISHED
+
+
+def _heading(result: "Optimum") -> str:
+    game = result.game
+    pool = "candidates only" if result.candidates_only else "all guesses allowed"
+    limit = f", at most {result.max_guesses} guesses" if result.max_guesses else ""
+    head = f"{game.name} optimal (the least total), {pool}{limit}"
+    if result.first_guess is not None:
+        head += f", first guess {game.format_code(result.first_guess)}"
+    return head
+
+
+def _footer(result: "Optimum") -> str:
+    return (f"{result.summary()}   [{result.seconds:.3f} s, {result.nodes:,} nodes"
+            + ("" if result.source == "search" else f"; strategy from {result.source}")
+            + "]")
+
+
+def _text(result: "Optimum", out: TextIO) -> None:
+    out.write(_heading(result) + "\n\n")
+    if result.distribution:
+        out.write(" guesses   secrets\n")
+        for d, c in sorted(result.distribution.items()):
+            out.write(f"{d:8d}  {c:8d}\n")
+        out.write("\n")
+    out.write(_footer(result) + "\n")
+
+
+def _table(result: "Optimum", out: TextIO) -> None:
+    """The distribution as a rich table with bars, on a terminal."""
+    top = max(result.distribution.values())
+    rows = [(str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
+            for d, c in sorted(result.distribution.items())]
+    print_table(out, ["guesses", "secrets", "share", ""], rows,
+                numeric={"guesses", "secrets", "share"}, title=_heading(result),
+                caption=_footer(result))

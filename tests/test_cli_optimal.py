@@ -1,0 +1,77 @@
+"""Tests of ``mastermind optimal`` (mastermind.cli.optimal)."""
+
+import io
+import json
+
+import pytest
+
+from mastermind import Game
+from mastermind.bounds import strategy_distribution
+from mastermind.cli import main
+from mastermind.optimal import DEFAULT_MEMORY
+from mastermind.cli.optimal import DEFAULT_MEMORY_MB
+from test_tree import independent_replay
+
+
+def run(argv):
+    out = io.StringIO()
+    return main(argv, out), out.getvalue()
+
+
+def test_default_game_json():
+    status, text = run(["optimal", "--json"])
+    doc = json.loads(text)
+    assert status == 0 and doc["total"] == 5625 and doc["exact"] and doc["lower"] == 5625
+    assert doc["first_guess"] == "1123" and doc["max"] == 6
+    assert doc["average_fraction"] == "625/144" and sum(doc["distribution"].values()) == 1296
+
+
+def test_text_and_options():
+    status, text = run(["optimal", "--max-guesses", "5"])
+    assert status == 0 and "total 5626" in text and "at most 5 guesses" in text
+    status, text = run(["optimal", "-n", "3", "-k", "3", "--max-guesses", "3"])
+    assert status == 0 and "no strategy finds every secret within 3 guesses (proved)" in text
+    status, text = run(["optimal", "-n", "3", "-k", "4", "--variant", "distinct",
+                        "--candidates-only", "--json"])
+    assert status == 0 and json.loads(text)["candidates_only"] is True
+
+
+def test_tree_file_replays(tmp_path):
+    path = tmp_path / "opt.json"
+    status, text = run(["optimal", "-n", "3", "-k", "4", "--tree", str(path)])
+    assert status == 0
+    data = json.loads(path.read_text())
+    assert data["strategy"] == "optimal" and data["total"] == 206
+    assert independent_replay(data, False) == {int(d): c for d, c in
+                                               data["distribution"].items()}
+
+
+def test_time_limit_exit_status():
+    status, text = run(["optimal", "-n", "4", "-k", "7", "--time-limit", "0.5", "--json"])
+    doc = json.loads(text)
+    assert status == 1 and not doc["exact"] and doc["status"] == "time-limit"
+    assert doc["lower"] <= 11228 <= doc["total"]
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["optimal", "--max-guesses", "0"], "--max-guesses must be between 1 and 64"),
+    (["optimal", "--time-limit", "0"], "--time-limit must be a positive number"),
+    (["optimal", "--memory", "0"], "--memory must be at least 1 MB"),
+    (["optimal", "--first", "1127"], "colours are 1..6"),
+    (["optimal", "--tree", ""], "an empty file name"),
+    (["optimal", "--jobs", "300"], "--jobs must be between 1 and 256"),
+])
+def test_bad_input(argv, words, capsys):
+    status, _ = run(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and words in err and err.count("\n") == 1
+
+
+def test_default_memory_is_the_library_default():
+    assert DEFAULT_MEMORY_MB << 20 == DEFAULT_MEMORY
+
+
+def test_strategy_distribution_of_the_default_game():
+    from mastermind.optimal import optimal
+    best = optimal(Game(4, 6))
+    assert strategy_distribution(best.game, best.tree) == best.distribution

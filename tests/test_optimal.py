@@ -1,0 +1,193 @@
+"""The expected-case optimum: against a brute force on every tiny game (both guess pools,
+with and without a limit on the guesses), the published optima, witnesses replayed with
+the independent scorer, the same tree whatever the threads, time limits."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+import reference as ref
+import variant_reference as vref
+from mastermind import Game, _optimal, two_d
+from mastermind.bounds import check_strategy, strategy_distribution
+from mastermind.checks import ArgumentError
+from mastermind.optimal import optimal
+
+TINY = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2), (2, 5)]
+
+
+def brute(game, max_guesses=None, candidates_only=False):
+    """The brute force on a game's own codes (colour tuples), scored by the reference."""
+    black = game.variant.value == "black-peg"
+    guesses = [game.colours(int(g)) for g in game.guesses]
+    secrets = [game.colours(int(s)) for s in game.secrets]
+    win = (game.n, 0)
+    return ref.optimal_total(guesses, secrets, lambda u, v: ref.score(u, v, black), win,
+                             max_guesses, candidates_only)
+
+
+def verified(result):
+    """The strategy replayed secret by secret with the independent scorer gives the
+    reported distribution; returns the total."""
+    assert strategy_distribution(result.game, result.tree,
+                                 candidates_only=result.candidates_only) == result.distribution
+    assert result.total == sum(d * c for d, c in result.distribution.items())
+    return result.total
+
+
+@pytest.mark.parametrize("n,k", TINY)
+@pytest.mark.parametrize("candidates_only", [False, True], ids=["all", "cands"])
+def test_tiny_games_match_brute_force(n, k, candidates_only):
+    game = Game(n, k)
+    expect = brute(game, candidates_only=candidates_only)
+    result = optimal(game, candidates_only=candidates_only)
+    assert result.exact and verified(result) == expect
+    for d in range(2, result.max + 1):
+        limited = optimal(game, max_guesses=d, candidates_only=candidates_only)
+        want = brute(game, d, candidates_only)
+        if want == float("inf"):
+            assert not limited.feasible and limited.total is None
+        else:
+            assert limited.exact and verified(limited) == want and limited.max <= d
+
+
+@pytest.mark.parametrize("n,k,variant", [(3, 4, "distinct"), (3, 4, "bulls-and-cows"),
+                                         (3, 3, "black-peg"), (4, 4, "permutation"),
+                                         (3, 5, "bulls-and-cows")])
+def test_variants_match_brute_force(n, k, variant):
+    game = Game(n, k, variant)
+    result = optimal(game)
+    assert result.exact and verified(result) == brute(game)
+    assert optimal(game, candidates_only=True).total == brute(game, candidates_only=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,k", [(3, 4), (4, 3)])
+def test_larger_tiny_games_match_brute_force(n, k):
+    game = Game(n, k)
+    assert optimal(game).total == brute(game) and optimal(game, max_guesses=4).total == \
+        brute(game, 4)
+
+
+def test_custom_game_matches_brute_force():
+    game = two_d(4)
+    codes = list(game.codes)
+    expect = ref.optimal_total(codes, codes, game.score_function, game.slots[game.win_slot])
+    # the brute force's win is the end score: every code's own score against itself
+    result = optimal(game)
+    assert result.exact and result.total == expect
+    assert strategy_distribution(game, result.tree) == result.distribution
+
+
+def test_random_candidate_sets_against_brute_force():
+    """The kernel's search on subsets (through Optimizer), not only whole games: random
+    sets (no symmetry: they need not be closed under any permutation), and the sets a
+    history leaves (with the symmetry of that history)."""
+    rng = np.random.default_rng(5)
+    game = Game(3, 4)
+    codes = [game.colours(int(g)) for g in game.guesses]
+    plain = _optimal.Optimizer(game.kernel, game.guesses, False, False, True, 1 << 26)
+    for _ in range(12):
+        cands = np.sort(rng.choice(game.size, int(rng.integers(3, 24)), replace=False)
+                        ).astype(np.int32)
+        secrets = [game.colours(int(c)) for c in cands]
+        expect = ref.optimal_total(codes, secrets, ref.score, (3, 0))
+        status, value, _, recs = plain.run(cands, np.zeros(0, np.int32), 0, 0)
+        assert status == 0 and value == expect
+    symmetric = _optimal.Optimizer(game.kernel, game.guesses, False, True, True, 1 << 26)
+    for guess, score in itertools.product(("112", "123"), ("0 1", "1 0", "0 2", "1 1")):
+        cands = game.filter(game.secrets, guess, score)
+        secrets = [game.colours(int(c)) for c in cands]
+        expect = ref.optimal_total(codes, secrets, ref.score, (3, 0))
+        history = np.array([game.code(guess)], dtype=np.int32)
+        status, value, _, recs = symmetric.run(cands, history, 0, 0)
+        assert status == 0 and value == expect
+
+
+def test_published_optima_4_6():
+    """Koyama and Lai (1993): 5625 (max 6); within 5 guesses 5626."""
+    best = optimal(Game(4, 6))
+    assert best.exact and verified(best) == 5625 and best.max == 6
+    five = optimal(Game(4, 6), max_guesses=5)
+    assert five.exact and verified(five) == 5626 and five.max == 5
+    assert check_strategy(five.game, five.tree) == 5
+
+
+def test_published_optimum_4_7():
+    """Ville (2013): 11228."""
+    best = optimal(Game(4, 7), jobs=2)
+    assert best.exact and verified(best) == 11228
+
+
+@pytest.mark.slow
+def test_published_optimum_bulls_and_cows():
+    """Tanaka (1996): 26274, distribution 1/7/63/716/2404/1757/92."""
+    best = optimal(Game(4, 10, "bulls-and-cows"))
+    assert best.exact and verified(best) == 26274
+    assert best.distribution == {1: 1, 2: 7, 3: 63, 4: 716, 5: 2404, 6: 1757, 7: 92}
+
+
+@pytest.mark.slow
+def test_published_optimum_4_8():
+    """arfst23 (2023): 20471."""
+    best = optimal(Game(4, 8))
+    assert best.exact and verified(best) == 20471
+
+
+def test_fixed_openings():
+    """The optimum is the least of the optima after each opening class."""
+    game = Game(4, 5)
+    totals = {c: optimal(game, first=c).total for c in ("1111", "1112", "1122", "1123",
+                                                          "1234")}
+    assert min(totals.values()) == optimal(game).total == 2463
+    assert totals["1123"] == 2463 and totals["1111"] > 2463
+    r = optimal(game, first="1234")
+    assert r.game.format_code(r.first_guess) == "1234" and verified(r) == totals["1234"]
+
+
+def test_the_same_tree_whatever_the_threads():
+    for n, k, variant in [(4, 5, "classic"), (3, 6, "classic"), (4, 6, "distinct")]:
+        game = Game(n, k, variant)
+        trees = []
+        for threads, par_min in [(1, 1500), (2, 16), (2, 300)]:
+            o = _optimal.Optimizer(game.kernel, game.guesses, False, True,
+                                   game.guesses.size == game.size, 1 << 28, threads)
+            o.par_min = par_min
+            status, value, _, recs = o.run(game.secrets, np.zeros(0, np.int32), 0, 0)
+            trees.append((status, value, recs.tobytes()))
+        assert trees[0] == trees[1] == trees[2]
+
+
+def test_time_limit_gives_bounds_and_a_strategy():
+    game = Game(4, 7)
+    result = optimal(game, time_limit=0.5)
+    assert not result.exact and result.status == "time-limit"
+    assert result.lower <= 11228 <= result.total
+    assert verified(result) == result.total and result.seconds < 0.5 + 1.0
+    none = optimal(Game(4, 6), time_limit=1e-6)
+    assert not none.exact and none.lower >= 1296 and none.lower <= 5625
+
+
+def test_bad_arguments():
+    game = Game(3, 3)
+    for kw in [{"max_guesses": 0}, {"max_guesses": "3"}, {"time_limit": -1}, {"jobs": 0},
+               {"memory": 0}, {"progress": 3}]:
+        with pytest.raises(ArgumentError):
+            optimal(game, **kw)
+    with pytest.raises(ValueError, match="cannot be played"):
+        optimal(Game(3, 4, "bulls-and-cows"), first="112")
+    with pytest.raises(ArgumentError, match="not a candidate"):
+        optimal(Game(3, 4, "distinct"), first="112", candidates_only=True)
+
+
+def test_json_keys():
+    doc = optimal(Game(3, 3)).to_json()
+    assert {"total", "secrets", "average_fraction", "max", "distribution", "first_guess",
+            "exact", "lower", "nodes", "seconds"} <= set(doc)
+    assert (doc["total"], doc["average_fraction"], doc["exact"], doc["lower"]) == (
+        73, "73/27", True, 73)
+    assert json.loads(json.dumps(doc)) == doc
