@@ -1,4 +1,4 @@
-"""The exact expected-case optimum (mastermind.optimal): the published games.
+"""The exact expected-case optimum (mastermind.optimum): the published games.
 
 [4,6] and [4,7] run by default; Bulls and Cows [4,10] and [4,8] take tens of seconds:
 ``python -m pytest bench/test_bench_optimal.py --benchmark-only -m slow``.  Every
@@ -8,7 +8,7 @@ benchmark checks its total.
 import pytest
 
 from mastermind import Game
-from mastermind.optimal import optimal
+from mastermind.optimum import optimal
 
 
 @pytest.mark.benchmark(group="optimal")

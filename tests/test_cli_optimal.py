@@ -8,7 +8,7 @@ import pytest
 from mastermind import Game
 from mastermind.bounds import strategy_distribution
 from mastermind.cli import main
-from mastermind.optimal import DEFAULT_MEMORY
+from mastermind.optimum import DEFAULT_MEMORY
 from mastermind.cli.optimal import DEFAULT_MEMORY_MB
 from test_tree import independent_replay
 
@@ -72,6 +72,6 @@ def test_default_memory_is_the_library_default():
 
 
 def test_strategy_distribution_of_the_default_game():
-    from mastermind.optimal import optimal
+    from mastermind.optimum import optimal
     best = optimal(Game(4, 6))
     assert strategy_distribution(best.game, best.tree) == best.distribution

@@ -97,3 +97,11 @@ def test_rich_is_loaded_only_for_a_terminal(argv):
                           f"except SystemExit:\n    pass")
     assert not [m for m in loaded if m.split(".")[0] == "rich"]
     assert not [m for m in loaded if m.split(".")[0] == "matplotlib"]
+
+
+def test_no_public_name_is_also_a_submodule():
+    """Importing a submodule sets the package attribute of its name: a function of the same
+    name (``mastermind.optimal`` once was both) would then be shadowed by the module."""
+    submodules = {p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir()
+                                                           if (p / "__init__.py").exists()}
+    assert not set(mastermind.__all__) & submodules

@@ -15,7 +15,7 @@ import variant_reference as vref
 from mastermind import Game, _optimal, two_d
 from mastermind.bounds import check_strategy, strategy_distribution
 from mastermind.checks import ArgumentError
-from mastermind.optimal import optimal
+from mastermind.optimum import optimal
 
 TINY = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2), (2, 5)]
 

@@ -30,7 +30,7 @@ _EXPORTS = {
     "solve": "analysis",
     "Comparison": "compare", "ComparisonRow": "compare", "compare": "compare",
     "CustomGame": "custom", "two_d": "custom",
-    "Optimum": "optimal", "optimal": "optimal",
+    "Optimum": "optimum", "optimal": "optimum",
     "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
     "Score": "rules", "Variant": "rules", "score_slots": "rules",
     "Strategy": "rules", "StrategyError": "rules",
@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .compare import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d
     from .game import CodeError, Game, GameError, ScoreError
-    from .optimal import Optimum, optimal
+    from .optimum import Optimum, optimal
     from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
     from .rules import Score, Strategy, StrategyError, Variant, score_slots
     from .strategies import Valuations, choose_guess, first_guess

@@ -13,9 +13,9 @@ from .progress import ProgressBar
 from .render import bar, print_table, wants_colour
 
 if TYPE_CHECKING:
-    from ..optimal import Optimum
+    from ..optimum import Optimum
 
-DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.optimal.DEFAULT_MEMORY)
+DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.optimum.DEFAULT_MEMORY)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -49,7 +49,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """0 when the optimum is proved (or proved impossible), 1 when stopped early."""
-    from ..optimal import optimal
+    from ..optimum import optimal
     from ..tree import to_json
 
     start = time.monotonic()

@@ -12,7 +12,7 @@ best one-step strategy is played first, as the strategy to fall back on.
 >>> from mastermind.game import Game
 >>> best = optimal(Game(3, 3))
 >>> best.total, best.distribution, best.exact, best.game.format_code(best.first_guess)
-(73, {1: 1, 2: 6, 3: 16, 4: 4}, True, '112')
+(73, {1: 1, 2: 7, 3: 18, 4: 1}, True, '112')
 >>> optimal(Game(3, 3), max_guesses=3).feasible
 False
 """
