@@ -8,7 +8,7 @@ import pytest
 
 from mastermind import Game, analyze
 from mastermind.cli import main
-from mastermind.compare import compare
+from mastermind.comparison import compare
 from mastermind.plot import PlotError, check_plot_file, save_plot
 
 matplotlib = pytest.importorskip("matplotlib")

@@ -28,7 +28,7 @@ _EXPORTS = {
     "Analysis": "analysis", "FirstGuessRow": "analysis", "Node": "analysis",
     "Step": "analysis", "analyze": "analysis", "first_guess_table": "analysis",
     "solve": "analysis",
-    "Comparison": "compare", "ComparisonRow": "compare", "compare": "compare",
+    "Comparison": "comparison", "ComparisonRow": "comparison", "compare": "comparison",
     "CustomGame": "custom", "two_d": "custom",
     "Optimum": "optimum", "optimal": "optimum",
     "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .analysis import (Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table,
                            solve)
     from .bounds import check_strategy, solution_exists, worst_case
-    from .compare import Comparison, ComparisonRow, compare
+    from .comparison import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d
     from .game import CodeError, Game, GameError, ScoreError
     from .optimum import Optimum, optimal

@@ -96,7 +96,7 @@ def analysis_html(a: Any) -> str:
 
 
 def comparison_html(c: Any) -> str:
-    """A :class:`~mastermind.compare.Comparison`: one table row per strategy and pool."""
+    """A :class:`~mastermind.comparison.Comparison`: one table row per strategy and pool."""
     heads = c.headers()
     rows = []
     for r, cells in zip(c.rows, c.cells()):

@@ -1,7 +1,7 @@
 """Pictures of distributions, drawn with matplotlib (the optional extra
 ``mastermind[plot]``): bars of how many secrets need 1, 2, 3... guesses, for one analysis
 (:meth:`mastermind.analysis.Analysis.plot`) or for every row of a comparison
-(:meth:`mastermind.compare.Comparison.plot`, one colour per strategy, the candidates-only
+(:meth:`mastermind.comparison.Comparison.plot`, one colour per strategy, the candidates-only
 pool hatched), and :func:`save_plot` writing either to a PNG, SVG or PDF file.
 
 matplotlib is imported only here and only when a picture is asked for; without it every

@@ -50,7 +50,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..compare import compare
+    from ..comparison import compare
 
     strategies = [Strategy.parse(s) for s in _listed(args.strategies)] if args.strategies \
         else None
