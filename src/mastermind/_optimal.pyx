@@ -47,8 +47,8 @@ from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopF
                                _hist_packed, _masks8, _new_pack, _pack, _slot, _with_stop,
                                popcount)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
-from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
-                                   _sym_trivial)
+from mastermind._symmetry cimport (Sym, _canonical, _canonical_guesses, _sym_child,
+                                   _sym_root, _sym_trivial)
 
 
 cdef enum:
@@ -546,6 +546,9 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef bint fixed = root and o.first >= 0
     cdef int32_t split = -1
     cdef int64_t settled = -1
+    # candidates only: one candidate per orbit of the history's group (the group maps the
+    # set onto itself, so a candidate's orbit holds candidates, all of one total)
+    cdef bint csym = o.use_sym and o.cands_only and not fixed and not _sym_trivial(d, &gs.sym)
     o.nodes += 1
     if root and o.first >= 0:              # the opening is given
         pool = &o.first
@@ -567,7 +570,8 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
             while t < npool:
                 nb = 0
                 while t < npool and nb < 8:
-                    if not (skip and d.colmask[pool[t]] & skip):
+                    if not ((skip and d.colmask[pool[t]] & skip)
+                            or (csym and not _canonical(d, &gs.sym, pool[t]))):
                         batch[nb] = pool[t]
                         nb += 1
                     t += 1
@@ -616,6 +620,8 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
             _est_table(estt, m, b, dl - 1)
             for i in range(npool):
                 if skip and d.colmask[pool[i]] & skip:
+                    continue
+                if csym and not _canonical(d, &gs.sym, pool[i]):
                     continue
                 _row(d, pool[i], pk, c, m, cells, hh, row)
                 nparts = 0
@@ -702,7 +708,7 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         running = info[i].lb
         pruned = False
         memset(&child, 0, sizeof(child))
-        if o.use_sym and not o.cands_only and _sym_child(d, &gs.sym, info[i].g,
+        if o.use_sym and _sym_child(d, &gs.sym, info[i].g,
                                                           &child.sym) != 0:
             o.aborted = 2
         if o.workers != NULL and m >= o.par_min and nparts >= 2 and not o.aborted:
@@ -821,7 +827,7 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
         parts[off[s]] = c[t]
         off[s] += 1
     memset(&child, 0, sizeof(child))
-    if o.use_sym and not o.cands_only and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
+    if o.use_sym and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
         o.aborted = 2
     for s in range(ns):
         if cnt[s] and s != d.win:
@@ -946,7 +952,7 @@ cdef class Optimizer:
         memset(&root, 0, sizeof(root))
         try:
             with nogil:
-                if self.o.use_sym and not self.o.cands_only:
+                if self.o.use_sym:
                     if _sym_root(self.o.d, &hv[0] if hv.shape[0] else NULL, hv.shape[0],
                                  &root.sym) != 0:
                         self.o.aborted = 2

@@ -56,6 +56,7 @@ cdef inline bint _sym_trivial(const KData* d, const Sym* s) noexcept nogil:
 
 cdef int _sym_root(const KData* d, const int32_t* hist, Py_ssize_t t, Sym* out) noexcept nogil
 cdef int _sym_child(const KData* d, const Sym* s, int32_t g, Sym* out) noexcept nogil
+cdef bint _canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil
 cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* guesses,
                                    Py_ssize_t ng, int32_t* out) noexcept nogil
 cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noexcept nogil
