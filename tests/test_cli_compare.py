@@ -42,9 +42,11 @@ def test_markdown_4_6_both_pools():
 def test_readme_table_is_the_command_output():
     """The README's [4,6] table is exactly what the command prints."""
     readme = (ROOT / "README.md").read_text()
-    status, text = run("compare", "-n", "4", "-k", "6", "--markdown", "--no-seconds")
+    status, text = run("compare", "-n", "4", "-k", "6", "--markdown", "--no-seconds",
+                       "--optimal")
     assert status == 0 and text.strip() in readme
-    assert "mastermind compare -n 4 -k 6 --markdown --no-seconds" in readme
+    assert "mastermind compare -n 4 -k 6 --markdown --no-seconds --optimal" in readme
+    assert "| optimal | all codes | 1123 | 5625 |" in text  # Koyama and Lai
 
 
 def test_json_csv_text_and_choices():

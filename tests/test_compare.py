@@ -143,3 +143,28 @@ def test_row_of_any_result():
         "seed 002", Pool.ALL, 1440, "0/7/55/229/69")
     c = Comparison(a.game, [row])
     assert c.to_json()["variant"] == "distinct" and c.max == 5
+
+
+def test_optimal_rows_are_the_optimum_and_beat_every_strategy():
+    game = Game(4, 6)
+    c = compare(game, ["minmax", "parts"], optimal=True)
+    assert [(r.strategy, str(r.pool)) for r in c.rows] == [
+        ("minmax", "all"), ("parts", "all"), ("optimal", "all"),
+        ("minmax", "candidates"), ("parts", "candidates"), ("optimal", "candidates")]
+    best = c.row("optimal", "all")
+    assert (best.total, best.max, best.first_guess) == (5625, 6, "1123")  # Koyama and Lai
+    assert best.distribution == {1: 1, 2: 8, 3: 84, 4: 661, 5: 540, 6: 2}
+    for pool in ("all", "candidates"):
+        assert c.row("optimal", pool).total <= min(r.total for r in c.rows
+                                                   if str(r.pool) == pool)
+    # the candidates-only optimum cannot beat the optimum over every code
+    assert c.row("optimal", "candidates").total >= best.total
+
+
+def test_optimal_rows_progress_reaches_the_end():
+    seen = []
+    compare(Game(3, 3), ["minmax"], ["all"], optimal=True,
+            progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (54, 54) and all(d <= t == 54 for d, t in seen)
+    with pytest.raises(ValueError, match="optimal"):
+        compare(Game(3, 3), optimal="yes")

@@ -259,7 +259,8 @@ def _names(values: Union[str, Iterable[Any], None], default: Sequence[Any],
 
 def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], None] = None,
             pools: Union[str, Iterable[Union[str, Pool]], None] = None, *,
-            jobs: Optional[int] = None, progress: Optional[Progress] = None) -> Comparison:
+            optimal: bool = False, jobs: Optional[int] = None,
+            progress: Optional[Progress] = None) -> Comparison:
     """Play every strategy with every guess pool against every secret of ``game``.
 
     Parameters
@@ -267,6 +268,8 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
     strategies : names of :class:`~mastermind.rules.Strategy` (default: all five, in
         their order).
     pools : ``"all"`` and/or ``"candidates"`` (default: both).
+    optimal : also a row ``"optimal"`` per pool: the least total any strategy reaches
+        (:func:`mastermind.optimum.optimal`, proved; it can take long on big games).
     jobs : threads for each analysis (default: all cores); results never depend on it.
     progress : called as ``progress(secrets_done, secrets_total)`` over all the rows.
 
@@ -286,8 +289,10 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
     checks.progress(progress)
     chosen = _names(strategies, list(Strategy), Strategy.parse, "strategy")
     chosen_pools = _names(pools, list(Pool), Pool.parse, "pool")
+    if not isinstance(optimal, bool):
+        raise checks.ArgumentError(f"optimal must be True or False, not {optimal!r}")
     secrets = int(game.secrets.size)
-    total = secrets * len(chosen) * len(chosen_pools)
+    total = secrets * (len(chosen) + optimal) * len(chosen_pools)
     result = Comparison(game)
     for pool in chosen_pools:
         for strategy in chosen:
@@ -297,6 +302,24 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
             a = analyze(game, strategy, candidates_only=pool is Pool.CANDIDATES, jobs=jobs,
                         progress=report)
             result.rows.append(ComparisonRow.of(a))
+        if optimal:
+            result.rows.append(_optimal_row(game, pool, jobs, progress,
+                                            len(result.rows) * secrets, total))
     if progress is not None:
         progress(total, total)
     return result
+
+
+def _optimal_row(game: Any, pool: Pool, jobs: Optional[int], progress: Optional[Progress],
+                 done: int, total: int) -> ComparisonRow:
+    """The row of the exact optimum with ``pool`` (its progress, the root's guesses tried,
+    shown as a share of the row's secrets)."""
+    from .optimum import optimal
+
+    secrets = int(game.secrets.size)
+    report = None if progress is None else (
+        lambda d, t: progress(done + (secrets * d // t if t else 0), total))
+    best = optimal(game, candidates_only=pool is Pool.CANDIDATES, jobs=jobs, progress=report)
+    if not best.exact:  # only Ctrl-C stops a search without a time limit
+        raise KeyboardInterrupt
+    return ComparisonRow.of(best, name="optimal")
