@@ -75,3 +75,34 @@ def test_strategy_distribution_of_the_default_game():
     from mastermind.optimum import optimal
     best = optimal(Game(4, 6))
     assert strategy_distribution(best.game, best.tree) == best.distribution
+
+
+def test_from_a_position(tmp_path):
+    """--after: the optimum over the secrets a history leaves; its tree file records the
+    history, and replaying it over those secrets gives the distribution."""
+    from mastermind.tree import replay_distribution
+
+    path = tmp_path / "after.json"
+    status, text = run(["optimal", "--after", "1122=BW", "--after", "1344=-", "--json",
+                        "--tree", str(path)])
+    doc = json.loads(text)
+    game = Game(4, 6)
+    left = game.candidates([("1122", "1 1"), ("1344", "0 0")])
+    assert status == 0 and doc["secrets"] == left.size and doc["exact"]
+    assert doc["history"] == [["1122", "1 1"], ["1344", "0 0"]]
+    data = json.loads(path.read_text())
+    assert data["history"] == doc["history"]
+    assert {str(d): c for d, c in replay_distribution(data, game).items()} == \
+        doc["distribution"]
+    status, text = run(["optimal", "--after", "1122=1,1"])
+    assert status == 0 and "after 1122 scored 1 1 (208 secrets left)" in text
+
+
+@pytest.mark.parametrize("after,message", [
+    ("1122", "write GUESS=SCORE"), ("1122=BBBBW", "not a possible score"),
+    ("1129=B", "colours are 1..6")])
+def test_bad_positions(after, message, capsys):
+    status, _ = run(["optimal", "--after", after])
+    assert status == 2 and message in capsys.readouterr().err
+    status, _ = run(["optimal", "--after", "1122=BBBB", "--after", "1123=BBBB"])
+    assert status == 2 and "no secret is consistent" in capsys.readouterr().err

@@ -191,3 +191,31 @@ def test_json_keys():
     assert (doc["total"], doc["average_fraction"], doc["exact"], doc["lower"]) == (
         73, "73/27", True, 73)
     assert json.loads(json.dumps(doc)) == doc
+
+
+@pytest.mark.parametrize("candidates_only", [False, True], ids=["all", "cands"])
+def test_from_a_position_matches_brute_force(candidates_only):
+    """optimal(history=...): the optimum over the secrets a history leaves (the search uses
+    that history's symmetry), against the brute force on the same set."""
+    game = Game(3, 4)
+    codes = [game.colours(int(g)) for g in game.guesses]
+    histories = [[("112", "0 1")], [("123", "1 1")], [("111", "1 0")],
+                 [("112", "0 1"), ("334", "1 0")], [("123", "0 2"), ("214", "0 2")]]
+    for history in histories:
+        cands = game.candidates(history)
+        secrets = [game.colours(int(c)) for c in cands]
+        expect = ref.optimal_total(codes, secrets, ref.score, (3, 0),
+                                   candidates_only=candidates_only)
+        result = optimal(game, history=history, candidates_only=candidates_only)
+        assert result.exact and result.total == expect and result.secrets == cands.size
+        assert strategy_distribution(game, result.tree, cands,
+                                     candidates_only=candidates_only) == result.distribution
+        doc = result.to_json()
+        assert doc["secrets"] == cands.size and len(doc["history"]) == len(history)
+
+
+def test_from_a_position_refuses_an_impossible_history():
+    with pytest.raises(ArgumentError, match="no secret"):
+        optimal(Game(3, 3), history=[("112", "3 0"), ("113", "3 0")])
+    with pytest.raises(ValueError):
+        optimal(Game(3, 3), history=[("112", "2 1")])  # not a score of [3,3]

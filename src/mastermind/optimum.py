@@ -20,9 +20,9 @@ False
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
 
@@ -66,6 +66,8 @@ class Optimum:
     nodes: int = 0
     seconds: float = 0.0
     strategy: str = "optimal"    # how tree exports name it
+    history: list[tuple[int, int]] = field(default_factory=list)  # (guess, slot) played before
+    secrets_left: int = 0        # the secrets the history leaves (all, without one)
 
     @property
     def feasible(self) -> bool:
@@ -73,7 +75,7 @@ class Optimum:
 
     @property
     def secrets(self) -> int:
-        return sum(self.distribution.values())
+        return self.secrets_left or sum(self.distribution.values())
 
     @property
     def total(self) -> Optional[int]:
@@ -113,13 +115,14 @@ class Optimum:
             "candidates_only": self.candidates_only,
             "max_guesses": self.max_guesses,
             "total": self.total,
-            "secrets": int(game.secrets.size),
+            "secrets": self.secrets,
             "average": None if avg is None else float(avg),
             "average_fraction": None if avg is None else f"{avg.numerator}/{avg.denominator}",
             "max": self.max,
             "distribution": {str(d): c for d, c in sorted(self.distribution.items())},
             "first_guess": (None if self.first_guess is None
                             else game.format_code(self.first_guess)),
+            "history": [[game.format_code(g), str(game.slots[s])] for g, s in self.history],
             "exact": self.exact,
             "lower": self.lower,
             "feasible": self.feasible,
@@ -134,9 +137,9 @@ class Optimum:
 
 
 def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bool = False,
-            first: Optional[CodeLike] = None, time_limit: Optional[float] = None,
-            jobs: Optional[int] = None, progress: Optional[Progress] = None,
-            memory: int = DEFAULT_MEMORY) -> Optimum:
+            first: Optional[CodeLike] = None, history: Iterable[tuple[CodeLike, Any]] = (),
+            time_limit: Optional[float] = None, jobs: Optional[int] = None,
+            progress: Optional[Progress] = None, memory: int = DEFAULT_MEMORY) -> Optimum:
     """The strategy with the least total number of guesses over every secret of ``game``.
 
     Parameters
@@ -149,6 +152,10 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
         Only codes that can still be the secret may be played.
     first : code, optional
         The opening guess (the optimum once it is played).
+    history : (guess, score) pairs, optional
+        Guesses already played and their scores: the optimum from that position on, over
+        the secrets they leave (the distribution then counts the guesses still to come,
+        the winning one included).  Raises ValueError when no secret is left.
     time_limit : float, optional
         Seconds; past them the result has ``exact`` False, the best strategy found and
         the proved ``lower`` bound.  Ctrl-C (KeyboardInterrupt) stops it likewise.
@@ -170,6 +177,11 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
     progress = checks.progress(progress)
     if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or memory < 1:
         raise checks.ArgumentError(f"memory must be a positive number of bytes, not {memory!r}")
+    played = [(game.guess(g), game.slot(s)) for g, s in history]
+    cands = game.candidates((g, game.slots[s]) for g, s in played)
+    if cands.size == 0:
+        raise checks.ArgumentError("no secret is consistent with that history")
+    hist = np.array([g for g, _ in played], dtype=np.int32)
     g0 = None if first is None else game.guess(first)
     if g0 is not None and candidates_only and not game.is_secret(g0):
         raise checks.ArgumentError(f"{game.format_code(g0)} is not a candidate, and only "
@@ -177,7 +189,7 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
     start = time.perf_counter()
     flag = new_flag(limit)
     status, seed = "exact", None
-    if limit is not None:
+    if limit is not None and not played:
         # a strategy to fall back on if the search is stopped before it finds one (the
         # search needs no seed: its first strategy comes as fast as a heuristic's)
         try:
@@ -194,7 +206,7 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
     if status != "interrupted":             # (out of time: the search's bound at least)
         try:
             found = run_stoppable(
-                lambda f: search.run(game.secrets, np.zeros(0, dtype=np.int32),
+                lambda f: search.run(cands, hist,
                                      int(max_guesses or 0),
                                      0 if seed is None else seed.total + 1,
                                      -1 if g0 is None else g0, f),
@@ -204,7 +216,7 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
         except KeyboardInterrupt:
             status = "interrupted"
     return _result(game, candidates_only, max_guesses, g0, seed, found, status, flag, search,
-                   time.perf_counter() - start)
+                   time.perf_counter() - start, cands.size, played)
 
 
 def _seed(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Optional[int],
@@ -228,7 +240,7 @@ def _seed(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Opti
 
 def _result(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Optional[int],
             seed: Any, found: Optional[tuple], status: str, flag: Any, search: Any,
-            seconds: float) -> Optimum:
+            seconds: float, secrets: int, history: list[tuple[int, int]]) -> Optimum:
     """The Optimum from the search's answer (or from the seed when it did not improve)."""
     nodes = int(search.stats["nodes"])
     if found is None:  # stopped before the search, or the kernel's answer was lost
@@ -236,7 +248,7 @@ def _result(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Op
     code, value, lower, recs = found if found is not None else (2, -1, 0, None)
     if code == 1 and seed is None:  # nothing at all: no strategy within max_guesses
         return Optimum(game, candidates_only, max_guesses, g0, {}, True, None, None, status,
-                       "search", nodes, seconds)
+                       "search", nodes, seconds, history=history, secrets_left=secrets)
     if code == 1:  # pragma: no cover - the seed is a strategy within the limit
         raise RuntimeError("the optimal search lost its seed strategy")
     if code == 0 or (value >= 0 and (seed is None or value < seed.total)):
@@ -261,4 +273,5 @@ def _result(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Op
         exact, low = True, total
     return Optimum(game, candidates_only, max_guesses,
                    None if tree is None else tree.guess, dict(sorted(dist.items())), exact,
-                   low, tree, "exact" if exact else status, source, nodes, seconds)
+                   low, tree, "exact" if exact else status, source, nodes, seconds,
+                   history=history, secrets_left=secrets)

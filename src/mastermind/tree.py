@@ -106,7 +106,7 @@ def to_json(result: Analysis) -> dict[str, Any]:
             out["children"] = {texts[s]: node(c) for s, c in nd.children.items()}
         return out
 
-    return {
+    out = {
         "game": game.name,
         "variant": game.variant.value,
         "pegs": game.n,
@@ -121,6 +121,10 @@ def to_json(result: Analysis) -> dict[str, Any]:
         "distribution": {str(d): c for d, c in sorted(result.distribution.items())},
         "tree": node(_tree(result)),
     }
+    history = getattr(result, "history", None)
+    if history:  # a strategy from a position: the guesses played before, and their scores
+        out["history"] = [[game.format_code(g), texts[game.slots[s]]] for g, s in history]
+    return out
 
 
 def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
@@ -147,9 +151,11 @@ def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
 
 
 def replay_distribution(data: dict[str, Any], game: Any) -> dict[int, int]:
-    """{number of guesses: secrets} from replaying every secret down an exported tree."""
+    """{number of guesses: secrets} from replaying every secret down an exported tree (every
+    secret its ``history`` leaves, for a strategy from a position)."""
     dist: dict[int, int] = {}
-    for v in game.secrets:
+    secrets = game.candidates((g, game.parse_score(s)) for g, s in data.get("history", ()))
+    for v in secrets:
         d = len(replay(data, game, int(v)))
         dist[d] = dist.get(d, 0) + 1
     return dict(sorted(dist.items()))

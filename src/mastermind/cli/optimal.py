@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, game_options,
                      jobs_option, make_game, output_options)
@@ -34,6 +34,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     s.add_argument("--candidates-only", action="store_true",
                    help="guess only codes that can still be the secret")
     s.add_argument("--first", metavar="CODE", help="the opening guess, e.g. 1122")
+    s.add_argument("--after", action="append", default=[], metavar="GUESS=SCORE",
+                   help="a guess already played and its score, e.g. --after 1122=BW (or "
+                        "1122=1,1); repeat it for each guess: the optimum from that position, "
+                        "over the secrets left")
     output_options(p)
     p.add_argument("--tree", metavar="FILE",
                    help="write the strategy (JSON, as 'mastermind tree --format json') to FILE")
@@ -62,6 +66,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     dest = Destination(args.tree, "--tree") if args.tree is not None else None
     try:
         game = make_game(args)
+        history = _history(game, args.after)
         left = (None if args.time_limit is None
                 else max(args.time_limit - (time.monotonic() - start), 1e-3))
         bar_ = ProgressBar(f"{game.name} optimal", unit="opening guesses",
@@ -69,7 +74,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         try:
             result = optimal(game, max_guesses=args.max_guesses,
                              candidates_only=args.candidates_only, first=args.first,
-                             time_limit=left, jobs=args.jobs, progress=bar_,
+                             history=history, time_limit=left, jobs=args.jobs, progress=bar_,
                              memory=args.memory << 20)
         finally:
             bar_.close()
@@ -92,13 +97,32 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK if result.exact else EXIT_UNFINISHED
 
 
+def _history(game: Any, after: list[str]) -> list[tuple[int, Any]]:
+    """``["1122=BW", ...]`` -> [(guess, score), ...], each checked; none left: an error."""
+    history = []
+    for item in after:
+        guess, sep, score = item.partition("=")
+        if not sep:
+            raise UsageError(f"--after {item!r}: write GUESS=SCORE, e.g. "
+                             f"{game.format_code(0)}={'B' if game.n > 1 else '-'}")
+        history.append((game.guess(guess.strip()), game.parse_score(score)))
+    if history and game.candidates(history).size == 0:
+        raise UsageError("no secret is consistent with the --after guesses and scores")
+    return history
+
+
 def _heading(result: "Optimum") -> str:
     game = result.game
     pool = "candidates only" if result.candidates_only else "all guesses allowed"
     limit = f", at most {result.max_guesses} guesses" if result.max_guesses else ""
     head = f"{game.name} optimal (the least total), {pool}{limit}"
+    if result.history:
+        played = ", ".join(f"{game.format_code(g)} scored {game.slots[s]}"
+                           for g, s in result.history)
+        head += f", after {played} ({result.secrets} secrets left)"
     if result.first_guess is not None:
-        head += f", first guess {game.format_code(result.first_guess)}"
+        head += f", {'next' if result.history else 'first'} guess " \
+                f"{game.format_code(result.first_guess)}"
     return head
 
 
