@@ -221,6 +221,8 @@ class _Finder:
             if tried >= width:
                 break
             tried += 1
+            # the parts largest first; one out of budget ends the guess's turn (trying the
+            # others then costs more than it saves, measured: p(4,9) 97 s against 537 s)
             answer: Optional[bool] = True
             parts = self._parts(top, g)
             for j, (s, part) in enumerate(parts):
