@@ -32,7 +32,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from mastermind._core cimport KData, Kernel, MAX_SLOTS, _hist, _now, _slot, _value, vread
+from mastermind._core cimport (KData, Kernel, MAX_SLOTS, PAD_ONES, _bytes_of, _count64b,
+                               _hist, _hist_packed, _new_pack, _now, _slot, _value, vread)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
@@ -226,6 +227,36 @@ cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
     return True
 
 
+cdef bint _scan_capped(const KData* kd, int32_t g, const uint64_t* pb, Py_ssize_t m,
+                       int64_t cap, uint32_t* hc, uint32_t* h) noexcept nogil:
+    """Phase 1 through the byte forms (an injective two-word game, ``pb`` its candidates'
+    byte forms, _bytes_of): the cells of 64 codes at a time, the cap looked at after each
+    64.  True when no non-winning part exceeds ``cap`` (then ``h`` holds the part sizes
+    by slot), False as soon as one does.  ``hc``: 64 zeroed cells, zeroed on return."""
+    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef uint64_t gD = kd.benc[kd.bw * <Py_ssize_t>g] - PAD_ONES(kd.n)
+    cdef uint64_t gK = kd.benc[kd.bw * <Py_ssize_t>g + 1]
+    cdef uint64_t gH = kd.benc[kd.bw * <Py_ssize_t>g + 2] if kd.bw == 3 else 0
+    cdef int j, cell, win = (kd.n << 3) + kd.n
+    cdef bint ok = True
+    while i < m and ok:
+        _count64b(gD, gK, gH, pb + i, pb + padded + i,
+                  pb + 2 * padded + i if kd.bw == 3 else NULL,
+                  m - i if m - i < 64 else 64, kd.clist, kd.ncl, hc)
+        i += 64
+        for j in range(kd.ncl):
+            cell = kd.clist[j]
+            if hc[cell] > cap and cell != win:
+                ok = False
+    if ok:
+        memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+        for j in range(kd.ncl):
+            h[kd.fold[kd.clist[j]]] = hc[kd.clist[j]]
+    for j in range(kd.ncl):
+        hc[kd.clist[j]] = 0
+    return ok
+
+
 cdef int _cmp_guess(const void* a, const void* b) noexcept nogil:
     cdef const GuessInfo* x = <const GuessInfo*>a
     cdef const GuessInfo* y = <const GuessInfo*>b
@@ -341,7 +372,34 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     At d = 3 the children are separation checks; after a few of them the node builds its
     label matrix (every guess against every code, :func:`_build_lmat`) and checks the
     rest with :func:`_sep_matrix`, exactly and much faster (no memo needed for them).
+    Phase 1 reads 64 codes at a time through their byte forms where the game has them
+    (:func:`_scan_capped`; the cap is looked at after each 64: same answers).
     """
+    cdef const KData* kd = s.d
+    # the byte forms of the candidates, for the vector scans (injective two-word games)
+    cdef uint64_t* pk = NULL
+    cdef const uint64_t* pb = NULL
+    cdef uint32_t hc[64]
+    cdef int r = 0
+    if kd.injective and kd.mode == 0 and kd.shift == 3 and kd.benc != NULL and m > 16:
+        pk = _new_pack(kd, c, m)
+        if pk == NULL:
+            s.aborted = 4
+            return -1
+        pb = _bytes_of(kd, pk, m)
+        memset(hc, 0, sizeof(hc))
+    s.sizes += m
+    r = _phases(s, c, m, d, pbound, found, y, info, parts, pidx, lab, pk, pb, hc)
+    free(pk)
+    return r
+
+
+cdef int _phases(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                 int32_t* found, const SetSym* y, GuessInfo* info, int32_t* parts,
+                 int32_t* pidx, uint8_t* lab, const uint64_t* pk, const uint64_t* pb,
+                 uint32_t* hc) noexcept nogil:
+    """The body of :func:`_try_guesses` (``pk``/``pb``: the packed candidates and their
+    byte forms, or NULL for the scalar scans)."""
     cdef const KData* kd = s.d
     cdef const int32_t* pool = c if s.cands_only else s.guesses
     cdef Py_ssize_t npool = m if s.cands_only else s.ng
@@ -355,23 +413,26 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef bint ok, early = False
     cdef int leaves_here = 0
     cdef bint use_mat = False, mat_ok = d == 3 and not s.cands_only
-    s.sizes += m
     for i in range(npool):                  # phase 1
         if (i & 255) == 255 and m > 256 and _poll(s):
             return -1
         g = pool[i]
         if not _set_canonical(&s.sym, y, g):
             continue
-        memset(h, 0, sizeof(h))
-        ok = True
         s.scanned += 1
-        for t in range(m):
-            sl = _slot(kd, g, c[t])
-            h[sl] += 1
-            if h[sl] > cap and sl != win:
-                ok = False
-                break
-        s.scores += t + 1
+        if pb != NULL:
+            ok = _scan_capped(kd, g, pb, m, cap, hc, h)
+            s.scores += m
+        else:
+            memset(h, 0, sizeof(h))
+            ok = True
+            for t in range(m):
+                sl = _slot(kd, g, c[t])
+                h[sl] += 1
+                if h[sl] > cap and sl != win:
+                    ok = False
+                    break
+            s.scores += t + 1
         info[ninfo].guess = g
         if not ok:
             info[ninfo].maxpart = -1        # scan unfinished
@@ -402,7 +463,10 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
             if (i & 255) == 255 and m > 256 and _poll(s):
                 return -1
             if info[i].maxpart < 0 and pmax < pbound:
-                _hist(kd, info[i].guess, c, m, h)
+                if pk != NULL:
+                    _hist_packed(kd, info[i].guess, pk, m, h)
+                else:
+                    _hist(kd, info[i].guess, c, m, h)
                 nparts = 0
                 for sl in range(kd.nslots):
                     if sl != win and h[sl]:
