@@ -40,6 +40,7 @@ from .strategies import Strategy, symmetry_classes
 
 DEFAULT_MEMORY = 1 << 30  # bytes the memo of one search may use
 _QUICK = 2.0  # seconds a cheap proof at the lower bound may take (a quarter of a limit)
+_FIND_MIN = 2500  # games with this many secrets search their gap with mastermind.finder
 
 
 class BoundsError(ValueError):
@@ -528,7 +529,10 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     it while they refute it quickly (or prove it, with a witness); the best of the
     ``heuristics`` strategies (played by :func:`mastermind.analysis.analyze`) gives an
     upper bound; then :func:`solution_exists` searches the gap from the top: a True
-    lowers the upper bound (and gives its witness), a False proves the lower bound.
+    lowers the upper bound (and gives its witness), a False proves the lower bound.  In
+    games of 2,500 secrets or more the gap is searched by
+    :func:`mastermind.finder.find_strategy` (budgeted rounds over the top two levels,
+    the same exact answers, found much sooner where the depth-first order stalls).
 
     Never raises on a time-out or Ctrl-C: the result then has ``status`` set and the
     bounds proved so far (with no strategy at all, the trivial upper bound: one guess
@@ -570,6 +574,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     steps: list[Step] = []
     lower_proof = "counting"
     search = _Search(game, game.guesses, candidates_only, symmetry, memory)
+    extra_nodes: list[int] = []     # nodes of the finder's own searches
 
     def left() -> Optional[float]:
         return None if deadline is None else deadline - time.monotonic()
@@ -586,6 +591,22 @@ def worst_case(game: Game, *, candidates_only: bool = False,
             return None
         steps.append(Step(d, ok, search.nodes - n0, time.monotonic() - t0))
         return ok
+
+    def find(d: int) -> tuple[Optional[bool], Optional[Node]]:
+        """find_strategy at d, recorded as one step; (None, None) when out of time."""
+        from .finder import find_strategy
+
+        remaining = left()
+        if remaining is not None and remaining <= 0:
+            return None, None
+        f = find_strategy(game, d, candidates_only=candidates_only, time_limit=remaining,
+                          memory=memory)
+        ok = {"found": True, "refuted": False}.get(f.status)
+        steps.append(Step(d, ok, f.nodes, f.seconds))
+        extra_nodes.append(f.nodes)
+        if f.status == "interrupted":
+            raise KeyboardInterrupt
+        return ok, f.tree
 
     def out_of_time() -> SearchUnfinished:
         return SearchUnfinished("time-limit", search.nodes, time.monotonic() - start)
@@ -627,15 +648,19 @@ def worst_case(game: Game, *, candidates_only: bool = False,
             if a.max < upper:
                 upper, source, tree = a.max, f"{Strategy.parse(h).value} strategy", a.tree
             heuristic = a.max if heuristic is None else min(heuristic, a.max)
-        # 3. the gap, from the top
+        # 3. the gap, from the top (big games: the budgeted rounds of mastermind.finder,
+        # which share the effort among the top guesses; the same exact answers)
         while upper > lower:
             d = upper - 1
-            ok = attempt(d, deadline)
+            if cands.size >= _FIND_MIN and symmetry:
+                ok, found_tree = find(d)
+            else:
+                ok, found_tree = attempt(d, deadline), None
             if ok is None:
                 raise out_of_time()
             if ok:
                 upper, source = d, "search"
-                tree = witness(d)
+                tree = found_tree if found_tree is not None else witness(d)
             else:
                 lower, lower_proof = upper, "search"
     except SearchUnfinished as e:
@@ -643,4 +668,5 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     except KeyboardInterrupt:
         status = "interrupted"
     return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
-                     heuristic, search.nodes, time.monotonic() - start, tree, steps)
+                     heuristic, search.nodes + sum(extra_nodes), time.monotonic() - start,
+                     tree, steps)
