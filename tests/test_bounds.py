@@ -215,14 +215,25 @@ def test_three_pegs_formula_slow(k):
     assert _optimum(3, k).upper == (k - 1) // 3 + 4
 
 
+@pytest.mark.slow
+def test_bulls_and_cows_four_ten_needs_seven():
+    """Slovesnov's published worst case of Bulls and Cows."""
+    w = worst_case(Game(4, 10, "bulls-and-cows"))
+    assert (w.lower, w.upper) == (7, 7)
+    assert check_strategy(w.game, w.witness) == 7
+
+
 def test_five_eight_needs_six():
     """[5,8]: 5 guesses never suffice (the lower half of the open question)."""
     assert solution_exists(Game(5, 8), 5) is False
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n,k,p", [(4, 8, 6), (5, 5, 5), (6, 4, 5)])
+@pytest.mark.parametrize("n,k,p", [(4, 8, 6), (5, 5, 5), (6, 4, 5), (4, 10, 7), (5, 6, 6),
+                                   (5, 7, 6), (6, 5, 6)])
 def test_beyond_the_table(n, k, p):
+    """The frontier of docs/bounds.md: p(5,6) and p(5,7) had no published value (the
+    published strategies give 6 and 7)."""
     assert _optimum(n, k).upper == p
 
 
