@@ -337,7 +337,8 @@ def optimal_units(game: Any, *, max_guesses: Optional[int], candidates_only: boo
         else:
             found = (2, -1, plan.lower(), None)
     result = _result(game, candidates_only, max_guesses, g0, seed, found, status, flag,
-                     _Stats(0 if plan is None else plan.nodes), time.perf_counter() - start)
+                     _Stats(0 if plan is None else plan.nodes), time.perf_counter() - start,
+                     int(game.secrets.size), [])
     if plan is not None:
         result.units = counts.units if counts is not None else plan.offered
         result.units_resumed = counts.resumed if counts is not None else 0
