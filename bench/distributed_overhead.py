@@ -59,7 +59,7 @@ def main() -> None:
               f"({b.units} units, cluster start and close included)")
         costs = read_costs(store)
     with LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         client.wait_for_workers(args.workers)
         c, t3 = timed(lambda: analyze(game, args.strategy, client=client))
     print(f"client= (cluster running)   {t3:8.2f} s")

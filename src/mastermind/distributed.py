@@ -201,7 +201,10 @@ def open_executor(game: Any, spec: GameSpec, scheduler: Optional[str], client: A
     cluster = None
     if kind == "local":
         cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
-                                           processes=True, dashboard_address=None,
+                                           processes=True,
+                                           # (its HTTP server on a free port: two local
+                                           # runs side by side do not collide on 8787)
+                                           dashboard_address=":0",
                                            silence_logs=logging.ERROR)
         own = distributed.Client(cluster)
     else:
