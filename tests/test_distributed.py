@@ -139,12 +139,12 @@ def test_a_client_killed_in_the_middle_resumes_from_its_checkpoint(workers, tmp_
     those from the file and answers what an uninterrupted run answers."""
     address = workers.scheduler.address
     path = str(tmp_path / "c.sqlite")
-    command = ("analyze", "-n", "5", "-k", "7", "--strategy", "minmax", "--json",
+    command = ("analyze", "-n", "6", "-k", "6", "--strategy", "minmax", "--json",
                "--scheduler", address, "--checkpoint", path)
     first = cli(*command)
     deadline = time.monotonic() + 60
     while rows(path) < 2 and first.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.01)
     assert first.poll() is None, "the first run ended before it could be killed"
     first.send_signal(signal.SIGKILL)
     first.communicate()
@@ -155,7 +155,7 @@ def test_a_client_killed_in_the_middle_resumes_from_its_checkpoint(workers, tmp_
     assert second.returncode == 0, err
     resumed = json.loads(out)
     assert resumed["units_resumed"] >= kept > 0 and resumed["units"] > resumed["units_resumed"]
-    here = analyze(Game(5, 7), "minmax").to_json()
+    here = analyze(Game(6, 6), "minmax").to_json()
     assert {k: resumed[k] for k in ANSWER} == {k: here[k] for k in ANSWER}
 
 
@@ -173,3 +173,12 @@ def test_a_checkpoint_of_another_run_is_refused_in_one_line(workers, tmp_path):
         assert p.returncode == 2, (out, err)
         lines = err.strip().splitlines()
         assert len(lines) == 1 and "another run" in lines[0] and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_local_n_starts_and_closes_a_cluster_of_its_own():
+    """``scheduler="local:N"`` (what ``--scheduler local:N`` does): a LocalCluster for the
+    call (slow: it starts processes of its own, beside the module's cluster)."""
+    game = Game(4, 5)
+    there = analyze(game, "entropy", tree=True, scheduler="local:1")
+    same_analysis(there, analyze(game, "entropy", tree=True))
