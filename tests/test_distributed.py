@@ -182,3 +182,28 @@ def test_local_n_starts_and_closes_a_cluster_of_its_own():
     game = Game(4, 5)
     there = analyze(game, "entropy", tree=True, scheduler="local:1")
     same_analysis(there, analyze(game, "entropy", tree=True))
+
+
+def test_a_unit_whose_answer_was_lost_with_its_worker_is_waited_for_again():
+    """A future seen done, then ``lost`` (its worker died before its answer was fetched)
+    is not an answer: the executor leaves it in flight until the scheduler reruns it."""
+    from mastermind.distributed import DaskExecutor
+
+    class Future:
+        def __init__(self, status, value=None):
+            self.status, self.value = status, value
+
+        def result(self):
+            return self.value
+
+        def exception(self):
+            return ValueError("boom") if self.status == "error" else None
+
+    ex = DaskExecutor.__new__(DaskExecutor)
+    futures = [Future("lost"), Future("pending"), Future("finished", {"d": 1}),
+               Future("error")]
+    ex._wait = lambda handles, timeout, return_when: (set(handles), set())
+    out = {id(f): (r, e) for f, r, e in ex.wait(futures, 0.1)}
+    assert id(futures[0]) not in out and id(futures[1]) not in out
+    assert out[id(futures[2])] == ({"d": 1}, None)
+    assert isinstance(out[id(futures[3])][1], ValueError)

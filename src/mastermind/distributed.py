@@ -157,13 +157,16 @@ class DaskExecutor:
             return []
         out = []
         for f in done:
-            if f.status == "finished":
+            status = f.status
+            if status == "finished":
                 out.append((f, f.result(), None))
-            elif f.status == "cancelled":
+            elif status == "cancelled":
                 out.append((f, None, RuntimeError("the scheduler cancelled it (connection "
                                                   "lost?)")))
-            else:
+            elif status == "error":
                 out.append((f, None, f.exception()))
+            # else "lost" or "pending" again: its worker died after it finished, before its
+            # answer was fetched, and the scheduler runs it again; it comes back later
         return out
 
     def cancel(self, handles: list) -> None:
