@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -59,6 +59,8 @@ class Analysis:
     distribution: dict[int, int]
     seconds: float = 0.0
     tree: Optional[Node] = None
+    units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
+    units_resumed: Optional[int] = None  # and how many of them a checkpoint held
 
     @property
     def secrets(self) -> int:
@@ -92,6 +94,9 @@ class Analysis:
             "distribution": {str(d): c for d, c in sorted(self.distribution.items())},
             "seconds": round(self.seconds, 6),
         }
+        if self.units is not None:
+            out["units"] = self.units
+            out["units_resumed"] = self.units_resumed
         if self.tree is not None:
             out["tree"] = self.tree.to_json(self.game)
         return out
@@ -126,7 +131,9 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             candidates_only: bool = False, first: Optional[CodeLike] = None,
             tree: bool = False, jobs: Optional[int] = None,
             progress: Optional[Progress] = None, symmetry: bool = True,
-            plain: bool = False, time_limit: Optional[float] = None) -> Analysis:
+            plain: bool = False, time_limit: Optional[float] = None,
+            scheduler: Optional[str] = None, client: Any = None,
+            checkpoint: Optional[str] = None) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
     Parameters
@@ -136,19 +143,34 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     tree : also return the strategy tree (:class:`Node`).
     jobs : threads sharing the work (default: all cores, at most
         :data:`mastermind.checks.MAX_JOBS`); the result does not depend on it.
-    progress : called as ``progress(secrets_done, secrets_total)``.
+    progress : called as ``progress(secrets_done, secrets_total)`` (with a scheduler or
+        a checkpoint: ``progress(units_done, units_to_run)``).
     symmetry : scan one guess per symmetry class at each node (DESIGN section 5); the
         result is identical either way, only the time differs.
     plain : score every allowed guess in full at every node: no symmetry, bound or
         shortcut (slow; the reference the fast path is tested against).
     time_limit : seconds; :class:`mastermind.stopping.TimeLimitReached` is raised when
         they run out.  Ctrl-C (KeyboardInterrupt) stops the kernel's threads too.
+    scheduler : run the subtrees as units of work on a Dask cluster: its address
+        (``"tcp://host:8786"``), or ``"local:N"`` for N worker processes on this machine
+        (needs ``pip install 'mastermind[distributed]'``; docs/distributed.md).
+    client : an existing ``distributed.Client`` to run the units on instead.
+    checkpoint : an SQLite file recording each finished unit; the same call again
+        resumes (:mod:`mastermind.checkpoint`).  The result never depends on these three.
     """
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
     threads = checks.threads(jobs)
     progress = checks.progress(progress)
-    flag = new_flag(checks.time_limit(time_limit))
+    limit = checks.time_limit(time_limit)
+    if scheduler is not None or client is not None or checkpoint is not None:
+        from .units_analysis import analyze_units
+
+        return analyze_units(game, strategy, candidates_only=candidates_only, first=first,
+                             tree=tree, threads=threads, progress=progress,
+                             symmetry=symmetry, plain=plain, time_limit=limit,
+                             scheduler=scheduler, client=client, checkpoint=checkpoint)
+    flag = new_flag(limit)
     start = time.perf_counter()
     g0 = _resolve_first(game, strategy, candidates_only, first, plain)
     use_symmetry = symmetry and game.symmetric and not plain
@@ -171,11 +193,67 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
                         {d: int(c) for d, c in enumerate(counts.tolist()) if c},
                         time.perf_counter() - start,
                         _in_score_order(_build_tree(game, recs)) if tree else None)
+    top = _expand_top(game, strategy, candidates_only, g0, tree, use_symmetry, plain,
+                      threads, flag)
+    dist, root, sel = top.dist, top.root, top.tasks
+    done = total - sum(t.cands.size for t in sel)
+    if progress:
+        progress(done, total)
+    # All subtrees go to the kernel in one call, largest first so that every thread stays
+    # busy to the end; the call runs in a helper thread (the kernel releases the GIL)
+    # while this one reports progress from the kernel's counter.
+    if sel:
+        counter = np.zeros(1, dtype=np.int64)
+
+        def report() -> None:
+            if progress:
+                progress(done + int(counter[0]), total)
+
+        dists, recs = run_stoppable(lambda f: walk_tasks(
+            game, strategy, candidates_only, tree, use_symmetry, plain, threads, sel,
+            counter, f), flag, every=report)
+        graft(game, sel, dists, recs, dist)
+        done += sum(int(t.cands.size) for t in sel)
+        if progress:
+            progress(done, total)
+    if root is not None:
+        _in_score_order(root)
+    distribution = dict(sorted(dist.items()))
+    return Analysis(game, strategy, candidates_only, g0, distribution,
+                    time.perf_counter() - start, root)
+
+
+class Task(NamedTuple):
+    """A subtree below the expanded top: its candidates, the number of its first guess,
+    the guesses played before it, and where its tree hangs (parent node, score)."""
+
+    cands: np.ndarray
+    depth: int
+    history: np.ndarray
+    parent: Optional[Node]
+    score: Score
+
+
+@dataclass
+class Top:
+    """The expanded top of a strategy tree: the secrets found there (``dist``), the tree
+    so far (``root``, when asked for) and the subtrees below it, largest first."""
+
+    dist: dict[int, int]
+    root: Optional[Node]
+    tasks: list[Task]
+
+
+def _expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, tree: bool,
+                use_symmetry: bool, plain: bool, threads: int, flag: Any) -> Top:
+    """The top two levels of the strategy tree, expanded here (their large scans shared
+    by ``threads`` threads); the independent subtrees below them, largest first."""
+    kernel = game.kernel
+    total = int(game.secrets.size)
+    blanks = use_symmetry and game.guesses.size == game.size
     dist: dict[int, int] = {}
     root = Node(g0, total) if tree else None
-    # The top of the tree is expanded here, its large scans shared by all threads; below
-    # it, independent subtrees (largest first) go to the threads, each walked in C.
-    tasks: list[tuple[np.ndarray, int, np.ndarray, Optional[Node], Score]] = []
+    tasks: list[Task] = []
     h1 = np.array([g0], dtype=np.int32)
     level2 = (run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f),
                             flag)
@@ -187,7 +265,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             dist[1] = dist.get(1, 0) + 1
             continue
         if part.size <= expand_min:
-            tasks.append((part, 2, h1, root, game.slots[s1]))
+            tasks.append(Task(part, 2, h1, root, game.slots[s1]))
             continue
         g2 = int(run_stoppable(lambda f: _walk.choose(
             kernel, level2, part, strategy.kind, candidates_only, game.secrets_are_guesses,
@@ -201,55 +279,45 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             if s2 == game.win_slot:
                 dist[2] = dist.get(2, 0) + 1
             else:
-                tasks.append((sub, 3, h2, node, game.slots[s2]))
-    done = total - sum(t[0].size for t in tasks)
-    if progress:
-        progress(done, total)
-    # All subtrees go to the kernel in one call, largest first so that every thread stays
-    # busy to the end; the call runs in a helper thread (the kernel releases the GIL)
-    # while this one reports progress from the kernel's counter.
-    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].size)
-    sel = [tasks[i] for i in order]
-    if sel:
-        cands = np.concatenate([t[0] for t in sel])
-        offsets = np.concatenate([[0], np.cumsum([t[0].size for t in sel])]).astype(np.int64)
-        depths = np.array([t[1] for t in sel], dtype=np.int32)
-        width = max(1, max(t[2].size for t in sel))
-        histories = np.zeros((len(sel), width), dtype=np.int32)
-        for row, t in enumerate(sel):
-            histories[row, :t[2].size] = t[2]
-        hlens = np.array([t[2].size for t in sel], dtype=np.int32)
-        glists, goffsets, task_glist = run_stoppable(
-            lambda f: _guess_lists(game, sel, use_symmetry and not candidates_only, f), flag)
-        stopped(flag)
-        counter = np.zeros(1, dtype=np.int64)
+                tasks.append(Task(sub, 3, h2, node, game.slots[s2]))
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i].cands.size)
+    return Top(dist, root, [tasks[i] for i in order])
 
-        def walk_all(f: Any) -> tuple:
-            return _walk.walk_many(
-                kernel, game.guesses, cands, offsets, depths, histories, hlens,
-                strategy.kind, candidates_only, game.secrets_are_guesses, tree,
-                use_symmetry, blanks, threads, plain, glists, goffsets, task_glist, counter, f)
 
-        def report() -> None:
-            if progress:
-                progress(done + int(counter[0]), total)
+def walk_tasks(game: Game, strategy: Strategy, candidates_only: bool, tree: bool,
+               use_symmetry: bool, plain: bool, threads: int, sel: list[Task],
+               counter: Optional[np.ndarray], flag: Any) -> tuple[np.ndarray, Optional[list]]:
+    """The kernel's walk of the subtrees ``sel`` (in that order, one per thread): their
+    distributions, one row each, and their records (or None).  Each subtree's answer
+    depends on it alone, never on the threads or on the other subtrees."""
+    cands = np.concatenate([t.cands for t in sel])
+    offsets = np.concatenate([[0], np.cumsum([t.cands.size for t in sel])]).astype(np.int64)
+    depths = np.array([t.depth for t in sel], dtype=np.int32)
+    width = max(1, max(t.history.size for t in sel))
+    histories = np.zeros((len(sel), width), dtype=np.int32)
+    for row, t in enumerate(sel):
+        histories[row, :t.history.size] = t.history
+    hlens = np.array([t.history.size for t in sel], dtype=np.int32)
+    blanks = use_symmetry and game.guesses.size == game.size
+    glists, goffsets, task_glist = _guess_lists(game, sel, use_symmetry and not candidates_only,
+                                                flag)
+    stopped(flag)
+    dists, recs, _ = _walk.walk_many(
+        game.kernel, game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
+        candidates_only, game.secrets_are_guesses, tree, use_symmetry, blanks, threads,
+        plain, glists, goffsets, task_glist, counter, flag)
+    return dists, recs
 
-        dists, recs, _ = run_stoppable(walk_all, flag, every=report)
-        for depth, count in enumerate(dists.sum(axis=0).tolist()):
-            if count:
-                dist[depth] = dist.get(depth, 0) + count
-        for row, t in enumerate(sel):
-            parent, score = t[3], t[4]
-            if parent is not None and recs is not None:
-                parent.children[score] = _build_tree(game, recs[row])
-        done += int(cands.size)
-        if progress:
-            progress(done, total)
-    if root is not None:
-        _in_score_order(root)
-    distribution = dict(sorted(dist.items()))
-    return Analysis(game, strategy, candidates_only, g0, distribution,
-                    time.perf_counter() - start, root)
+
+def graft(game: Game, sel: list[Task], dists: np.ndarray, recs: Optional[list],
+          dist: dict[int, int]) -> None:
+    """Add the walked subtrees' distributions to ``dist`` and hang their trees."""
+    for depth, count in enumerate(dists.sum(axis=0).tolist()):
+        if count:
+            dist[depth] = dist.get(depth, 0) + count
+    for row, t in enumerate(sel):
+        if t.parent is not None and recs is not None:
+            t.parent.children[t.score] = _build_tree(game, recs[row])
 
 
 _EXPAND_MIN = 64  # parts this small are walked whole by one thread
@@ -263,7 +331,7 @@ def _in_score_order(root: Node) -> Node:
     return root
 
 
-def _guess_lists(game: Game, tasks: list, symmetric: bool, flag: Any
+def _guess_lists(game: Game, tasks: list[Task], symmetric: bool, flag: Any
                  ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
     """The canonical guesses of each distinct history among ``tasks``, computed once:
     (concatenated lists, offsets, list number of every task); Nones without symmetry."""
@@ -273,10 +341,11 @@ def _guess_lists(game: Game, tasks: list, symmetric: bool, flag: Any
     lists: list[np.ndarray] = []
     task_glist = np.empty(len(tasks), dtype=np.int32)
     for i, t in enumerate(tasks):
-        key = t[2].tobytes()
+        key = t.history.tobytes()
         if key not in index:
             index[key] = len(lists)
-            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t[2], flag))
+            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t.history,
+                                                     flag))
         task_glist[i] = index[key]
     offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
     return np.concatenate(lists).astype(np.int32), offsets, task_glist

@@ -235,7 +235,9 @@ def solution_exists(game: Game, max_guesses: int,
                     witness: bool = False, candidates_only: bool = False,
                     symmetry: bool = True, time_limit: Optional[float] = None,
                     node_limit: int = 0, memory: int = DEFAULT_MEMORY,
-                    stats: Optional[SearchStats] = None) -> Union[bool, Witnessed]:
+                    stats: Optional[SearchStats] = None, scheduler: Optional[str] = None,
+                    client: Any = None, checkpoint: Optional[str] = None
+                    ) -> Union[bool, Witnessed]:
     """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
 
     The winning guess counts.  The search is exact: a ``False`` is a proof.
@@ -263,6 +265,10 @@ def solution_exists(game: Game, max_guesses: int,
         Bytes the memo may use (it stops growing, the search goes on).
     stats : SearchStats, optional
         Filled with the search's cost.
+    scheduler, client, checkpoint : optional
+        Run the question as units, one per part of each opening (a Dask scheduler's
+        address or ``"local:N"``, a ``distributed.Client``, an SQLite checkpoint; for
+        every secret of the game only; docs/distributed.md).  The same answers.
 
     Returns
     -------
@@ -278,6 +284,19 @@ def solution_exists(game: Game, max_guesses: int,
     d = _check_guesses(max_guesses)
     if not isinstance(node_limit, int) or node_limit < 0:
         raise BoundsError(f"node_limit must be a non-negative integer, not {node_limit!r}")
+    if scheduler is not None or client is not None or checkpoint is not None:
+        if candidates is not None or guesses is not None or node_limit or stats is not None:
+            raise BoundsError("with a scheduler, a client or a checkpoint the question is "
+                              "about every secret: no candidates, guesses, node_limit or "
+                              "stats")
+        _check_game(game)
+        from .units_bounds import solution_exists_units
+
+        return solution_exists_units(game, d, witness=witness,
+                                     candidates_only=candidates_only, symmetry=symmetry,
+                                     time_limit=time_limit, memory=memory,
+                                     scheduler=scheduler, client=client,
+                                     checkpoint=checkpoint)
     deadline = _deadline(time_limit)
     start = time.monotonic()
     cands, pool, sym, guessable = _prepare(game, candidates, guesses, candidates_only,
@@ -475,6 +494,8 @@ class WorstCase:
     seconds: float = 0.0
     witness: Optional[Node] = None
     steps: list[Step] = field(default_factory=list)
+    units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
+    units_resumed: Optional[int] = None  # and how many of them a checkpoint held
 
     @property
     def exact(self) -> bool:
@@ -512,6 +533,9 @@ class WorstCase:
             "steps": [{"guesses": s.guesses, "exists": s.exists, "nodes": s.nodes,
                        "seconds": round(s.seconds, 3)} for s in self.steps],
         }
+        if self.units is not None:
+            out["units"] = self.units
+            out["units_resumed"] = self.units_resumed
         if tree and self.witness is not None:
             out["witness"] = self.witness.to_json(self.game)
         return out
@@ -521,7 +545,9 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                time_limit: Optional[float] = None, symmetry: bool = True,
                memory: int = DEFAULT_MEMORY,
                heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,),
-               jobs: Optional[int] = None) -> WorstCase:
+               jobs: Optional[int] = None, scheduler: Optional[str] = None,
+               client: Any = None, checkpoint: Optional[str] = None,
+               progress: Optional[Any] = None, _search: Any = None) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
     In this order, all within ``time_limit``: the counting bound
@@ -554,6 +580,14 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         Played to get the starting upper bound (and its witness); the best is kept.
     jobs : int, optional
         Threads for the heuristic analyses (default: every core).
+    scheduler, client, checkpoint : optional
+        Run the searches at the root as units, one per (opening, part, guesses left):
+        on a Dask cluster (a scheduler's address or ``"local:N"``, or a
+        ``distributed.Client``) or, with only a checkpoint, on threads here; every
+        decided unit is recorded in the SQLite ``checkpoint`` and a rerun resumes
+        (docs/distributed.md).  The same bounds, proofs and witness.
+    progress : callable, optional
+        With units: called as ``progress(units_done, units_to_run)``.
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -563,6 +597,13 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     _check_game(game)
     if not game.secrets_are_guesses and not candidates_only:
         raise BoundsError(f"in {game.name} some secrets cannot be guessed")
+    if scheduler is not None or client is not None or checkpoint is not None:
+        from .units_bounds import worst_case_units
+
+        return worst_case_units(game, candidates_only=candidates_only, time_limit=time_limit,
+                                symmetry=symmetry, memory=memory, heuristics=heuristics,
+                                jobs=jobs, scheduler=scheduler, client=client,
+                                checkpoint=checkpoint, progress=progress)
     deadline = _deadline(time_limit)
     threads = checks.threads(jobs)
     start = time.monotonic()
@@ -573,7 +614,8 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     status = "exact"
     steps: list[Step] = []
     lower_proof = "counting"
-    search = _Search(game, game.guesses, candidates_only, symmetry, memory)
+    search = (_Search(game, game.guesses, candidates_only, symmetry, memory)
+              if _search is None else _search)
     extra_nodes: list[int] = []     # nodes of the finder's own searches
 
     def left() -> Optional[float]:
@@ -652,7 +694,8 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         # which share the effort among the top guesses; the same exact answers)
         while upper > lower:
             d = upper - 1
-            if cands.size >= _FIND_MIN and symmetry:
+            if cands.size >= _FIND_MIN and symmetry and _search is None:
+                # (a run as units searches through its own _search, part by part)
                 ok, found_tree = find(d)
             else:
                 ok, found_tree = attempt(d, deadline), None

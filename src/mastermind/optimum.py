@@ -68,6 +68,8 @@ class Optimum:
     strategy: str = "optimal"    # how tree exports name it
     history: list[tuple[int, int]] = field(default_factory=list)  # (guess, slot) played before
     secrets_left: int = 0        # the secrets the history leaves (all, without one)
+    units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
+    units_resumed: Optional[int] = None  # and how many of them a checkpoint held
 
     @property
     def feasible(self) -> bool:
@@ -131,6 +133,9 @@ class Optimum:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
+        if self.units is not None:
+            out["units"] = self.units
+            out["units_resumed"] = self.units_resumed
         if tree and self.tree is not None:
             out["tree"] = self.tree.to_json(game)
         return out
@@ -139,7 +144,9 @@ class Optimum:
 def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bool = False,
             first: Optional[CodeLike] = None, history: Iterable[tuple[CodeLike, Any]] = (),
             time_limit: Optional[float] = None, jobs: Optional[int] = None,
-            progress: Optional[Progress] = None, memory: int = DEFAULT_MEMORY) -> Optimum:
+            progress: Optional[Progress] = None, memory: int = DEFAULT_MEMORY,
+            scheduler: Optional[str] = None, client: Any = None,
+            checkpoint: Optional[str] = None) -> Optimum:
     """The strategy with the least total number of guesses over every secret of ``game``.
 
     Parameters
@@ -165,6 +172,12 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
         Called as ``progress(done, total)`` with the root's guesses tried so far.
     memory : int
         Bytes the search's memo may use (then it stops growing, the search goes on).
+    scheduler, client, checkpoint : optional
+        Solve the subtrees below the root as units, one per part of each opening: on a
+        Dask cluster (a scheduler's address or ``"local:N"``, or a
+        ``distributed.Client``) or, with only a checkpoint, on threads here; each
+        finished unit is recorded in the SQLite ``checkpoint`` and a rerun resumes
+        (docs/distributed.md).  The same strategy; ``progress`` then counts units.
     """
     checks.game(game, "optimal")
     if not game.secrets_are_guesses and not candidates_only:
@@ -186,6 +199,16 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
     if g0 is not None and candidates_only and not game.is_secret(g0):
         raise checks.ArgumentError(f"{game.format_code(g0)} is not a candidate, and only "
                                    "candidates may be played")
+    if scheduler is not None or client is not None or checkpoint is not None:
+        if played:
+            raise checks.ArgumentError("a history cannot be combined with a scheduler or a "
+                                       "checkpoint (the units split the game from its root)")
+        from .units_optimal import optimal_units
+
+        return optimal_units(game, max_guesses=max_guesses, candidates_only=candidates_only,
+                             g0=g0, limit=limit, threads=threads, progress=progress,
+                             memory=int(memory), scheduler=scheduler, client=client,
+                             checkpoint=checkpoint)
     start = time.perf_counter()
     flag = new_flag(limit)
     status, seed = "exact", None

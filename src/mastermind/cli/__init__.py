@@ -18,7 +18,8 @@ import sys
 from collections.abc import Sequence
 from typing import Optional, TextIO
 
-from .common import EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Parser, UsageError, check_jobs
+from .common import (EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Interrupted, Parser, UsageError,
+                     check_jobs)
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_USAGE", "UsageError",
            "build_parser", "main"]
@@ -102,6 +103,9 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     except UsageError as e:
         print(f"mastermind: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except Interrupted as e:
+        print(f"\nmastermind: {e}", file=sys.stderr)
+        return EXIT_UNFINISHED
     except BrokenPipeError:  # e.g. `mastermind analyze | head`
         _silence_stdout()
         return EXIT_OK

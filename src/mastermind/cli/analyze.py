@@ -6,8 +6,9 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .common import (EXIT_OK, game_options, jobs_option, long_run_note, make_game,
-                     output_options, plot_destination, strategy_options)
+from .common import (EXIT_OK, check_scheduler, distributed_options, game_options,
+                     jobs_option, long_run_note, make_game, output_options, plot_destination,
+                     strategy_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -24,6 +25,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tree", action="store_true",
                    help="include the strategy tree (guess per node) in the JSON output")
     jobs_option(p)
+    distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.add_argument("--plot", metavar="FILE",
                    help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
@@ -35,16 +37,22 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import analyze
     from ..checks import threads
 
+    check_scheduler(args)
     plot = plot_destination(args.plot)  # checked before the work, not after it
     try:
         game = make_game(args)
-        long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size),
-                      threads(args.jobs))
+        if args.scheduler is None:
+            long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size),
+                          threads(args.jobs))
         bar = ProgressBar(f"{game.name} {args.strategy}",
-                          enabled=False if args.no_progress else None)
+                          enabled=False if args.no_progress else None,
+                          unit="units" if uses_units(args) else "secrets")
         try:
-            result = analyze(game, args.strategy, candidates_only=args.candidates_only,
-                             first=args.first, tree=args.tree, jobs=args.jobs, progress=bar)
+            with unit_errors(args):
+                result = analyze(game, args.strategy, candidates_only=args.candidates_only,
+                                 first=args.first, tree=args.tree, jobs=args.jobs,
+                                 progress=bar, scheduler=args.scheduler,
+                                 checkpoint=args.checkpoint)
         finally:
             bar.close()
         if plot is not None:
@@ -70,6 +78,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"\n{result.secrets} secrets, total {result.total}, average {float(avg):.4f} "
               f"({avg.numerator}/{avg.denominator}), max {result.max}"
               f"   [{result.seconds:.3f} s]\n")
+    if result.units is not None:
+        out.write(f"{units_text(result.units, result.units_resumed)}\n")
     if args.tree and result.tree is not None:
         out.write("\n(tree: use --json to get it)\n")
     return EXIT_OK
@@ -90,6 +100,8 @@ def _table(result: "Analysis", out: TextIO) -> None:
                       f"{game.format_code(result.first_guess)}",
                 caption=f"{result.secrets:,} secrets, total {result.total:,}, average "
                         f"{float(avg):.4f} ({avg.numerator}/{avg.denominator}), max "
-                        f"{result.max}   [{result.seconds:.3f} s]")
+                        f"{result.max}   [{result.seconds:.3f} s]"
+                        + ("" if result.units is None
+                           else f"\n{units_text(result.units, result.units_resumed)}"))
     if result.tree is not None:
         out.write("(tree: use --json to get it)\n")

@@ -8,8 +8,10 @@ import time
 from typing import Any, TextIO
 
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, game_options,
-                     jobs_option, make_game, output_options)
+from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, check_scheduler,
+                     distributed_options, game_options, jobs_option, make_game,
+                     kept_note, output_options, unit_errors, units_text, uses_units)
+from .progress import ProgressBar
 from .render import print_table, wants_colour
 
 DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.bounds.DEFAULT_MEMORY)
@@ -33,6 +35,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     jobs_option(p)
+    distributed_options(p)
+    p.add_argument("--no-progress", action="store_true",
+                   help="never show the progress bar (shown for units of work)")
     p.set_defaults(func=run)
 
 
@@ -45,6 +50,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--time-limit must be a positive number of seconds")
     if args.memory < 1:
         raise UsageError("--memory must be at least 1 MB")
+    check_scheduler(args)
     dest = Destination(args.witness, "--witness") if args.witness is not None else None
     try:
         game = make_game(args)
@@ -52,8 +58,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f"in {game.name} some secrets cannot be guessed")
         left = (None if args.time_limit is None
                 else max(args.time_limit - (time.monotonic() - start), 1e-3))
-        result = worst_case(game, candidates_only=args.candidates_only, time_limit=left,
-                            memory=args.memory << 20, jobs=args.jobs)
+        bar = ProgressBar(f"{game.name} worst case", unit="units",
+                          enabled=False if args.no_progress or not uses_units(args) else None)
+        try:
+            with unit_errors(args):
+                result = worst_case(game, candidates_only=args.candidates_only,
+                                    time_limit=left, memory=args.memory << 20, jobs=args.jobs,
+                                    scheduler=args.scheduler, checkpoint=args.checkpoint,
+                                    progress=bar if uses_units(args) else None)
+        finally:
+            bar.close()
         if dest is not None:
             if result.witness is None:
                 raise UsageError("no strategy tree to write (the search was stopped too early)")
@@ -70,8 +84,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
+        kept_note(args, result.exact)
     elif wants_colour(out):
         _table(result, args.candidates_only, out)
+        kept_note(args, result.exact)
     else:
         pool = "candidates only" if args.candidates_only else "all guesses allowed"
         out.write(f"{game.name}, {pool}\n")
@@ -83,8 +99,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                       f"{s.nodes:>12,} nodes "
                       f"{s.seconds:10.2f} s\n")
         out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
+        if result.units is not None:
+            out.write(f"{units_text(result.units, result.units_resumed)}\n")
         if not result.exact:
             out.write(f"stopped: {result.status}\n")
+    kept_note(args, result.exact)
     return EXIT_OK if result.exact else EXIT_UNFINISHED
 
 
@@ -96,6 +115,8 @@ def _table(result: Any, candidates_only: bool, out: TextIO) -> None:
             for s in result.steps]
     caption = (f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}; "
                f"{result.nodes:,} nodes searched in {result.seconds:.2f} s"
+               + ("" if result.units is None
+                  else f"\n{units_text(result.units, result.units_resumed)}")
                + ("" if result.exact else f"\nstopped: {result.status}"))
     print_table(out, ["at most", "strategy", "nodes", "seconds"], rows,
                 numeric={"at most", "nodes", "seconds"},

@@ -10,9 +10,11 @@ kernel.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
 
 from ..limits import MAX_COLOURS, MAX_JOBS, MAX_PEGS
@@ -77,6 +79,81 @@ def jobs_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help=f"threads to use, 1..{MAX_JOBS} (default: every core); the result "
                         "does not depend on it")
+
+
+def distributed_options(p: argparse.ArgumentParser) -> None:
+    d = p.add_argument_group("beyond one machine (docs/distributed.md)")
+    d.add_argument("--scheduler", metavar="ADDRESS|local:N",
+                   help="run the work as units on a Dask cluster: the scheduler's address "
+                        "(e.g. tcp://10.0.0.5:8786), or local:N to start N worker processes "
+                        "on this machine for the run (needs pip install "
+                        "'mastermind[distributed]'); the result is the same")
+    d.add_argument("--checkpoint", metavar="FILE",
+                   help="record each finished unit of work in FILE (SQLite), with or without "
+                        "--scheduler; after Ctrl-C, a crash or a reboot, the same command "
+                        "again resumes: only the unfinished units run. A FILE written for "
+                        "another game, other options or another version is refused")
+
+
+def uses_units(args: argparse.Namespace) -> bool:
+    """Whether the command runs as units of work (a scheduler or a checkpoint)."""
+    return (getattr(args, "scheduler", None) is not None
+            or getattr(args, "checkpoint", None) is not None)
+
+
+def check_scheduler(args: argparse.Namespace) -> None:
+    """A malformed ``--scheduler`` (``local:0``, ``local:x``) refused before any work."""
+    if getattr(args, "scheduler", None) is not None:
+        from ..distributed import parse_scheduler
+
+        parse_scheduler(args.scheduler)
+
+
+@contextlib.contextmanager
+def unit_errors(args: argparse.Namespace, err: TextIO = sys.stderr) -> Iterator[None]:
+    """Around a command that may run units: Ctrl-C says what the checkpoint keeps (the
+    exit status stays 1), a unit that failed on its worker is one line (status 1)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        path = getattr(args, "checkpoint", None)
+        if path is None:
+            raise
+        raise Interrupted(f"interrupted; {_recorded(path)} finished units are kept in {path}: "
+                          "run the same command again to resume") from None
+    except Exception as e:
+        units = sys.modules.get("mastermind.units")
+        if units is None or not isinstance(e, units.UnitError):
+            raise
+        raise Interrupted(f"error: {e}") from None
+
+
+def units_text(units: int, resumed: Optional[int]) -> str:
+    """``"79 units of work (12 taken from the checkpoint)"``."""
+    text = f"{units:,} unit{'s' if units != 1 else ''} of work"
+    return text + (f" ({resumed:,} taken from the checkpoint)" if resumed else "")
+
+
+def kept_note(args: argparse.Namespace, finished: bool, err: TextIO = sys.stderr) -> None:
+    """After a run stopped early with a checkpoint: what it keeps, how to resume."""
+    path = getattr(args, "checkpoint", None)
+    if path is not None and not finished:
+        err.write(f"mastermind: {_recorded(path)} finished units are kept in {path}: run the "
+                  "same command again to resume\n")
+
+
+def _recorded(path: str) -> str:
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            return f"{conn.execute('SELECT COUNT(*) FROM units').fetchone()[0]:,}"
+    except sqlite3.Error:
+        return "the"
+
+
+class Interrupted(Exception):
+    """A command stopped before its end: the message on one line, exit status 1."""
 
 
 def check_jobs(args: argparse.Namespace) -> None:

@@ -7,8 +7,9 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, game_options,
-                     jobs_option, make_game, output_options)
+from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, check_scheduler,
+                     distributed_options, game_options, jobs_option, kept_note, make_game,
+                     output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import bar, print_table, wants_colour
 
@@ -47,6 +48,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     jobs_option(p)
     p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
+    distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
 
@@ -63,19 +65,23 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--max-guesses must be between 1 and 64")
     if args.memory < 1:
         raise UsageError("--memory must be at least 1 MB")
+    check_scheduler(args)
     dest = Destination(args.tree, "--tree") if args.tree is not None else None
     try:
         game = make_game(args)
         history = _history(game, args.after)
         left = (None if args.time_limit is None
                 else max(args.time_limit - (time.monotonic() - start), 1e-3))
-        bar_ = ProgressBar(f"{game.name} optimal", unit="opening guesses",
+        bar_ = ProgressBar(f"{game.name} optimal",
+                           unit="units" if uses_units(args) else "opening guesses",
                            enabled=False if args.no_progress else None)
         try:
-            result = optimal(game, max_guesses=args.max_guesses,
-                             candidates_only=args.candidates_only, first=args.first,
-                             history=history, time_limit=left, jobs=args.jobs, progress=bar_,
-                             memory=args.memory << 20)
+            with unit_errors(args):
+                result = optimal(game, max_guesses=args.max_guesses,
+                                 candidates_only=args.candidates_only, first=args.first,
+                                 history=history, time_limit=left, jobs=args.jobs,
+                                 progress=bar_, memory=args.memory << 20,
+                                 scheduler=args.scheduler, checkpoint=args.checkpoint)
         finally:
             bar_.close()
         if dest is not None:
@@ -94,6 +100,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         _table(result, out)
     else:
         _text(result, out)
+    kept_note(args, result.exact)
     return EXIT_OK if result.exact else EXIT_UNFINISHED
 
 
@@ -129,7 +136,8 @@ def _heading(result: "Optimum") -> str:
 def _footer(result: "Optimum") -> str:
     return (f"{result.summary()}   [{result.seconds:.3f} s, {result.nodes:,} nodes"
             + ("" if result.source == "search" else f"; strategy from {result.source}")
-            + "]")
+            + "]" + ("" if result.units is None
+                     else f"\n{units_text(result.units, result.units_resumed)}"))
 
 
 def _text(result: "Optimum", out: TextIO) -> None:

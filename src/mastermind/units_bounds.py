@@ -1,0 +1,482 @@
+"""A worst-case proof as units of work (DESIGN section 8): the question "can every
+secret be found within d guesses?" split at the root into (opening, part, d - 1)
+questions.
+
+An opening proves d guesses iff each of its non-winning parts can be solved within d - 1;
+a part refuted refutes its opening.  The openings are those the kernel's search tries at
+the root (one per symmetry class), in its order (the search's valuation, candidates
+first, the largest part, the index), so the opening that proves d is the one the
+in-process search finds: the first that works.  Each part of three codes or more is a
+unit (:func:`exists_unit`: a search of its own on a worker, and its witness when it is
+solvable); smaller parts are solved at once.  :class:`UnitSearch` stands in for the
+in-process search in :func:`mastermind.bounds.worst_case` and
+:func:`~mastermind.bounds.solution_exists`, so the steps, the bounds and their proofs are
+those of the in-process run.
+
+With a checkpoint (kind ``bound``), every decided question is recorded as it is decided,
+under the key ``exists/OPENING/SLOT/GUESSES_LEFT``; a part refuted within e guesses is
+refuted within fewer, so a later question takes that answer from the file too.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .analysis import Node, _build_tree
+from .stopping import TimeLimitReached, new_flag
+from .units import Unit, execute
+
+__all__ = ["UnitSearch", "exists_unit", "root_openings"]
+
+
+def _ncount(p: int, d: int) -> int:
+    """1 + p + ... + p^(d-1) codes: the most d guesses can tell apart (capped)."""
+    total, level = 0, 1
+    for _ in range(max(d, 0)):
+        total += level
+        level = min(level * p, 1 << 50)
+        if total >= 1 << 50:
+            return 1 << 50
+    return total
+
+
+def root_openings(game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order: int,
+                  nonwin: int) -> Optional[list[int]]:
+    """The openings the kernel's search tries at the root for d guesses, in its order;
+    None when counting alone refutes d (no unit needed)."""
+    kernel = game.kernel
+    hist = kernel.histograms(pool, cands).astype(np.int64)
+    keys = kernel.keys(pool, cands, order)
+    win = game.win_slot
+    nw = np.delete(hist, win, axis=1)
+    nparts = (nw > 0).sum(axis=1)
+    maxpart = nw.max(axis=1) if nw.shape[1] else np.zeros(len(pool), dtype=np.int64)
+    cand = hist[:, win] > 0
+    pmax = min(int(nparts.max()) if len(pool) else 0, nonwin)
+    cap = _ncount(pmax, d - 1)
+    if cands.size > 1 + pmax * cap:
+        return None
+    useful = (cand | (nparts > 1)) & (maxpart <= cap)
+    rows = [i for i in range(len(pool)) if useful[i]]
+    rows.sort(key=lambda i: (int(keys[i]), not cand[i], int(maxpart[i]), int(pool[i])))
+    return [int(pool[i]) for i in rows]
+
+
+class UnitSearch:
+    """The root's questions answered by units; the interface of
+    :class:`mastermind.bounds._Search` that :func:`~mastermind.bounds.worst_case` uses
+    (``run``, ``witness``, ``nodes``)."""
+
+    def __init__(self, local: Any, game: Any, candidates_only: bool, symmetry: bool,
+                 memory: int, executor: Any, store: Any,
+                 progress: Optional[Callable[[int, int], None]] = None):
+        self.local = local                  # an in-process search for the tiny questions
+        self.game = game
+        self.candidates_only = candidates_only
+        self.symmetry = symmetry
+        self.memory = int(memory)
+        self.executor = executor
+        self.store = store
+        self.progress = progress
+        self.units = 0
+        self.resumed = 0
+        self._nodes = 0
+        self._answers: dict[tuple[int, int, int], tuple[bool, Optional[np.ndarray]]] = {}
+        self._proved: dict[tuple[bytes, int], int] = {}
+        self._refuted = self._refutations()
+        # what the in-process search's memo would hold for the root's parts: the most
+        # guesses a part was refuted within, the fewest it was proved within (and how)
+        self._lo: dict[tuple[int, int], int] = {}
+        self._hi: dict[tuple[int, int], int] = {}
+
+    @property
+    def nodes(self) -> int:
+        return self._nodes + self.local.nodes
+
+    def _refutations(self) -> dict[tuple[int, int], int]:
+        """(opening, slot) -> the most guesses left a recorded unit refuted."""
+        out: dict[tuple[int, int], int] = {}
+        if self.store is None:
+            return out
+        for key in self.store.keys():
+            parts = key.split("/")
+            if parts[0] != "exists" or len(parts) != 4:
+                continue
+            rec = self.store.get(key)
+            if rec is not None and not rec.result["ok"]:
+                g, s, e = int(parts[1]), int(parts[2]), int(parts[3])
+                out[(g, s)] = max(out.get((g, s), -1), e)
+        return out
+
+    def known(self, g: int, s: int, e: int) -> Optional[bool]:
+        """The answer for part s of opening g within e guesses if already known: from
+        this run, or a refutation within e or more recorded in the checkpoint."""
+        if (g, s, e) in self._answers:
+            return self._answers[(g, s, e)][0]
+        if self._refuted.get((g, s), -1) >= e:
+            return False
+        return None
+
+    def learn(self, g: int, s: int, e: int, ok: bool, recs: Optional[np.ndarray]) -> None:
+        self._answers[(g, s, e)] = (ok, recs)
+
+    def _replay(self, plan: "ExistsPlan") -> None:
+        """Update the memo the in-process search would have after this question: it
+        tries the openings in order, skips one with a part its memo knows refuted, tries
+        the others' parts largest first until one is refuted, stops at the first opening
+        that works."""
+        e = plan.d - 1
+        for i, g in enumerate(plan.openings):
+            parts = [s for s, _ in plan.parts[i]]
+            if any(self._lo.get((g, s), -1) >= e for s in parts):
+                continue
+            works = True
+            for s in parts:
+                ok = plan.answers[i][s]
+                if ok and e < self._hi.get((g, s), 1 << 30):
+                    self._hi[(g, s)] = e
+                elif not ok and e > self._lo.get((g, s), -1):
+                    self._lo[(g, s)] = e
+                if not ok:
+                    works = False
+                    break
+            if works:
+                return
+
+    def _pool(self, cands: np.ndarray) -> np.ndarray:
+        from .strategies import symmetry_classes
+
+        game = self.game
+        if self.symmetry and game.symmetric:
+            pool = np.array(symmetry_classes(game), dtype=np.int32)
+        else:
+            pool = np.ascontiguousarray(game.guesses, dtype=np.int32)
+        if self.candidates_only:
+            pool = pool[np.isin(pool, cands)]
+        return pool
+
+    def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
+            node_limit: int = 0) -> tuple[bool, int]:
+        """(whether every code of ``cands`` can be found within d guesses, the opening
+        that proves it, or -1); :class:`~mastermind.bounds.SearchUnfinished` when stopped
+        by ``deadline`` (a monotonic time) or Ctrl-C."""
+        from .bounds import SearchUnfinished
+
+        if cands.size <= 2 or d <= 2 or cands.size != self.game.secrets.size:
+            return self.local.run(cands, d, deadline, node_limit)
+        start = time.monotonic()
+        seconds = None if deadline is None else deadline - start
+        if seconds is not None and seconds <= 0:
+            raise SearchUnfinished("time-limit", 0, 0.0)
+        openings = root_openings(self.game, cands, self._pool(cands), d, self.local.core.order,
+                                 self.game.kernel.nslots - 1)
+        if not openings:
+            self._proved[(cands.tobytes(), d)] = -1
+            return False, -1
+        plan = ExistsPlan(self, cands, openings, d)
+        nodes0 = self._nodes
+        try:
+            counts = execute(plan, self.executor, self.store, new_flag(), self.progress,
+                             seconds)
+        except TimeLimitReached:
+            raise SearchUnfinished("time-limit", self._nodes - nodes0,
+                                   time.monotonic() - start) from None
+        except KeyboardInterrupt:
+            raise SearchUnfinished("interrupted", self._nodes - nodes0,
+                                   time.monotonic() - start) from None
+        self.units += counts.units
+        self.resumed += counts.resumed
+        self._replay(plan)
+        g = plan.answer()
+        self._proved[(cands.tobytes(), d)] = g
+        return g >= 0, g
+
+    def witness(self, cands: np.ndarray, d: int, deadline: Optional[float]) -> Node:
+        """The strategy tree proving d: the opening found, each part's witness from its
+        unit (the small parts' here)."""
+        if cands.size <= 2 or d <= 2 or cands.size != self.game.secrets.size:
+            return self.local.witness(cands, d, deadline)
+        g = self._proved.get((cands.tobytes(), d))
+        if g is None:
+            ok, g = self.run(cands, d, deadline)
+        if g < 0:  # pragma: no cover - worst_case asks only for proved sets
+            raise RuntimeError("the search lost a solvable set")
+        game = self.game
+        node = Node(g, int(cands.size))
+        labels = game.kernel.slots(g, cands)
+        for s in np.unique(labels).tolist():
+            if s == game.win_slot:
+                continue
+            part = np.ascontiguousarray(cands[labels == s])
+            if part.size <= 2:
+                node.children[game.slots[s]] = self.local.witness(part, d - 1, deadline)
+            else:
+                node.children[game.slots[s]] = _build_tree(game, self._records(g, s, d - 1))
+        return node
+
+
+    def _records(self, g: int, s: int, e: int) -> np.ndarray:
+        """The witness of part s of opening g within e guesses: the one found when the
+        part was proved with the fewest guesses, as the in-process search's memo has it
+        (the in-process witness of a part is the guess its memo holds)."""
+        f = min(self._hi.get((g, s), e), e)
+        recs = self._answers[(g, s, f)][1]
+        assert recs is not None
+        return recs
+
+
+class ExistsPlan:
+    """The units of one question at the root: the openings' parts, offered opening by
+    opening in the search's order, each opening's parts largest first.
+
+    The answer is the first opening not refuted whose parts are all solvable (True), or
+    None of them (False).  Like the in-process search, which tries an opening's parts
+    one by one and stops at the first refuted, this plan lets the parts before a refuted
+    one finish (those after it are dropped): the in-process search would have tried
+    them, and its memo would hold what they proved (:meth:`UnitSearch._replay`)."""
+
+    kind = "bound"
+
+    def __init__(self, search: UnitSearch, cands: np.ndarray, openings: list[int], d: int):
+        game = search.game
+        self.search = search
+        self.d = d
+        self.openings = openings
+        self.parts: list[list[tuple[int, np.ndarray]]] = []
+        self.answers: list[dict[int, bool]] = []   # per opening: slot -> answer
+        self.units: dict[str, tuple[int, int]] = {}
+        self.offered: list[int] = []
+        for g in openings:
+            labels = game.kernel.slots(g, cands)
+            parts = [(s, np.ascontiguousarray(cands[labels == s]))
+                     for s in np.unique(labels).tolist()
+                     if s != game.win_slot and int((labels == s).sum()) >= 3]
+            parts.sort(key=lambda p: -p[1].size)     # the largest first, as the search does
+            self.parts.append(parts)
+            self.answers.append({})
+            self.offered.append(0)
+        for i in range(len(openings)):
+            for s, _ in self.parts[i]:
+                known = search.known(openings[i], s, d - 1)
+                if known is not None:
+                    self.answers[i][s] = known
+
+    def _first_false(self, i: int) -> int:
+        """The place (largest first) of opening i's first refuted part; len if none."""
+        for t, (s, _) in enumerate(self.parts[i]):
+            if self.answers[i].get(s) is False:
+                return t
+        return len(self.parts[i])
+
+    def state(self, i: int) -> Optional[bool]:
+        """False refuted, True proved, None open."""
+        stop = self._first_false(i)
+        if stop < len(self.parts[i]):
+            return False
+        return True if len(self.answers[i]) == len(self.parts[i]) else None
+
+    def _settled(self, i: int) -> bool:
+        """Decided, and every part the in-process search would have tried answered."""
+        stop = self._first_false(i)
+        return all(s in self.answers[i] for s, _ in self.parts[i][:stop])
+
+    def answer(self) -> int:
+        """The opening that proves d, or -1 (every opening refuted)."""
+        for i, g in enumerate(self.openings):
+            st = self.state(i)
+            if st is None:  # pragma: no cover - asked before done()
+                raise RuntimeError("the question is not decided")
+            if st:
+                return g
+        return -1
+
+    def done(self) -> bool:
+        for i in range(len(self.openings)):
+            st = self.state(i)
+            if st is None or not self._settled(i):
+                return False
+            if st:
+                return True
+        return True
+
+    def known(self) -> int:
+        return len(self.units)
+
+    def next(self) -> Optional[Unit]:
+        for i, g in enumerate(self.openings):
+            st = self.state(i)
+            stop = self._first_false(i)
+            while self.offered[i] < stop:
+                s, part = self.parts[i][self.offered[i]]
+                self.offered[i] += 1
+                if s in self.answers[i]:
+                    continue
+                key = f"exists/{g}/{s}/{self.d - 1}"
+                self.units[key] = (i, s)
+                return Unit(key, "mastermind.units_bounds:exists_unit",
+                            {"cands": part, "d": self.d - 1,
+                             "candidates_only": self.search.candidates_only,
+                             "symmetry": self.search.symmetry,
+                             "memory": self.search.memory}, int(part.size))
+            if st is True:
+                return None                  # later openings are not needed
+        return None
+
+    def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
+        i, s = self.units[unit.key]
+        ok = bool(result["ok"])
+        g = self.openings[i]
+        self.search._nodes += int(result.get("nodes", 0))
+        self.search.learn(g, s, self.d - 1, ok, result.get("recs") if ok else None)
+        self.answers[i][s] = ok
+        drop = []
+        stop = self._first_false(i)
+        after = {t for t, _ in self.parts[i][stop + 1:]}
+        for key, (j, t) in self.units.items():
+            if key == unit.key:
+                continue
+            if (j == i and t in after) or (self.state(i) is True and j > i):
+                drop.append(key)
+        return drop
+
+
+def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_only: bool,
+                symmetry: bool, memory: int) -> dict[str, Any]:
+    """One question, on a worker: can every code of ``cands`` be found within ``d``
+    guesses?  A search of its own (a fresh memo: the answer and the witness depend on
+    the question alone); when solvable, the witness as records (parent, slot, guess,
+    size, depth)."""
+    from .bounds import SearchUnfinished, _Search
+
+    search = _Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
+    done = threading.Event()
+
+    def watch() -> None:                     # a stop request reaches the search
+        while not done.wait(0.05):
+            if stop is not None and stop.value:
+                search.core.request_stop()
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        ok, _ = search.run(cands, d)
+        recs: list[tuple[int, int, int, int, int]] = []
+        if ok:
+            _witness_records(search, game, cands, d, recs, -1, -1, 1)
+    except SearchUnfinished:
+        from .stopping import Stopped
+
+        raise Stopped("the unit was stopped") from None
+    finally:
+        done.set()
+    out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
+    if ok:
+        out["recs"] = np.array(recs, dtype=np.int32).reshape(-1, 5)
+    return out
+
+
+def _witness_records(search: Any, game: Any, cands: np.ndarray, d: int, recs: list,
+                     parent: int, slot: int, depth: int) -> None:
+    """The witness tree of a set solvable within d guesses, as records, the way
+    :meth:`mastermind.bounds._Search.witness` builds it."""
+    m = int(cands.size)
+    if m == 1:
+        recs.append((parent, slot, int(cands[0]), 1, depth))
+        return
+    ok, g = search.run(cands, d)
+    if not ok or g < 0:  # pragma: no cover - would be a kernel bug
+        raise RuntimeError("the search lost a solvable set")
+    node = len(recs)
+    recs.append((parent, slot, g, m, depth))
+    labels = game.kernel.slots(g, cands)
+    for s in np.unique(labels).tolist():
+        if s == game.win_slot:
+            continue
+        part = np.ascontiguousarray(cands[labels == s])
+        _witness_records(search, game, part, d - 1, recs, node, s, depth + 1)
+
+
+# ---------------------------------------------------------------------- entry points
+def _open(game: Any, candidates_only: bool, symmetry: bool, memory: int, checkpoint: Any
+          ) -> Any:
+    """The checkpoint of a proof: kind ``bound``, the parameters a part's answer and
+    witness depend on."""
+    if checkpoint is None:
+        return None
+    from .checkpoint import open_checkpoint
+    from .units import spec_of
+
+    return open_checkpoint(checkpoint, "bound", spec_of(game).definition(),
+                           {"candidates_only": bool(candidates_only),
+                            "symmetry": bool(symmetry), "memory": int(memory)})
+
+
+def worst_case_units(game: Any, *, candidates_only: bool, time_limit: Optional[float],
+                     symmetry: bool, memory: int, heuristics: Any, jobs: Optional[int],
+                     scheduler: Optional[str], client: Any, checkpoint: Any,
+                     progress: Optional[Callable[[int, int], None]] = None) -> Any:
+    """:func:`mastermind.bounds.worst_case` with its searches at the root run as units
+    (on a Dask cluster, or on threads here) and recorded in ``checkpoint``."""
+    from . import checks
+    from .bounds import _Search, _check_game, worst_case
+    from .distributed import open_executor, parse_scheduler
+    from .units import spec_of
+
+    _check_game(game)
+    threads = checks.threads(jobs)
+    if scheduler is not None:
+        parse_scheduler(scheduler)
+    store = _open(game, candidates_only, symmetry, memory, checkpoint)
+    try:
+        with open_executor(game, spec_of(game), scheduler, client, threads) as executor:
+            local = _Search(game, game.guesses, candidates_only, symmetry, memory)
+            search = UnitSearch(local, game, candidates_only, symmetry, memory, executor,
+                                store, progress)
+            result = worst_case(game, candidates_only=candidates_only, time_limit=time_limit,
+                                symmetry=symmetry, memory=memory, heuristics=heuristics,
+                                jobs=jobs, _search=search)
+    finally:
+        if store is not None:
+            store.close()
+    result.units, result.units_resumed = search.units, search.resumed
+    return result
+
+
+def solution_exists_units(game: Any, d: int, *, witness: bool, candidates_only: bool,
+                          symmetry: bool, time_limit: Optional[float], memory: int,
+                          scheduler: Optional[str], client: Any, checkpoint: Any,
+                          jobs: Optional[int] = None) -> Any:
+    """:func:`mastermind.bounds.solution_exists` for every secret of the game, its root's
+    question run as units."""
+    from . import checks
+    from .bounds import SearchUnfinished, Witnessed, _Search, _deadline
+    from .distributed import open_executor, parse_scheduler
+    from .units import spec_of
+
+    if scheduler is not None:
+        parse_scheduler(scheduler)
+    deadline = _deadline(time_limit)
+    cands = np.ascontiguousarray(game.secrets)
+    if not game.secrets_are_guesses and not candidates_only:
+        ok, tree = False, None                 # a secret that cannot be played
+        return Witnessed(ok, tree) if witness else ok
+    store = _open(game, candidates_only, symmetry, memory, checkpoint)
+    try:
+        with open_executor(game, spec_of(game), scheduler, client,
+                           checks.threads(jobs)) as executor:
+            local = _Search(game, game.guesses, candidates_only, symmetry, memory)
+            search = UnitSearch(local, game, candidates_only, symmetry, memory, executor,
+                                store)
+            ok, _ = search.run(cands, d, deadline)
+            tree = search.witness(cands, d, deadline) if ok and witness else None
+    except SearchUnfinished:
+        raise
+    finally:
+        if store is not None:
+            store.close()
+    return Witnessed(ok, tree) if witness else ok

@@ -1,0 +1,407 @@
+"""The expected-case optimum as units of work (DESIGN section 8): the subtrees below
+the root.
+
+Each unit is one part of one opening (an allowed guess at the root, one per symmetry
+class), solved exactly by the kernel's search on a worker with the opening as its
+history (:func:`optimal_unit`).  An opening's total is the number of secrets plus its
+parts' totals; the root plays the first opening, in the in-process search's order (the
+bound from the counting estimates, the sum of squared part sizes, candidates first, the
+index; docs/optimal.md), whose total is the least, so the strategy is the in-process one.
+
+Units run with limits as answers come in: once an opening's total T is known, a part of
+another opening is solved below the total that would let its opening still win (T, or
+T + 1 for an opening earlier in the order, which wins a tie); an answer at or above that
+limit is a proved lower bound and rules its opening out.  Limits never change the
+answer: the chosen opening's parts are always solved exactly (docs/optimal.md, "The
+strategy does not depend on how it was found").  Checkpoint kind ``optimal``; keys
+``part/OPENING/SLOT``; a lower bound recorded for a part whose opening is still in the
+running is solved again (the row is replaced).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .stopping import Stopped, TimeLimitReached, new_flag
+from .units import Unit, digest, execute, spec_of
+
+__all__ = ["INF", "optimal_units", "optimal_unit", "root_order"]
+
+INF = 1 << 40        # the kernel's "no strategy within the guesses left"
+NO_LIMIT = 100       # guesses left when there is no limit
+MASKS_MAX = 40       # nodes this small are solved whole (the kernel's few-code path)
+
+
+def est_table(m: int, b: int, dl: int) -> list[int]:
+    """est(p, b, dl) for p = 0..m: the least total of p codes when no guess makes more
+    than b non-winning parts and dl guesses are left (the kernel's ``_est_table``)."""
+    out = [0] * (m + 1)
+    level, room, total, depth = 1, 1, 0, 1
+    b = max(b, 1)
+    for p in range(1, m + 1):
+        if room == 0:
+            depth += 1
+            if level < (1 << 40):
+                level *= b
+            room = level
+        room -= 1
+        if depth > dl or total >= INF:
+            total = INF
+        else:
+            total += depth
+        out[p] = total
+    return out
+
+
+class Opening:
+    """One root guess: its place in the order and its parts' answers so far."""
+
+    def __init__(self, guess: int, lb: int, key2: int, notcand: bool,
+                 parts: list[tuple[int, np.ndarray, int]]):
+        self.guess = guess
+        self.order = (lb, key2, notcand, guess)
+        self.parts = parts                          # (slot, candidates, estimate)
+        self.exact: dict[int, int] = {}             # slot -> exact total
+        self.lower: dict[int, int] = {}             # slot -> proved lower bound
+        self.recs: dict[int, np.ndarray] = {}
+        self.m = 0
+
+    def bound(self) -> int:
+        """m + the parts' totals, bounds or estimates: a lower bound of its total."""
+        total = self.m
+        for s, _, est in self.parts:
+            total += self.exact.get(s, self.lower.get(s, est))
+        return min(total, INF)
+
+    def complete(self) -> bool:
+        return len(self.exact) == len(self.parts)
+
+
+def root_order(game: Any, cands: np.ndarray, candidates_only: bool,
+               dl: int) -> list[Opening]:
+    """The root's guesses the in-process search would explore, in its order, with their
+    parts (the kernel's ``_node`` at the root: one guess per symmetry class, the ones
+    giving no information dropped, the bound from the best part count)."""
+    from . import _symmetry
+    from .stopping import run_stoppable
+
+    kernel = game.kernel
+    m = int(cands.size)
+    if candidates_only and game.symmetric:
+        # the kernel scans every candidate, but equivalent ones tie and the smallest
+        # (a class representative: the candidates are closed under the symmetries) wins
+        from .strategies import symmetry_classes
+
+        reps = np.array(symmetry_classes(game), dtype=np.int32)
+        pool = np.ascontiguousarray(reps[np.isin(reps, cands)])
+    elif candidates_only:
+        pool = np.ascontiguousarray(cands)
+    elif game.symmetric:
+        pool = run_stoppable(lambda f: _symmetry.canonical_guesses(
+            kernel, game.guesses, np.zeros(0, dtype=np.int32), f))
+    else:
+        pool = np.ascontiguousarray(game.guesses)
+    hist = kernel.histograms(pool, cands).astype(np.int64)
+    win = game.win_slot
+    nw = np.delete(hist, win, axis=1)
+    nparts = (nw > 0).sum(axis=1)
+    cand = hist[:, win] > 0
+    useful = cand | (nparts > 1)
+    b = kernel.nslots - 1
+    bnode = min(int(nparts[useful].max()) if useful.any() else 0, b)
+    estt = est_table(m, bnode, dl - 1)
+    openings = []
+    for i in np.flatnonzero(useful).tolist():
+        row = hist[i]
+        lb = m + sum(estt[int(c)] for j, c in enumerate(row.tolist()) if j != win)
+        if lb >= INF:
+            continue                        # some part cannot be solved in time
+        g = int(pool[i])
+        labels = kernel.slots(g, cands)
+        parts = [(s, np.ascontiguousarray(cands[labels == s]), estt[int(row[s])])
+                 for s in range(kernel.nslots) if s != win and row[s]]
+        o = Opening(g, lb, int((row * row).sum()), not bool(cand[i]), parts)
+        o.m = m
+        openings.append(o)
+    openings.sort(key=lambda o: o.order)
+    return openings
+
+
+class OptimalPlan:
+    """The openings' parts as units, the most promising openings first; done when every
+    opening is solved exactly or ruled out."""
+
+    kind = "optimal"
+
+    def __init__(self, openings: list[Opening], dl: int, limited: bool,
+                 candidates_only: bool, memory: int, recorded: set[str]):
+        self.openings = openings
+        self.dl = dl
+        self.limited = limited
+        self.candidates_only = candidates_only
+        self.memory = memory
+        self.recorded = recorded
+        self.inflight: dict[str, tuple[int, int]] = {}
+        self.offered = 0
+        self.nodes = 0
+
+    # -- the state
+    def best(self) -> tuple[int, int]:
+        """(least total known, the number of its opening), or (INF, -1)."""
+        best, at = INF, -1
+        for i, o in enumerate(self.openings):
+            if o.complete() and o.bound() < best:
+                best, at = o.bound(), i
+        return best, at
+
+    def threshold(self, i: int) -> int:
+        """The total opening i must stay below to win: the best, or the best + 1 for
+        an opening before the best's in the order (it wins a tie)."""
+        best, at = self.best()
+        if at < 0:
+            return INF
+        return best + 1 if i < at else best
+
+    def alive(self, i: int) -> bool:
+        return self.openings[i].bound() < self.threshold(i)
+
+    def done(self) -> bool:
+        return all(o.complete() or not self.alive(i) for i, o in enumerate(self.openings))
+
+    def known(self) -> int:
+        return self.offered
+
+    def chosen(self) -> Optional[Opening]:
+        _, at = self.best()
+        return self.openings[at] if at >= 0 else None
+
+    def lower(self) -> int:
+        """A proved lower bound of the optimum (the least bound of an opening still in
+        the running)."""
+        bounds = [o.bound() for i, o in enumerate(self.openings) if self.alive(i)
+                  or o.complete()]
+        return min(bounds) if bounds else INF
+
+    # -- the units
+    def _unit(self, i: int, s: int, part: np.ndarray, limit: int) -> Unit:
+        o = self.openings[i]
+        args = {"cands": part, "history": np.array([o.guess], dtype=np.int32),
+                "max_guesses": self.dl - 1 if self.limited else 0,
+                "candidates_only": self.candidates_only, "memory": self.memory}
+        ident = digest("mastermind.units_optimal:optimal_unit", args)
+        return Unit(f"part/{o.guess}/{s}", "mastermind.units_optimal:optimal_unit",
+                    dict(args, limit=limit), int(part.size), ident)
+
+    def next(self) -> Optional[Unit]:
+        first_pass = bool(self.recorded)
+        for i, o in enumerate(self.openings):
+            if o.complete() or not self.alive(i):
+                continue
+            thr = self.threshold(i)
+            for s, part, est in sorted(o.parts, key=lambda p: -p[1].size):
+                key = f"part/{o.guess}/{s}"
+                if s in o.exact or key in self.inflight:
+                    continue
+                if first_pass and key not in self.recorded:
+                    continue
+                self.recorded.discard(key)
+                current = o.lower.get(s, est)
+                limit = 0 if thr >= INF else thr - (o.bound() - current)
+                self.inflight[key] = (i, s)
+                self.offered += 1
+                return self._unit(i, s, part, max(limit, 0))
+        if first_pass:                   # every recorded unit offered: now the others
+            self.recorded.clear()
+            return self.next()
+        return None
+
+    def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
+        i, s = self.inflight.pop(unit.key)
+        o = self.openings[i]
+        self.nodes += int(result.get("nodes", 0))
+        status, value = int(result["status"]), int(result["value"])
+        if status == 0:
+            o.exact[s] = value
+            o.lower.pop(s, None)
+            o.recs[s] = result["recs"]
+        else:                                # at or above its limit (or no strategy)
+            o.lower[s] = max(o.lower.get(s, 0), value if value >= 0 else INF)
+        return [k for k, (j, _) in self.inflight.items()
+                if not self.alive(j) and not self.openings[j].complete()]
+
+
+def optimal_unit(game: Any, *, stop: Any, cands: np.ndarray, history: np.ndarray,
+                 max_guesses: int, limit: int, candidates_only: bool,
+                 memory: int, first: int = -1) -> dict[str, Any]:
+    """One subtree, on a worker: the kernel's search on ``cands`` after ``history``,
+    below ``limit`` (0: none); its status (0 exact, 1 nothing below the limit), value
+    (the total, or a lower bound >= the limit) and, when exact, its tree's records."""
+    from . import _optimal
+
+    search = _optimal.Optimizer(game.kernel, game.guesses, candidates_only, game.symmetric,
+                                game.symmetric and game.guesses.size == game.size,
+                                int(memory), 1)
+    flag = stop if stop is not None else new_flag()
+    status, value, lower, recs = search.run(cands, history, int(max_guesses), int(limit),
+                                            int(first), flag)
+    if status == 2:
+        raise Stopped("the unit was stopped")
+    out: dict[str, Any] = {"status": int(status), "value": int(value),
+                           "nodes": int(search.stats["nodes"])}
+    if status == 0:
+        out["recs"] = np.ascontiguousarray(recs, dtype=np.int32)
+    return out
+
+
+def _records(o: Opening) -> np.ndarray:
+    """The whole tree's records: the root, then each part's subtree (slot order)."""
+    rows = [np.array([[-1, -1, o.guess, o.m, 1]], dtype=np.int32)]
+    base = 1
+    for s, _, _ in sorted(o.parts, key=lambda p: p[0]):
+        r = o.recs[s].copy()
+        r[:, 0] = np.where(r[:, 0] < 0, 0, r[:, 0] + base)
+        r[0, 1] = s
+        r[:, 4] += 1
+        rows.append(r)
+        base += r.shape[0]
+    return np.concatenate(rows)
+
+
+class _Stats:
+    """What :func:`mastermind.optimum._result` reads of a search."""
+
+    def __init__(self, nodes: int):
+        self.stats = {"nodes": nodes}
+        self.last = None
+
+
+def optimal_units(game: Any, *, max_guesses: Optional[int], candidates_only: bool,
+                  g0: Optional[int], limit: Optional[float], threads: int,
+                  progress: Optional[Callable[[int, int], None]], memory: int,
+                  scheduler: Optional[str], client: Any, checkpoint: Any) -> Any:
+    """:func:`mastermind.optimum.optimal` with the subtrees below the root run as units
+    (arguments checked by the caller, except the last three)."""
+    from .distributed import open_executor, parse_scheduler
+    from .optimum import _result, _seed
+
+    if scheduler is not None:
+        parse_scheduler(scheduler)
+    start = time.perf_counter()
+    store = None
+    if checkpoint is not None:
+        from .checkpoint import open_checkpoint
+
+        store = open_checkpoint(checkpoint, "optimal", spec_of(game).definition(), {
+            "candidates_only": bool(candidates_only), "max_guesses": max_guesses,
+            "first": None if g0 is None else game.format_code(g0)})
+    status, seed, found = "exact", None, None
+    flag = new_flag(limit)
+    plan: Any = None
+    counts = None
+    try:
+        if limit is not None:
+            try:
+                seed = _seed(game, candidates_only, max_guesses, g0, limit, threads)
+            except TimeLimitReached:
+                status = "time-limit"
+            except KeyboardInterrupt:
+                status = "interrupted"
+        if status == "exact":
+            with open_executor(game, spec_of(game), scheduler, client, threads) as executor:
+                plan = _plan(game, max_guesses, candidates_only, g0, memory,
+                             set() if store is None else store.keys())
+                try:
+                    counts = execute(plan, executor, store, flag, progress,
+                                     None if limit is None
+                                     else limit - (time.perf_counter() - start))
+                except TimeLimitReached:
+                    status = "time-limit"
+                except KeyboardInterrupt:
+                    status = "interrupted"
+    finally:
+        if store is not None:
+            store.close()
+    if isinstance(plan, WholePlan):
+        found = plan.found(status == "exact")
+    elif plan is not None:
+        o = plan.chosen()
+        done = status == "exact"
+        if o is not None:
+            total = o.bound()
+            found = (0 if done else 2, total, total if done else plan.lower(), _records(o))
+        elif done:
+            found = (1, INF, INF, None)
+        else:
+            found = (2, -1, plan.lower(), None)
+    result = _result(game, candidates_only, max_guesses, g0, seed, found, status, flag,
+                     _Stats(0 if plan is None else plan.nodes), time.perf_counter() - start,
+                     int(game.secrets.size), [])
+    if plan is not None:
+        result.units = counts.units if counts is not None else plan.offered
+        result.units_resumed = counts.resumed if counts is not None else 0
+    return result
+
+
+class WholePlan:
+    """A small game (or one allowed two guesses or fewer) as one unit: the whole
+    search on a worker."""
+
+    kind = "optimal"
+
+    def __init__(self, cands: np.ndarray, max_guesses: Optional[int], g0: Optional[int],
+                 candidates_only: bool, memory: int):
+        self.unit = Unit("whole", "mastermind.units_optimal:optimal_unit",
+                         {"cands": cands, "history": np.zeros(0, dtype=np.int32),
+                          "max_guesses": max_guesses or 0, "limit": 0,
+                          "candidates_only": candidates_only, "memory": memory,
+                          "first": -1 if g0 is None else g0}, int(cands.size))
+        self.result: Optional[dict[str, Any]] = None
+        self.offered = 0
+        self.nodes = 0
+
+    def next(self) -> Optional[Unit]:
+        if self.offered:
+            return None
+        self.offered = 1
+        return self.unit
+
+    def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
+        self.result = result
+        self.nodes = int(result.get("nodes", 0))
+        return []
+
+    def done(self) -> bool:
+        return self.result is not None
+
+    def known(self) -> int:
+        return 1
+
+    def found(self, exact: bool) -> Optional[tuple]:
+        if self.result is None:
+            return None
+        r = self.result
+        return (int(r["status"]), int(r["value"]), int(r["value"]), r.get("recs"))
+
+
+def _plan(game: Any, max_guesses: Optional[int], candidates_only: bool, g0: Optional[int],
+          memory: int, recorded: set[str]) -> Any:
+    """The plan: the root's openings (just ``g0`` when given), or the whole search as
+    one unit for a small game or two guesses or fewer."""
+    cands = np.ascontiguousarray(game.secrets)
+    dl = max_guesses or NO_LIMIT
+    if cands.size <= max(MASKS_MAX, game.kernel.nslots) or dl <= 2:
+        return WholePlan(cands, max_guesses, g0, candidates_only, memory)
+    if g0 is not None:
+        labels = game.kernel.slots(g0, cands)
+        parts = [(s, np.ascontiguousarray(cands[labels == s]), 0)
+                 for s in range(game.kernel.nslots)
+                 if s != game.win_slot and bool((labels == s).any())]
+        o = Opening(g0, 0, 0, False, parts)
+        o.m = int(cands.size)
+        openings = [o]
+    else:
+        openings = root_order(game, cands, candidates_only, dl)
+    return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded)

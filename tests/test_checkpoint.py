@@ -1,0 +1,189 @@
+"""The checkpoint file (mastermind.checkpoint), and runs that record their units in one
+and resume from it, in this process (no Dask): analyses, proofs and optimal searches
+stopped part-way give, resumed, exactly the uninterrupted answer."""
+
+import os
+import sqlite3
+import stat
+
+import numpy as np
+import pytest
+
+from mastermind import Game, analyze, optimal, worst_case
+from mastermind.bounds import check_strategy
+from mastermind.checkpoint import (FORMAT, CheckpointError, decode, encode, open_checkpoint,
+                                   read_costs)
+from mastermind.custom import two_d
+
+GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
+
+
+def test_a_unit_is_recorded_and_read_back(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}) as store:
+        assert len(store) == 0 and store.get("walk/0") is None
+        store.record("walk/0", "d0", {"dists": np.arange(6).reshape(2, 3), "ok": 1},
+                     size=12, seconds=0.25, worker="w:1")
+    with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}) as store:
+        rec = store.get("walk/0")
+        assert rec.digest == "d0" and rec.size == 12 and rec.worker == "w:1"
+        assert rec.result["dists"].tolist() == [[0, 1, 2], [3, 4, 5]] and rec.result["ok"] == 1
+        assert store.header()["format"] == FORMAT and store.header()["kind"] == "analyze"
+        store.record("walk/0", "d0", {"ok": 0}, size=12, seconds=1.0)  # a later answer
+        assert store.get("walk/0").result == {"ok": 0} and len(store) == 1
+    assert read_costs(path) == [("walk/0", 12, 1.0)]
+
+
+def test_answers_are_stored_without_pickle():
+    blob = encode({"recs": np.zeros((2, 5), dtype=np.int32), "value": 7})
+    out = decode(blob)
+    assert out["value"] == 7 and out["recs"].dtype == np.int32 and out["recs"].shape == (2, 5)
+    assert b"pickle" not in blob
+
+
+@pytest.mark.parametrize("kind, game, params, what", [
+    ("bound", GAME, {"strategy": "minmax"}, "kind: analyze there, bound here"),
+    ("analyze", dict(GAME, k=7), {"strategy": "minmax"}, "[4,6] classic there, [4,7]"),
+    ("analyze", GAME, {"strategy": "entropy"}, "strategy: minmax there, entropy here"),
+    ("analyze", GAME, {"strategy": "minmax", "first": "1123"}, "first: null there, 1123"),
+])
+def test_a_checkpoint_of_another_run_is_refused(tmp_path, kind, game, params, what):
+    path = str(tmp_path / "c.sqlite")
+    open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}).close()
+    with pytest.raises(CheckpointError, match="give another file") as e:
+        open_checkpoint(path, kind, game, params)
+    assert what in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_checkpoint_of_another_version_or_format_is_refused(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    open_checkpoint(path, "analyze", GAME, {}).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE header SET value = '\"0.0.1\"' WHERE name = 'version'")
+    with pytest.raises(CheckpointError, match="written by mastermind 0.0.1"):
+        open_checkpoint(path, "analyze", GAME, {})
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE header SET value = '99' WHERE name = 'format'")
+    with pytest.raises(CheckpointError, match="has format 99"):
+        open_checkpoint(path, "analyze", GAME, {})
+
+
+def test_files_that_cannot_be_checkpoints_are_refused(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database at all, just some words in a file\n" * 20)
+    with pytest.raises(CheckpointError, match="not a mastermind checkpoint"):
+        open_checkpoint(str(text), "analyze", GAME, {})
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    with pytest.raises(CheckpointError, match="not a mastermind checkpoint"):
+        open_checkpoint(str(other), "analyze", GAME, {})
+    with pytest.raises(CheckpointError, match="is a directory"):
+        open_checkpoint(str(tmp_path), "analyze", GAME, {})
+    with pytest.raises(CheckpointError, match="no such folder"):
+        open_checkpoint(str(tmp_path / "missing" / "c.sqlite"), "analyze", GAME, {})
+    with pytest.raises(CheckpointError, match="file name"):
+        open_checkpoint("", "analyze", GAME, {})
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes read-only files")
+def test_a_read_only_checkpoint_is_refused_before_the_work(tmp_path):
+    path = tmp_path / "c.sqlite"
+    open_checkpoint(str(path), "analyze", GAME, {}).close()
+    path.chmod(stat.S_IRUSR)
+    with pytest.raises(CheckpointError, match="cannot be written"):
+        open_checkpoint(str(path), "analyze", GAME, {})
+
+
+class StopAfter:
+    """A progress callback that raises KeyboardInterrupt (Ctrl-C) after ``n`` units."""
+
+    def __init__(self, n):
+        self.n = n
+        self.calls = []
+
+    def __call__(self, done, total):
+        self.calls.append((done, total))
+        if done >= self.n:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("n, k, variant, strategy, tree", [
+    (5, 6, "classic", "minmax", True), (5, 6, "bulls-and-cows", "entropy", False),
+    (4, 6, "black-peg", "parts", True)])
+def test_an_analysis_stopped_and_resumed_is_the_uninterrupted_one(tmp_path, n, k, variant,
+                                                                 strategy, tree):
+    game = Game(n, k, variant)
+    path = str(tmp_path / "a.sqlite")
+    plain = analyze(game, strategy, tree=tree)
+    with pytest.raises(KeyboardInterrupt):
+        analyze(game, strategy, tree=tree, checkpoint=path, jobs=1, progress=StopAfter(2))
+    kept = len(read_costs(path))
+    assert kept >= 2
+    again = analyze(game, strategy, tree=tree, checkpoint=path, jobs=2)
+    assert again.units_resumed == kept and again.units > kept
+    assert again.distribution == plain.distribution and again.tree == plain.tree
+    assert again.first_guess == plain.first_guess
+    js = again.to_json()
+    assert js["units"] == again.units and js["units_resumed"] == kept
+    third = analyze(game, strategy, tree=tree, checkpoint=path)
+    assert third.units_resumed == third.units and third.distribution == plain.distribution
+
+
+def test_a_checkpoint_refuses_another_strategy_or_tree_option(tmp_path):
+    game = Game(4, 5)
+    path = str(tmp_path / "a.sqlite")
+    analyze(game, checkpoint=path)
+    with pytest.raises(CheckpointError, match="strategy: minmax there, entropy here"):
+        analyze(game, "entropy", checkpoint=path)
+    with pytest.raises(CheckpointError, match="tree"):
+        analyze(game, tree=True, checkpoint=path)
+    with pytest.raises(CheckpointError, match=r"\[4,5\] classic there, \[4,6\]"):
+        analyze(Game(4, 6), checkpoint=path)
+
+
+def test_a_worst_case_proof_records_each_decided_part(tmp_path):
+    game = Game(4, 6)
+    path = str(tmp_path / "b.sqlite")
+    plain = worst_case(game)
+    w = worst_case(game, checkpoint=path)
+    assert (w.lower, w.upper, w.exact, w.lower_proof) == (plain.lower, plain.upper, True,
+                                                          plain.lower_proof)
+    assert check_strategy(game, w.witness) == 5 and w.witness == plain.witness
+    keys = [k for k, _, _ in read_costs(path)]
+    assert keys and all(k.startswith("exists/") and k.count("/") == 3 for k in keys)
+    again = worst_case(game, checkpoint=path)
+    assert again.units_resumed == again.units == w.units and again.witness == w.witness
+
+
+def test_a_refutation_recorded_serves_fewer_guesses_too(tmp_path):
+    """A part refuted within e guesses is refuted within fewer: the file answers."""
+    from mastermind.bounds import solution_exists
+
+    game = Game(3, 5)
+    path = str(tmp_path / "b.sqlite")
+    assert solution_exists(game, 4, checkpoint=path) is False
+    recorded = len(read_costs(path))
+    assert solution_exists(game, 4, checkpoint=path) is False
+    assert len(read_costs(path)) == recorded
+    ok, tree = solution_exists(game, 5, witness=True, checkpoint=path)
+    assert ok and check_strategy(game, tree) <= 5
+
+
+def test_an_optimal_search_stopped_and_resumed_is_the_uninterrupted_one(tmp_path):
+    game = Game(4, 6)
+    path = str(tmp_path / "o.sqlite")
+    stopped = optimal(game, checkpoint=path, jobs=1, progress=StopAfter(3))
+    assert stopped.status == "interrupted" and not stopped.exact    # Ctrl-C, reported
+    kept = len(read_costs(path))
+    best = optimal(game, checkpoint=path)
+    assert best.total == 5625 and best.exact and best.units_resumed >= kept >= 3
+    assert best.tree == optimal(game).tree
+
+
+def test_a_custom_game_is_identified_by_its_score_table(tmp_path):
+    path = str(tmp_path / "o.sqlite")
+    best = optimal(two_d(), checkpoint=path)
+    assert best.total == optimal(two_d()).total
+    with pytest.raises(CheckpointError, match="another run"):
+        optimal(two_d(4), checkpoint=path)

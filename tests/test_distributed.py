@@ -1,0 +1,209 @@
+"""Runs on a Dask cluster (mastermind.distributed): one LocalCluster of two worker
+processes for the whole module.  Each run through the cluster gives bit for bit the
+in-process answer (analysis, worst-case proof, optimal search, on several games and
+variants), and survives a worker killed in the middle, a client killed in the middle
+(then resumed from its checkpoint), and refuses a checkpoint of another run.
+
+Skipped where Dask's distributed package is not installed (the ``distributed`` extra)."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from mastermind import Game, analyze, optimal, worst_case  # noqa: E402
+from mastermind.bounds import check_strategy  # noqa: E402
+from mastermind.checkpoint import CheckpointError, read_costs  # noqa: E402
+from mastermind.custom import two_d  # noqa: E402
+
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=50)
+    c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+@pytest.fixture
+def workers(client):
+    """The client, with both workers up (a test before may have killed one)."""
+    client.wait_for_workers(2, timeout=60)
+    return client
+
+
+def same_analysis(a, b):
+    assert a.distribution == b.distribution
+    assert (a.total, a.max, a.first_guess) == (b.total, b.max, b.first_guess)
+    assert a.tree == b.tree
+
+
+@pytest.mark.parametrize("game, strategy, options", [
+    (Game(4, 6), "minmax", {"tree": True}),
+    (Game(4, 6), "entropy", {"candidates_only": True, "tree": True}),
+    (Game(4, 7), "parts", {}),
+    (Game(4, 6, "bulls-and-cows"), "minmax", {"tree": True}),
+    (Game(4, 6, "black-peg"), "entropy", {}),
+])
+def test_an_analysis_on_the_cluster_is_the_in_process_one(workers, game, strategy, options):
+    here = analyze(game, strategy, **options)
+    there = analyze(game, strategy, client=workers, **options)
+    same_analysis(there, here)
+    assert there.units >= 2 and there.units_resumed == 0
+
+
+def test_a_custom_game_runs_on_the_cluster_from_its_score_table(workers):
+    here = optimal(two_d())
+    there = optimal(two_d(), client=workers)
+    assert (there.total, there.distribution, there.tree) == (here.total, here.distribution,
+                                                             here.tree)
+
+
+@pytest.mark.parametrize("n, k", [(4, 6), (3, 5)])
+def test_a_worst_case_proof_on_the_cluster_is_the_in_process_one(workers, n, k):
+    game = Game(n, k)
+    here = worst_case(game)
+    there = worst_case(game, client=workers)
+    assert (there.lower, there.upper, there.lower_proof) == (here.lower, here.upper,
+                                                             here.lower_proof)
+    assert there.witness == here.witness and check_strategy(game, there.witness) == there.upper
+    assert there.units > 0
+
+
+@pytest.mark.parametrize("n, k", [(4, 5), (3, 4)])
+def test_an_optimal_search_on_the_cluster_is_the_in_process_one(workers, n, k):
+    game = Game(n, k)
+    here = optimal(game)
+    there = optimal(game, client=workers)
+    assert there.exact and (there.total, there.distribution) == (here.total, here.distribution)
+    assert there.tree == here.tree
+
+
+def test_a_worker_killed_in_the_middle_changes_nothing(workers, tmp_path):
+    """At the first finished unit, a worker running others is killed: Dask runs its units
+    again elsewhere (its nanny starts a new worker) and the answer is the same."""
+    game = Game(5, 6)
+    here = analyze(game, "minmax")
+    path = str(tmp_path / "k.sqlite")
+    killed = []
+
+    def kill_one(done, total):
+        if killed or done < 1 or done >= total:
+            return
+        busy = [w for w, tasks in workers.processing().items() if tasks]
+        pids = workers.run(os.getpid, workers=busy[:1] or None)
+        pid = next(iter(pids.values()))
+        os.kill(pid, signal.SIGKILL)
+        killed.append((pid, done, total))
+
+    there = analyze(game, "minmax", client=workers, checkpoint=path, progress=kill_one)
+    assert killed, "the run ended before a worker could be killed"
+    assert there.distribution == here.distribution and there.total == here.total
+    assert len(read_costs(path)) == there.units
+
+
+def cli(*args, **kwargs):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.Popen([sys.executable, "-m", "mastermind", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, **kwargs)
+
+
+def rows(path):
+    try:
+        with sqlite3.connect(path, timeout=1) as conn:
+            return conn.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+ANSWER = ("pegs", "colours", "variant", "strategy", "first_guess", "secrets", "total",
+          "average_fraction", "max", "distribution")
+
+
+def test_a_client_killed_in_the_middle_resumes_from_its_checkpoint(workers, tmp_path):
+    """The command killed (SIGKILL) once some units are recorded, then run again: it takes
+    those from the file and answers what an uninterrupted run answers."""
+    address = workers.scheduler.address
+    path = str(tmp_path / "c.sqlite")
+    command = ("analyze", "-n", "6", "-k", "6", "--strategy", "minmax", "--json",
+               "--scheduler", address, "--checkpoint", path)
+    first = cli(*command)
+    deadline = time.monotonic() + 60
+    while rows(path) < 2 and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert first.poll() is None, "the first run ended before it could be killed"
+    first.send_signal(signal.SIGKILL)
+    first.communicate()
+    kept = rows(path)
+    assert kept >= 2
+    second = cli(*command)
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
+    resumed = json.loads(out)
+    assert resumed["units_resumed"] >= kept > 0 and resumed["units"] > resumed["units_resumed"]
+    here = analyze(Game(6, 6), "minmax").to_json()
+    assert {k: resumed[k] for k in ANSWER} == {k: here[k] for k in ANSWER}
+
+
+def test_a_checkpoint_of_another_run_is_refused_in_one_line(workers, tmp_path):
+    path = str(tmp_path / "o.sqlite")
+    analyze(Game(4, 5), "minmax", client=workers, checkpoint=path)
+    with pytest.raises(CheckpointError, match="another run"):
+        analyze(Game(4, 5), "entropy", client=workers, checkpoint=path)
+    address = workers.scheduler.address
+    for other in (("analyze", "-n", "4", "-k", "6"), ("analyze", "-n", "4", "-k", "5",
+                                                     "--strategy", "parts"),
+                  ("bound", "-n", "4", "-k", "5")):
+        p = cli(*other, "--scheduler", address, "--checkpoint", path)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 2, (out, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "another run" in lines[0] and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_local_n_starts_and_closes_a_cluster_of_its_own():
+    """``scheduler="local:N"`` (what ``--scheduler local:N`` does): a LocalCluster for the
+    call (slow: it starts processes of its own, beside the module's cluster)."""
+    game = Game(4, 5)
+    there = analyze(game, "entropy", tree=True, scheduler="local:1")
+    same_analysis(there, analyze(game, "entropy", tree=True))
+
+
+def test_a_unit_whose_answer_was_lost_with_its_worker_is_waited_for_again():
+    """A future seen done, then ``lost`` (its worker died before its answer was fetched)
+    is not an answer: the executor leaves it in flight until the scheduler reruns it."""
+    from mastermind.distributed import DaskExecutor
+
+    class Future:
+        def __init__(self, status, value=None):
+            self.status, self.value = status, value
+
+        def result(self):
+            return self.value
+
+        def exception(self):
+            return ValueError("boom") if self.status == "error" else None
+
+    ex = DaskExecutor.__new__(DaskExecutor)
+    futures = [Future("lost"), Future("pending"), Future("finished", {"d": 1}),
+               Future("error")]
+    ex._wait = lambda handles, timeout, return_when: (set(handles), set())
+    out = {id(f): (r, e) for f, r, e in ex.wait(futures, 0.1)}
+    assert id(futures[0]) not in out and id(futures[1]) not in out
+    assert out[id(futures[2])] == ({"d": 1}, None)
+    assert isinstance(out[id(futures[3])][1], ValueError)
