@@ -13,13 +13,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
 from . import _symmetry, _walk, checks
 from .game import CodeLike, Game, Score
+from .rules import DistributionSummary
 from .stopping import new_flag, run_stoppable, stopped
 from .strategies import (Strategy, Valuations, choose_guess, first_guess, next_guess,
                          symmetry_classes)
@@ -49,7 +49,7 @@ class Node:
 
 
 @dataclass
-class Analysis:
+class Analysis(DistributionSummary):
     """The result of :func:`analyze`."""
 
     game: Game
@@ -62,21 +62,6 @@ class Analysis:
     units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
 
-    @property
-    def secrets(self) -> int:
-        return sum(self.distribution.values())
-
-    @property
-    def total(self) -> int:
-        return sum(d * c for d, c in self.distribution.items())
-
-    @property
-    def average(self) -> Fraction:
-        return Fraction(self.total, self.secrets)
-
-    @property
-    def max(self) -> int:
-        return max(self.distribution)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -27,10 +27,9 @@ import enum
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Optional, Union
 
-from .rules import Strategy
+from .rules import DistributionSummary, Strategy
 
 __all__ = ["Comparison", "ComparisonRow", "Pool", "compare"]
 
@@ -61,7 +60,7 @@ class Pool(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class ComparisonRow:
+class ComparisonRow(DistributionSummary):
     """One line of a comparison: a strategy (or any other solver) with one guess pool.
 
     ``distribution`` maps a number of guesses to how many secrets need that many (the
@@ -85,22 +84,6 @@ class ComparisonRow:
                    dict(sorted(result.distribution.items())),
                    float(getattr(result, "seconds", 0.0)))
 
-    @property
-    def secrets(self) -> int:
-        return sum(self.distribution.values())
-
-    @property
-    def total(self) -> int:
-        """Guesses over all secrets, the winning guesses included."""
-        return sum(d * c for d, c in self.distribution.items())
-
-    @property
-    def average(self) -> Fraction:
-        return Fraction(self.total, self.secrets)
-
-    @property
-    def max(self) -> int:
-        return max(self.distribution)
 
     def counts(self, upto: Optional[int] = None) -> list[int]:
         """Secrets found in 1, 2, ..., ``upto`` (default: the maximum) guesses."""

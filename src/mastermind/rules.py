@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import NamedTuple, Union
 
 
@@ -64,6 +65,30 @@ def reference_score(u: Sequence[int], v: Sequence[int]) -> Score:
     b = sum(1 for x, y in zip(u, v) if x == y)
     m = sum(min(u.count(c), v.count(c)) for c in set(u))
     return Score(b, m - b)
+
+
+class DistributionSummary:
+    """What a distribution of guesses says (for results holding ``distribution``: a
+    number of guesses -> how many secrets need that many, the winning guess counted)."""
+
+    distribution: dict[int, int]
+
+    @property
+    def secrets(self) -> int:
+        return sum(self.distribution.values())
+
+    @property
+    def total(self) -> int:
+        """Guesses over all secrets, the winning guesses included."""
+        return sum(d * c for d, c in self.distribution.items())
+
+    @property
+    def average(self) -> Fraction:
+        return Fraction(self.total, self.secrets)
+
+    @property
+    def max(self) -> int:
+        return max(self.distribution)
 
 
 def guesses_text(count: int) -> str:
