@@ -48,3 +48,15 @@ def test_record_script_keeps_the_rule_where_the_search_is_stopped(tmp_path):
     doc = record(tmp_path, "0.0005")
     assert doc["method"]["positions_from_the_rule"] > 0
     assert doc["total"] == replayed_total(doc) <= rule
+
+
+def test_the_shipped_5_8_record_replays_to_its_total():
+    """results/record_5_8.json: every one of the 32,768 secrets followed down the file's
+    tree with the package's scorer; the total is below the best published 179,274."""
+    doc = json.loads((ROOT / "results" / "record_5_8.json").read_text())
+    game = Game(5, 8)
+    dist = replay_distribution(doc, game)
+    assert sum(dist.values()) == 32768
+    total = sum(d * c for d, c in dist.items())
+    assert total == doc["total"] == 178793 < 179274
+    assert {int(k): v for k, v in doc["distribution"].items()} == dist
