@@ -13,17 +13,19 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 distributed = pytest.importorskip("distributed")
 
+import mastermind  # noqa: E402
 from mastermind import Game, analyze, optimal, worst_case  # noqa: E402
 from mastermind.bounds import check_strategy  # noqa: E402
 from mastermind.checkpoint import CheckpointError, read_costs  # noqa: E402
 from mastermind.custom import two_d  # noqa: E402
 
-SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+SRC = str(Path(mastermind.__file__).resolve().parents[1])  # the package under test
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import mastermind
 from mastermind import Game
 from mastermind.analysis import analyze
 from mastermind.tree import replay_distribution
@@ -18,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def record(tmp_path: Path, limit: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    # the package under test (the checkout's src/ when built in place, else installed)
+    env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "record_5_8.py"), "-n", "4", "-k", "6",
          "--first", "1123", "--workers", "1", "--part-limit", limit,
