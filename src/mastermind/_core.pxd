@@ -266,6 +266,33 @@ cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,
     return pk + 2 * ((m + 7) & ~(<Py_ssize_t>7))
 
 
+cdef inline void _cells_of_bytes(const KData* d, int32_t g, const uint64_t* pb, Py_ssize_t m,
+                                 uint32_t* h) noexcept nogil:
+    """Add to h[cell] the cells of the m codes in byte form pb (from _bytes_of) against
+    guess g, 64 codes at a time."""
+    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
+    while i < m:
+        _count64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
+                  d.benc[d.bw * <Py_ssize_t>g + 1],
+                  d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
+                  pb + i, pb + padded + i, pb + 2 * padded + i if d.bw == 3 else NULL,
+                  m - i if m - i < 64 else 64, d.clist, d.ncl, h)
+        i += 64
+
+
+cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
+                             Py_ssize_t m) noexcept nogil:
+    """True when guess g gives every code of c a different score."""
+    cdef uint64_t seen = 0, bit
+    cdef Py_ssize_t j
+    for j in range(m):
+        bit = (<uint64_t>1) << _slot(d, g, c[j])
+        if seen & bit:
+            return False
+        seen |= bit
+    return True
+
+
 cdef inline int64_t _value(const KData* d, const uint32_t* h, int kind) noexcept nogil:
     """The valuation of a partition table as an integer key, *lower is better* for all.
 

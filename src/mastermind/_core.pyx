@@ -71,16 +71,9 @@ cdef void _hist_packed(const KData* d, int32_t g, const uint64_t* pk, Py_ssize_t
     """The partition table of guess g over packed candidate encodings (encoded modes)."""
     cdef uint32_t hh[4 * 144]
     cdef const uint64_t* pb = _bytes_of(d, pk, m)
-    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
     memset(hh, 0, 4 * d.cells * sizeof(uint32_t))
     if pb != NULL:
-        while i < m:
-            _count64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
-                      d.benc[d.bw * <Py_ssize_t>g + 1],
-                      d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
-                      pb + i, pb + padded + i, pb + 2 * padded + i if d.bw == 3 else NULL,
-                      m - i if m - i < 64 else 64, d.clist, d.ncl, hh)
-            i += 64
+        _cells_of_bytes(d, g, pb, m, hh)
     else:
         _acc(d, d.enc + <Py_ssize_t>g * d.words, pk, m, hh)
     _fold(d, hh, h)

@@ -43,9 +43,9 @@ from cython.parallel cimport prange, threadid
 import numpy as np
 
 from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopFlag, vread,
-                               _bytes_of, _cell, _count64b, _counts64b, _halted, _hist,
-                               _hist_packed, _masks8, _new_pack, _pack, _slot, _with_stop,
-                               popcount)
+                               _bytes_of, _cell, _cells_of_bytes, _counts64b, _halted,
+                               _hist, _hist_packed, _masks8, _new_pack, _pack, _slot,
+                               _splits_all, _with_stop, popcount)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (Sym, _canonical, _canonical_guesses, _sym_child,
                                    _sym_root, _sym_trivial)
@@ -132,19 +132,6 @@ cdef inline int64_t _est(int64_t p, int64_t b, int dl) noexcept nogil:
         if level < (<int64_t>1 << 40):
             level *= b
     return total
-
-
-cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
-                             Py_ssize_t m) noexcept nogil:
-    """True when guess g gives every code of c a different score."""
-    cdef uint64_t seen = 0, bit
-    cdef Py_ssize_t j
-    for j in range(m):
-        bit = (<uint64_t>1) << _slot(d, g, c[j])
-        if seen & bit:
-            return False
-        seen |= bit
-    return True
 
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
@@ -363,16 +350,10 @@ cdef inline int _cell_counts(const KData* d, int32_t g, const uint64_t* pk,
     """Add to h[cell] (zeroed, 64 cells) the candidates' cells (blacks << 3) + blacks +
     whites against guess g (two-word codes of an injective game).  Returns 0."""
     cdef const uint64_t* pb = _bytes_of(d, pk, m)
-    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef Py_ssize_t i
     cdef uint64_t p0, p1
     if pb != NULL:
-        while i < m:
-            _count64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
-                      d.benc[d.bw * <Py_ssize_t>g + 1],
-                      d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
-                      pb + i, pb + padded + i, pb + 2 * padded + i if d.bw == 3 else NULL,
-                      m - i if m - i < 64 else 64, d.clist, d.ncl, h)
-            i += 64
+        _cells_of_bytes(d, g, pb, m, h)
         return 0
     p0 = d.enc[2 * <Py_ssize_t>g]
     p1 = d.enc[2 * <Py_ssize_t>g + 1]

@@ -33,7 +33,8 @@ from libc.string cimport memcmp, memcpy, memset
 import numpy as np
 
 from mastermind._core cimport (KData, Kernel, MAX_SLOTS, PAD_ONES, _bytes_of, _count64b,
-                               _hist, _hist_packed, _new_pack, _now, _slot, _value, vread)
+                               _hist, _hist_packed, _new_pack, _now, _slot, _splits_all,
+                               _value, vread)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
@@ -125,19 +126,6 @@ cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
         elif s.node_limit > 0 and s.nodes >= s.node_limit:
             s.aborted = 3
     return s.aborted != 0
-
-
-cdef inline bint _splits_all(const KData* d, int32_t g, const int32_t* c,
-                             Py_ssize_t m) noexcept nogil:
-    """True when guess g gives every candidate of c a different score."""
-    cdef uint64_t seen = 0, bit
-    cdef Py_ssize_t j
-    for j in range(m):
-        bit = (<uint64_t>1) << _slot(d, g, c[j])
-        if seen & bit:
-            return False
-        seen |= bit
-    return True
 
 
 cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
