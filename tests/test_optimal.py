@@ -223,3 +223,22 @@ def test_from_a_position_refuses_an_impossible_history():
         optimal(Game(3, 3), history=[("112", "3 0"), ("113", "3 0")])
     with pytest.raises(ValueError):
         optimal(Game(3, 3), history=[("112", "2 1")])  # not a score of [3,3]
+
+
+def test_the_kernels_part_count_bound_table():
+    """_optimal.est_table: p codes cost at least a perfect b-ary tree's total (one code at
+    depth 1, b at depth 2, b^2 at 3, ...), NO_STRATEGY when they need more than dl levels."""
+    from mastermind._optimal import NO_STRATEGY, est_table
+
+    def least(p, b, dl):
+        total, depth, room = 0, 1, 1
+        while p > 0:
+            if depth > dl:
+                return NO_STRATEGY
+            t = min(p, room)
+            total, p, depth, room = total + t * depth, p - t, depth + 1, room * max(b, 1)
+        return total
+
+    for b in (0, 1, 2, 3, 13, 19):
+        for dl in (0, 1, 2, 3, 5):
+            assert est_table(60, b, dl) == [least(p, b, dl) for p in range(61)]

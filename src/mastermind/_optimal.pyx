@@ -345,6 +345,26 @@ cdef void _est_table(int64_t* out, Py_ssize_t m, int64_t b, int dl) noexcept nog
         out[p] = total
 
 
+NO_STRATEGY = INF
+"""The total the search gives a set that cannot be solved within the guesses left."""
+
+
+def est_table(Py_ssize_t m, int64_t b, int dl):
+    """[_est(p, b, dl) for p in 0..m]: the least total of p codes when no guess makes more
+    than b non-winning parts and dl guesses are left (NO_STRATEGY past them), as the
+    search's bounds use it (for the plans that order units as the search does)."""
+    if m < 0 or dl < 0:
+        raise ValueError("est_table needs m >= 0 and dl >= 0")
+    cdef int64_t* out = <int64_t*>malloc((m + 1) * sizeof(int64_t))
+    if out == NULL:
+        raise MemoryError()
+    try:
+        _est_table(out, m, b, dl)
+        return [out[p] for p in range(m + 1)]
+    finally:
+        free(out)
+
+
 cdef inline int _cell_counts(const KData* d, int32_t g, const uint64_t* pk,
                              const int32_t* c, Py_ssize_t m, uint32_t* h) noexcept nogil:
     """Add to h[cell] (zeroed, 64 cells) the candidates' cells (blacks << 3) + blacks +

@@ -25,35 +25,15 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from ._optimal import NO_STRATEGY, est_table
 from .stopping import Stopped, TimeLimitReached, new_flag
 from .units import Unit, digest, execute, spec_of
 
 __all__ = ["INF", "optimal_units", "optimal_unit", "root_order"]
 
-INF = 1 << 40        # the kernel's "no strategy within the guesses left"
+INF = NO_STRATEGY    # the kernel's "no strategy within the guesses left"
 NO_LIMIT = 100       # guesses left when there is no limit
 MASKS_MAX = 40       # nodes this small are solved whole (the kernel's few-code path)
-
-
-def est_table(m: int, b: int, dl: int) -> list[int]:
-    """est(p, b, dl) for p = 0..m: the least total of p codes when no guess makes more
-    than b non-winning parts and dl guesses are left (the kernel's ``_est_table``)."""
-    out = [0] * (m + 1)
-    level, room, total, depth = 1, 1, 0, 1
-    b = max(b, 1)
-    for p in range(1, m + 1):
-        if room == 0:
-            depth += 1
-            if level < (1 << 40):
-                level *= b
-            room = level
-        room -= 1
-        if depth > dl or total >= INF:
-            total = INF
-        else:
-            total += depth
-        out[p] = total
-    return out
 
 
 class Opening:
