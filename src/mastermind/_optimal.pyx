@@ -842,7 +842,7 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
 
 cdef class Optimizer:
     """The optimal search over a game (its memo kept between calls).  Trusts its
-    arguments (validated by :mod:`mastermind.optimal`).
+    arguments (validated by :mod:`mastermind.optimum`).
 
     ``guesses``: every guess, ascending (ignored with ``cands_only``); ``symmetry`` needs
     them closed under colour and position permutations (an encoded game); ``blanks``

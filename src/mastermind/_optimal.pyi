@@ -1,0 +1,27 @@
+"""Type stubs of the expected-case optimal search (src/mastermind/_optimal.pyx); trusts
+its arguments (validated by mastermind.optimum)."""
+
+from typing import Any, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from ._core import Kernel, StopFlag
+
+I32 = npt.NDArray[np.int32]
+
+NO_STRATEGY: int
+
+def est_table(m: int, b: int, dl: int) -> list[int]: ...
+
+class Optimizer:
+    last: Any
+    par_min: int
+    def __init__(self, kernel: Kernel, guesses: I32, cands_only: bool, symmetry: bool,
+                 blanks: bool, mem_limit: int, threads: int = 1) -> None: ...
+    @property
+    def progress(self) -> tuple[int, int]: ...
+    @property
+    def stats(self) -> dict[str, int]: ...
+    def run(self, cands: I32, history: I32, max_guesses: int, limit: int, first: int = -1,
+            stop: Optional[StopFlag] = None) -> tuple[int, int, int, Any]: ...
