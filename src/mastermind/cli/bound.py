@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, check_scheduler,
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
                      distributed_options, game_options, jobs_option, make_game,
                      kept_note, output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -51,8 +51,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.memory < 1:
         raise UsageError("--memory must be at least 1 MB")
     check_scheduler(args)
-    dest = Destination(args.witness, "--witness") if args.witness is not None else None
-    try:
+    with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
         if not game.secrets_are_guesses and not args.candidates_only:
             raise UsageError(f"in {game.name} some secrets cannot be guessed")
@@ -77,10 +76,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                    "tree": result.witness.to_json(game)}
             dest.write(json.dumps(doc) + "\n")
             dest.commit()
-    except BaseException:
-        if dest is not None:
-            dest.discard()
-        raise
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")

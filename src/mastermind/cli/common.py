@@ -283,3 +283,17 @@ class Destination:
             self.commit()
         else:
             self.discard()
+
+
+@contextlib.contextmanager
+def output_file(path: Optional[str], what: str = "the output") -> Iterator[Optional[Destination]]:
+    """The :class:`Destination` of ``path`` (None when there is no path), checked and
+    opened before the block's work; the block writes and commits it, and if it raises,
+    nothing is left at ``path``."""
+    dest = Destination(path, what) if path is not None else None
+    try:
+        yield dest
+    except BaseException:
+        if dest is not None:
+            dest.discard()
+        raise

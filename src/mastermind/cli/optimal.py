@@ -7,7 +7,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .common import (EXIT_OK, EXIT_UNFINISHED, Destination, UsageError, check_scheduler,
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
                      distributed_options, game_options, jobs_option, kept_note, make_game,
                      output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -66,8 +66,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.memory < 1:
         raise UsageError("--memory must be at least 1 MB")
     check_scheduler(args)
-    dest = Destination(args.tree, "--tree") if args.tree is not None else None
-    try:
+    with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
         history = _history(game, args.after)
         left = (None if args.time_limit is None
@@ -89,10 +88,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 raise UsageError("no strategy to write to --tree (none was found)")
             dest.write(json.dumps(to_json(result), indent=1) + "\n")
             dest.commit()
-    except BaseException:
-        if dest is not None:
-            dest.discard()
-        raise
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")

@@ -8,7 +8,7 @@ import json
 import os
 from typing import TextIO
 
-from .common import (EXIT_OK, Destination, UsageError, game_options, make_game,
+from .common import (EXIT_OK, UsageError, game_options, make_game, output_file,
                      strategy_options)
 
 FORMATS = ("json", "dot", "text", "html")
@@ -62,8 +62,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if rendered and dot_program() is None:  # fail before the analysis, not after
         render("", path)
     # the file is checked (and opened) before the work, and written whole at the end
-    dest = Destination(path) if path is not None else None
-    try:
+    with output_file(path) as dest:
         if args.game:
             from ..custom import EXAMPLES
 
@@ -90,10 +89,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         else:
             dest.write(text)
         dest.commit()
-    except BaseException:
-        if dest is not None:
-            dest.discard()
-        raise
     assert result.tree is not None
     nodes = sum(1 for _ in result.tree.walk())
     out.write(f"wrote {path}: {summary(result)}; {nodes} guesses in the tree\n")
