@@ -14,6 +14,7 @@ before building a :class:`Kernel`, and every caller above checks its own argumen
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX
+from libc.stdlib cimport realloc
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -55,6 +56,7 @@ cdef enum:
     MAX_DEPTH = 64          # deepest strategy tree the walk records
     DUMMY = MAX_SLOTS - 1   # where impossible cells fold to (never read)
     CHUNK = 256             # candidates packed at a time by the index-based histogram
+    REC = 5                 # a tree record: parent, slot, guess, size, depth
 
 
 # Valuation kinds (``kind`` everywhere; the Python constants VAL_* of _core.pyx): each
@@ -264,6 +266,31 @@ cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,
     if d.benc == NULL:
         return NULL
     return pk + 2 * ((m + 7) & ~(<Py_ssize_t>7))
+
+
+cdef inline Py_ssize_t _append_record(int32_t** rec, Py_ssize_t* nrec, Py_ssize_t* caprec,
+                                      Py_ssize_t parent, int slot, int32_t guess,
+                                      Py_ssize_t size, int depth) noexcept nogil:
+    """Append (parent, slot, guess, size, depth) to a growing array of tree records (the
+    form the walk and the optimal search hand their trees back in); its index, or -1 when
+    memory runs out (the array is then unchanged)."""
+    cdef int32_t* grown
+    cdef Py_ssize_t cap
+    if nrec[0] == caprec[0]:
+        cap = 2 * caprec[0] + 64
+        grown = <int32_t*>realloc(rec[0], cap * REC * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        rec[0] = grown
+        caprec[0] = cap
+    cdef int32_t* r = rec[0] + nrec[0] * REC
+    r[0] = <int32_t>parent
+    r[1] = slot
+    r[2] = guess
+    r[3] = <int32_t>size
+    r[4] = depth
+    nrec[0] += 1
+    return nrec[0] - 1
 
 
 cdef inline void _cells_of_bytes(const KData* d, int32_t g, const uint64_t* pb, Py_ssize_t m,

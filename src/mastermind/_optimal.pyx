@@ -42,9 +42,9 @@ from cython.parallel cimport prange, threadid
 
 import numpy as np
 
-from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, StopFlag, vread,
-                               _bytes_of, _cell, _cells_of_bytes, _counts64b, _halted,
-                               _hist, _hist_packed, _masks8, _new_pack, _pack, _slot,
+from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, REC, StopFlag, vread,
+                               _append_record, _bytes_of, _cell, _cells_of_bytes, _counts64b,
+                               _halted, _hist, _hist_packed, _masks8, _new_pack, _pack, _slot,
                                _splits_all, _with_stop, popcount)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (Sym, _canonical, _canonical_guesses, _sym_child,
@@ -55,7 +55,6 @@ cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
-    REC = 5                 # record: parent, slot, guess, size, depth
 
 cdef extern from *:
     """
@@ -772,24 +771,11 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
 
 cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py_ssize_t size,
                         int depth) noexcept nogil:
-    cdef int32_t* grown
-    cdef Py_ssize_t cap
-    if o.nrec == o.caprec:
-        cap = 2 * o.caprec + 64
-        grown = <int32_t*>realloc(o.rec, cap * REC * sizeof(int32_t))
-        if grown == NULL:
-            o.aborted = 2
-            return -1
-        o.rec = grown
-        o.caprec = cap
-    cdef int32_t* r = o.rec + o.nrec * REC
-    r[0] = <int32_t>parent
-    r[1] = slot
-    r[2] = guess
-    r[3] = <int32_t>size
-    r[4] = depth
-    o.nrec += 1
-    return o.nrec - 1
+    cdef Py_ssize_t i = _append_record(&o.rec, &o.nrec, &o.caprec, parent, slot, guess,
+                                       size, depth)
+    if i < 0:
+        o.aborted = 2
+    return i
 
 
 cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t parent,

@@ -25,8 +25,9 @@ import numpy as np
 
 from mastermind._core import Stopped
 
-from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, StopFlag, _atomic_add,
-                               _halted, _hist, _new_pack, _slot, _value, _with_stop)
+from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC, StopFlag,
+                               _append_record, _atomic_add, _halted, _hist, _new_pack, _slot,
+                               _value, _with_stop)
 from mastermind._scan cimport (Best, _best, _best_init, _bound_noncandidate,
                                _class_bounds, _offer, _scan, _scan_parallel)
 from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
@@ -54,32 +55,15 @@ cdef struct Walk:
     int error               # 1: out of memory, 2: deeper than MAX_DEPTH, 3: stopped
 
 
-cdef enum:
-    REC = 5
-
-
 cdef Py_ssize_t _record(Walk* w, Py_ssize_t parent, int slot, int32_t guess,
                         Py_ssize_t size, int depth) noexcept nogil:
-    cdef int32_t* grown
-    cdef Py_ssize_t cap
+    cdef Py_ssize_t i
     if not w.record:
         return -1
-    if w.nrec == w.caprec:
-        cap = 2 * w.caprec + 64
-        grown = <int32_t*>realloc(w.rec, cap * REC * sizeof(int32_t))
-        if grown == NULL:
-            w.error = 1
-            return -1
-        w.rec = grown
-        w.caprec = cap
-    cdef int32_t* r = w.rec + w.nrec * REC
-    r[0] = <int32_t>parent
-    r[1] = slot
-    r[2] = guess
-    r[3] = <int32_t>size
-    r[4] = depth
-    w.nrec += 1
-    return w.nrec - 1
+    i = _append_record(&w.rec, &w.nrec, &w.caprec, parent, slot, guess, size, depth)
+    if i < 0:
+        w.error = 1
+    return i
 
 
 cdef uint32_t _blank_colours(const Walk* w, const int32_t* c, Py_ssize_t m) noexcept nogil:
