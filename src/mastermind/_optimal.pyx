@@ -46,6 +46,8 @@ from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, REC, 
                                _append_record, _bytes_of, _cell, _cells_of_bytes, _counts64b,
                                _halted, _hist, _hist_packed, _masks8, _new_pack, _pack, _slot,
                                _splits_all, _with_stop, popcount)
+from mastermind._optimal_bounds cimport (INF, _bound, _cell_counts, _est, _est_table, _pairs,
+                                        _row)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (Sym, _canonical, _canonical_guesses, _sym_child,
                                    _sym_root, _sym_trivial)
@@ -57,10 +59,6 @@ cdef enum:
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
 
 cdef extern from *:
-    """
-    #define MM_OPT_INF ((int64_t)1 << 40)
-    """
-    int64_t INF "MM_OPT_INF"       # no strategy (beyond the guesses left)
     int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
     int __ATOMIC_RELAXED
 
@@ -113,26 +111,6 @@ cdef struct OData:
     int* cancel             # a worker: set when the part it solves no longer matters
 
 
-cdef inline int64_t _est(int64_t p, int64_t b, int dl) noexcept nogil:
-    """The least total of p codes when no guess makes more than b non-winning parts,
-    within dl guesses (INF if they cannot all be found): 1 code at depth 1, b at depth 2,
-    b^2 at depth 3...  Plain Python: the sum of depth * min(b**(depth-1), codes left)."""
-    cdef int64_t total = 0, level = 1, take
-    cdef int depth = 0
-    if b < 1:
-        b = 1
-    while p > 0:
-        depth += 1
-        if depth > dl:
-            return INF
-        take = level if level < p else p
-        total += take * depth
-        p -= take
-        if level < (<int64_t>1 << 40):
-            level *= b
-    return total
-
-
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
     """The order guesses are tried in: bound, sum of squared part sizes, candidates
     first, index.  A guess whose bound is not exact yet comes before every exact one
@@ -176,22 +154,6 @@ cdef uint32_t _blank_skip(const OData* o, const int32_t* c, Py_ssize_t m) noexce
         present |= o.d.colmask[c[i]]
     absent = ((1u << o.d.k) - 1) & ~present
     return absent & (absent - 1)
-
-
-cdef inline int _pairs(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m) noexcept nogil:
-    """How many codes of c share a score with an earlier one under guess g, up to 2: 0
-    when every code has a part of its own, 1 when exactly two share one."""
-    cdef uint64_t seen = 0, bit
-    cdef Py_ssize_t j
-    cdef int dup = 0
-    for j in range(m):
-        bit = (<uint64_t>1) << _slot(d, g, c[j])
-        if seen & bit:
-            dup += 1
-            if dup > 1:
-                return 2
-        seen |= bit
-    return dup
 
 
 cdef int64_t _cand_rules(OData* o, const int32_t* c, Py_ssize_t m, int32_t* out,
@@ -321,29 +283,6 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
 
 
-cdef void _est_table(int64_t* out, Py_ssize_t m, int64_t b, int dl) noexcept nogil:
-    """out[p] = _est(p, b, dl) for p = 0..m, in one pass: the p-th code found costs the
-    depth of the first level with room left."""
-    cdef int64_t level = 1, room = 1, total = 0
-    cdef int depth = 1
-    cdef Py_ssize_t p
-    if b < 1:
-        b = 1
-    out[0] = 0
-    for p in range(1, m + 1):
-        if room == 0:
-            depth += 1
-            if level < (<int64_t>1 << 40):
-                level *= b
-            room = level
-        room -= 1
-        if depth > dl or total >= INF:
-            total = INF
-        else:
-            total += depth
-        out[p] = total
-
-
 NO_STRATEGY = INF
 """The total the search gives a set that cannot be solved within the guesses left."""
 
@@ -362,65 +301,6 @@ def est_table(Py_ssize_t m, int64_t b, int dl):
         return [out[p] for p in range(m + 1)]
     finally:
         free(out)
-
-
-cdef inline int _cell_counts(const KData* d, int32_t g, const uint64_t* pk,
-                             const int32_t* c, Py_ssize_t m, uint32_t* h) noexcept nogil:
-    """Add to h[cell] (zeroed, 64 cells) the candidates' cells (blacks << 3) + blacks +
-    whites against guess g (two-word codes of an injective game).  Returns 0."""
-    cdef const uint64_t* pb = _bytes_of(d, pk, m)
-    cdef Py_ssize_t i
-    cdef uint64_t p0, p1
-    if pb != NULL:
-        _cells_of_bytes(d, g, pb, m, h)
-        return 0
-    p0 = d.enc[2 * <Py_ssize_t>g]
-    p1 = d.enc[2 * <Py_ssize_t>g + 1]
-    for i in range(m):
-        h[_cell(p0, p1, pk + 2 * i)] += 1
-    return 0
-
-
-cdef inline void _row(const KData* d, int32_t g, const uint64_t* pk, const int32_t* c,
-                      Py_ssize_t m, bint cells, uint32_t* hh, uint32_t* row) noexcept nogil:
-    """row = the part sizes guess g makes on c: by cell (d.clist order) when ``cells``,
-    else by slot.  ``hh``: 64 zeroed cells of scratch, zeroed again on return."""
-    cdef const uint64_t* pb
-    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
-    cdef int j
-    if cells:
-        pb = _bytes_of(d, pk, m)
-        if pb != NULL and m <= 64:          # the counts straight from the cells
-            _counts64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
-                       d.benc[d.bw * <Py_ssize_t>g + 1],
-                       d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
-                       pb, pb + padded, pb + 2 * padded if d.bw == 3 else NULL,
-                       m, d.clist, d.ncl, row)
-            return
-        _cell_counts(d, g, pk, c, m, hh)
-        for j in range(d.ncl):
-            row[j] = hh[d.clist[j]]
-            hh[d.clist[j]] = 0
-    elif pk != NULL:
-        _hist_packed(d, g, pk, m, row)
-    else:
-        _hist(d, g, c, m, row)
-
-
-cdef inline int64_t _bound(const uint32_t* row, int nc, int win_j, Py_ssize_t m,
-                           const int64_t* estt, int64_t* key2) noexcept nogil:
-    """A guess's bound m + sum of estt over its non-winning parts (INF at most), and in
-    ``key2`` the sum of its squared part sizes."""
-    cdef int64_t lb = m, k2 = 0
-    cdef uint32_t cnt
-    cdef int j
-    for j in range(nc):
-        cnt = row[j]
-        k2 += <int64_t>cnt * cnt
-        if j != win_j:
-            lb += estt[cnt]
-    key2[0] = k2
-    return lb if lb < INF else INF
 
 
 cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_t* off,
