@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .common import (EXIT_OK, check_scheduler, distributed_options, game_options,
-                     jobs_option, long_run_note, make_game, output_options, plot_destination,
-                     strategy_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, check_scheduler, discard_on_error, distributed_options,
+                     game_options, jobs_option, long_run_note, make_game, output_options,
+                     plot_destination, strategy_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -38,8 +38,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..checks import threads
 
     check_scheduler(args)
-    plot = plot_destination(args.plot)  # checked before the work, not after it
-    try:
+    # the plot file is checked before the work, not after it
+    with discard_on_error(plot_destination(args.plot)) as plot:
         game = make_game(args)
         if args.scheduler is None:
             long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size),
@@ -57,10 +57,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             bar.close()
         if plot is not None:
             plot.save_plot(result)
-    except BaseException:
-        if plot is not None:
-            plot.discard()
-        raise
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")

@@ -286,14 +286,20 @@ class Destination:
 
 
 @contextlib.contextmanager
-def output_file(path: Optional[str], what: str = "the output") -> Iterator[Optional[Destination]]:
-    """The :class:`Destination` of ``path`` (None when there is no path), checked and
-    opened before the block's work; the block writes and commits it, and if it raises,
-    nothing is left at ``path``."""
-    dest = Destination(path, what) if path is not None else None
+def discard_on_error(dest: Optional[Destination]) -> Iterator[Optional[Destination]]:
+    """Around the work that ends by writing ``dest`` (None: no file): if the block raises,
+    nothing is left at its path."""
     try:
         yield dest
     except BaseException:
         if dest is not None:
             dest.discard()
         raise
+
+
+def output_file(path: Optional[str], what: str = "the output"
+                ) -> contextlib.AbstractContextManager[Optional[Destination]]:
+    """The :class:`Destination` of ``path`` (None when there is no path), checked and
+    opened now, before the block's work; the block writes and commits it, and if it
+    raises, nothing is left at ``path``."""
+    return discard_on_error(Destination(path, what) if path is not None else None)

@@ -8,7 +8,8 @@ import json
 from typing import TextIO
 
 from ..rules import Strategy
-from .common import EXIT_OK, game_options, jobs_option, make_game, plot_destination
+from .common import (EXIT_OK, discard_on_error, game_options, jobs_option, make_game,
+                     plot_destination)
 from .progress import ProgressBar
 
 
@@ -59,8 +60,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     strategies = [Strategy.parse(s) for s in _listed(args.strategies)] if args.strategies \
         else None
     pools = _listed(args.pools) if args.pools else None  # checked by the library
-    plot = plot_destination(args.plot)  # checked before the work, not after it
-    try:
+    # the plot file is checked before the work, not after it
+    with discard_on_error(plot_destination(args.plot)) as plot:
         game = make_game(args)
         bar = ProgressBar(f"{game.name} compare", enabled=False if args.no_progress else None)
         try:
@@ -70,10 +71,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             bar.close()
         if plot is not None:
             plot.save_plot(result)
-    except BaseException:
-        if plot is not None:
-            plot.discard()
-        raise
     seconds = not args.no_seconds
     if args.json:
         doc = result.to_json()
