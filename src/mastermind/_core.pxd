@@ -268,6 +268,19 @@ cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,
     return pk + 2 * ((m + 7) & ~(<Py_ssize_t>7))
 
 
+cdef inline uint32_t _absent_but_smallest(const KData* d, const int32_t* c,
+                                          Py_ssize_t m) noexcept nogil:
+    """The colours no code of c has, but the smallest of them (a bit per colour): such a
+    colour scores like a blank against every code of c, so a guess using it partitions c
+    as the same guess with the smallest absent colour in its place (a smaller index)."""
+    cdef uint32_t present = 0, absent
+    cdef Py_ssize_t i
+    for i in range(m):
+        present |= d.colmask[c[i]]
+    absent = ((1u << d.k) - 1) & ~present
+    return absent & (absent - 1)
+
+
 cdef inline Py_ssize_t _append_record(int32_t** rec, Py_ssize_t* nrec, Py_ssize_t* caprec,
                                       Py_ssize_t parent, int slot, int32_t guess,
                                       Py_ssize_t size, int depth) noexcept nogil:

@@ -42,10 +42,9 @@ from cython.parallel cimport prange, threadid
 
 import numpy as np
 
-from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, PAD_ONES, REC, StopFlag, vread,
-                               _append_record, _bytes_of, _cell, _cells_of_bytes, _counts64b,
-                               _halted, _hist, _hist_packed, _masks8, _new_pack, _pack, _slot,
-                               _splits_all, _with_stop, popcount)
+from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, REC, StopFlag, vread,
+                               _absent_but_smallest, _append_record, _bytes_of, _halted,
+                               _masks8, _new_pack, _slot, _splits_all, _with_stop, popcount)
 from mastermind._optimal_bounds cimport (INF, _bound, _cell_counts, _est, _est_table, _pairs,
                                         _row)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
@@ -146,14 +145,7 @@ cdef int _ensure(OData* o, Guesses* gs) noexcept nogil:
 cdef uint32_t _blank_skip(const OData* o, const int32_t* c, Py_ssize_t m) noexcept nogil:
     """Colours no candidate has, but the smallest: a guess using them is skipped (it
     partitions S as the same guess with the smallest absent colour, a smaller index)."""
-    cdef uint32_t present = 0, absent
-    cdef Py_ssize_t i
-    if not o.blanks_ok:
-        return 0
-    for i in range(m):
-        present |= o.d.colmask[c[i]]
-    absent = ((1u << o.d.k) - 1) & ~present
-    return absent & (absent - 1)
+    return _absent_but_smallest(o.d, c, m) if o.blanks_ok else 0
 
 
 cdef int64_t _cand_rules(OData* o, const int32_t* c, Py_ssize_t m, int32_t* out,

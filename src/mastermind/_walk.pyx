@@ -26,8 +26,8 @@ import numpy as np
 from mastermind._core import Stopped
 
 from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC, StopFlag,
-                               _append_record, _atomic_add, _halted, _hist, _new_pack, _slot,
-                               _value, _with_stop)
+                               _absent_but_smallest, _append_record, _atomic_add, _halted,
+                               _hist, _new_pack, _slot, _value, _with_stop)
 from mastermind._scan cimport (Best, _best, _best_init, _bound_noncandidate,
                                _class_bounds, _offer, _scan, _scan_parallel)
 from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
@@ -71,14 +71,7 @@ cdef uint32_t _blank_colours(const Walk* w, const int32_t* c, Py_ssize_t m) noex
     (no black, no white against any candidate), so all such colours are one colour for
     the partition.  When any code may be guessed, the rule's guess uses only the smallest
     of them (replacing the others by it keeps the table and lowers the index)."""
-    cdef uint32_t present = 0, absent
-    cdef Py_ssize_t i
-    if not w.blanks_ok:
-        return 0
-    for i in range(m):
-        present |= w.d.colmask[c[i]]
-    absent = ((1u << w.d.k) - 1) & ~present
-    return absent & (absent - 1)            # all but the smallest
+    return _absent_but_smallest(w.d, c, m) if w.blanks_ok else 0
 
 
 cdef int32_t _best_plain(const KData* d, const int32_t* guesses, Py_ssize_t ng,
