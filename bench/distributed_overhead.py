@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from mastermind import Game, analyze
-from mastermind.checkpoint import read_costs
+from mastermind.engine.checkpoint import read_costs
 
 
 def timed(fn):

@@ -24,7 +24,8 @@ import time
 import numpy as np
 
 from mastermind import _core
-from mastermind.bounds import SearchUnfinished, _Search, check_strategy, solution_exists
+from mastermind.bounds import SearchUnfinished, check_strategy, solution_exists
+from mastermind.search import Search
 from mastermind.analysis import Node
 from mastermind.game import Game
 from mastermind.strategies import symmetry_classes
@@ -49,7 +50,7 @@ def main() -> None:
     t0 = time.monotonic()
     five = solution_exists(game, 5)
     log(f"[5,8] within 5 guesses: {five} ({time.monotonic() - t0:.2f} s)")
-    search = _Search(game, game.guesses, False, True, 2 << 30)
+    search = Search(game, game.guesses, False, True, 2 << 30)
     secrets = game.secrets
     classes = []
     for g in symmetry_classes(game):

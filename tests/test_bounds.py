@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from mastermind.analysis import Node, analyze
-from mastermind.bounds import (BoundsError, _Search, SearchStats, SearchUnfinished, StrategyCheckError,
+from mastermind.errors import MastermindError
+from mastermind.search import Search
+from mastermind.bounds import (BoundsError, SearchStats, SearchUnfinished, StrategyCheckError,
                                Witnessed, check_strategy, counting_bound, solution_exists,
                                worst_case)
 from mastermind.game import Game, reference_score
@@ -132,7 +134,7 @@ def test_matrix_leaves_match_brute_force(n, k, matrix_after):
         for d in (best - 1, best, 3):
             if d < 0:
                 continue
-            search = _Search(game, game.guesses, False, True, 1 << 26)
+            search = Search(game, game.guesses, False, True, 1 << 26)
             search.core.matrix_after = matrix_after
             assert search.run(arr, d)[0] is (d >= best), (cands, d)
 
@@ -295,7 +297,7 @@ def test_bad_max_guesses(bad):
 
 def test_bad_arguments():
     game = Game(2, 3)
-    with pytest.raises(BoundsError, match="time_limit"):
+    with pytest.raises(MastermindError, match="time_limit"):  # the package's one check
         solution_exists(game, 3, time_limit=0)
     with pytest.raises(BoundsError, match="not both"):
         solution_exists(game, 3, guesses=[0, 1], candidates_only=True)

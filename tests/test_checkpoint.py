@@ -1,4 +1,4 @@
-"""The checkpoint file (mastermind.checkpoint), and runs that record their units in one
+"""The checkpoint file (mastermind.engine.checkpoint), and runs that record their units in one
 and resume from it, in this process (no Dask): analyses, proofs and optimal searches
 stopped part-way give, resumed, exactly the uninterrupted answer."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from mastermind import Game, analyze, optimal, worst_case
 from mastermind.bounds import check_strategy
-from mastermind.checkpoint import (FORMAT, CheckpointError, decode, encode, open_checkpoint,
+from mastermind.engine.checkpoint import (FORMAT, CheckpointError, decode, encode, open_checkpoint,
                                    read_costs)
 from mastermind.custom import two_d
 

@@ -7,8 +7,6 @@ import time
 import pytest
 
 from mastermind import cli
-from mastermind.bounds import DEFAULT_MEMORY
-from mastermind.cli.bound import DEFAULT_MEMORY_MB
 
 
 def _run(argv):
@@ -67,7 +65,3 @@ def test_cli_bad_input(argv, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("mastermind: error:") and "Traceback" not in err
-
-
-def test_default_memory_is_the_library_default():
-    assert DEFAULT_MEMORY_MB << 20 == DEFAULT_MEMORY

@@ -8,8 +8,6 @@ import pytest
 from mastermind import Game
 from mastermind.bounds import strategy_distribution
 from mastermind.cli import main
-from mastermind.optimum import DEFAULT_MEMORY
-from mastermind.cli.optimal import DEFAULT_MEMORY_MB
 from test_tree import independent_replay
 
 
@@ -65,10 +63,6 @@ def test_bad_input(argv, words, capsys):
     status, _ = run(argv)
     err = capsys.readouterr().err
     assert status == 2 and words in err and err.count("\n") == 1
-
-
-def test_default_memory_is_the_library_default():
-    assert DEFAULT_MEMORY_MB << 20 == DEFAULT_MEMORY
 
 
 def test_strategy_distribution_of_the_default_game():

@@ -1,4 +1,4 @@
-"""Runs on a Dask cluster (mastermind.distributed): one LocalCluster of two worker
+"""Runs on a Dask cluster (mastermind.engine.executors): one LocalCluster of two worker
 processes for the whole module.  Each run through the cluster gives bit for bit the
 in-process answer (analysis, worst-case proof, optimal search, on several games and
 variants), and survives a worker killed in the middle, a client killed in the middle
@@ -22,7 +22,7 @@ distributed = pytest.importorskip("distributed")
 import mastermind  # noqa: E402
 from mastermind import Game, analyze, optimal, worst_case  # noqa: E402
 from mastermind.bounds import check_strategy  # noqa: E402
-from mastermind.checkpoint import CheckpointError, read_costs  # noqa: E402
+from mastermind.engine.checkpoint import CheckpointError, read_costs  # noqa: E402
 from mastermind.custom import two_d  # noqa: E402
 
 SRC = str(Path(mastermind.__file__).resolve().parents[1])  # the package under test
@@ -189,7 +189,7 @@ def test_local_n_starts_and_closes_a_cluster_of_its_own():
 def test_a_unit_whose_answer_was_lost_with_its_worker_is_waited_for_again():
     """A future seen done, then ``lost`` (its worker died before its answer was fetched)
     is not an answer: the executor leaves it in flight until the scheduler reruns it."""
-    from mastermind.distributed import DaskExecutor
+    from mastermind.engine.executors import DaskExecutor
 
     class Future:
         def __init__(self, status, value=None):

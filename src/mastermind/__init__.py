@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any
 # parallel regions, and spinning threads starve everything else on a busy machine.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-__version__ = "0.1.0"
-
 # public name -> the module that defines it
 _EXPORTS = {
     "check_strategy": "bounds", "solution_exists": "bounds", "worst_case": "bounds",
@@ -37,9 +35,11 @@ _EXPORTS = {
     "Valuations": "strategies", "choose_guess": "strategies", "first_guess": "strategies",
     "Adversary": "play", "InconsistentAnswers": "play", "PlayError": "play",
     "SecretCodemaker": "play", "Session": "play",
+    "MastermindError": "errors",
+    "__version__": "version",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(name for name in _EXPORTS if not name.startswith("_"))
 
 
 def __getattr__(name: str) -> Any:
@@ -61,8 +61,10 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .bounds import check_strategy, solution_exists, worst_case
     from .comparison import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d
+    from .errors import MastermindError
     from .game import CodeError, Game, GameError, ScoreError
     from .optimum import Optimum, optimal
     from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
     from .rules import Score, Strategy, StrategyError, Variant, score_slots
     from .strategies import Valuations, choose_guess, first_guess
+    from .version import __version__

@@ -1,4 +1,5 @@
-"""Exhaustive analysis: play a strategy against every secret (DESIGN section 3).
+"""Exhaustive analysis: play a strategy against every secret at once, and get the
+distribution of the number of guesses; or play one game against one secret.
 
 >>> from mastermind.game import Game
 >>> a = analyze(Game(4, 6), "minmax")
@@ -11,41 +12,23 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
-from . import _symmetry, _walk, checks
-from .game import CodeLike, Game, Score
+from . import _walk, checks
+from .engine.run import open_run, wants_engine
+from .game import CodeLike, Game
 from .rules import DistributionSummary
-from .stopping import new_flag, run_stoppable, stopped
-from .strategies import (Strategy, Valuations, choose_guess, first_guess, next_guess,
-                         symmetry_classes)
+from .stopping import new_flag, run_stoppable
+from .strategies import Strategy, Valuations, next_guess, symmetry_classes
+from .strategy_walk import (Node, build_tree, expand_top, graft, in_score_order,
+                            resolve_first, walk_tasks)
+from .units_analysis import AnalysisPlan, checkpoint_params
 
 Progress = Callable[[int, int], None]
-
-
-@dataclass
-class Node:
-    """One node of a strategy tree: the guess played with ``size`` candidates left."""
-
-    guess: int
-    size: int
-    children: dict[Score, "Node"] = field(default_factory=dict)
-
-    def walk(self, depth: int = 1) -> Iterator[tuple[int, "Node"]]:
-        """(depth, node) for every node, depth-first, the root at ``depth``."""
-        yield depth, self
-        for child in self.children.values():
-            yield from child.walk(depth + 1)
-
-    def to_json(self, game: Game) -> dict[str, Any]:
-        out: dict[str, Any] = {"guess": game.format_code(self.guess), "candidates": self.size}
-        if self.children:
-            out["children"] = {str(s): c.to_json(game) for s, c in self.children.items()}
-        return out
 
 
 @dataclass
@@ -100,18 +83,6 @@ class Analysis(DistributionSummary):
         return analysis_html(self)
 
 
-def _resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
-                   first: Optional[CodeLike], plain: bool = False) -> int:
-    if first is None and plain:  # the full scan, not the symmetry classes
-        return choose_guess(game, game.secrets, strategy, candidates_only)
-    if first is None:
-        return first_guess(game, strategy, candidates_only)
-    g = game.guess(first)
-    if candidates_only and not game.is_secret(g):
-        raise ValueError(f"{game.format_code(g)} is not a candidate, and only candidates may be played")
-    return g
-
-
 def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             candidates_only: bool = False, first: Optional[CodeLike] = None,
             tree: bool = False, jobs: Optional[int] = None,
@@ -130,8 +101,9 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         :data:`mastermind.checks.MAX_JOBS`); the result does not depend on it.
     progress : called as ``progress(secrets_done, secrets_total)`` (with a scheduler or
         a checkpoint: ``progress(units_done, units_to_run)``).
-    symmetry : scan one guess per symmetry class at each node (DESIGN section 5); the
-        result is identical either way, only the time differs.
+    symmetry : scan one guess per symmetry class at each node (colour and position
+        permutations that fix the guesses played so far); the result is identical
+        either way, only the time differs.
     plain : score every allowed guess in full at every node: no symmetry, bound or
         shortcut (slow; the reference the fast path is tested against).
     time_limit : seconds; :class:`mastermind.stopping.TimeLimitReached` is raised when
@@ -141,52 +113,82 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         (needs ``pip install 'mastermind[distributed]'``; docs/distributed.md).
     client : an existing ``distributed.Client`` to run the units on instead.
     checkpoint : an SQLite file recording each finished unit; the same call again
-        resumes (:mod:`mastermind.checkpoint`).  The result never depends on these three.
+        resumes (:mod:`mastermind.engine.checkpoint`).  The result never depends on
+        these three.
     """
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
     threads = checks.threads(jobs)
     progress = checks.progress(progress)
     limit = checks.time_limit(time_limit)
-    if scheduler is not None or client is not None or checkpoint is not None:
-        from .units_analysis import analyze_units
-
-        return analyze_units(game, strategy, candidates_only=candidates_only, first=first,
-                             tree=tree, threads=threads, progress=progress,
-                             symmetry=symmetry, plain=plain, time_limit=limit,
-                             scheduler=scheduler, client=client, checkpoint=checkpoint)
-    flag = new_flag(limit)
     start = time.perf_counter()
-    g0 = _resolve_first(game, strategy, candidates_only, first, plain)
-    use_symmetry = symmetry and game.symmetric and not plain
-    # every code may be guessed: colours absent from all candidates act as one blank
-    blanks = use_symmetry and game.guesses.size == game.size
-    kernel = game.kernel
+    how = _How(strategy, candidates_only, tree, symmetry and game.symmetric and not plain,
+               plain, threads)
+    engine = wants_engine(scheduler, client, checkpoint)
+    flag = new_flag(limit)
+    g0 = resolve_first(game, strategy, candidates_only, first, plain)
+    if engine:
+        with open_run(game, kind="analyze", params=checkpoint_params(
+                game, strategy, candidates_only, g0, tree, symmetry, plain),
+                scheduler=scheduler, client=client, threads=threads,
+                checkpoint=checkpoint) as run:
+            dist, root = _as_units(game, how, g0, run, flag, progress, limit)
+        return Analysis(game, strategy, candidates_only, g0, dist,
+                        time.perf_counter() - start, root, units=run.units,
+                        units_resumed=run.resumed)
+    if game.secrets.size <= _DIRECT_MAX:
+        dist, root = _whole(game, how, g0, flag, progress)
+    else:
+        dist, root = _here(game, how, g0, flag, progress)
+    return Analysis(game, strategy, candidates_only, g0, dist, time.perf_counter() - start,
+                    root)
+
+
+class _How(NamedTuple):
+    """How an analysis plays: the strategy, the guess pool, what it builds and scans."""
+
+    strategy: Strategy
+    candidates_only: bool
+    tree: bool
+    symmetry: bool       # one guess per symmetry class (never with ``plain``)
+    plain: bool
+    threads: int
+
+
+_DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and smaller)
+
+
+def _whole(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
+           ) -> tuple[dict[int, int], Optional[Node]]:
+    """A small game walked whole by the kernel in this thread: cheaper than expanding its
+    top in Python and waking threads for work this small."""
     total = int(game.secrets.size)
-    if total <= _DIRECT_MAX:
-        # A small game is walked whole by the kernel in this thread: cheaper than
-        # expanding its top in Python and waking threads for work this small.
-        if progress:
-            progress(0, total)
-        counts, recs, _ = run_stoppable(lambda f: _walk.walk(
-            kernel, game.guesses, game.secrets, strategy.kind, candidates_only,
-            game.secrets_are_guesses, g0, 1, tree, None, use_symmetry, 1, blanks, plain, f),
-            flag, inline=True)
-        if progress:
-            progress(total, total)
-        return Analysis(game, strategy, candidates_only, g0,
-                        {d: int(c) for d, c in enumerate(counts.tolist()) if c},
-                        time.perf_counter() - start,
-                        _in_score_order(_build_tree(game, recs)) if tree else None)
-    top = _expand_top(game, strategy, candidates_only, g0, tree, use_symmetry, plain,
-                      threads, flag)
-    dist, root, sel = top.dist, top.root, top.tasks
+    # every code may be guessed: colours absent from all candidates act as one blank
+    blanks = how.symmetry and game.guesses.size == game.size
+    if progress:
+        progress(0, total)
+    counts, recs, _ = run_stoppable(lambda f: _walk.walk(
+        game.kernel, game.guesses, game.secrets, how.strategy.kind, how.candidates_only,
+        game.secrets_are_guesses, g0, 1, how.tree, None, how.symmetry, 1, blanks,
+        how.plain, f), flag, inline=True)
+    if progress:
+        progress(total, total)
+    dist = {d: int(c) for d, c in enumerate(counts.tolist()) if c}
+    return dist, (in_score_order(build_tree(game, recs)) if how.tree else None)
+
+
+def _here(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
+          ) -> tuple[dict[int, int], Optional[Node]]:
+    """The top expanded here, then every subtree below it in one kernel call, largest
+    first so that every thread stays busy to the end; the call runs in a helper thread
+    (the kernel releases the GIL) while this one reports progress from its counter."""
+    total = int(game.secrets.size)
+    top = expand_top(game, how.strategy, how.candidates_only, g0, how.tree, how.symmetry,
+                     how.plain, how.threads, flag)
+    sel = top.tasks
     done = total - sum(t.cands.size for t in sel)
     if progress:
         progress(done, total)
-    # All subtrees go to the kernel in one call, largest first so that every thread stays
-    # busy to the end; the call runs in a helper thread (the kernel releases the GIL)
-    # while this one reports progress from the kernel's counter.
     if sel:
         counter = np.zeros(1, dtype=np.int64)
 
@@ -195,170 +197,27 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
                 progress(done + int(counter[0]), total)
 
         dists, recs = run_stoppable(lambda f: walk_tasks(
-            game, strategy, candidates_only, tree, use_symmetry, plain, threads, sel,
-            counter, f), flag, every=report)
-        graft(game, sel, dists, recs, dist)
-        done += sum(int(t.cands.size) for t in sel)
+            game, how.strategy, how.candidates_only, how.tree, how.symmetry, how.plain,
+            how.threads, sel, counter, f), flag, every=report)
+        graft(game, sel, dists, recs, top.dist)
         if progress:
-            progress(done, total)
-    if root is not None:
-        _in_score_order(root)
-    distribution = dict(sorted(dist.items()))
-    return Analysis(game, strategy, candidates_only, g0, distribution,
-                    time.perf_counter() - start, root)
+            progress(total, total)
+    if top.root is not None:
+        in_score_order(top.root)
+    return dict(sorted(top.dist.items())), top.root
 
 
-class Task(NamedTuple):
-    """A subtree below the expanded top: its candidates, the number of its first guess,
-    the guesses played before it, and where its tree hangs (parent node, score)."""
-
-    cands: np.ndarray
-    depth: int
-    history: np.ndarray
-    parent: Optional[Node]
-    score: Score
-
-
-@dataclass
-class Top:
-    """The expanded top of a strategy tree: the secrets found there (``dist``), the tree
-    so far (``root``, when asked for) and the subtrees below it, largest first."""
-
-    dist: dict[int, int]
-    root: Optional[Node]
-    tasks: list[Task]
-
-
-def _expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, tree: bool,
-                use_symmetry: bool, plain: bool, threads: int, flag: Any) -> Top:
-    """The top two levels of the strategy tree, expanded here (their large scans shared
-    by ``threads`` threads); the independent subtrees below them, largest first."""
-    kernel = game.kernel
-    total = int(game.secrets.size)
-    blanks = use_symmetry and game.guesses.size == game.size
-    dist: dict[int, int] = {}
-    root = Node(g0, total) if tree else None
-    tasks: list[Task] = []
-    h1 = np.array([g0], dtype=np.int32)
-    level2 = (run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f),
-                            flag)
-              if use_symmetry and not candidates_only else game.guesses)
-    stopped(flag)
-    expand_min = _EXPAND_MIN if not plain else total + 1
-    for s1, part in _split(game, g0, game.secrets):
-        if s1 == game.win_slot:
-            dist[1] = dist.get(1, 0) + 1
-            continue
-        if part.size <= expand_min:
-            tasks.append(Task(part, 2, h1, root, game.slots[s1]))
-            continue
-        g2 = int(run_stoppable(lambda f: _walk.choose(
-            kernel, level2, part, strategy.kind, candidates_only, game.secrets_are_guesses,
-            threads, blanks, f), flag))
-        stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
-        node = Node(g2, int(part.size)) if tree else None
-        if root is not None:
-            root.children[game.slots[s1]] = node  # type: ignore[assignment]
-        h2 = np.array([g0, g2], dtype=np.int32)
-        for s2, sub in _split(game, g2, part):
-            if s2 == game.win_slot:
-                dist[2] = dist.get(2, 0) + 1
-            else:
-                tasks.append(Task(sub, 3, h2, node, game.slots[s2]))
-    order = sorted(range(len(tasks)), key=lambda i: -tasks[i].cands.size)
-    return Top(dist, root, [tasks[i] for i in order])
-
-
-def walk_tasks(game: Game, strategy: Strategy, candidates_only: bool, tree: bool,
-               use_symmetry: bool, plain: bool, threads: int, sel: list[Task],
-               counter: Optional[np.ndarray], flag: Any) -> tuple[np.ndarray, Optional[list]]:
-    """The kernel's walk of the subtrees ``sel`` (in that order, one per thread): their
-    distributions, one row each, and their records (or None).  Each subtree's answer
-    depends on it alone, never on the threads or on the other subtrees."""
-    cands = np.concatenate([t.cands for t in sel])
-    offsets = np.concatenate([[0], np.cumsum([t.cands.size for t in sel])]).astype(np.int64)
-    depths = np.array([t.depth for t in sel], dtype=np.int32)
-    width = max(1, max(t.history.size for t in sel))
-    histories = np.zeros((len(sel), width), dtype=np.int32)
-    for row, t in enumerate(sel):
-        histories[row, :t.history.size] = t.history
-    hlens = np.array([t.history.size for t in sel], dtype=np.int32)
-    blanks = use_symmetry and game.guesses.size == game.size
-    glists, goffsets, task_glist = _guess_lists(game, sel, use_symmetry and not candidates_only,
-                                                flag)
-    stopped(flag)
-    dists, recs, _ = _walk.walk_many(
-        game.kernel, game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
-        candidates_only, game.secrets_are_guesses, tree, use_symmetry, blanks, threads,
-        plain, glists, goffsets, task_glist, counter, flag)
-    return dists, recs
-
-
-def graft(game: Game, sel: list[Task], dists: np.ndarray, recs: Optional[list],
-          dist: dict[int, int]) -> None:
-    """Add the walked subtrees' distributions to ``dist`` and hang their trees."""
-    for depth, count in enumerate(dists.sum(axis=0).tolist()):
-        if count:
-            dist[depth] = dist.get(depth, 0) + count
-    for row, t in enumerate(sel):
-        if t.parent is not None and recs is not None:
-            t.parent.children[t.score] = _build_tree(game, recs[row])
-
-
-_EXPAND_MIN = 64  # parts this small are walked whole by one thread
-_DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and smaller)
-
-
-def _in_score_order(root: Node) -> Node:
-    """``root``, every node's children sorted by score."""
-    for _, node in root.walk():
-        node.children = dict(sorted(node.children.items()))
-    return root
-
-
-def _guess_lists(game: Game, tasks: list[Task], symmetric: bool, flag: Any
-                 ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
-    """The canonical guesses of each distinct history among ``tasks``, computed once:
-    (concatenated lists, offsets, list number of every task); Nones without symmetry."""
-    if not symmetric:
-        return None, None, None
-    index: dict[bytes, int] = {}
-    lists: list[np.ndarray] = []
-    task_glist = np.empty(len(tasks), dtype=np.int32)
-    for i, t in enumerate(tasks):
-        key = t.history.tobytes()
-        if key not in index:
-            index[key] = len(lists)
-            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t.history,
-                                                     flag))
-        task_glist[i] = index[key]
-    offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
-    return np.concatenate(lists).astype(np.int32), offsets, task_glist
-
-
-def _split(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """The non-empty parts of ``cands`` by score against ``guess``, in slot order (each
-    part sorted)."""
-    labels = game.kernel.slots(guess, cands)
-    order = np.argsort(labels, kind="stable")
-    bounds = np.searchsorted(labels[order], np.arange(game.nslots + 1))
-    return [(s, np.ascontiguousarray(cands[order[bounds[s]:bounds[s + 1]]]))
-            for s in range(game.nslots) if bounds[s + 1] > bounds[s]]
-
-
-def _build_tree(game: Game, recs: np.ndarray) -> Node:
-    """Nodes from the kernel's records (parent, slot, guess, size, depth), depth-first.
-
-    Children are keyed by score, in slot order; the winning score has no child (the game
-    ends there), so a node of size 1 without children is the winning guess.
-    """
-    nodes: list[Node] = []
-    for parent, slot, guess, size, _depth in recs.tolist():
-        node = Node(guess, size)
-        nodes.append(node)
-        if parent >= 0:
-            nodes[parent].children[game.slots[slot]] = node
-    return nodes[0]
+def _as_units(game: Game, how: _How, g0: int, run: Any, flag: Any,
+              progress: Optional[Progress], limit: Optional[float]
+              ) -> tuple[dict[int, int], Optional[Node]]:
+    """The top expanded here, the subtrees below it as units of ``run``."""
+    top = expand_top(game, how.strategy, how.candidates_only, g0, how.tree, how.symmetry,
+                     how.plain, how.threads, flag)
+    run.execute(AnalysisPlan(game, top, how.strategy, how.candidates_only, how.tree,
+                             how.symmetry, how.plain), flag, progress, limit)
+    if top.root is not None:
+        in_score_order(top.root)
+    return dict(sorted(top.dist.items())), top.root
 
 
 @dataclass(frozen=True)
@@ -381,7 +240,7 @@ def solve(game: Game, secret: CodeLike, strategy: Union[str, Strategy] = Strateg
     checks.threads(jobs)
     target = game.secret(secret)
     cands = game.secrets
-    g = _resolve_first(game, strategy, candidates_only, first)
+    g = resolve_first(game, strategy, candidates_only, first)
     steps: list[Step] = []
     win = game.slots[game.win_slot]
     while True:
@@ -407,7 +266,8 @@ class FirstGuessRow:
 
 
 def first_guess_table(game: Game) -> list[FirstGuessRow]:
-    """All four valuations of every first-guess class (DESIGN section 2, "tab02").
+    """All four valuations of every first-guess class (for [4,6], the published table of
+    Knuth's, Neuwirth's, Irving's and Kooi's first-guess values).
 
     >>> from mastermind.game import Game
     >>> [(r.code, r.values.max_part, r.values.parts) for r in first_guess_table(Game(4, 6))]

@@ -1,9 +1,9 @@
-"""Worst-case bounds: :func:`solution_exists` and the exact optimum :func:`worst_case`
-(DESIGN section 4).
+"""Worst-case bounds: :func:`solution_exists` and the exact optimum :func:`worst_case`,
+the fewest guesses that always suffice.
 
 ``solution_exists(game, d)`` decides whether some strategy finds every candidate within
-``d`` guesses (the winning guess counts).  The search (in :mod:`mastermind._core`) is
-exact: it only cuts with proved bounds, so a ``False`` is a proof.  A ``True`` can come
+``d`` guesses (the winning guess counts).  The search (:mod:`mastermind.search`, over
+the kernel's ``_search``) is exact: it only cuts with proved bounds, so a ``False`` is a proof.  A ``True`` can come
 with its witness, a strategy tree that :func:`check_strategy` verifies independently by
 playing it, with a plain-Python scorer, against every candidate.
 
@@ -21,195 +21,40 @@ playing it, with a plain-Python scorer, against every candidate.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, Optional, Union, overload
+from typing import Any, Literal, Optional, Union, overload
 
 import numpy as np
 
-from . import _search
 from . import checks
-from .analysis import Node, analyze
+from .analysis import analyze
 from .custom import CustomGame
+from .engine.run import open_run, wants_engine
+from .finder import find_strategy
 from .game import CodeLike, Game, Score, reference_score
+from .limits import DEFAULT_MEMORY
 from .rules import guesses_text
+from .search import (BoundsError, Search, SearchStats, SearchUnfinished, Witnessed,
+                     check_game, check_max_guesses, deadline, prepare, separable)
 from .stopping import TimeLimitReached
 from .strategies import Strategy, symmetry_classes
+from .strategy_walk import Node
+from .units_bounds import UnitSearch, checkpoint_params
 
-DEFAULT_MEMORY = 1 << 30  # bytes the memo of one search may use
+__all__ = ["DEFAULT_MEMORY", "BoundsError", "SearchStats", "SearchUnfinished", "Step",
+           "StrategyCheckError", "WorstCase", "Witnessed", "check_strategy",
+           "counting_bound", "solution_exists", "strategy_distribution", "worst_case"]
+
 _QUICK = 2.0  # seconds a cheap proof at the lower bound may take (a quarter of a limit)
 _FIND_MIN = 2500  # games with this many secrets search their gap with mastermind.finder
 
 
-class BoundsError(ValueError):
-    """Bad arguments to a bounds function."""
 
 
-class StrategyCheckError(ValueError):
+class StrategyCheckError(BoundsError):
     """A strategy tree that does not do what it claims."""
-
-
-class SearchUnfinished(Exception):
-    """The search stopped before it had an answer (time limit, node budget, Ctrl-C).
-
-    Attributes
-    ----------
-    reason : ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
-    nodes : nodes searched before it stopped.
-    seconds : time spent.
-    """
-
-    def __init__(self, reason: str, nodes: int, seconds: float):
-        super().__init__(f"search stopped ({reason}) after {nodes:,} nodes, {seconds:.1f} s")
-        self.reason = reason
-        self.nodes = nodes
-        self.seconds = seconds
-
-
-_REASONS = {1: "time-limit", 2: "interrupted", 3: "node-limit"}
-
-
-class Witnessed(NamedTuple):
-    """``solution_exists(..., witness=True)``: the answer and, when True, the strategy."""
-
-    exists: bool
-    tree: Optional[Node]
-
-
-@dataclass
-class SearchStats:
-    """What a search cost: nodes expanded (memo misses with >= 3 candidates, including
-    the d = 2 separation checks), memo hits and entries, seconds."""
-
-    nodes: int = 0
-    leaves: int = 0
-    hits: int = 0
-    memo_entries: int = 0
-    seconds: float = 0.0
-
-
-# ---------------------------------------------------------------------- the searcher
-class _Search:
-    """One exact search context (guess set, mode, memo) over a game."""
-
-    def __init__(self, game: Game, guesses: np.ndarray, candidates_only: bool,
-                 symmetry: bool, memory: int):
-        self.game = game
-        self.candidates_only = candidates_only
-        # Absent colours may be merged inside a guess only when the merged guess is
-        # allowed too: the guess set is every code.
-        merge_dead = candidates_only or int(guesses.size) == game.size
-        if game.symmetric:
-            digits, n, k = np.ascontiguousarray(game.digits), game.n, game.k
-        else:  # a custom game: no colours, so no symmetry and no merged colours
-            digits, n, k = np.zeros((game.size, 1), dtype=np.uint8), 1, 1
-            symmetry = merge_dead = False
-        self.core = _search.Searcher(game.kernel, digits, n, k, guesses, candidates_only,
-                                   symmetry, merge_dead, int(memory))
-        self.guess_set = guesses
-
-    @property
-    def nodes(self) -> int:
-        return int(self.core.stats["nodes"])
-
-    def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
-            node_limit: int = 0) -> tuple[bool, int]:
-        """(answer, guess that works at the root).  Runs the kernel in a worker thread so
-        that Ctrl-C stops it cleanly; raises :class:`SearchUnfinished` when stopped."""
-        start = time.monotonic()
-        nodes0 = self.nodes
-        seconds = 0.0
-        if deadline is not None:
-            seconds = deadline - start
-            if seconds <= 0:
-                raise SearchUnfinished("time-limit", 0, 0.0)
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["result"] = self.core.run(cands, d, seconds, node_limit)
-            except BaseException as e:  # pragma: no cover - MemoryError from the kernel
-                box["error"] = e
-
-        worker = threading.Thread(target=work, name="mastermind-bounds", daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(0.1)
-        except KeyboardInterrupt:
-            self.core.request_stop()
-            worker.join()
-            raise SearchUnfinished("interrupted", self.nodes - nodes0,
-                                   time.monotonic() - start) from None
-        if "error" in box:
-            raise box["error"]
-        r, g = box["result"]
-        if r < 0:
-            raise SearchUnfinished(_REASONS.get(self.core.aborted, "interrupted"),
-                                   self.nodes - nodes0, time.monotonic() - start)
-        return bool(r), int(g)
-
-    def witness(self, cands: np.ndarray, d: int, deadline: Optional[float]) -> Node:
-        """The strategy tree of a set known solvable within d guesses."""
-        kernel = self.game.kernel
-        m = int(cands.size)
-        if m == 1:
-            return Node(int(cands[0]), 1)
-        ok, g = self.run(cands, d, deadline)
-        if not ok or g < 0:  # pragma: no cover - would be a kernel bug
-            raise RuntimeError("the search lost a solvable set")
-        node = Node(g, m)
-        labels = kernel.slots(g, cands)
-        for s in np.unique(labels):
-            if s == self.game.win_slot:
-                continue
-            part = np.ascontiguousarray(cands[labels == s])
-            node.children[self.game.slots[s]] = self.witness(part, d - 1, deadline)
-        return node
-
-
-def _prepare(game: Game, candidates: Any, guesses: Any, candidates_only: bool,
-             symmetry: bool) -> tuple[np.ndarray, np.ndarray, bool, bool]:
-    """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
-    _check_game(game)
-    cands = game.as_indices(candidates, game.secrets, "candidates")
-    if guesses is None:
-        pool = game.guesses
-    else:
-        if candidates_only:
-            raise BoundsError("give either guesses or candidates_only, not both")
-        pool = game.as_indices(guesses, None, "guesses")
-        if pool.size == 0:
-            raise BoundsError("the guess set is empty")
-        # symmetry needs a guess set closed under colour and position permutations
-        symmetry = symmetry and bool(np.array_equal(pool, game.guesses))
-    # a candidate that may not be played can never be found
-    guessable = bool(np.isin(cands, pool).all())
-    return np.ascontiguousarray(cands), np.ascontiguousarray(pool), symmetry, guessable
-
-
-def _check_game(game: Any) -> None:
-    if not isinstance(game, (Game, CustomGame)):
-        raise BoundsError(f"expected a Game or a CustomGame, got {type(game).__name__}")
-
-
-def _check_guesses(max_guesses: Any) -> int:
-    if isinstance(max_guesses, bool) or not isinstance(max_guesses, (int, np.integer)):
-        raise BoundsError(f"max_guesses must be an integer, not {max_guesses!r}")
-    if not 0 <= max_guesses <= 100:
-        raise BoundsError(f"max_guesses must be between 0 and 100, not {max_guesses}")
-    return int(max_guesses)
-
-
-def _deadline(time_limit: Optional[float]) -> Optional[float]:
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not (
-            time_limit > 0):
-        raise BoundsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    return time.monotonic() + float(time_limit)
 
 
 # ---------------------------------------------------------------------- public API
@@ -257,7 +102,8 @@ def solution_exists(game: Game, max_guesses: int,
     candidates_only : bool
         Only codes that can still be the secret may be played.
     symmetry : bool
-        Try one guess per symmetry class (DESIGN section 5); same answers, less work.
+        Try one guess per symmetry class (colour and position permutations that fix the
+        position); same answers, less work.
     time_limit : float, optional
         Seconds; :class:`SearchUnfinished` is raised when it runs out (also on Ctrl-C,
         or when ``node_limit`` nodes, if positive, have been searched).
@@ -281,50 +127,55 @@ def solution_exists(game: Game, max_guesses: int,
     >>> solution_exists(g, 2, candidates=g.candidates([("1122", "1 0")]))
     False
     """
-    d = _check_guesses(max_guesses)
-    if not isinstance(node_limit, int) or node_limit < 0:
+    d = check_max_guesses(max_guesses)
+    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
         raise BoundsError(f"node_limit must be a non-negative integer, not {node_limit!r}")
-    if scheduler is not None or client is not None or checkpoint is not None:
+    memory = checks.memory(memory)
+    if wants_engine(scheduler, client, checkpoint):
         if candidates is not None or guesses is not None or node_limit or stats is not None:
             raise BoundsError("with a scheduler, a client or a checkpoint the question is "
                               "about every secret: no candidates, guesses, node_limit or "
                               "stats")
-        _check_game(game)
-        from .units_bounds import solution_exists_units
-
-        return solution_exists_units(game, d, witness=witness,
-                                     candidates_only=candidates_only, symmetry=symmetry,
-                                     time_limit=time_limit, memory=memory,
-                                     scheduler=scheduler, client=client,
-                                     checkpoint=checkpoint)
-    deadline = _deadline(time_limit)
+        return _exists_as_units(game, d, witness, candidates_only, symmetry, time_limit,
+                                memory, scheduler, client, checkpoint)
+    until = deadline(time_limit)
     start = time.monotonic()
-    cands, pool, sym, guessable = _prepare(game, candidates, guesses, candidates_only,
-                                           symmetry)
+    cands, pool, sym, guessable = prepare(game, candidates, guesses, candidates_only,
+                                          symmetry)
     if cands.size == 0:
         ok, tree = True, None
     elif not guessable:
         ok, tree = False, None
     else:
-        search = _Search(game, pool, candidates_only, sym, memory)
+        search = Search(game, pool, candidates_only, sym, memory)
         try:
-            ok, _ = search.run(cands, d, deadline, node_limit)
-            tree = search.witness(cands, d, deadline) if ok and witness else None
+            ok, _ = search.run(cands, d, until, node_limit)
+            tree = search.witness(cands, d, until) if ok and witness else None
         finally:
             if stats is not None:
-                _fill(stats, search, time.monotonic() - start)
-    if witness:
-        return Witnessed(ok, tree)
-    return ok
+                search.fill(stats, time.monotonic() - start)
+    return Witnessed(ok, tree) if witness else ok
 
 
-def _fill(stats: SearchStats, search: _Search, seconds: float) -> None:
-    st = search.core.stats
-    stats.nodes = int(st["nodes"])
-    stats.leaves = int(st["leaves"])
-    stats.hits = int(st["hits"])
-    stats.memo_entries = int(st["memo_entries"])
-    stats.seconds = seconds
+def _exists_as_units(game: Game, d: int, witness: bool, candidates_only: bool,
+                     symmetry: bool, time_limit: Any, memory: int, scheduler: Any,
+                     client: Any, checkpoint: Any) -> Union[bool, Witnessed]:
+    """:func:`solution_exists` for every secret of the game, the root's question run as
+    units (:mod:`mastermind.units_bounds`)."""
+    check_game(game)
+    until = deadline(time_limit)
+    if not game.secrets_are_guesses and not candidates_only:
+        return Witnessed(False, None) if witness else False  # a secret never played
+    cands = np.ascontiguousarray(game.secrets)
+    with open_run(game, kind="bound", params=checkpoint_params(candidates_only, symmetry,
+                                                                memory),
+                  scheduler=scheduler, client=client, threads=checks.threads(None),
+                  checkpoint=checkpoint) as run:
+        search = UnitSearch(Search(game, game.guesses, candidates_only, symmetry, memory),
+                            game, candidates_only, symmetry, memory, run)
+        ok, _ = search.run(cands, d, until)
+        tree = search.witness(cands, d, until) if ok and witness else None
+    return Witnessed(ok, tree) if witness else ok
 
 
 def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
@@ -337,7 +188,7 @@ def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray,
     >>> counting_bound(Game(4, 6))
     4
     """
-    cands, pool, _, _ = _prepare(game, candidates, None, candidates_only, True)
+    cands, pool, _, _ = prepare(game, candidates, None, candidates_only, True)
     if cands.size <= 1:
         return int(cands.size)
     if candidates is None:
@@ -349,10 +200,9 @@ def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray,
     hist = game.kernel.histograms(np.ascontiguousarray(pool), cands)
     nonwin = np.delete(hist, game.win_slot, axis=1)
     p = int((nonwin > 0).sum(axis=1).max())
-    d, reach = 1, 1
-    while reach < cands.size:
+    d = 1
+    while separable(p, d) < cands.size:
         d += 1
-        reach = 1 + p * reach
     return d
 
 
@@ -547,7 +397,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,),
                jobs: Optional[int] = None, scheduler: Optional[str] = None,
                client: Any = None, checkpoint: Optional[str] = None,
-               progress: Optional[Any] = None, _search: Any = None) -> WorstCase:
+               progress: Optional[Any] = None) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
     In this order, all within ``time_limit``: the counting bound
@@ -594,122 +444,167 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     >>> w.upper, w.exact, w.lower_proof, check_strategy(w.game, w.witness)
     (5, True, 'search', 5)
     """
-    _check_game(game)
+    check_game(game)
     if not game.secrets_are_guesses and not candidates_only:
         raise BoundsError(f"in {game.name} some secrets cannot be guessed")
-    if scheduler is not None or client is not None or checkpoint is not None:
-        from .units_bounds import worst_case_units
-
-        return worst_case_units(game, candidates_only=candidates_only, time_limit=time_limit,
-                                symmetry=symmetry, memory=memory, heuristics=heuristics,
-                                jobs=jobs, scheduler=scheduler, client=client,
-                                checkpoint=checkpoint, progress=progress)
-    deadline = _deadline(time_limit)
+    until = deadline(time_limit)
     threads = checks.threads(jobs)
-    start = time.monotonic()
-    cands = game.secrets
-    lower = counting_bound(game, candidates_only=candidates_only)
-    upper, source, tree = int(cands.size), "trivial", None  # one guess per secret
-    heuristic: Optional[int] = None
-    status = "exact"
-    steps: list[Step] = []
-    lower_proof = "counting"
-    search = (_Search(game, game.guesses, candidates_only, symmetry, memory)
-              if _search is None else _search)
-    extra_nodes: list[int] = []     # nodes of the finder's own searches
+    memory = checks.memory(memory)
+    progress = checks.progress(progress)
+    heuristics = [Strategy.parse(h) for h in heuristics]
+    if not wants_engine(scheduler, client, checkpoint):
+        search = Search(game, game.guesses, candidates_only, symmetry, memory)
+        return _WorstCaseRun(game, search, candidates_only, until, symmetry, memory,
+                             heuristics, threads, True).result()
+    with open_run(game, kind="bound", params=checkpoint_params(candidates_only, symmetry,
+                                                                memory),
+                  scheduler=scheduler, client=client, threads=threads,
+                  checkpoint=checkpoint) as run:
+        local = Search(game, game.guesses, candidates_only, symmetry, memory)
+        units = UnitSearch(local, game, candidates_only, symmetry, memory, run, progress)
+        # (the root's questions are the units: no budgeted rounds over the top)
+        result = _WorstCaseRun(game, units, candidates_only, until, symmetry, memory,
+                               heuristics, threads, False).result()
+    result.units, result.units_resumed = run.units, run.resumed
+    return result
 
-    def left() -> Optional[float]:
-        return None if deadline is None else deadline - time.monotonic()
 
-    def attempt(d: int, until: Optional[float]) -> Optional[bool]:
-        """One search at d, recorded; None when it did not finish by ``until``."""
-        t0, n0 = time.monotonic(), search.nodes
+class _WorstCaseRun:
+    """One :func:`worst_case` computation: the bounds so far and the steps that moved
+    them, in three phases (:meth:`result`)."""
+
+    def __init__(self, game: Game, search: Any, candidates_only: bool,
+                 until: Optional[float], symmetry: bool, memory: int,
+                 heuristics: list[Strategy], threads: int, use_finder: bool):
+        self.game = game
+        self.search = search            # a Search, or the root's questions as units
+        self.candidates_only = candidates_only
+        self.until = until
+        self.memory = memory
+        self.heuristics = heuristics
+        self.threads = threads
+        self.use_finder = use_finder and symmetry
+        self.start = time.monotonic()
+        self.cands = game.secrets
+        self.lower = counting_bound(game, candidates_only=candidates_only)
+        self.lower_proof = "counting"
+        # with no strategy at all, one guess per secret
+        self.upper, self.source = int(self.cands.size), "trivial"
+        self.tree: Optional[Node] = None
+        self.heuristic: Optional[int] = None
+        self.steps: list[Step] = []
+        self.finder_nodes = 0           # nodes of the finder's own searches
+
+    def result(self) -> WorstCase:
+        """Run the phases until the bounds meet or the time or Ctrl-C stops them."""
+        status = "exact"
         try:
-            ok: Optional[bool] = search.run(cands, d, until)[0]
+            self.refute_lower()
+            self.heuristic_upper()
+            self.close_gap()
         except SearchUnfinished as e:
-            steps.append(Step(d, None, search.nodes - n0, time.monotonic() - t0))
+            status = e.reason
+        except KeyboardInterrupt:
+            status = "interrupted"
+        return WorstCase(self.game, self.candidates_only, self.lower, self.upper,
+                         self.lower_proof, self.source, status, self.heuristic,
+                         self.search.nodes + self.finder_nodes,
+                         time.monotonic() - self.start, self.tree, self.steps)
+
+    # ---------------------------------------------------------------- the phases
+    def refute_lower(self) -> None:
+        """1. The cheap proofs: raise the lower bound while refuting it is quick (a
+        quarter of the time left, at most a few seconds), or prove it."""
+        while self.lower < self.upper:
+            left = self._left()
+            quick = _QUICK if left is None else min(_QUICK, 0.25 * left)
+            stop = time.monotonic() + quick
+            ok = self._attempt(self.lower, stop if self.until is None
+                               else min(stop, self.until))
+            if ok is None:
+                return
+            if ok:
+                self._proved(self.lower, None)
+                return
+            self.lower, self.lower_proof = self.lower + 1, "search"
+
+    def heuristic_upper(self) -> None:
+        """2. The best heuristic strategy's worst case, and its tree, as upper bound."""
+        for h in self.heuristics:
+            if self.lower == self.upper:
+                return
+            left = self._left()
+            if left is not None and left <= 0:
+                raise self._out_of_time()
+            try:
+                a = analyze(self.game, h, candidates_only=self.candidates_only, tree=True,
+                            jobs=self.threads, time_limit=left)
+            except TimeLimitReached:
+                raise self._out_of_time() from None
+            if a.max < self.upper:
+                self.upper, self.source, self.tree = a.max, f"{h.value} strategy", a.tree
+            self.heuristic = a.max if self.heuristic is None else min(self.heuristic, a.max)
+
+    def close_gap(self) -> None:
+        """3. The gap, from the top: a True lowers the upper bound (with its witness), a
+        False proves the lower one.  Big games search by the budgeted rounds of
+        :mod:`mastermind.finder` (the same exact answers, found sooner)."""
+        while self.upper > self.lower:
+            d = self.upper - 1
+            if self.use_finder and self.cands.size >= _FIND_MIN:
+                ok, found = self._find(d)
+            else:
+                ok, found = self._attempt(d, self.until), None
+            if ok is None:
+                raise self._out_of_time()
+            if ok:
+                self._proved(d, found)
+            else:
+                self.lower, self.lower_proof = self.upper, "search"
+
+    # ---------------------------------------------------------------- the steps
+    def _left(self) -> Optional[float]:
+        return None if self.until is None else self.until - time.monotonic()
+
+    def _out_of_time(self) -> SearchUnfinished:
+        return SearchUnfinished("time-limit", self.search.nodes,
+                                time.monotonic() - self.start)
+
+    def _attempt(self, d: int, stop: Optional[float]) -> Optional[bool]:
+        """One search at d, recorded; None when it did not finish by ``stop``."""
+        t0, n0 = time.monotonic(), self.search.nodes
+        try:
+            ok: Optional[bool] = self.search.run(self.cands, d, stop)[0]
+        except SearchUnfinished as e:
+            self.steps.append(Step(d, None, self.search.nodes - n0, time.monotonic() - t0))
             if e.reason != "time-limit":  # Ctrl-C, a node budget: the whole call ends
                 raise
             return None
-        steps.append(Step(d, ok, search.nodes - n0, time.monotonic() - t0))
+        self.steps.append(Step(d, ok, self.search.nodes - n0, time.monotonic() - t0))
         return ok
 
-    def find(d: int) -> tuple[Optional[bool], Optional[Node]]:
+    def _find(self, d: int) -> tuple[Optional[bool], Optional[Node]]:
         """find_strategy at d, recorded as one step; (None, None) when out of time."""
-        from .finder import find_strategy
-
-        remaining = left()
-        if remaining is not None and remaining <= 0:
+        left = self._left()
+        if left is not None and left <= 0:
             return None, None
-        f = find_strategy(game, d, candidates_only=candidates_only, time_limit=remaining,
-                          memory=memory)
+        f = find_strategy(self.game, d, candidates_only=self.candidates_only,
+                          time_limit=left, memory=self.memory)
         ok = {"found": True, "refuted": False}.get(f.status)
-        steps.append(Step(d, ok, f.nodes, f.seconds))
-        extra_nodes.append(f.nodes)
+        self.steps.append(Step(d, ok, f.nodes, f.seconds))
+        self.finder_nodes += f.nodes
         if f.status == "interrupted":
             raise KeyboardInterrupt
         return ok, f.tree
 
-    def out_of_time() -> SearchUnfinished:
-        return SearchUnfinished("time-limit", search.nodes, time.monotonic() - start)
-
-    def witness(d: int) -> Node:
-        nonlocal source
-        try:
-            return search.witness(cands, d, deadline)
-        except SearchUnfinished:  # the bound stands; keep the older tree
-            source = "search (witness unfinished)"
-            raise
-
-    try:
-        # 1. the cheap proofs: refute the lower bound while that is quick
-        while lower < upper:
-            remaining = left()
-            quick = _QUICK if remaining is None else min(_QUICK, 0.25 * remaining)
-            until = time.monotonic() + quick
-            ok = attempt(lower, until if deadline is None else min(until, deadline))
-            if ok is None:
-                break
-            if ok:
-                upper, source = lower, "search"
-                tree = witness(lower)
-                break
-            lower, lower_proof = lower + 1, "search"
-        # 2. the heuristic upper bound
-        for h in heuristics:
-            if lower == upper:
-                break
-            remaining = left()
-            if remaining is not None and remaining <= 0:
-                raise out_of_time()
+    def _proved(self, d: int, tree: Optional[Node]) -> None:
+        """d guesses suffice: the upper bound, with ``tree`` or the search's witness (a
+        stop while it is built keeps the bound and the older tree)."""
+        self.upper, self.source = d, "search"
+        if tree is None:
             try:
-                a = analyze(game, h, candidates_only=candidates_only, tree=True, jobs=threads,
-                            time_limit=remaining)
-            except TimeLimitReached:
-                raise out_of_time() from None
-            if a.max < upper:
-                upper, source, tree = a.max, f"{Strategy.parse(h).value} strategy", a.tree
-            heuristic = a.max if heuristic is None else min(heuristic, a.max)
-        # 3. the gap, from the top (big games: the budgeted rounds of mastermind.finder,
-        # which share the effort among the top guesses; the same exact answers)
-        while upper > lower:
-            d = upper - 1
-            if cands.size >= _FIND_MIN and symmetry and _search is None:
-                # (a run as units searches through its own _search, part by part)
-                ok, found_tree = find(d)
-            else:
-                ok, found_tree = attempt(d, deadline), None
-            if ok is None:
-                raise out_of_time()
-            if ok:
-                upper, source = d, "search"
-                tree = found_tree if found_tree is not None else witness(d)
-            else:
-                lower, lower_proof = upper, "search"
-    except SearchUnfinished as e:
-        status = e.reason
-    except KeyboardInterrupt:
-        status = "interrupted"
-    return WorstCase(game, candidates_only, lower, upper, lower_proof, source, status,
-                     heuristic, search.nodes + sum(extra_nodes), time.monotonic() - start,
-                     tree, steps)
+                tree = self.search.witness(self.cands, d, self.until)
+            except SearchUnfinished:
+                self.source = "search (witness unfinished)"
+                raise
+        self.tree = tree

@@ -1,5 +1,6 @@
 """Checks of the arguments the library's functions share (the game, thread counts, time
-limits, progress callbacks), with messages in the package's own words.
+limits, memory budgets, progress callbacks), with messages in the package's own words:
+every public entry point validates these through here.
 
 >>> threads(2), threads(None) >= 1
 (2, True)
@@ -16,11 +17,12 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from .errors import MastermindError
 from .game import CodeSets, GameError, shown
 from .limits import MAX_JOBS
 
 
-class ArgumentError(ValueError):
+class ArgumentError(MastermindError):
     """An argument of the wrong kind or out of its range."""
 
 
@@ -68,3 +70,10 @@ def progress(value: Any) -> Optional[Callable[[int, int], None]]:
     if value is not None and not callable(value):
         raise ArgumentError(f"progress must be a function of (done, total), not {shown(value)}")
     return value
+
+
+def memory(value: Any) -> int:
+    """A positive number of bytes (a memo's budget)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ArgumentError(f"memory must be a positive number of bytes, not {shown(value)}")
+    return int(value)

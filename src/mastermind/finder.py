@@ -37,11 +37,12 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from . import _symmetry
-from .analysis import Node
-from .bounds import (DEFAULT_MEMORY, BoundsError, SearchUnfinished, _check_guesses, _deadline,
-                     _prepare, _Search)
+from . import _symmetry, checks
 from .game import CodeLike, Game
+from .limits import DEFAULT_MEMORY
+from .search import (BoundsError, Search, SearchUnfinished, check_max_guesses, deadline,
+                     prepare, separable)
+from .strategy_walk import Node
 
 __all__ = ["Finding", "find_strategy"]
 
@@ -112,7 +113,7 @@ class _Finder:
         self.width = width
         self.deadline = deadline
         self.log = log
-        self.search = _Search(game, pool, candidates_only, symmetry, memory)
+        self.search = Search(game, pool, candidates_only, symmetry, memory)
         self.tops: dict[tuple[int, bytes], _Top] = {}
         self.decided: list[dict[str, Any]] = []
         self.round = 0
@@ -136,7 +137,7 @@ class _Finder:
         maxpart = nonwin.max(axis=1)
         useful = (wins > 0) | (nparts > 1)
         pnode = int(nparts.max()) if nparts.size else 0
-        cap = _ncount(pnode, top.d - 1)
+        cap = separable(pnode, top.d - 1)
         keep = useful & (maxpart <= cap)
         idx = np.flatnonzero(keep)
         if idx.size == 0:
@@ -279,14 +280,6 @@ class _Finder:
         return node
 
 
-def _ncount(p: int, d: int) -> int:
-    """N_p(d) = 1 + p + ... + p^(d-1): the most codes d guesses can find."""
-    total = 0
-    for _ in range(max(d, 0)):
-        total = 1 + p * total
-    return total
-
-
 def find_strategy(game: Game, max_guesses: int,
                   candidates: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
                   candidates_only: bool = False, levels: int = 2,
@@ -312,7 +305,7 @@ def find_strategy(game: Game, max_guesses: int,
     max_rounds : rounds before giving up (``status`` "time-limit").
     log : called with a line of text each time a top set is decided.
     """
-    d = _check_guesses(max_guesses)
+    d = check_max_guesses(max_guesses)
     if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 4:
         raise BoundsError(f"levels must be 1..4, not {levels!r}")
     orders = (orders,) if isinstance(orders, str) else tuple(orders)
@@ -323,11 +316,11 @@ def find_strategy(game: Game, max_guesses: int,
             raise BoundsError(f"{name} must be a positive number of seconds, not {v!r}")
     if isinstance(width, bool) or not isinstance(width, int) or width < 1:
         raise BoundsError(f"width must be a positive integer, not {width!r}")
-    deadline = _deadline(time_limit)
+    until = deadline(time_limit)
     start = time.monotonic()
-    cands, pool, sym, guessable = _prepare(game, candidates, None, candidates_only, True)
+    cands, pool, sym, guessable = prepare(game, candidates, None, candidates_only, True)
     finder = _Finder(game, pool, candidates_only, sym, levels, orders, float(budget), width,
-                     memory, deadline, log)
+                     checks.memory(memory), until, log)
     status, tree = "time-limit", None
     try:
         if not guessable:

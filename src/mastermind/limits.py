@@ -14,3 +14,10 @@ MAX_CODES = 1 << 24
 MAX_JOBS = 256
 """The most threads a call may ask for (``jobs``, ``--jobs``): more than the cores only
 costs, and thread creation fails in the tens of thousands."""
+
+DEFAULT_MEMORY = 1 << 30
+"""Bytes the memo of one exact search (worst case or optimum) may use by default; past
+them it stops growing and the search goes on (``memory=``, ``--memory`` in MB)."""
+
+MAX_GUESSES = 100
+"""The most guesses a worst-case question may allow (``max_guesses``)."""

@@ -1,9 +1,9 @@
-"""An exhaustive analysis as units of work (DESIGN section 8): the subtrees below the
-top two levels of the strategy tree, the split :func:`mastermind.analysis.analyze` makes
-for its threads, small subtrees grouped so that a unit carries at least
-``max(64, secrets / 512)`` candidates.
+"""An exhaustive analysis as units of work: the subtrees below the top two levels of the
+strategy tree (:mod:`mastermind.strategy_walk`), the split
+:func:`mastermind.analysis.analyze` makes for its threads, small subtrees grouped so
+that a unit carries at least ``max(64, secrets / 512)`` candidates.
 
-The top is expanded here; each unit's subtrees are walked by the kernel on a worker
+The top is expanded by the caller; each unit's subtrees are walked by the kernel on a worker
 (:func:`walk_unit`), one thread each, and a subtree's walk depends on that subtree alone.
 The distributions add up and the trees hang where the top left them, so the result is,
 bit for bit, that of the in-process analysis, whatever the workers and the order in
@@ -13,19 +13,17 @@ which units finish.  With a checkpoint, each unit's distribution (and tree recor
 
 from __future__ import annotations
 
-import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import numpy as np
 
-from .analysis import (Analysis, Task, Top, _expand_top, _in_score_order, _resolve_first,
-                       graft, walk_tasks)
-from .game import CodeLike
+from .engine.units import Unit
 from .rules import Strategy
 from .stopping import new_flag
-from .units import Unit, execute, spec_of
+from .strategy_walk import Task, Top, graft, walk_tasks
 
-__all__ = ["UNIT_FLOOR", "UNITS_TARGET", "analyze_units", "plan_units", "walk_unit"]
+__all__ = ["UNIT_FLOOR", "UNITS_TARGET", "AnalysisPlan", "checkpoint_params", "plan_units",
+           "walk_unit"]
 
 UNIT_FLOOR = 64
 """Candidates a unit gathers at least (subtrees this small are grouped)."""
@@ -35,50 +33,13 @@ UNITS_TARGET = 512
 secrets / UNITS_TARGET candidates); larger subtrees are units of their own."""
 
 
-def analyze_units(game: Any, strategy: Strategy, *, candidates_only: bool,
-                  first: Optional[CodeLike], tree: bool, threads: int,
-                  progress: Optional[Callable[[int, int], None]], symmetry: bool,
-                  plain: bool, time_limit: Optional[float], scheduler: Optional[str],
-                  client: Any, checkpoint: Optional[str]) -> Analysis:
-    """:func:`mastermind.analysis.analyze` as units: on a Dask cluster (``scheduler``,
-    ``client``) or on ``threads`` threads here, recorded in ``checkpoint`` if given
-    (arguments checked by the caller, except these three)."""
-    from .distributed import open_executor, parse_scheduler
-
-    if scheduler is not None:
-        parse_scheduler(scheduler)  # a malformed one is refused before any work
-    flag = new_flag(time_limit)
-    start = time.perf_counter()
-    g0 = _resolve_first(game, strategy, candidates_only, first, plain)
-    use_symmetry = symmetry and game.symmetric and not plain
-    spec = spec_of(game)
-    params = {"strategy": strategy.value, "candidates_only": bool(candidates_only),
-              "first": game.format_code(g0), "tree": bool(tree),
-              "symmetry": bool(symmetry), "plain": bool(plain)}
-    store = _open_store(checkpoint, "analyze", spec.definition(), params)
-    try:
-        with open_executor(game, spec, scheduler, client, threads) as executor:
-            top = _expand_top(game, strategy, candidates_only, g0, tree, use_symmetry,
-                              plain, threads, flag)
-            plan = AnalysisPlan(game, top, strategy, candidates_only, tree, use_symmetry,
-                                plain)
-            counts = execute(plan, executor, store, flag, progress, time_limit)
-    finally:
-        if store is not None:
-            store.close()
-    if top.root is not None:
-        _in_score_order(top.root)
-    return Analysis(game, strategy, candidates_only, g0, dict(sorted(top.dist.items())),
-                    time.perf_counter() - start, top.root, units=counts.units,
-                    units_resumed=counts.resumed)
-
-
-def _open_store(path: Optional[str], kind: str, game: dict, params: dict) -> Any:
-    if path is None:
-        return None
-    from .checkpoint import open_checkpoint
-
-    return open_checkpoint(path, kind, game, params)
+def checkpoint_params(game: Any, strategy: Strategy, candidates_only: bool, g0: int,
+                      tree: bool, symmetry: bool, plain: bool) -> dict[str, Any]:
+    """What an analysis unit's answer depends on, beside the game: its checkpoint's
+    parameters."""
+    return {"strategy": strategy.value, "candidates_only": bool(candidates_only),
+            "first": game.format_code(g0), "tree": bool(tree),
+            "symmetry": bool(symmetry), "plain": bool(plain)}
 
 
 def plan_units(tasks: list[Task], secrets: int) -> list[list[int]]:

@@ -1,6 +1,5 @@
-"""A worst-case proof as units of work (DESIGN section 8): the question "can every
-secret be found within d guesses?" split at the root into (opening, part, d - 1)
-questions.
+"""A worst-case proof as units of work: the question "can every secret be found within
+d guesses?" split at the root into (opening, part, d - 1) questions.
 
 An opening proves d guesses iff each of its non-winning parts can be solved within d - 1;
 a part refuted refutes its opening.  The openings are those the kernel's search tries at
@@ -9,7 +8,7 @@ first, the largest part, the index), so the opening that proves d is the one the
 in-process search finds: the first that works.  Each part of three codes or more is a
 unit (:func:`exists_unit`: a search of its own on a worker, and its witness when it is
 solvable); smaller parts are solved at once.  :class:`UnitSearch` stands in for the
-in-process search in :func:`mastermind.bounds.worst_case` and
+in-process :class:`~mastermind.search.Search` in :func:`mastermind.bounds.worst_case` and
 :func:`~mastermind.bounds.solution_exists`, so the steps, the bounds and their proofs are
 those of the in-process run.
 
@@ -26,22 +25,19 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .analysis import Node, _build_tree
-from .stopping import TimeLimitReached, new_flag
-from .units import Unit, execute
+from .engine.units import Unit
+from .search import Search, SearchUnfinished, separable
+from .stopping import Stopped, TimeLimitReached, new_flag
+from .strategy_walk import Node, build_tree, split_by_score
 
-__all__ = ["UnitSearch", "exists_unit", "root_openings"]
+__all__ = ["ExistsPlan", "UnitSearch", "checkpoint_params", "exists_unit", "root_openings"]
 
 
-def _ncount(p: int, d: int) -> int:
-    """1 + p + ... + p^(d-1) codes: the most d guesses can tell apart (capped)."""
-    total, level = 0, 1
-    for _ in range(max(d, 0)):
-        total += level
-        level = min(level * p, 1 << 50)
-        if total >= 1 << 50:
-            return 1 << 50
-    return total
+def checkpoint_params(candidates_only: bool, symmetry: bool, memory: int) -> dict[str, Any]:
+    """What a proof's unit answers (and witnesses) depend on, beside the game: its
+    checkpoint's parameters."""
+    return {"candidates_only": bool(candidates_only), "symmetry": bool(symmetry),
+            "memory": int(memory)}
 
 
 def root_openings(game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order: int,
@@ -57,7 +53,7 @@ def root_openings(game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order:
     maxpart = nw.max(axis=1) if nw.shape[1] else np.zeros(len(pool), dtype=np.int64)
     cand = hist[:, win] > 0
     pmax = min(int(nparts.max()) if len(pool) else 0, nonwin)
-    cap = _ncount(pmax, d - 1)
+    cap = separable(pmax, d - 1)
     if cands.size > 1 + pmax * cap:
         return None
     useful = (cand | (nparts > 1)) & (maxpart <= cap)
@@ -67,23 +63,22 @@ def root_openings(game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order:
 
 
 class UnitSearch:
-    """The root's questions answered by units; the interface of
-    :class:`mastermind.bounds._Search` that :func:`~mastermind.bounds.worst_case` uses
+    """The root's questions answered by the units of ``run`` (an open
+    :class:`~mastermind.engine.run.Run`); the interface of
+    :class:`mastermind.search.Search` that :func:`~mastermind.bounds.worst_case` uses
     (``run``, ``witness``, ``nodes``)."""
 
-    def __init__(self, local: Any, game: Any, candidates_only: bool, symmetry: bool,
-                 memory: int, executor: Any, store: Any,
+    def __init__(self, local: Search, game: Any, candidates_only: bool, symmetry: bool,
+                 memory: int, run: Any,
                  progress: Optional[Callable[[int, int], None]] = None):
         self.local = local                  # an in-process search for the tiny questions
         self.game = game
         self.candidates_only = candidates_only
         self.symmetry = symmetry
         self.memory = int(memory)
-        self.executor = executor
-        self.store = store
+        self.engine = run
+        self.store = run.store
         self.progress = progress
-        self.units = 0
-        self.resumed = 0
         self._nodes = 0
         self._answers: dict[tuple[int, int, int], tuple[bool, Optional[np.ndarray]]] = {}
         self._proved: dict[tuple[bytes, int], int] = {}
@@ -162,10 +157,8 @@ class UnitSearch:
     def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
             node_limit: int = 0) -> tuple[bool, int]:
         """(whether every code of ``cands`` can be found within d guesses, the opening
-        that proves it, or -1); :class:`~mastermind.bounds.SearchUnfinished` when stopped
+        that proves it, or -1); :class:`~mastermind.search.SearchUnfinished` when stopped
         by ``deadline`` (a monotonic time) or Ctrl-C."""
-        from .bounds import SearchUnfinished
-
         if cands.size <= 2 or d <= 2 or cands.size != self.game.secrets.size:
             return self.local.run(cands, d, deadline, node_limit)
         start = time.monotonic()
@@ -180,16 +173,13 @@ class UnitSearch:
         plan = ExistsPlan(self, cands, openings, d)
         nodes0 = self._nodes
         try:
-            counts = execute(plan, self.executor, self.store, new_flag(), self.progress,
-                             seconds)
+            self.engine.execute(plan, new_flag(), self.progress, seconds)
         except TimeLimitReached:
             raise SearchUnfinished("time-limit", self._nodes - nodes0,
                                    time.monotonic() - start) from None
         except KeyboardInterrupt:
             raise SearchUnfinished("interrupted", self._nodes - nodes0,
                                    time.monotonic() - start) from None
-        self.units += counts.units
-        self.resumed += counts.resumed
         self._replay(plan)
         g = plan.answer()
         self._proved[(cands.tobytes(), d)] = g
@@ -207,15 +197,13 @@ class UnitSearch:
             raise RuntimeError("the search lost a solvable set")
         game = self.game
         node = Node(g, int(cands.size))
-        labels = game.kernel.slots(g, cands)
-        for s in np.unique(labels).tolist():
+        for s, part in split_by_score(game, g, cands):
             if s == game.win_slot:
                 continue
-            part = np.ascontiguousarray(cands[labels == s])
             if part.size <= 2:
                 node.children[game.slots[s]] = self.local.witness(part, d - 1, deadline)
             else:
-                node.children[game.slots[s]] = _build_tree(game, self._records(g, s, d - 1))
+                node.children[game.slots[s]] = build_tree(game, self._records(g, s, d - 1))
         return node
 
 
@@ -251,10 +239,8 @@ class ExistsPlan:
         self.units: dict[str, tuple[int, int]] = {}
         self.offered: list[int] = []
         for g in openings:
-            labels = game.kernel.slots(g, cands)
-            parts = [(s, np.ascontiguousarray(cands[labels == s]))
-                     for s in np.unique(labels).tolist()
-                     if s != game.win_slot and int((labels == s).sum()) >= 3]
+            parts = [(s, part) for s, part in split_by_score(game, g, cands)
+                     if s != game.win_slot and part.size >= 3]
             parts.sort(key=lambda p: -p[1].size)     # the largest first, as the search does
             self.parts.append(parts)
             self.answers.append({})
@@ -350,9 +336,7 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
     guesses?  A search of its own (a fresh memo: the answer and the witness depend on
     the question alone); when solvable, the witness as records (parent, slot, guess,
     size, depth)."""
-    from .bounds import SearchUnfinished, _Search
-
-    search = _Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
+    search = Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
     done = threading.Event()
 
     def watch() -> None:                     # a stop request reaches the search
@@ -365,118 +349,12 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
     watcher.start()
     try:
         ok, _ = search.run(cands, d)
-        recs: list[tuple[int, int, int, int, int]] = []
-        if ok:
-            _witness_records(search, game, cands, d, recs, -1, -1, 1)
+        recs = search.witness_records(cands, d) if ok else None
     except SearchUnfinished:
-        from .stopping import Stopped
-
         raise Stopped("the unit was stopped") from None
     finally:
         done.set()
     out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
-    if ok:
-        out["recs"] = np.array(recs, dtype=np.int32).reshape(-1, 5)
+    if recs is not None:
+        out["recs"] = recs
     return out
-
-
-def _witness_records(search: Any, game: Any, cands: np.ndarray, d: int, recs: list,
-                     parent: int, slot: int, depth: int) -> None:
-    """The witness tree of a set solvable within d guesses, as records, the way
-    :meth:`mastermind.bounds._Search.witness` builds it."""
-    m = int(cands.size)
-    if m == 1:
-        recs.append((parent, slot, int(cands[0]), 1, depth))
-        return
-    ok, g = search.run(cands, d)
-    if not ok or g < 0:  # pragma: no cover - would be a kernel bug
-        raise RuntimeError("the search lost a solvable set")
-    node = len(recs)
-    recs.append((parent, slot, g, m, depth))
-    labels = game.kernel.slots(g, cands)
-    for s in np.unique(labels).tolist():
-        if s == game.win_slot:
-            continue
-        part = np.ascontiguousarray(cands[labels == s])
-        _witness_records(search, game, part, d - 1, recs, node, s, depth + 1)
-
-
-# ---------------------------------------------------------------------- entry points
-def _open(game: Any, candidates_only: bool, symmetry: bool, memory: int, checkpoint: Any
-          ) -> Any:
-    """The checkpoint of a proof: kind ``bound``, the parameters a part's answer and
-    witness depend on."""
-    if checkpoint is None:
-        return None
-    from .checkpoint import open_checkpoint
-    from .units import spec_of
-
-    return open_checkpoint(checkpoint, "bound", spec_of(game).definition(),
-                           {"candidates_only": bool(candidates_only),
-                            "symmetry": bool(symmetry), "memory": int(memory)})
-
-
-def worst_case_units(game: Any, *, candidates_only: bool, time_limit: Optional[float],
-                     symmetry: bool, memory: int, heuristics: Any, jobs: Optional[int],
-                     scheduler: Optional[str], client: Any, checkpoint: Any,
-                     progress: Optional[Callable[[int, int], None]] = None) -> Any:
-    """:func:`mastermind.bounds.worst_case` with its searches at the root run as units
-    (on a Dask cluster, or on threads here) and recorded in ``checkpoint``."""
-    from . import checks
-    from .bounds import _Search, _check_game, worst_case
-    from .distributed import open_executor, parse_scheduler
-    from .units import spec_of
-
-    _check_game(game)
-    threads = checks.threads(jobs)
-    if scheduler is not None:
-        parse_scheduler(scheduler)
-    store = _open(game, candidates_only, symmetry, memory, checkpoint)
-    try:
-        with open_executor(game, spec_of(game), scheduler, client, threads) as executor:
-            local = _Search(game, game.guesses, candidates_only, symmetry, memory)
-            search = UnitSearch(local, game, candidates_only, symmetry, memory, executor,
-                                store, progress)
-            result = worst_case(game, candidates_only=candidates_only, time_limit=time_limit,
-                                symmetry=symmetry, memory=memory, heuristics=heuristics,
-                                jobs=jobs, _search=search)
-    finally:
-        if store is not None:
-            store.close()
-    result.units, result.units_resumed = search.units, search.resumed
-    return result
-
-
-def solution_exists_units(game: Any, d: int, *, witness: bool, candidates_only: bool,
-                          symmetry: bool, time_limit: Optional[float], memory: int,
-                          scheduler: Optional[str], client: Any, checkpoint: Any,
-                          jobs: Optional[int] = None) -> Any:
-    """:func:`mastermind.bounds.solution_exists` for every secret of the game, its root's
-    question run as units."""
-    from . import checks
-    from .bounds import SearchUnfinished, Witnessed, _Search, _deadline
-    from .distributed import open_executor, parse_scheduler
-    from .units import spec_of
-
-    if scheduler is not None:
-        parse_scheduler(scheduler)
-    deadline = _deadline(time_limit)
-    cands = np.ascontiguousarray(game.secrets)
-    if not game.secrets_are_guesses and not candidates_only:
-        ok, tree = False, None                 # a secret that cannot be played
-        return Witnessed(ok, tree) if witness else ok
-    store = _open(game, candidates_only, symmetry, memory, checkpoint)
-    try:
-        with open_executor(game, spec_of(game), scheduler, client,
-                           checks.threads(jobs)) as executor:
-            local = _Search(game, game.guesses, candidates_only, symmetry, memory)
-            search = UnitSearch(local, game, candidates_only, symmetry, memory, executor,
-                                store)
-            ok, _ = search.run(cands, d, deadline)
-            tree = search.witness(cands, d, deadline) if ok and witness else None
-    except SearchUnfinished:
-        raise
-    finally:
-        if store is not None:
-            store.close()
-    return Witnessed(ok, tree) if witness else ok

@@ -1,5 +1,4 @@
-"""The expected-case optimum as units of work (DESIGN section 8): the subtrees below
-the root.
+"""The expected-case optimum as units of work: the subtrees below the root.
 
 Each unit is one part of one opening (an allowed guess at the root, one per symmetry
 class), solved exactly by the kernel's search on a worker with the opening as its
@@ -20,16 +19,18 @@ running is solved again (the row is replaced).
 
 from __future__ import annotations
 
-import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from ._optimal import NO_STRATEGY, est_table
-from .stopping import Stopped, TimeLimitReached, new_flag
-from .units import Unit, digest, execute, spec_of
+from .engine.units import Unit, digest
+from .optimal_search import Answer, new_optimizer
+from .stopping import Stopped, new_flag
+from .strategy_walk import split_by_score
 
-__all__ = ["INF", "optimal_units", "optimal_unit", "root_order"]
+__all__ = ["INF", "OptimalPlan", "WholePlan", "checkpoint_params", "optimal_unit",
+           "plan_optimal", "root_order"]
 
 INF = NO_STRATEGY    # the kernel's "no strategy within the guesses left"
 NO_LIMIT = 100       # guesses left when there is no limit
@@ -100,9 +101,8 @@ def root_order(game: Any, cands: np.ndarray, candidates_only: bool,
         if lb >= INF:
             continue                        # some part cannot be solved in time
         g = int(pool[i])
-        labels = kernel.slots(g, cands)
-        parts = [(s, np.ascontiguousarray(cands[labels == s]), estt[int(row[s])])
-                 for s in range(kernel.nslots) if s != win and row[s]]
+        parts = [(s, part, estt[int(row[s])]) for s, part in split_by_score(game, g, cands)
+                 if s != win]
         o = Opening(g, lb, int((row * row).sum()), not bool(cand[i]), parts)
         o.m = m
         openings.append(o)
@@ -198,6 +198,18 @@ class OptimalPlan:
             return self.next()
         return None
 
+    def answer(self, done: bool) -> Answer:
+        """The search's answer as the in-process search gives it: the chosen opening's
+        tree (exact when ``done``), or no strategy, or only a lower bound."""
+        o = self.chosen()
+        if o is not None:
+            total = o.bound()
+            return Answer(0 if done else 2, total, total if done else self.lower(),
+                          _records(o))
+        if done:
+            return Answer(1, INF, INF, None)
+        return Answer(2, -1, self.lower(), None)
+
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.inflight.pop(unit.key)
         o = self.openings[i]
@@ -219,11 +231,7 @@ def optimal_unit(game: Any, *, stop: Any, cands: np.ndarray, history: np.ndarray
     """One subtree, on a worker: the kernel's search on ``cands`` after ``history``,
     below ``limit`` (0: none); its status (0 exact, 1 nothing below the limit), value
     (the total, or a lower bound >= the limit) and, when exact, its tree's records."""
-    from . import _optimal
-
-    search = _optimal.Optimizer(game.kernel, game.guesses, candidates_only, game.symmetric,
-                                game.symmetric and game.guesses.size == game.size,
-                                int(memory), 1)
+    search = new_optimizer(game, candidates_only, memory, 1)
     flag = stop if stop is not None else new_flag()
     status, value, lower, recs = search.run(cands, history, int(max_guesses), int(limit),
                                             int(first), flag)
@@ -248,81 +256,6 @@ def _records(o: Opening) -> np.ndarray:
         rows.append(r)
         base += r.shape[0]
     return np.concatenate(rows)
-
-
-class _Stats:
-    """What :func:`mastermind.optimum._result` reads of a search."""
-
-    def __init__(self, nodes: int):
-        self.stats = {"nodes": nodes}
-        self.last = None
-
-
-def optimal_units(game: Any, *, max_guesses: Optional[int], candidates_only: bool,
-                  g0: Optional[int], limit: Optional[float], threads: int,
-                  progress: Optional[Callable[[int, int], None]], memory: int,
-                  scheduler: Optional[str], client: Any, checkpoint: Any) -> Any:
-    """:func:`mastermind.optimum.optimal` with the subtrees below the root run as units
-    (arguments checked by the caller, except the last three)."""
-    from .distributed import open_executor, parse_scheduler
-    from .optimum import _result, _seed
-
-    if scheduler is not None:
-        parse_scheduler(scheduler)
-    start = time.perf_counter()
-    store = None
-    if checkpoint is not None:
-        from .checkpoint import open_checkpoint
-
-        store = open_checkpoint(checkpoint, "optimal", spec_of(game).definition(), {
-            "candidates_only": bool(candidates_only), "max_guesses": max_guesses,
-            "first": None if g0 is None else game.format_code(g0)})
-    status, seed, found = "exact", None, None
-    flag = new_flag(limit)
-    plan: Any = None
-    counts = None
-    try:
-        if limit is not None:
-            try:
-                seed = _seed(game, candidates_only, max_guesses, g0, limit, threads)
-            except TimeLimitReached:
-                status = "time-limit"
-            except KeyboardInterrupt:
-                status = "interrupted"
-        if status == "exact":
-            with open_executor(game, spec_of(game), scheduler, client, threads) as executor:
-                plan = _plan(game, max_guesses, candidates_only, g0, memory,
-                             set() if store is None else store.keys())
-                try:
-                    counts = execute(plan, executor, store, flag, progress,
-                                     None if limit is None
-                                     else limit - (time.perf_counter() - start))
-                except TimeLimitReached:
-                    status = "time-limit"
-                except KeyboardInterrupt:
-                    status = "interrupted"
-    finally:
-        if store is not None:
-            store.close()
-    if isinstance(plan, WholePlan):
-        found = plan.found(status == "exact")
-    elif plan is not None:
-        o = plan.chosen()
-        done = status == "exact"
-        if o is not None:
-            total = o.bound()
-            found = (0 if done else 2, total, total if done else plan.lower(), _records(o))
-        elif done:
-            found = (1, INF, INF, None)
-        else:
-            found = (2, -1, plan.lower(), None)
-    result = _result(game, candidates_only, max_guesses, g0, seed, found, status, flag,
-                     _Stats(0 if plan is None else plan.nodes), time.perf_counter() - start,
-                     int(game.secrets.size), [])
-    if plan is not None:
-        result.units = counts.units if counts is not None else plan.offered
-        result.units_resumed = counts.resumed if counts is not None else 0
-    return result
 
 
 class WholePlan:
@@ -359,15 +292,24 @@ class WholePlan:
     def known(self) -> int:
         return 1
 
-    def found(self, exact: bool) -> Optional[tuple]:
+    def answer(self, done: bool) -> Optional[Answer]:
+        """The whole search's answer, or None when it did not finish."""
         if self.result is None:
             return None
         r = self.result
-        return (int(r["status"]), int(r["value"]), int(r["value"]), r.get("recs"))
+        return Answer(int(r["status"]), int(r["value"]), int(r["value"]), r.get("recs"))
 
 
-def _plan(game: Any, max_guesses: Optional[int], candidates_only: bool, g0: Optional[int],
-          memory: int, recorded: set[str]) -> Any:
+def checkpoint_params(game: Any, candidates_only: bool, max_guesses: Optional[int],
+                      g0: Optional[int]) -> dict[str, Any]:
+    """What an optimal search's units answer depends on, beside the game (the memory
+    does not change an exact answer): its checkpoint's parameters."""
+    return {"candidates_only": bool(candidates_only), "max_guesses": max_guesses,
+            "first": None if g0 is None else game.format_code(g0)}
+
+
+def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
+                 g0: Optional[int], memory: int, recorded: set[str]) -> Any:
     """The plan: the root's openings (just ``g0`` when given), or the whole search as
     one unit for a small game or two guesses or fewer."""
     cands = np.ascontiguousarray(game.secrets)
@@ -375,10 +317,8 @@ def _plan(game: Any, max_guesses: Optional[int], candidates_only: bool, g0: Opti
     if cands.size <= max(MASKS_MAX, game.kernel.nslots) or dl <= 2:
         return WholePlan(cands, max_guesses, g0, candidates_only, memory)
     if g0 is not None:
-        labels = game.kernel.slots(g0, cands)
-        parts = [(s, np.ascontiguousarray(cands[labels == s]), 0)
-                 for s in range(game.kernel.nslots)
-                 if s != game.win_slot and bool((labels == s).any())]
+        parts = [(s, part, 0) for s, part in split_by_score(game, g0, cands)
+                 if s != game.win_slot]
         o = Opening(g0, 0, 0, False, parts)
         o.m = int(cands.size)
         openings = [o]

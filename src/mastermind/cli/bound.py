@@ -7,6 +7,7 @@ import json
 import time
 from typing import Any, TextIO
 
+from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
 from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
                      distributed_options, game_options, jobs_option, make_game,
@@ -14,7 +15,7 @@ from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, outp
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
-DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.bounds.DEFAULT_MEMORY)
+DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
 
 def configure(p: argparse.ArgumentParser) -> None:

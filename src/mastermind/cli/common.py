@@ -104,7 +104,7 @@ def uses_units(args: argparse.Namespace) -> bool:
 def check_scheduler(args: argparse.Namespace) -> None:
     """A malformed ``--scheduler`` (``local:0``, ``local:x``) refused before any work."""
     if getattr(args, "scheduler", None) is not None:
-        from ..distributed import parse_scheduler
+        from ..engine.executors import parse_scheduler
 
         parse_scheduler(args.scheduler)
 
@@ -122,7 +122,7 @@ def unit_errors(args: argparse.Namespace, err: TextIO = sys.stderr) -> Iterator[
         raise Interrupted(f"interrupted; {_recorded(path)} finished units are kept in {path}: "
                           "run the same command again to resume") from None
     except Exception as e:
-        units = sys.modules.get("mastermind.units")
+        units = sys.modules.get("mastermind.engine.units")
         if units is None or not isinstance(e, units.UnitError):
             raise
         raise Interrupted(f"error: {e}") from None

@@ -7,6 +7,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..limits import DEFAULT_MEMORY
 from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
                      distributed_options, game_options, jobs_option, kept_note, make_game,
                      output_options, unit_errors, units_text, uses_units)
@@ -16,7 +17,7 @@ from .render import bar, print_table, wants_colour
 if TYPE_CHECKING:
     from ..optimum import Optimum
 
-DEFAULT_MEMORY_MB = 1024  # the memo's default budget (mastermind.optimum.DEFAULT_MEMORY)
+DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -1,6 +1,5 @@
-"""Units of work (DESIGN section 8): what a worker receives, and the loop that runs a
-plan's units on an executor, skipping the units a checkpoint holds and recording each
-one as it finishes.
+"""Units of work: what a worker receives, and the loop that runs a plan's units on an
+executor, skipping the units a checkpoint holds and recording each one as it finishes.
 
 A unit is the game's definition (:class:`GameSpec`: ``(n, k, variant)``, or a custom
 game's score table) plus a small dict of arguments: a candidate set as an int32 array,
@@ -13,7 +12,8 @@ The plans (:mod:`~mastermind.units_analysis`, :mod:`~mastermind.units_bounds`,
 :mod:`~mastermind.units_optimal`) say which units to run and combine their answers; the
 answers combine exactly, so the result never depends on the number of workers or on the
 order in which units finish.  :func:`execute` runs a plan: on a Dask cluster or on
-threads of this process (:mod:`mastermind.distributed`), with a checkpoint or without.
+threads of this process (:mod:`mastermind.engine.executors`), with a checkpoint or
+without.  Nothing here knows what a unit computes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional, Protocol
 
 import numpy as np
 
-from .stopping import Stopped, stopped
+from ..stopping import Stopped, stopped
 
 __all__ = ["Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute", "game_of",
            "run_unit", "spec_of"]
@@ -94,7 +94,7 @@ class TableGame:
     secrets_are_guesses = True
 
     def __init__(self, spec: GameSpec):
-        from . import _core
+        from .. import _core
 
         assert spec.table is not None and spec.secrets is not None
         self.size = int(spec.table.shape[0])
@@ -119,7 +119,7 @@ def game_of(spec: Any) -> Any:
         game = _GAMES.get(spec.token)
         if game is None:
             if spec.kind == "game":
-                from .game import Game
+                from ..game import Game
 
                 game = Game(spec.n, spec.k, spec.variant)
             else:
@@ -193,7 +193,7 @@ class Plan(Protocol):
 
 
 class Executor(Protocol):
-    """Where units run (:mod:`mastermind.distributed`)."""
+    """Where units run (:mod:`mastermind.engine.executors`)."""
 
     def slots(self) -> int: ...
     def submit(self, unit: Unit) -> Any: ...
@@ -219,12 +219,12 @@ def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
             progress: Optional[Callable[[int, int], None]] = None,
             time_limit: Optional[float] = None) -> Counts:
     """Run ``plan`` to the end on ``executor``: units recorded in ``store`` (a
-    :class:`~mastermind.checkpoint.Checkpoint`) are taken from it, the others run and
+    :class:`~mastermind.engine.checkpoint.Checkpoint`) are taken from it, the others run and
     are recorded as they finish.  ``time_limit`` (seconds) or ``flag`` (a stop flag, set
     from elsewhere) end the run: :class:`~mastermind.stopping.TimeLimitReached` or
     KeyboardInterrupt, every unit finished so far recorded; so does Ctrl-C.
     ``progress(done, to_run)`` counts the units run in this call."""
-    from .stopping import TimeLimitReached
+    from ..stopping import TimeLimitReached
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
     counts = Counts()

@@ -1,4 +1,4 @@
-"""Where units of work run (:mod:`mastermind.units`): on a Dask cluster, or on threads
+"""Where units of work run (:mod:`mastermind.engine.units`): on a Dask cluster, or on threads
 of this process.
 
 ``scheduler`` is a Dask scheduler's address (``"tcp://10.0.0.5:8786"``, ``"tls://..."``)
@@ -14,7 +14,7 @@ Kubernetes, and how to secure them.
 >>> parse_scheduler("local:0")
 Traceback (most recent call last):
 ...
-mastermind.distributed.SchedulerError: scheduler local:0: the number of worker processes must be between 1 and 256
+mastermind.engine.executors.SchedulerError: scheduler local:0: the number of worker processes must be between 1 and 256
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from .limits import MAX_JOBS
-from .stopping import new_flag
+from ..limits import MAX_JOBS
+from ..stopping import new_flag
 from .units import GameSpec, Unit, run_unit
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "open_executor", "parse_scheduler"]
@@ -79,7 +79,7 @@ def _dask() -> Any:
 
 def _version() -> str:
     """The mastermind version a worker has (run on each worker when connecting)."""
-    from . import __version__
+    from ..version import __version__
 
     return __version__
 
@@ -238,7 +238,7 @@ def _reachable(address: str) -> None:
 def _connect(distributed: Any, address: str) -> Any:
     """A client of the scheduler at ``address``, its workers checked to run this
     version of mastermind."""
-    from . import __version__
+    from ..version import __version__
 
     _reachable(address)
     try:

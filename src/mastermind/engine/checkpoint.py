@@ -1,6 +1,6 @@
 """Checkpoints: the finished units of a long run, kept in an SQLite file so that a run
-stopped by Ctrl-C, a crash, a lost worker or a reboot resumes where it stopped (DESIGN
-section 8; docs/distributed.md says what a file holds).
+stopped by Ctrl-C, a crash, a lost worker or a reboot resumes where it stopped
+(docs/distributed.md says what a file holds).
 
 A checkpoint has two tables.  ``header`` (name, value) says what run the units belong to:
 the file format, the package version, the kind of run (``analyze``, ``bound``,
@@ -24,7 +24,7 @@ stop at any moment leaves every recorded unit whole and nothing half-written.
 >>> open_checkpoint(str(path), "analyze", game, {"strategy": "entropy"})
 Traceback (most recent call last):
 ...
-mastermind.checkpoint.CheckpointError: checkpoint ...run.sqlite: was written for another run (strategy: minmax there, entropy here); give another file to start afresh
+mastermind.engine.checkpoint.CheckpointError: checkpoint ...run.sqlite: was written for another run (strategy: minmax there, entropy here); give another file to start afresh
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
     """Open (or create) the checkpoint at ``path`` for a run of ``kind`` on ``game`` with
     ``params``; :class:`CheckpointError` if it cannot be read and written or belongs to
     another run.  Checked before any work, so a bad path costs nothing."""
-    from . import __version__
+    from ..version import __version__
 
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise CheckpointError(f"a checkpoint must be a file name, not {path!r}")

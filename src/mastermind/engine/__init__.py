@@ -1,0 +1,20 @@
+"""The engine of long work: computations cut into units, run on an executor (threads of
+this process, or a Dask cluster), recorded in a resumable checkpoint.
+
+It knows nothing of what a unit computes.  A computation states a *plan*
+(:class:`~mastermind.engine.units.Plan`: which units to run now, how to use each answer,
+when the answer is complete) and hands it to :func:`~mastermind.engine.run.open_run`'s
+:class:`~mastermind.engine.run.Run`:
+
+* :mod:`~mastermind.engine.units`: what a unit is and what a worker rebuilds a game from
+  (:class:`~mastermind.engine.units.GameSpec`), the loop that runs a plan
+  (:func:`~mastermind.engine.units.execute`);
+* :mod:`~mastermind.engine.executors`: where units run (threads here, a Dask client,
+  ``local:N``, a scheduler's address); the only module that imports Dask, and only then;
+* :mod:`~mastermind.engine.checkpoint`: the SQLite file of finished units;
+* :mod:`~mastermind.engine.run`: one run: the checkpoint and the executor opened, in that
+  order, for one computation, and closed at the end.
+
+The plans themselves live beside their computations (:mod:`mastermind.units_analysis`,
+:mod:`mastermind.units_bounds`, :mod:`mastermind.units_optimal`), above this package.
+"""

@@ -1,0 +1,71 @@
+"""One run of a computation's units: its checkpoint and its executor opened together
+(the checkpoint first, so a bad file costs nothing), the plans it executes counted, both
+closed at the end.
+
+>>> wants_engine(None, None, None), wants_engine("local:2", None, None)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Callable, Optional
+
+from .units import Counts, Plan, execute, spec_of
+
+__all__ = ["Run", "open_run", "wants_engine"]
+
+
+def wants_engine(scheduler: Any, client: Any, checkpoint: Any) -> bool:
+    """Whether a call asks for its work as units (a scheduler, a client or a
+    checkpoint); a malformed scheduler is refused here, before any work."""
+    if scheduler is not None:
+        from .executors import parse_scheduler
+
+        parse_scheduler(scheduler)
+    return scheduler is not None or client is not None or checkpoint is not None
+
+
+class Run:
+    """An open run: :meth:`execute` runs plans on its executor, recording their units in
+    its checkpoint; ``units`` and ``resumed`` add up over every plan it ran."""
+
+    def __init__(self, executor: Any, store: Any):
+        self.executor = executor
+        self.store = store
+        self.units = 0
+        self.resumed = 0
+
+    def execute(self, plan: Plan, flag: Any = None,
+                progress: Optional[Callable[[int, int], None]] = None,
+                time_limit: Optional[float] = None) -> Counts:
+        """:func:`~mastermind.engine.units.execute` on this run's executor and checkpoint."""
+        counts = execute(plan, self.executor, self.store, flag, progress, time_limit)
+        self.units += counts.units
+        self.resumed += counts.resumed
+        return counts
+
+
+@contextmanager
+def open_run(game: Any, *, kind: str, params: dict[str, Any], scheduler: Optional[str],
+             client: Any, threads: int, checkpoint: Any) -> Iterator[Run]:
+    """The run of one computation of ``kind`` (``analyze``, ``bound``, ``optimal``) on
+    ``game``: the scheduler's address checked, the checkpoint opened for ``params`` (the
+    parameters a unit's answer depends on), then the executor."""
+    from .executors import open_executor, parse_scheduler
+
+    if scheduler is not None:
+        parse_scheduler(scheduler)  # a malformed one is refused before any work
+    spec = spec_of(game)
+    store = None
+    if checkpoint is not None:
+        from .checkpoint import open_checkpoint
+
+        store = open_checkpoint(checkpoint, kind, spec.definition(), params)
+    try:
+        with open_executor(game, spec, scheduler, client, threads) as executor:
+            yield Run(executor, store)
+    finally:
+        if store is not None:
+            store.close()
