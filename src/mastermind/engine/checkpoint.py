@@ -40,6 +40,8 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ..errors import MastermindError
+
 __all__ = ["FORMAT", "Checkpoint", "CheckpointError", "Record", "open_checkpoint",
            "read_costs"]
 
@@ -60,7 +62,7 @@ CREATE TABLE IF NOT EXISTS units (
 """
 
 
-class CheckpointError(ValueError):
+class CheckpointError(MastermindError):
     """A checkpoint file that cannot be used for this run: unreadable, unwritable, not a
     checkpoint, or written for another game, parameters or version."""
 

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
+from ..errors import MastermindError
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
 from .units import GameSpec, Unit, run_unit
@@ -41,7 +42,7 @@ CONNECT_TIMEOUT = 10.0
 _ADDRESS = re.compile(r"^([a-z][a-z0-9+.-]*://)?[^\s/:]+(:\d+)?/?$", re.IGNORECASE)
 
 
-class SchedulerError(ValueError):
+class SchedulerError(MastermindError):
     """A scheduler that cannot be used: a malformed address, ``local:0``, an address with
     nothing answering, Dask missing, workers without the same mastermind."""
 

@@ -219,80 +219,105 @@ def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
             progress: Optional[Callable[[int, int], None]] = None,
             time_limit: Optional[float] = None) -> Counts:
     """Run ``plan`` to the end on ``executor``: units recorded in ``store`` (a
-    :class:`~mastermind.engine.checkpoint.Checkpoint`) are taken from it, the others run and
-    are recorded as they finish.  ``time_limit`` (seconds) or ``flag`` (a stop flag, set
-    from elsewhere) end the run: :class:`~mastermind.stopping.TimeLimitReached` or
+    :class:`~mastermind.engine.checkpoint.Checkpoint`) are taken from it, the others run
+    and are recorded as they finish.  ``time_limit`` (seconds) or ``flag`` (a stop flag,
+    set from elsewhere) end the run: :class:`~mastermind.stopping.TimeLimitReached` or
     KeyboardInterrupt, every unit finished so far recorded; so does Ctrl-C.
     ``progress(done, to_run)`` counts the units run in this call."""
     from ..stopping import TimeLimitReached
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    counts = Counts()
-    inflight: dict[Any, Unit] = {}
-    consulted: set[str] = set()
+    loop = _Loop(plan, executor, store)
     reported = -1
     try:
         while True:
-            while len(inflight) < executor.slots():
-                unit = plan.next()
-                if unit is None:
-                    break
-                rec = None
-                if store is not None and unit.key not in consulted:
-                    consulted.add(unit.key)
-                    rec = store.get(unit.key)
-                    if rec is not None and rec.digest != unit.digest:
-                        from .checkpoint import CheckpointError
-
-                        raise CheckpointError(f"checkpoint {store.path}: unit {unit.key} "
-                                              "does not match this run's; give another file")
-                if rec is not None:
-                    counts.resumed += 1
-                    _drop(executor, inflight, plan.take(unit, rec.result))
-                else:
-                    inflight[executor.submit(unit)] = unit
+            loop.offer()
             if plan.done():
                 break
-            if not inflight:  # pragma: no cover - a plan that offers nothing and is not done
+            if not loop.inflight:  # pragma: no cover - a plan that offers nothing, not done
                 raise RuntimeError(f"the {plan.kind} plan stalled")
-            for handle, result, error in executor.wait(list(inflight), 0.2):
-                unit = inflight.pop(handle, None)
-                if unit is None:  # dropped meanwhile by an answer of the same batch
-                    continue
-                if error is not None:
-                    if isinstance(error, Stopped) and flag is not None:
-                        stopped(flag)
-                    raise UnitError(f"unit {unit.key} failed: {type(error).__name__}: "
-                                    f"{error}") from error
-                seconds = float(result.pop("seconds", 0.0))
-                worker = str(result.pop("worker", ""))
-                if store is not None:
-                    store.record(unit.key, unit.digest, result, size=unit.size,
-                                 seconds=seconds, worker=worker)
-                counts.ran += 1
-                counts.costs.append((unit.size, seconds))
-                _drop(executor, inflight, plan.take(unit, result))
-                if plan.done():
-                    break
+            loop.collect(flag)
             if plan.done():
                 break
             if flag is not None:
                 stopped(flag)
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeLimitReached("the time limit was reached")
-            if progress is not None and counts.ran != reported:
-                reported = counts.ran
-                progress(counts.ran, max(plan.known() - counts.resumed, counts.ran))
+            if progress is not None and loop.counts.ran != reported:
+                reported = loop.counts.ran
+                progress(reported, max(plan.known() - loop.counts.resumed, reported))
     except BaseException:
         if flag is not None and flag.value == 0:
             flag.set()  # units running on threads here stop within milliseconds
-        executor.cancel(list(inflight))
+        executor.cancel(list(loop.inflight))
         raise
-    if inflight:
-        executor.cancel(list(inflight))
+    if loop.inflight:
+        executor.cancel(list(loop.inflight))
     if progress is not None:
-        progress(counts.ran, counts.ran)
-    return counts
+        progress(loop.counts.ran, loop.counts.ran)
+    return loop.counts
+
+
+class _Loop:
+    """The state of one :func:`execute`: the units in flight, the checkpoint's keys
+    already consulted, the counts."""
+
+    def __init__(self, plan: Plan, executor: Executor, store: Any):
+        self.plan = plan
+        self.executor = executor
+        self.store = store
+        self.counts = Counts()
+        self.inflight: dict[Any, Unit] = {}
+        self.consulted: set[str] = set()
+
+    def offer(self) -> None:
+        """Fill the executor's slots with the plan's next units (a unit the checkpoint
+        holds is answered from it at once)."""
+        while len(self.inflight) < self.executor.slots():
+            unit = self.plan.next()
+            if unit is None:
+                return
+            rec = self._recorded(unit)
+            if rec is not None:
+                self.counts.resumed += 1
+                _drop(self.executor, self.inflight, self.plan.take(unit, rec.result))
+            else:
+                self.inflight[self.executor.submit(unit)] = unit
+
+    def _recorded(self, unit: Unit) -> Any:
+        """The checkpoint's record of ``unit`` (its first consultation only), or None."""
+        if self.store is None or unit.key in self.consulted:
+            return None
+        self.consulted.add(unit.key)
+        rec = self.store.get(unit.key)
+        if rec is not None and rec.digest != unit.digest:
+            from .checkpoint import CheckpointError
+
+            raise CheckpointError(f"checkpoint {self.store.path}: unit {unit.key} does not "
+                                  "match this run's; give another file")
+        return rec
+
+    def collect(self, flag: Any) -> None:
+        """Wait a moment for finished units; record and hand each answer to the plan."""
+        for handle, result, error in self.executor.wait(list(self.inflight), 0.2):
+            unit = self.inflight.pop(handle, None)
+            if unit is None:  # dropped meanwhile by an answer of the same batch
+                continue
+            if error is not None:
+                if isinstance(error, Stopped) and flag is not None:
+                    stopped(flag)
+                raise UnitError(f"unit {unit.key} failed: {type(error).__name__}: "
+                                f"{error}") from error
+            seconds = float(result.pop("seconds", 0.0))
+            worker = str(result.pop("worker", ""))
+            if self.store is not None:
+                self.store.record(unit.key, unit.digest, result, size=unit.size,
+                                  seconds=seconds, worker=worker)
+            self.counts.ran += 1
+            self.counts.costs.append((unit.size, seconds))
+            _drop(self.executor, self.inflight, self.plan.take(unit, result))
+            if self.plan.done():
+                return
 
 
 def _drop(executor: Executor, inflight: dict[Any, Unit], keys: list[str]) -> None:
