@@ -10,7 +10,7 @@ from mastermind.bounds import strategy_distribution
 from mastermind.cli import main
 from mastermind.optimum import DEFAULT_MEMORY
 from mastermind.cli.optimal import DEFAULT_MEMORY_MB
-from test_tree import independent_replay
+import reference as ref
 
 
 def run(argv):
@@ -42,7 +42,7 @@ def test_tree_file_replays(tmp_path):
     assert status == 0
     data = json.loads(path.read_text())
     assert data["strategy"] == "optimal" and data["total"] == 206
-    assert independent_replay(data, False) == {int(d): c for d, c in
+    assert ref.replay_tree(data) == {int(d): c for d, c in
                                                data["distribution"].items()}
 
 

@@ -59,9 +59,8 @@ def test_small_game_rows_against_brute_force(n, k):
     c = compare(Game(n, k))
     for r in c.rows:
         co = r.pool is Pool.CANDIDATES
-        first = None if r.strategy == "first-candidate" else ref.first_by_full_scan(
-            r.strategy, ref.codes(n, k), ref.codes(n, k), n, co)
-        assert r.distribution == ref.analyze(n, k, r.strategy, co, first=first)
+        _, expect, _ = ref.analyze(*ref.mastermind(n, k), r.strategy, co)
+        assert r.distribution == expect
 
 
 def _markdown_rows(text: str) -> list[list[str]]:

@@ -13,7 +13,7 @@ from mastermind import Game, GameError, analyze, solve
 from mastermind.custom import (Comparison, CustomGame, MAX_SLOTS, two_d, two_d_score)
 from mastermind.strategies import choose_guess, first_guess, symmetry_classes
 
-import variant_reference as ref
+import reference as ref
 
 WIN = Comparison(True, True, True)
 TWO_D = [(a, b) for a in range(5) for b in range(5)]
@@ -50,7 +50,7 @@ def test_two_d_seed_rule_agrees():
 
     def play(cands, depth):
         g = best(cands)
-        for s, part in ref.split(g, cands, two_d_score).items():
+        for s, part in ref.partition(g, cands, two_d_score).items():
             if is_win(s):
                 lengths.append(depth)
             else:
@@ -107,7 +107,7 @@ def test_two_d_codes_and_scores():
 def custom_of(n: int, k: int, variant: str) -> CustomGame:
     guesses, secrets = ref.variant_sets(n, k, variant)
     black = variant == "black-peg"
-    return CustomGame(guesses, secrets, lambda u, v: ref.mm_score(u, v, black), (n, 0),
+    return CustomGame(guesses, secrets, lambda u, v: ref.score(u, v, black), (n, 0),
                       name=f"[{n},{k}] {variant} by hand")
 
 
