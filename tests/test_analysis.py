@@ -130,7 +130,8 @@ def test_first_guess_table_sums():
 
 
 # ---------------------------------------------------------------- fast path == plain scan
-# The fast path reduces each scan by symmetry (DESIGN section 5), merges absent colours,
+# The fast path reduces each scan by symmetry (one guess per class of the colour and
+# position permutations that fix the history), merges absent colours,
 # bounds partial tables and shortcuts small nodes; ``plain=True`` scores every allowed guess
 # in full at every node.  Whole strategy trees must be identical, tie rules included.
 

@@ -137,9 +137,9 @@ def test_progress_covers_every_row():
 
 def test_row_of_any_result():
     a = analyze(Game(4, 6, "distinct"), "entropy")
-    row = ComparisonRow.of(a, name="seed 002")
+    row = ComparisonRow.of(a, name="distinct example")
     assert (row.strategy, row.pool, row.total, row.distribution_text) == (
-        "seed 002", Pool.ALL, 1440, "0/7/55/229/69")
+        "distinct example", Pool.ALL, 1440, "0/7/55/229/69")
     c = Comparison(a.game, [row])
     assert c.to_json()["variant"] == "distinct" and c.max == 5
 

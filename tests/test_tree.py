@@ -38,7 +38,7 @@ def test_two_d_tree_replays():
     data = json.loads(json.dumps(to_json(result)))
     assert (data["variant"], data["pegs"], data["end_score"]) == ("custom", None, "=")
     assert replay_distribution(data, game) == {1: 1, 2: 3, 3: 9, 4: 11, 5: 1}
-    # by hand, with the seed's scorer only
+    # by hand, with twoD's own score function only (not the package's score table)
     texts = {(True, False, False): "<=", (False, True, False): ">=",
              (False, False, False): "none"}
     for v in ref.variant_sets(2, 5, "classic")[0]:

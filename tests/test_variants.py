@@ -70,8 +70,9 @@ def test_solve_replays_every_secret(n, k, variant):
 
 
 # ---------------------------------------------------------------------- published numbers
-def test_seed_002_distinct_entropy():
-    """Seed 002: distinct-colour secrets, [4,6], entropy, any guess: 7/55/229/69."""
+def test_distinct_colour_example_entropy():
+    """The distinct-colour example (docs/variants.md): [4,6] secrets with no repeated
+    colour, entropy, any code as a guess: 7/55/229/69 secrets in 2/3/4/5 guesses."""
     result = analyze(Game(4, 6, "distinct"), "entropy")
     assert result.distribution == {2: 7, 3: 55, 4: 229, 5: 69}
     assert (result.secrets, result.total, result.max) == (360, 1440, 5)
