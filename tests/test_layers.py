@@ -176,7 +176,7 @@ class ImportGraph:
         if not node.level:
             return node.module or ""
         here = name.split(".")
-        if not self.modules[name].name == "__init__.py":
+        if self.modules[name].name != "__init__.py":
             here = here[:-1]  # a module's relative imports start from its package
         base = here[: len(here) - node.level + 1]
         return ".".join(base + ([node.module] if node.module else []))
