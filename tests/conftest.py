@@ -1,8 +1,52 @@
 import os
 
+import pytest
 from hypothesis import settings
 
 # Deterministic property tests: the same examples on every run and machine.
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=150)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+# Python source to put at the top of a script run in a subprocess: it sends the process
+# Ctrl-C (SIGINT) once a long kernel call is under way, that is once the main thread waits
+# (in Thread.join) for the worker thread that runs the call (mastermind.stopping): the
+# interruption then happens while the kernel works, whatever the speed of the machine.
+CTRL_C_AT_WORK = '''
+import os as _os, signal as _signal, sys as _sys, threading as _threading, time as _time
+
+_working = _threading.Event()
+
+
+def _main_waits_for_a_worker():
+    frame = _sys._current_frames().get(_threading.main_thread().ident)
+    names = set()
+    while frame is not None:
+        names.add(frame.f_code.co_name)
+        frame = frame.f_back
+    others = [t for t in _threading.enumerate()
+              if t not in (_threading.main_thread(), _threading.current_thread())]
+    return bool(others) and "join" in names
+
+
+def _ctrl_c_at_work():
+    while not _working.is_set():
+        if _main_waits_for_a_worker():
+            _working.set()
+            _os.kill(_os.getpid(), _signal.SIGINT)
+            return
+        _time.sleep(0.001)
+
+
+_watcher = _threading.Thread(target=_ctrl_c_at_work, daemon=True)
+_watcher.start()
+'''
+
+
+@pytest.fixture
+def ctrl_c_at_work() -> str:
+    """Python source that makes a script send itself Ctrl-C once a long kernel call is
+    under way (see ``CTRL_C_AT_WORK``); the script sets ``_working`` and joins
+    ``_watcher`` when its call returned without being interrupted."""
+    return CTRL_C_AT_WORK

@@ -53,10 +53,8 @@ SMALL = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3), (5, 2), (1, 4),
 def test_small_games_against_brute_force(n, k, strategy, candidates_only):
     game = Game(n, k)
     a = analyze(game, strategy, candidates_only=candidates_only, jobs=1)
-    first = ref.first_by_full_scan(strategy, ref.codes(n, k), ref.codes(n, k), n,
-                                   candidates_only) if strategy != "first-candidate" else None
-    expect = ref.analyze(n, k, strategy, candidates_only, first=first)
-    assert a.distribution == expect
+    first, expect, _ = ref.analyze(*ref.mastermind(n, k), strategy, candidates_only)
+    assert a.distribution == expect and game.colours(a.first_guess) == first
 
 
 @pytest.mark.parametrize("first", ["1212", "1233", "2111"])
@@ -64,7 +62,8 @@ def test_given_first_guess_against_brute_force(first):
     n, k = 4, 3
     game = Game(n, k)
     a = analyze(game, "entropy", first=first)
-    expect = ref.analyze(n, k, "entropy", first=tuple(int(c) for c in first))
+    _, expect, _ = ref.analyze(*ref.mastermind(n, k), "entropy",
+                               first=tuple(int(c) for c in first))
     assert a.distribution == expect and game.format_code(a.first_guess) == first
 
 
@@ -131,7 +130,8 @@ def test_first_guess_table_sums():
 
 
 # ---------------------------------------------------------------- fast path == plain scan
-# The fast path reduces each scan by symmetry (DESIGN section 5), merges absent colours,
+# The fast path reduces each scan by symmetry (one guess per class of the colour and
+# position permutations that fix the history), merges absent colours,
 # bounds partial tables and shortcuts small nodes; ``plain=True`` scores every allowed guess
 # in full at every node.  Whole strategy trees must be identical, tie rules included.
 

@@ -8,7 +8,7 @@ import pytest
 from mastermind import Game
 from mastermind.bounds import strategy_distribution
 from mastermind.cli import main
-from test_tree import independent_replay
+import reference as ref
 
 
 def run(argv):
@@ -40,7 +40,7 @@ def test_tree_file_replays(tmp_path):
     assert status == 0
     data = json.loads(path.read_text())
     assert data["strategy"] == "optimal" and data["total"] == 206
-    assert independent_replay(data, False) == {int(d): c for d, c in
+    assert ref.replay_tree(data) == {int(d): c for d, c in
                                                data["distribution"].items()}
 
 

@@ -21,7 +21,11 @@ from mastermind import Game, analyze, choose_guess, solve
 from mastermind.cli import main
 from mastermind.cli.dialogue import play_codebreaker, play_codemaker
 from mastermind.play import PlayError, SecretCodemaker, Session
-from test_play import G46, SECRETS, brute_conflict
+
+import reference as ref
+
+G46 = Game(4, 6)
+SECRETS = ref.SECRETS_4_6
 
 # the directory holding the package these tests import (src/ or site-packages), so that the
 # subprocesses run the same build
@@ -166,7 +170,8 @@ def test_inconsistent_answer_is_reported_and_fixed():
     # the reported rows are the first smallest conflicting set of the history so far
     rows = [(G46.code(c), G46.parse_score(s)) for c, s in
             re.findall(r"guess \d+: (\S+)  score> (.*)", head)]
-    expected = brute_conflict(G46, rows)
+    rules = ref.game_rules(G46)
+    expected = ref.minimal_conflict(rules.secrets, rows, rules.score)
     assert 1 in expected
     m = re.match(r": no secret gives them all\. Rows? ([\d, and]+) cannot all be true", tail)
     assert m and tuple(int(x) for x in re.findall(r"\d+", m.group(1))) == expected

@@ -8,7 +8,7 @@ import pytest
 
 from mastermind import Game, analyze
 from mastermind.cli import main
-from test_tree import independent_replay, parse_dot
+import reference as ref
 
 
 def run(argv: list[str]) -> tuple[int, str]:
@@ -20,11 +20,11 @@ def test_cli_tree_formats(tmp_path):
     status, text = run(["tree", "-n", "3", "-k", "3", "-s", "entropy", "--format", "json"])
     assert status == 0
     data = json.loads(text)
-    assert independent_replay(data, False) == analyze(Game(3, 3), "entropy").distribution
+    assert ref.replay_tree(data) == analyze(Game(3, 3), "entropy").distribution
     status, text = run(["tree", "-n", "3", "-k", "3", "--variant", "permutation"])
     assert status == 0 and text.startswith("# [3,3] permutation minmax")
     status, text = run(["tree", "--game", "twoD", "-s", "entropy", "-f", "dot"])
-    assert status == 0 and parse_dot(text)[0]["n0"] == "22\\n25 left"
+    assert status == 0 and ref.parse_dot(text)[0]["n0"] == "22\\n25 left"
     target = tmp_path / "knuth.json"
     status, text = run(["tree", "-o", str(target)])
     assert status == 0 and text.startswith(f"wrote {target}")

@@ -59,9 +59,8 @@ def test_small_game_rows_against_brute_force(n, k):
     c = compare(Game(n, k))
     for r in c.rows:
         co = r.pool is Pool.CANDIDATES
-        first = None if r.strategy == "first-candidate" else ref.first_by_full_scan(
-            r.strategy, ref.codes(n, k), ref.codes(n, k), n, co)
-        assert r.distribution == ref.analyze(n, k, r.strategy, co, first=first)
+        _, expect, _ = ref.analyze(*ref.mastermind(n, k), r.strategy, co)
+        assert r.distribution == expect
 
 
 def _markdown_rows(text: str) -> list[list[str]]:
@@ -138,9 +137,9 @@ def test_progress_covers_every_row():
 
 def test_row_of_any_result():
     a = analyze(Game(4, 6, "distinct"), "entropy")
-    row = ComparisonRow.of(a, name="seed 002")
+    row = ComparisonRow.of(a, name="distinct example")
     assert (row.strategy, row.pool, row.total, row.distribution_text) == (
-        "seed 002", Pool.ALL, 1440, "0/7/55/229/69")
+        "distinct example", Pool.ALL, 1440, "0/7/55/229/69")
     c = Comparison(a.game, [row])
     assert c.to_json()["variant"] == "distinct" and c.max == 5
 

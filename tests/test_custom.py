@@ -1,5 +1,7 @@
-"""Custom games: seed 002's twoD claims, agreement with the kernel path of the built-in
-variants, and clear errors."""
+"""Custom games: twoD (guess a pair of digits 0..4; each answer says whether the guess is
+<= the secret in both coordinates, >= in both, or neither) and what is claimed of it
+(greedy entropy needs five guesses at worst, four always suffice), agreement with the
+kernel path of the built-in variants, and clear errors."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from mastermind import Game, GameError, analyze, solve
 from mastermind.custom import (Comparison, CustomGame, MAX_SLOTS, two_d, two_d_score)
 from mastermind.strategies import choose_guess, first_guess, symmetry_classes
 
-import variant_reference as ref
+import reference as ref
 
 WIN = Comparison(True, True, True)
 TWO_D = [(a, b) for a in range(5) for b in range(5)]
@@ -23,10 +25,10 @@ def is_win(s):
     return s == WIN
 
 
-# ---------------------------------------------------------------------- seed 002's twoD
+# ---------------------------------------------------------------------- twoD
 def test_two_d_greedy_entropy_needs_five_steps():
-    """Seed 002: 'for this game the greedy entropy approach has a worst case of five
-    steps' (the package's exact entropy and tie rule)."""
+    """Greedy entropy needs five guesses at worst on twoD (the package's exact entropy
+    and tie rule)."""
     game = two_d()
     result = analyze(game, "entropy")
     assert result.max == 5
@@ -35,9 +37,10 @@ def test_two_d_greedy_entropy_needs_five_steps():
     assert analyze(game, "entropy", candidates_only=True).max == 5
 
 
-def test_two_d_seed_rule_agrees():
-    """The seed's own greedy rule (float entropy, then a candidate, then the largest
-    pair) played in plain Python also has worst case 5 with the same distribution."""
+def test_two_d_float_entropy_rule_agrees():
+    """Another greedy entropy rule (float entropy, then a candidate, then the largest
+    pair, not the smallest) played in plain Python also has worst case 5 with the same
+    distribution."""
     def entropy(sizes):
         total = sum(sizes)
         return -sum(p * math.log(p, 2) for p in (v / total for v in sizes if v))
@@ -50,7 +53,7 @@ def test_two_d_seed_rule_agrees():
 
     def play(cands, depth):
         g = best(cands)
-        for s, part in ref.split(g, cands, two_d_score).items():
+        for s, part in ref.partition(g, cands, two_d_score).items():
             if is_win(s):
                 lengths.append(depth)
             else:
@@ -62,8 +65,8 @@ def test_two_d_seed_rule_agrees():
 
 
 def test_two_d_four_steps_suffice_and_three_do_not():
-    """Seed 002: 'a better strategy with a worst case of four steps exists'.  Exhaustive
-    search (sound cuts only): 4 guesses always suffice, 3 do not."""
+    """A better strategy than greedy entropy, with a worst case of four guesses, exists.
+    Exhaustive search (sound cuts only): 4 guesses always suffice, 3 do not."""
     assert ref.solvable(4, TWO_D, TWO_D, two_d_score, is_win)
     assert not ref.solvable(3, TWO_D, TWO_D, two_d_score, is_win)
     # and the package's own min-max strategy is such a 4-step strategy
@@ -107,7 +110,7 @@ def test_two_d_codes_and_scores():
 def custom_of(n: int, k: int, variant: str) -> CustomGame:
     guesses, secrets = ref.variant_sets(n, k, variant)
     black = variant == "black-peg"
-    return CustomGame(guesses, secrets, lambda u, v: ref.mm_score(u, v, black), (n, 0),
+    return CustomGame(guesses, secrets, lambda u, v: ref.score(u, v, black), (n, 0),
                       name=f"[{n},{k}] {variant} by hand")
 
 
@@ -153,7 +156,7 @@ def test_custom_errors(monkeypatch):
         CustomGame([1, 2], [1, 2, 3], diff, 0)
     with pytest.raises(GameError, match="no end score occurs"):
         CustomGame(codes, codes, diff, 7)
-    with pytest.raises(GameError, match="no end score occurs"):  # seed 002's literal set
+    with pytest.raises(GameError, match="no end score occurs"):  # set(WIN) == {True}
         CustomGame(TWO_D, TWO_D, two_d_score, set(WIN))
     with pytest.raises(GameError, match="not the secret"):
         CustomGame(codes, codes, lambda u, v: abs(u - v) // 2, 0)
@@ -228,7 +231,7 @@ def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
 
 # ---------------------------------------------------------------------- bounds on custom games
 def test_two_d_bounds_by_solution_exists():
-    """Seed 002: a 4-step strategy exists for twoD (and, the search adds, 3 never do)."""
+    """twoD: the worst-case search finds a 4-guess strategy and proves 3 never do."""
     from mastermind.bounds import check_strategy, solution_exists, worst_case
     game = two_d()
     assert not solution_exists(game, 3)

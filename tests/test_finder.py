@@ -12,7 +12,8 @@ import pytest
 from mastermind.bounds import BoundsError, check_strategy, solution_exists
 from mastermind.finder import find_strategy
 from mastermind.game import Game
-from test_bounds import TINY, Brute
+
+import reference as ref
 
 
 def agrees(game: Game, d: int, expect: bool, **kw) -> None:
@@ -26,12 +27,12 @@ def agrees(game: Game, d: int, expect: bool, **kw) -> None:
         assert depth <= d
 
 
-@pytest.mark.parametrize("n,k", TINY)
+@pytest.mark.parametrize("n,k", ref.TINY)
 @pytest.mark.parametrize("cands_only", [False, True])
 def test_tiny_games_against_brute_force(n, k, cands_only):
     game = Game(n, k)
-    brute = Brute(game, candidates_only=cands_only)
-    p = brute.optimum(frozenset(game.secrets.tolist()))
+    brute = ref.WorstCase(*ref.game_rules(game), candidates_only=cands_only)
+    p = brute.least(game.secrets.tolist())
     for d in range(max(p - 2, 1), p + 2):
         for levels in (1, 2, 3):
             agrees(game, d, d >= p, candidates_only=cands_only, levels=levels)
@@ -40,11 +41,11 @@ def test_tiny_games_against_brute_force(n, k, cands_only):
 @pytest.mark.parametrize("n,k", [(3, 3), (3, 4), (4, 3)])
 def test_random_candidate_sets_against_brute_force(n, k):
     game = Game(n, k)
-    brute = Brute(game)
+    brute = ref.WorstCase(*ref.game_rules(game))
     rng = random.Random(n * 10 + k)
     for _ in range(15):
         cands = sorted(rng.sample(range(game.size), rng.randint(3, min(game.size, 40))))
-        p = brute.optimum(frozenset(cands))
+        p = brute.least(cands)
         for d in (p - 1, p):
             agrees(game, d, d >= p, candidates=np.array(cands, dtype=np.int32),
                    orders=rng.choice(["minmax", "entropy", "parts", ("parts", "minmax")]))

@@ -22,7 +22,8 @@ def test_slots_for_n4():
     assert Game(4, 6).win_slot == 13
 
 
-def test_partition_tables_from_design():
+def test_partition_tables_of_two_openings():
+    """[4,6]: how 1111 and 1122 split the 1296 secrets, score slot by score slot."""
     g = Game(4, 6)
     assert g.partition("1111").tolist() == [625, 0, 0, 0, 0, 500, 0, 0, 0, 150, 0, 0, 20, 1]
     assert g.partition("1122").tolist() == [256, 256, 96, 16, 1, 256, 208, 36, 0, 114, 32, 4, 20, 1]

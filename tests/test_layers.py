@@ -1,5 +1,6 @@
-"""The layers only look down (cli -> library -> kernel), and each entry point loads only
-what it uses (docs/architecture.md)."""
+"""The layers only look down (cli -> library -> kernel), the library's modules import one
+another without cycles and without reaching into each other's private names, and each
+entry point loads only what it uses (docs/architecture.md)."""
 
 import ast
 import json
@@ -105,3 +106,271 @@ def test_no_public_name_is_also_a_submodule():
     submodules = {p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir()
                                                            if (p / "__init__.py").exists()}
     assert not set(mastermind.__all__) & submodules
+
+
+# ---------------------------------------------------------------------- the import graph
+# The library's own modules import one another without cycles, and none reaches into
+# another's private names (a leading underscore): what one module needs from another is
+# part of that module's public surface.  The kernel's extension modules (``_core``,
+# ``_scan``, ... : modules whose own name begins with an underscore) are private to the
+# package as a whole, and the library uses them freely.
+
+
+def package_modules(root: Path, package: str) -> dict[str, Path]:
+    """Every ``.py`` module under ``root`` (subpackages included) by its dotted name."""
+    modules = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = [package, *path.relative_to(root).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def compiled_modules(root: Path, package: str) -> set[str]:
+    """The extension modules under ``root`` (Cython sources or built libraries)."""
+    names = set()
+    for path in root.rglob("*"):
+        if path.suffix in (".pyx", ".so", ".pyd"):
+            stem = path.name.split(".")[0]
+            parts = [package, *path.relative_to(root).parent.parts, stem]
+            names.add(".".join(parts))
+    return names
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node that can run: the whole tree but the bodies of ``if TYPE_CHECKING:``
+    (those imports are read by type checkers only, never executed)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                stack.extend(child.orelse)
+            else:
+                stack.append(child)
+
+
+class ImportGraph:
+    """The imports between the modules of one package, read with ``ast`` (imports inside
+    functions included), and the private names each module takes from another."""
+
+    def __init__(self, root: Path, package: str):
+        self.package = package
+        self.modules = package_modules(root, package)
+        self.known = set(self.modules) | compiled_modules(root, package)
+        self.edges: dict[str, set[str]] = {m: set() for m in self.modules}
+        self.private: list[tuple[str, int, str]] = []  # (file, line, what)
+        for name, path in self.modules.items():
+            self._read(name, path, root)
+
+    def _is_kernel(self, module: str) -> bool:
+        return module.rsplit(".", 1)[-1].startswith("_")
+
+    def _resolve(self, name: str, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        here = name.split(".")
+        if self.modules[name].name != "__init__.py":
+            here = here[:-1]  # a module's relative imports start from its package
+        base = here[: len(here) - node.level + 1]
+        return ".".join(base + ([node.module] if node.module else []))
+
+    def _mine(self, module: str) -> bool:
+        return module == self.package or module.startswith(self.package + ".")
+
+    def _read(self, name: str, path: Path, root: Path) -> None:
+        tree = ast.parse(path.read_text(), str(path))
+        where = path.relative_to(root.parent)
+        bound: dict[str, str] = {}  # local name -> package module it stands for
+        nodes = list(_runtime_nodes(tree))
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if not self._mine(alias.name):
+                        continue
+                    target = alias.name
+                    while target not in self.known and "." in target:
+                        target = target.rsplit(".", 1)[0]
+                    self._edge(name, target)
+                    if alias.asname:
+                        bound[alias.asname] = target
+                    else:
+                        top = alias.name.split(".")[0]
+                        bound[top] = top
+            elif isinstance(node, ast.ImportFrom):
+                source = self._resolve(name, node)
+                if not self._mine(source):
+                    continue
+                for alias in node.names:
+                    sub = f"{source}.{alias.name}"
+                    if sub in self.known:  # a module: ``from . import x``
+                        self._edge(name, sub)
+                        bound[alias.asname or alias.name] = sub
+                        continue
+                    self._edge(name, source)
+                    if (_is_private(alias.name) and source != name
+                            and not self._is_kernel(source)):
+                        self.private.append((str(where), node.lineno,
+                                             f"from {source} import {alias.name}"))
+        for node in nodes:
+            if isinstance(node, ast.Attribute):
+                chain = []
+                base = node
+                while isinstance(base, ast.Attribute):
+                    chain.append(base.attr)
+                    base = base.value
+                if not isinstance(base, ast.Name) or base.id not in bound:
+                    continue
+                module = bound[base.id]
+                for attr in reversed(chain):
+                    if f"{module}.{attr}" in self.known:
+                        module = f"{module}.{attr}"
+                        continue
+                    if _is_private(attr) and module != name and not self._is_kernel(module):
+                        self.private.append((str(where), node.lineno,
+                                             f"{module}.{attr} used"))
+                    break
+
+    def _edge(self, name: str, target: str) -> None:
+        if target in self.modules and target != name:
+            self.edges[name].add(target)
+
+    def groups(self) -> list[list[str]]:
+        """The strongly connected groups of more than one module (Tarjan), sorted."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        groups: list[list[str]] = []
+
+        def visit(v: str) -> None:
+            index[v] = low[v] = len(index)
+            stack.append(v)
+            for w in sorted(self.edges[v]):
+                if w not in index:
+                    visit(w)
+                    low[v] = min(low[v], low[w])
+                elif w in stack:
+                    low[v] = min(low[v], index[w])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    group.append(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    groups.append(sorted(group))
+
+        for v in sorted(self.edges):
+            if v not in index:
+                visit(v)
+        return sorted(groups)
+
+    def cycles(self, most: int = 100) -> list[list[str]]:
+        """Every elementary import cycle (up to ``most``), each from its smallest module
+        name: ``[a, b, c]`` is a imports b, b imports c, c imports a."""
+        found: list[list[str]] = []
+        for group in self.groups():
+            for i, start in enumerate(group):
+                allowed = set(group[i + 1:])
+
+                def extend(path: list[str]) -> None:
+                    for w in sorted(self.edges[path[-1]]):
+                        if len(found) >= most:
+                            return
+                        if w == start:
+                            found.append(list(path))
+                        elif w in allowed and w not in path:
+                            extend(path + [w])
+
+                extend([start])
+        return found
+
+    def problems(self) -> list[str]:
+        lines = [f"import cycle: {' -> '.join(c + [c[0]])}" for c in self.cycles()]
+        found = sorted(set(self.private))  # a.b._c is met twice: as itself and in a.b._c.d
+        return lines + [f"private import: {file}:{line}: {what}" for file, line, what in found]
+
+
+def test_the_library_has_no_import_cycle_and_no_private_import():
+    """Every cycle and every private import, one per line: the list of what to untangle."""
+    graph = ImportGraph(PACKAGE, "mastermind")
+    assert "mastermind.cli.analyze" in graph.modules and graph.edges["mastermind.analysis"]
+    problems = graph.problems()
+    assert not problems, "\n" + "\n".join(problems)
+
+
+def fake_package(tmp_path: Path, files: dict[str, str]) -> ImportGraph:
+    """A package ``pkg`` of the given files (path -> source) read by the checker."""
+    root = tmp_path / "pkg"
+    for name, text in {"__init__.py": "", **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return ImportGraph(root, "pkg")
+
+
+def test_the_checker_finds_a_cycle_through_an_import_inside_a_function(tmp_path):
+    graph = fake_package(tmp_path, {
+        "a.py": "from .b import run\n",
+        "b.py": "def run():\n    from . import c\n    return c.go()\n",
+        "c.py": "import pkg.a\n",
+        "d.py": "from .a import run\n"})  # into the cycle, not part of it
+    assert graph.cycles() == [["pkg.a", "pkg.b", "pkg.c"]]
+    assert graph.problems() == ["import cycle: pkg.a -> pkg.b -> pkg.c -> pkg.a"]
+
+
+def test_the_checker_resolves_relative_imports_in_subpackages(tmp_path):
+    graph = fake_package(tmp_path, {
+        "sub/__init__.py": "from .inner import thing\n",
+        "sub/inner.py": "from ..top import other\nthing = 1\n",
+        "top.py": "from .sub import thing\nother = 2\n"})
+    assert graph.edges["pkg.sub.inner"] == {"pkg.top"}
+    assert graph.edges["pkg.top"] == {"pkg.sub"}
+    assert graph.cycles() == [["pkg.sub", "pkg.sub.inner", "pkg.top"]]
+
+
+def test_the_checker_finds_private_imports_and_private_attributes(tmp_path):
+    graph = fake_package(tmp_path, {
+        "a.py": "_hidden = 1\nvisible = 2\n",
+        "b.py": "from .a import visible, _hidden\n",
+        "c.py": "from . import a\n\ndef f():\n    return a._hidden\n",
+        "sub/__init__.py": "",
+        "sub/d.py": "import pkg.a as alias\nfrom .. import a\nx = alias._hidden + a.visible\n",
+        "sub/e.py": "def f():\n    from ..a import _hidden\n    return _hidden\n"})
+    assert graph.cycles() == []
+    assert graph.problems() == [
+        "private import: pkg/b.py:1: from pkg.a import _hidden",
+        "private import: pkg/c.py:4: pkg.a._hidden used",
+        "private import: pkg/sub/d.py:3: pkg.a._hidden used",
+        "private import: pkg/sub/e.py:2: from pkg.a import _hidden"]
+
+
+def test_the_checker_allows_kernel_modules_dunders_and_own_names(tmp_path):
+    graph = fake_package(tmp_path, {
+        "__init__.py": "__version__ = '1'\n",
+        "_core.pyx": "cdef int _x = 1\n",
+        "_helpers.py": "_y = 1\n",
+        "a.py": ("from . import _core, __version__\nfrom ._core import _x\n"
+                 "from ._helpers import _y\nimport pkg._core\n"
+                 "z = _core._x + pkg._core._x + _y\n"),
+        "b.py": "from .b import _self\n_self = 1\nfrom .a import __doc__\n",
+        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import T\n",
+        "d.py": "from .c import TYPE_CHECKING\nT = int\n"})
+    assert graph.edges["pkg.a"] == {"pkg", "pkg._helpers"}  # the compiled one has no file
+    assert graph.edges["pkg.c"] == set()  # read by type checkers only, never run
+    assert graph.problems() == []
+
+
+def test_the_checker_names_each_cycle_of_a_tangle(tmp_path):
+    """Two cycles through one module are two lines, not one group."""
+    graph = fake_package(tmp_path, {"a.py": "from . import b, c\n", "b.py": "from . import a\n",
+                                    "c.py": "def f():\n    import pkg.a\n"})
+    assert graph.groups() == [["pkg.a", "pkg.b", "pkg.c"]]
+    assert graph.problems() == ["import cycle: pkg.a -> pkg.b -> pkg.a",
+                                "import cycle: pkg.a -> pkg.c -> pkg.a"]

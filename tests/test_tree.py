@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 
@@ -15,30 +14,11 @@ from mastermind.custom import two_d_score
 from mastermind.tree import (TreeError, render, replay, replay_distribution, to_dot,
                              to_json, to_text)
 
-import variant_reference as ref
+import reference as ref
 
 GAMES = [((4, 6, "classic"), "minmax"), ((4, 6, "distinct"), "entropy"),
          ((3, 4, "black-peg"), "parts"), ((3, 5, "bulls-and-cows"), "expected-size"),
          ((4, 4, "permutation"), "first-candidate"), ((3, 3, "classic"), "entropy")]
-
-
-def independent_replay(data: dict, black_only: bool) -> dict[int, int]:
-    """Walk every secret down the exported JSON with the reference scorer only."""
-    n = data["pegs"]
-    _, secrets = ref.variant_sets(n, data["colours"], data["variant"])
-    dist: dict[int, int] = {}
-    for v in secrets:
-        node, depth = data["tree"], 1
-        while True:
-            guess = tuple(int(c) for c in node["guess"])
-            b, w = ref.mm_score(guess, v, black_only)
-            text = f"{b} {w}"
-            if text == data["end_score"]:
-                assert guess == v
-                break
-            node, depth = node["children"][text], depth + 1
-        dist[depth] = dist.get(depth, 0) + 1
-    return dict(sorted(dist.items()))
 
 
 @pytest.mark.parametrize("candidates_only", [False, True], ids=["all", "cands"])
@@ -48,7 +28,7 @@ def test_json_replay_reproduces_the_distribution(spec, strategy, candidates_only
     result = analyze(game, strategy, candidates_only=candidates_only, tree=True)
     data = json.loads(json.dumps(to_json(result)))
     assert data["total"] == result.total and data["secrets"] == game.secrets.size
-    assert independent_replay(data, spec[2] == "black-peg") == result.distribution
+    assert ref.replay_tree(data) == result.distribution
     assert replay_distribution(data, game) == result.distribution
 
 
@@ -58,7 +38,7 @@ def test_two_d_tree_replays():
     data = json.loads(json.dumps(to_json(result)))
     assert (data["variant"], data["pegs"], data["end_score"]) == ("custom", None, "=")
     assert replay_distribution(data, game) == {1: 1, 2: 3, 3: 9, 4: 11, 5: 1}
-    # by hand, with the seed's scorer only
+    # by hand, with twoD's own score function only (not the package's score table)
     texts = {(True, False, False): "<=", (False, True, False): ">=",
              (False, False, False): "none"}
     for v in ref.variant_sets(2, 5, "classic")[0]:
@@ -74,38 +54,18 @@ def test_two_d_tree_replays():
         assert [game.format_code(game.index(g)) for g in path] == replay(data, game, v)
 
 
-def parse_dot(text: str) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
-    """A strict reader for the DOT subset :func:`to_dot` writes."""
-    lines = text.strip().splitlines()
-    assert lines[0] == "digraph strategy {" and lines[-1] == "}"
-    quoted = r'"((?:[^"\\]|\\.)*)"'
-    nodes: dict[str, str] = {}
-    edges: list[tuple[str, str, str]] = []
-    for line in lines[1:-1]:
-        if m := re.fullmatch(rf"  (n\d+) \[label={quoted}(, peripheries=2|, shape=plaintext)?\];",
-                             line):
-            assert m.group(1) not in nodes
-            nodes[m.group(1)] = m.group(2)
-        elif m := re.fullmatch(rf"  (n\d+) -> (n\d+)(?: \[label={quoted}\])?;", line):
-            edges.append((m.group(1), m.group(2), m.group(3)))
-        else:
-            assert re.fullmatch(rf'  (label={quoted}|labelloc="t"|rankdir=LR|'
-                                r'(node|edge) \[.*\]);', line), line
-    return nodes, edges
-
-
 @pytest.mark.parametrize("spec,strategy", GAMES[:3], ids=lambda x: str(x))
 def test_dot_is_the_tree(spec, strategy, tmp_path):
     game = Game(*spec)
     result = analyze(game, strategy, tree=True)
-    nodes, edges = parse_dot(to_dot(result))
+    nodes, edges = ref.parse_dot(to_dot(result))
     tree_nodes = list(result.tree.walk())
     assert len(nodes) == len(tree_nodes) and len(edges) == len(nodes) - 1
     assert {dst for _, dst, _ in edges} == set(nodes) - {"n0"}  # one parent each: a tree
     assert {label for *_, label in edges} <= {str(s) for s in game.slots}
     leaves = [t for t in nodes.values() if "left" not in t]
     assert len(leaves) == sum(1 for _, nd in tree_nodes if nd.size == 1 and not nd.children)
-    cut_nodes, _ = parse_dot(to_dot(result, max_depth=2))
+    cut_nodes, _ = ref.parse_dot(to_dot(result, max_depth=2))
     assert "..." in cut_nodes.values() and len(cut_nodes) < len(nodes)
     if shutil.which("dot"):
         path = tmp_path / "tree.dot"

@@ -13,7 +13,7 @@ from mastermind import Game, GameError, ScoreError, Variant, analyze, solve
 from mastermind.cli import main
 from mastermind.strategies import choose_guess, first_guess
 
-import variant_reference as ref
+import reference as ref
 
 SMALL = [
     (3, 3, "classic"), (2, 4, "classic"),
@@ -24,20 +24,10 @@ SMALL = [
 ]
 
 
-def reference_game(n: int, k: int, variant: str):
-    guesses, secrets = ref.variant_sets(n, k, variant)
-    black_only = variant == "black-peg"
-
-    def score(u, v):
-        return ref.mm_score(u, v, black_only)
-
-    return guesses, secrets, score, (lambda s: s == (n, 0))
-
-
 @pytest.mark.parametrize("n,k,variant", SMALL)
 def test_sets_and_scores_follow_the_definitions(n, k, variant):
     game = Game(n, k, variant)
-    guesses, secrets, score, _ = reference_game(n, k, variant)
+    guesses, secrets, score, _ = ref.mastermind(n, k, variant)
     assert [game.colours(i) for i in game.guesses] == guesses
     assert [game.colours(i) for i in game.secrets] == secrets
     assert game.secrets_are_guesses
@@ -56,7 +46,7 @@ def test_sets_and_scores_follow_the_definitions(n, k, variant):
 @pytest.mark.parametrize("n,k,variant", SMALL)
 def test_analysis_matches_brute_force(n, k, variant, strategy, candidates_only):
     game = Game(n, k, variant)
-    guesses, secrets, score, end = reference_game(n, k, variant)
+    guesses, secrets, score, end = ref.mastermind(n, k, variant)
     g0, dist, _ = ref.analyze(guesses, secrets, score, end, strategy, candidates_only)
     result = analyze(game, strategy, candidates_only=candidates_only, jobs=1)
     assert game.colours(result.first_guess) == g0
@@ -70,7 +60,7 @@ def test_analysis_matches_brute_force(n, k, variant, strategy, candidates_only):
                                          (4, 4, "permutation"), (3, 4, "bulls-and-cows")])
 def test_solve_replays_every_secret(n, k, variant):
     game = Game(n, k, variant)
-    guesses, secrets, score, end = reference_game(n, k, variant)
+    guesses, secrets, score, end = ref.mastermind(n, k, variant)
     _, _, per_secret = ref.analyze(guesses, secrets, score, end, "entropy")
     for v in secrets:
         steps = solve(game, v, "entropy")
@@ -80,8 +70,9 @@ def test_solve_replays_every_secret(n, k, variant):
 
 
 # ---------------------------------------------------------------------- published numbers
-def test_seed_002_distinct_entropy():
-    """Seed 002: distinct-colour secrets, [4,6], entropy, any guess: 7/55/229/69."""
+def test_distinct_colour_example_entropy():
+    """The distinct-colour example (docs/variants.md): [4,6] secrets with no repeated
+    colour, entropy, any code as a guess: 7/55/229/69 secrets in 2/3/4/5 guesses."""
     result = analyze(Game(4, 6, "distinct"), "entropy")
     assert result.distribution == {2: 7, 3: 55, 4: 229, 5: 69}
     assert (result.secrets, result.total, result.max) == (360, 1440, 5)
@@ -179,9 +170,9 @@ def test_wide_kernel_scores_follow_the_definitions(spec):
     black = variant == "black-peg"
     for u in guesses:
         for v in secrets:
-            assert tuple(game.score_index(u, v)) == ref.mm_score(game.colours(u),
+            assert tuple(game.score_index(u, v)) == ref.score(game.colours(u),
                                                                  game.colours(v), black)
         table = np.zeros(game.nslots, dtype=np.int64)
         for v in secrets:
-            table[game.slot(ref.mm_score(game.colours(u), game.colours(v), black))] += 1
+            table[game.slot(ref.score(game.colours(u), game.colours(v), black))] += 1
         assert game.partition(u, secrets).tolist() == table.tolist()
