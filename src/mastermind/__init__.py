@@ -30,6 +30,7 @@ _EXPORTS = {
     "solve": "analysis",
     "Comparison": "comparison", "ComparisonRow": "comparison", "compare": "comparison",
     "CustomGame": "custom", "two_d": "custom",
+    "MastermindError": "errors",
     "Optimum": "optimum", "optimal": "optimum",
     "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
     "Score": "rules", "Variant": "rules", "score_slots": "rules",
@@ -61,6 +62,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .bounds import check_strategy, solution_exists, worst_case
     from .comparison import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d
+    from .errors import MastermindError
     from .game import CodeError, Game, GameError, ScoreError
     from .optimum import Optimum, optimal
     from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
