@@ -8,9 +8,9 @@ import time
 from typing import Any, TextIO
 
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
-                     distributed_options, game_options, jobs_option, make_game,
-                     kept_note, output_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
+                     distributed_options, game_options, jobs_option, make_game, kept_note,
+                     output_file, output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
@@ -48,8 +48,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     start = time.monotonic()
     if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
         raise UsageError("--time-limit must be a positive number of seconds")
-    if args.memory < 1:
-        raise UsageError("--memory must be at least 1 MB")
+    check_memory(args)
     check_scheduler(args)
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)

@@ -8,7 +8,7 @@ import json
 import os
 from typing import TextIO
 
-from .common import (EXIT_OK, UsageError, game_options, make_game, output_file,
+from .common import (EXIT_OK, UsageError, check_first, game_options, make_game, output_file,
                      strategy_options)
 
 FORMATS = ("json", "dot", "text", "html")
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             game = EXAMPLES[args.game]()
         else:
             game = make_game(args)
+        check_first(args, game)
         result = analyze(game, args.strategy, candidates_only=args.candidates_only,
                          first=args.first, tree=True)
         if fmt == "json":
