@@ -1,7 +1,7 @@
 """Game definitions: the code space, the guess and secret sets, scores and their slots.
 
 A :class:`Game` is [n,k]-Mastermind (or one of its variants): codes are indices in
-lexicographic order (DESIGN section 1), people see ``"1122"``.  Everything that reaches the
+lexicographic order (``"1111"`` is 0, ``"1112"`` is 1...), people see ``"1122"``.  Everything that reaches the
 kernel (:mod:`mastermind._core`) is prepared and validated here.
 
 Codes have two forms, and the API keeps them apart: what people write (``"1122"``,
@@ -154,7 +154,8 @@ class Game(CodeSets):
     (360, 6)
     """
 
-    #: guess and secret sets closed under colour and position permutations (DESIGN section 5)
+    #: guess and secret sets closed under colour and position permutations (the analyses
+    #: then scan one guess per symmetry class)
     symmetric = True
 
     def __init__(self, n: int = 4, k: int = 6, variant: Union[str, Variant] = Variant.CLASSIC):

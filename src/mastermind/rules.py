@@ -103,7 +103,8 @@ class StrategyError(MastermindError):
 
 
 class Strategy(str, enum.Enum):
-    """The one-step strategies (DESIGN section 2)."""
+    """The one-step strategies: each values a guess by the partition of the candidates it
+    makes (:mod:`mastermind.strategies` says how)."""
 
     MINMAX = "minmax"
     ENTROPY = "entropy"

@@ -1,4 +1,4 @@
-"""One-step strategies: valuations of a partition table and the choice rule (DESIGN section 2).
+"""One-step strategies: valuations of a partition table and the choice rule.
 
 Every valuation is turned into an integer *key*, lower is better, computed in the kernel:
 
@@ -150,7 +150,7 @@ def next_guess(game: Game, candidates: np.ndarray,
 
 
 def symmetry_classes(game: Game) -> list[int]:
-    """Index of the smallest code of each first-guess symmetry class (DESIGN section 5).
+    """Index of the smallest code of each first-guess symmetry class.
 
     Permuting colours and positions maps H(n,k) onto itself; a class is a multiplicity
     pattern (a partition of n into at most k parts) and its smallest code writes the

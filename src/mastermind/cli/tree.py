@@ -30,7 +30,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     game_options(p)
     p.add_argument("--game", choices=EXAMPLE_GAMES,
                    help="a custom example game instead of Mastermind (overrides -n, -k and "
-                        "--variant): twoD is seed 002's pair-guessing game")
+                        "--variant): twoD, guess a pair of digits 0..4, each answer comparing it "
+                        "with the secret coordinate by coordinate")
     strategy_options(p)
     p.add_argument("-f", "--format", choices=FORMATS, default=None,
                    help="json, dot, text or html (the explorer page; default: from the -o "
