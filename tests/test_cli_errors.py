@@ -130,3 +130,25 @@ def test_a_real_process_reports_bad_input_on_one_line():
     done = subprocess.run([sys.executable, "-m", "mastermind", "solve", "99"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["analyze", "--scheduler", "local:0"],
+                                  ["analyze", "--checkpoint", "/nonexistent/run.db"]])
+def test_the_units_errors_are_bad_input(argv, capsys, no_debug):
+    status, err = run(argv, capsys)
+    assert status == 2 and err.count("\n") == 1 and err.startswith("mastermind: error: ")
+
+
+def test_a_witness_failing_its_own_check_is_an_internal_error(tmp_path, monkeypatch, capsys,
+                                                              no_debug):
+    from mastermind import bounds
+
+    def check_strategy(*args, **kwargs):
+        raise bounds.StrategyCheckError("secret 12: the strategy has no move")
+
+    monkeypatch.setattr(bounds, "check_strategy", check_strategy)
+    status, err = run(["bound", "-n", "2", "-k", "2", "--witness", str(tmp_path / "w.json")],
+                      capsys)
+    assert status == 1 and err.count("\n") == 1
+    assert err.startswith("mastermind: internal error: AssertionError: the witness")
+    assert not (tmp_path / "w.json").exists()

@@ -39,8 +39,7 @@ time the same variable asks setup.py for a debug build of the kernel)."""
 # from a module that was never imported); once those classes derive from
 # MastermindError this list can go.
 _DELIBERATE_ELSEWHERE = (("checks", "ArgumentError"), ("bounds", "BoundsError"),
-                         ("bounds", "StrategyCheckError"), ("checkpoint", "CheckpointError"),
-                         ("distributed", "SchedulerError"))
+                         ("checkpoint", "CheckpointError"), ("distributed", "SchedulerError"))
 
 # command -> (module in this package, one-line summary, aliases)
 COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {

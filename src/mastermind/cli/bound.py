@@ -43,7 +43,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """0 when the optimum is proved, 1 when stopped early."""
-    from ..bounds import check_strategy, worst_case
+    from ..bounds import StrategyCheckError, check_strategy, worst_case
 
     start = time.monotonic()
     if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
@@ -69,7 +69,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if dest is not None:
             if result.witness is None:
                 raise UsageError("no strategy tree to write (the search was stopped too early)")
-            worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
+            try:
+                worst = check_strategy(game, result.witness,
+                                       candidates_only=args.candidates_only)
+            except StrategyCheckError as e:  # the search's own witness: a bug, not bad input
+                raise AssertionError(f"the witness the search built fails its check: {e}"
+                                     ) from e
             doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
                    "candidates_only": args.candidates_only, "max_guesses": worst,
                    "tree": result.witness.to_json(game)}
