@@ -263,3 +263,10 @@ def test_scores_that_are_not_equal_to_themselves_are_refused():
     ]:
         with pytest.raises(GameError, match=words):
             CustomGame(codes, codes, fn, "win")
+
+
+def test_from_definition_takes_the_framework_names():
+    definition = {"G": TWO_D, "V": TWO_D, "score": two_d_score, "endstates": WIN}
+    game = CustomGame.from_definition(**definition)
+    assert game.size == two_d().size and game.nslots == two_d().nslots
+    assert CustomGame.from_seed(**definition).table.tolist() == game.table.tolist()

@@ -28,6 +28,7 @@ _EXPORTS = {
     "solve": "analysis",
     "Comparison": "comparison", "ComparisonRow": "comparison", "compare": "comparison",
     "CustomGame": "custom", "two_d": "custom",
+    "MastermindError": "errors",
     "Optimum": "optimum", "optimal": "optimum",
     "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
     "Score": "rules", "Variant": "rules", "score_slots": "rules",

@@ -19,7 +19,7 @@ import numpy as np
 
 from .errors import MastermindError
 from .game import CodeSets, GameError, shown
-from .limits import MAX_JOBS
+from .limits import MAX_JOBS, MAX_MEMORY
 
 
 class ArgumentError(MastermindError):
@@ -76,4 +76,6 @@ def memory(value: Any) -> int:
     """A positive number of bytes (a memo's budget)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ArgumentError(f"memory must be a positive number of bytes, not {shown(value)}")
+    if value > MAX_MEMORY:
+        raise ArgumentError(f"memory must be at most {MAX_MEMORY:,} bytes, not {value:,}")
     return int(value)

@@ -29,11 +29,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
+from .errors import MastermindError
 from .rules import DistributionSummary, Strategy
 
-__all__ = ["Comparison", "ComparisonRow", "Pool", "compare"]
+__all__ = ["Comparison", "ComparisonError", "ComparisonRow", "Pool", "compare"]
 
 Progress = Callable[[int, int], None]
+
+
+class ComparisonError(MastermindError):
+    """A comparison that cannot be made: an unknown guess pool, a strategy or a pool named
+    twice, or none named."""
 
 
 class Pool(str, enum.Enum):
@@ -56,7 +62,7 @@ class Pool(str, enum.Enum):
         try:
             return cls(value)
         except ValueError:
-            raise ValueError(f"unknown guess pool {value!r}; choose all or candidates") from None
+            raise ComparisonError(f"unknown guess pool {value!r}; choose all or candidates") from None
 
 
 @dataclass(frozen=True)
@@ -233,10 +239,10 @@ def _names(values: Union[str, Iterable[Any], None], default: Sequence[Any],
     for v in values:
         p = parse(v)
         if p in out:
-            raise ValueError(f"{what} {p} is named twice")
+            raise ComparisonError(f"{what} {p} is named twice")
         out.append(p)
     if not out:
-        raise ValueError(f"name at least one {what}")
+        raise ComparisonError(f"name at least one {what}")
     return out
 
 

@@ -1,13 +1,14 @@
-"""Custom games (seed 002's general framework): a guess set G, a secret set V, a score
-function and the end scores, played with the same strategies, analysis and bounds as the
-built-in games.
+"""Custom games, the general framework of Mastermind-like games: a guess set G, a secret
+set V, a score function and the end scores, played with the same strategies, analysis and
+bounds as the built-in games.
 
 The score function is called once per (guess, secret) pair when the game is built; the
 distinct score values become the game's *slots* and the answers are memoised in a table,
 so the strategy scan and the exhaustive walk run in the kernel (:mod:`mastermind._core`,
 table mode) without calling Python per pair.
 
-Seed 002's "twoD" game is shipped as :func:`two_d`:
+The framework's small example, "twoD" (guess a pair of digits; each answer compares
+the guess with the secret coordinate by coordinate), is shipped as :func:`two_d`:
 
 >>> game = two_d()
 >>> game.size, game.nslots, game.format_code(7)
@@ -78,7 +79,7 @@ class CustomGame(CodeSets):
     score : callable
         ``score(guess, secret)`` returns a hashable score.
     end_scores : a score, or a collection of scores
-        The scores that end the game (seed 002's ``endstates``).  A value that the score
+        The scores that end the game (the framework's ``endstates``).  A value that the score
         function returns is taken as one end score, anything else as a collection.
     name : str
         Shown in reports.
@@ -154,10 +155,22 @@ class CustomGame(CodeSets):
         self._texts = self._text_index()
 
     @classmethod
-    def from_seed(cls, G: Iterable[Hashable], V: Iterable[Hashable], score: Callable,
-                  endstates: Any, **options: Any) -> "CustomGame":
-        """Seed 002's dictionary form: ``CustomGame.from_seed(**twoD())``."""
+    def from_definition(cls, G: Iterable[Hashable], V: Iterable[Hashable], score: Callable,
+                        endstates: Any, **options: Any) -> "CustomGame":
+        """The game from its definition with the framework's own names: ``G`` the
+        guesses, ``V`` the secrets, ``score`` and ``endstates`` (the end scores), as in
+        ``CustomGame.from_definition(**definition)`` with a dictionary of those four keys;
+        ``options`` are the constructor's (``name``, ``format_code``...).
+
+        >>> g = CustomGame.from_definition(G=[1, 2, 3], V=[1, 2, 3], endstates="=",
+        ...                                score=lambda a, b: "<" if a < b else
+        ...                                ">" if a > b else "=")
+        >>> g.size, g.nslots
+        (3, 3)
+        """
         return cls(G, V, score, endstates, **options)
+
+    from_seed = from_definition  # the name it first had
 
     # ------------------------------------------------------------------ construction
     @staticmethod
@@ -399,12 +412,12 @@ class CustomGame(CodeSets):
         return cands
 
 
-# ---------------------------------------------------------------------- seed 002's twoD
+# ---------------------------------------------------------------------- twoD
 Comparison = namedtuple("Comparison", "less greater equal")
 
 
 def two_d_score(x: tuple[int, int], y: tuple[int, int]) -> Comparison:
-    """Seed 002's twoD scorer: is the guess <= the secret in every coordinate, >= in every
+    """twoD's score: is the guess <= the secret in every coordinate, >= in every
     coordinate, equal?
 
     >>> two_d_score((1, 3), (2, 3)), two_d_score((2, 0), (0, 4)).less
@@ -416,11 +429,12 @@ def two_d_score(x: tuple[int, int], y: tuple[int, int]) -> Comparison:
 
 
 def two_d(size: int = 5) -> CustomGame:
-    """Seed 002's "twoD": guess a pair of digits 0..size-1; each answer tells whether the
-    guess is coordinate-wise <= the secret, >= it, and equal to it.
+    """"twoD": guess a pair of digits 0..size-1; each answer tells whether the guess is
+    coordinate-wise <= the secret, >= it, and equal to it.
 
-    The seed writes ``endstates = set(Comparison(True, True, True))``, which is ``{True}``
-    and ends nothing; the intended end score, used here, is ``Comparison(True, True, True)``.
+    The framework's original write-up of this game gives its end states as
+    ``set(Comparison(True, True, True))``, which is ``{True}`` and ends nothing; the
+    intended end score, used here, is ``Comparison(True, True, True)``.
     Codes are written ``"03"`` (first digit, second digit); scores as ``<=``, ``>=``,
     ``=`` and ``none`` (neither).
 

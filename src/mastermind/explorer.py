@@ -32,6 +32,7 @@ from html import escape
 from importlib import resources
 from typing import Any
 
+from .errors import MastermindError
 from .analysis import Analysis, Node
 from .pegs import COLOURS
 
@@ -41,7 +42,7 @@ LIST_MAX = 64  # the page lists the possible secrets of nodes with at most this 
 STEP_MS = 450  # the pause between the guesses when the page plays against a secret
 
 
-class ExplorerError(ValueError):
+class ExplorerError(MastermindError):
     """A tree that cannot be shown (no tree in the analysis)."""
 
 

@@ -1,7 +1,7 @@
 """Game definitions: the code space, the guess and secret sets, scores and their slots.
 
 A :class:`Game` is [n,k]-Mastermind (or one of its variants): codes are indices in
-lexicographic order (DESIGN section 1), people see ``"1122"``.  Everything that reaches the
+lexicographic order (``"1111"`` is 0, ``"1112"`` is 1...), people see ``"1122"``.  Everything that reaches the
 kernel (:mod:`mastermind._core`) is prepared and validated here.
 
 Codes have two forms, and the API keeps them apart: what people write (``"1122"``,
@@ -28,6 +28,7 @@ from typing import Union
 import numpy as np
 
 from . import _core
+from .errors import MastermindError
 from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
 from .rules import Score, Variant, reference_score, score_slots
 
@@ -41,15 +42,15 @@ __all__ = [
 CodeLike = Union[int, str, Sequence[int]]
 
 
-class GameError(ValueError):
+class GameError(MastermindError):
     """A game that cannot be built (bad n, k, variant or size)."""
 
 
-class CodeError(ValueError):
+class CodeError(MastermindError):
     """A code that is not a code of the game."""
 
 
-class ScoreError(ValueError):
+class ScoreError(MastermindError):
     """A score that cannot be a score of the game."""
 
 
@@ -70,7 +71,7 @@ def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC
     """
     from math import perm
 
-    variant = Variant(variant)
+    n, k, variant = _checked_size(n, k, variant)
     held = perm(k, n) if variant in (Variant.BULLS_AND_COWS, Variant.PERMUTATION) else k**n
     words = 2 if n * k <= 64 else 4
     byte_forms = (2 if k <= 8 else 3) if words == 2 and n <= 7 else 0
@@ -78,6 +79,22 @@ def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC
     # + the guess and secret arrays + temporaries while building
     per_code = n + 8 * (words + byte_forms) + 4 + 4 + 16 + 4 + 8
     return held, held * per_code
+
+
+def _checked_size(n: object, k: object, variant: object) -> tuple[int, int, Variant]:
+    """``(n, k, variant)`` checked: integers within the package's limits, a known variant
+    (before anything is computed from them: ``k**n`` with a huge ``n`` never ends)."""
+    try:
+        variant = Variant(variant)
+    except ValueError:
+        names = ", ".join(v.value for v in Variant)
+        raise GameError(f"unknown variant {shown(variant)}; choose one of {names}") from None
+    for name, value, top in (("pegs", n, MAX_PEGS), ("colours", k, MAX_COLOURS)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise GameError(f"{name} must be an integer, not {value!r}")
+        if not 1 <= value <= top:
+            raise GameError(f"{name} must be between 1 and {top}, not {value}")
+    return int(n), int(k), variant  # type: ignore[call-overload]
 
 
 class CodeSets:
@@ -137,21 +154,12 @@ class Game(CodeSets):
     (360, 6)
     """
 
-    #: guess and secret sets closed under colour and position permutations (DESIGN section 5)
+    #: guess and secret sets closed under colour and position permutations (the analyses
+    #: then scan one guess per symmetry class)
     symmetric = True
 
     def __init__(self, n: int = 4, k: int = 6, variant: Union[str, Variant] = Variant.CLASSIC):
-        try:
-            variant = Variant(variant)
-        except ValueError:
-            names = ", ".join(v.value for v in Variant)
-            raise GameError(f"unknown variant {shown(variant)}; choose one of {names}") from None
-        for name, value, top in (("pegs", n, MAX_PEGS), ("colours", k, MAX_COLOURS)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                raise GameError(f"{name} must be an integer, not {value!r}")
-            if not 1 <= value <= top:
-                raise GameError(f"{name} must be between 1 and {top}, not {value}")
-        n, k = int(n), int(k)
+        n, k, variant = _checked_size(n, k, variant)
         if k**n > MAX_CODES:
             raise GameError(
                 f"[{n},{k}] has {k**n:,} codes; this package handles at most {MAX_CODES:,}"

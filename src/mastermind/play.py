@@ -38,6 +38,7 @@ from typing import Optional, Protocol, Union
 
 import numpy as np
 
+from .errors import MastermindError
 from .game import CodeLike, Game, Score, ScoreError
 from . import checks
 from .strategies import Choice, Strategy, first_guess, next_guess
@@ -51,7 +52,7 @@ ScoreLike = Union[Score, tuple[int, int], str]
 
 
 # ---------------------------------------------------------------------- errors and rows
-class PlayError(ValueError):
+class PlayError(MastermindError):
     """A move that the game does not allow: nothing to undo, no such row, game over."""
 
 

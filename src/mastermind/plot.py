@@ -16,6 +16,8 @@ import os
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from .errors import MastermindError
+
 SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 """The files :func:`save_plot` writes, by suffix."""
 
@@ -27,7 +29,7 @@ _OTHER_COLOURS = ("#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 CANDIDATES_HATCH = "///"
 
 
-class PlotError(ValueError):
+class PlotError(MastermindError):
     """A picture that cannot be drawn: matplotlib missing, or a file that cannot be
     written."""
 

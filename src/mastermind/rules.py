@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import NamedTuple, Union
 
+from .errors import MastermindError
+
 
 class Variant(str, enum.Enum):
     """Which codes may be guessed and be secret, and how guesses are scored."""
@@ -96,12 +98,13 @@ def guesses_text(count: int) -> str:
     return f"{count} guess" if count == 1 else f"{count} guesses"
 
 
-class StrategyError(ValueError):
+class StrategyError(MastermindError):
     """An unknown strategy name."""
 
 
 class Strategy(str, enum.Enum):
-    """The one-step strategies (DESIGN section 2)."""
+    """The one-step strategies: each values a guess by the partition of the candidates it
+    makes (:mod:`mastermind.strategies` says how)."""
 
     MINMAX = "minmax"
     ENTROPY = "entropy"

@@ -1,4 +1,4 @@
-"""One-step strategies: valuations of a partition table and the choice rule (DESIGN section 2).
+"""One-step strategies: valuations of a partition table and the choice rule.
 
 Every valuation is turned into an integer *key*, lower is better, computed in the kernel:
 
@@ -31,7 +31,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from . import _scan, _symmetry, _walk, checks
-from .game import Game
+from .game import CodeError, Game
 from .rules import Strategy, StrategyError
 from .stopping import new_flag, run_stoppable
 
@@ -77,12 +77,12 @@ def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strate
     threads = checks.threads(jobs)
     cands = game.as_indices(candidates, what="candidates")
     if cands.size == 0:
-        raise ValueError("no candidate is left: the scores given are inconsistent")
+        raise CodeError("no candidate is left: the scores given are inconsistent")
     if cands.size == 1 or strategy is Strategy.FIRST_CANDIDATE:
         return int(cands[0])
     pool = cands if candidates_only else game.as_indices(guesses, game.guesses, "guesses")
     if pool.size == 0:
-        raise ValueError("no guess is allowed")
+        raise CodeError("no guess is allowed")
     g, _, _ = run_stoppable(
         lambda flag: _scan.best_guess(game.kernel, pool, cands, strategy.kind, threads, flag),
         inline=pool.size * cands.size < _STOPPABLE_PAIRS)
@@ -123,7 +123,7 @@ def next_guess(game: Game, candidates: np.ndarray,
     cands = game.as_indices(candidates, what="candidates")
     start = time.perf_counter()
     if cands.size == 0:
-        raise ValueError("no candidate is left: the scores given are inconsistent")
+        raise CodeError("no candidate is left: the scores given are inconsistent")
     if cands.size == 1 or strategy is Strategy.FIRST_CANDIDATE:
         return Choice(int(cands[0]), True, time.perf_counter() - start)
     kernel = game.kernel
@@ -150,7 +150,7 @@ def next_guess(game: Game, candidates: np.ndarray,
 
 
 def symmetry_classes(game: Game) -> list[int]:
-    """Index of the smallest code of each first-guess symmetry class (DESIGN section 5).
+    """Index of the smallest code of each first-guess symmetry class.
 
     Permuting colours and positions maps H(n,k) onto itself; a class is a multiplicity
     pattern (a partition of n into at most k parts) and its smallest code writes the

@@ -36,13 +36,14 @@ import subprocess
 from collections.abc import Iterator
 from typing import Any, Optional
 
+from .errors import MastermindError
 from .analysis import Analysis, Node
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """File suffixes that :func:`render` asks Graphviz's ``dot`` for."""
 
 
-class TreeError(ValueError):
+class TreeError(MastermindError):
     """A tree that cannot be exported (no tree, Graphviz missing, bad file)."""
 
 

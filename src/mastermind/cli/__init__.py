@@ -6,7 +6,10 @@ command being run is imported (``mastermind --help`` imports none of them and no
 as pip does with its commands.  The library never imports this package.
 
 ``main(argv)`` is testable in-process and returns the exit status: 0 done, 1 unfinished
-(interrupted, a time limit), 2 bad input.
+(interrupted, a time limit), 2 bad input.  Bad input is exactly a :class:`UsageError` or
+a :class:`~mastermind.errors.MastermindError` (the errors the package raises on purpose);
+anything else is a bug, reported on one line as an internal error (status 1), with its
+traceback when ``--debug`` is given or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
 """
 
 from __future__ import annotations
@@ -15,14 +18,21 @@ import argparse
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from typing import Optional, TextIO
+
+from ..errors import MastermindError
 
 from .common import (EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Interrupted, Parser, UsageError,
                      check_jobs)
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_USAGE", "UsageError",
-           "build_parser", "main"]
+           "build_parser", "debugging", "main"]
+
+DEBUG_VARIABLE = "MASTERMIND_DEBUG"
+"""Set (not empty, not 0) at run time: an internal error prints its traceback (at build
+time the same variable asks setup.py for a debug build of the kernel)."""
 
 # command -> (module in this package, one-line summary, aliases)
 COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -64,13 +74,19 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
                "k >= 10). Examples: 'mastermind analyze', 'mastermind analyze -n 5 -k 8 "
                "--strategy entropy --json', 'mastermind solve 6543'. "
                "'mastermind COMMAND --help' explains a command. Exit status: 0 done, "
-               "1 unfinished (Ctrl-C, a time limit, output that could not be written), "
-               "2 bad input.")
+               "1 unfinished (Ctrl-C, a time limit, output that could not be written, "
+               "an internal error), 2 bad input.")
     parser.add_argument("--version", action="version", version=f"mastermind {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help=f"on an internal error (a bug), print its traceback; the same as "
+                             f"setting {DEBUG_VARIABLE}=1 when running a command")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     chosen = _command_named(argv)
     for name, (module, summary, aliases) in COMMANDS.items():
         p = sub.add_parser(name, aliases=list(aliases), help=summary, description=summary)
+        # also after the command (`mastermind analyze --debug`), without a line in its help
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help=argparse.SUPPRESS)
         if name == chosen:
             importlib.import_module(f".{module}", __name__).configure(p)
     if chosen is not None:  # what argparse finds wrong at the top is about the command
@@ -114,15 +130,51 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
         print(f"mastermind: error: cannot write the output: {e.strerror or e}",
               file=sys.stderr)
         return EXIT_UNFINISHED
-    except (ValueError, OverflowError) as e:
-        print(f"mastermind: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
     except MemoryError:
         print("mastermind: error: out of memory: try a smaller game", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("\nmastermind: interrupted; nothing was finished", file=sys.stderr)
         return EXIT_UNFINISHED
+    except Exception as e:
+        if isinstance(e, MastermindError):
+            print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
+            return EXIT_USAGE
+        if _time_limit(e):
+            print(f"mastermind: {_one_line(e)}; nothing was finished", file=sys.stderr)
+            return EXIT_UNFINISHED
+        return _internal_error(e, debugging(argv))
+
+
+def debugging(argv: Sequence[str] = ()) -> bool:
+    """Whether an internal error shows its traceback: ``--debug`` in ``argv``, or
+    ``MASTERMIND_DEBUG`` set to anything but empty or 0."""
+    return "--debug" in argv or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
+def _time_limit(e: BaseException) -> bool:
+    """Whether ``e`` is a time limit reached (the library stops there on purpose)."""
+    stopping = sys.modules.get("mastermind.stopping")
+    return stopping is not None and isinstance(e, stopping.TimeLimitReached)
+
+
+def _one_line(e: BaseException) -> str:
+    """The message of ``e`` on one line (its type's name when it has none)."""
+    text = " ".join(str(e).split())
+    return text or type(e).__name__
+
+
+def _internal_error(e: BaseException, debug: bool) -> int:
+    """An exception nobody raised on purpose: a bug.  One line (the traceback first when
+    ``debug``), exit status 1."""
+    if debug:
+        traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+        hint = "the traceback is above"
+    else:
+        hint = f"set {DEBUG_VARIABLE}=1 or pass --debug for the traceback"
+    print(f"mastermind: internal error: {type(e).__name__}: {_one_line(e)} ({hint}); "
+          "please report it", file=sys.stderr)
+    return EXIT_UNFINISHED
 
 
 def _silence_stdout() -> None:

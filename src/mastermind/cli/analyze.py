@@ -6,9 +6,10 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .common import (EXIT_OK, check_scheduler, discard_on_error, distributed_options,
-                     game_options, jobs_option, long_run_note, make_game, output_options,
-                     plot_destination, strategy_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, check_first, check_scheduler, discard_on_error,
+                     distributed_options, game_options, jobs_option, long_run_note, make_game,
+                     output_options, plot_destination, strategy_options, unit_errors,
+                     units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -41,6 +42,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
         game = make_game(args)
+        check_first(args, game)
         if args.scheduler is None:
             long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size),
                           threads(args.jobs))

@@ -9,9 +9,9 @@ from typing import Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
-                     distributed_options, game_options, jobs_option, make_game,
-                     kept_note, output_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
+                     distributed_options, game_options, jobs_option, make_game, kept_note,
+                     output_file, output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
@@ -44,13 +44,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """0 when the optimum is proved, 1 when stopped early."""
-    from ..bounds import check_strategy, worst_case
+    from ..bounds import StrategyCheckError, check_strategy, worst_case
 
     start = time.monotonic()
     if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
         raise UsageError("--time-limit must be a positive number of seconds")
-    if args.memory < 1:
-        raise UsageError("--memory must be at least 1 MB")
+    check_memory(args)
     check_scheduler(args)
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
@@ -71,7 +70,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if dest is not None:
             if result.witness is None:
                 raise UsageError("no strategy tree to write (the search was stopped too early)")
-            worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
+            try:
+                worst = check_strategy(game, result.witness,
+                                       candidates_only=args.candidates_only)
+            except StrategyCheckError as e:  # the search's own witness: a bug, not bad input
+                raise AssertionError(f"the witness the search built fails its check: {e}"
+                                     ) from e
             doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
                    "candidates_only": args.candidates_only, "max_guesses": worst,
                    "tree": result.witness.to_json(game)}

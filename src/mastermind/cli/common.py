@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
 
-from ..limits import MAX_COLOURS, MAX_JOBS, MAX_PEGS
+from ..limits import MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
 from ..rules import Strategy, Variant
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
 
 BIG_BUILD = 256 << 20  # bytes of game tables from which the command line says so first
 LONG_RUN = 60.0  # seconds (a rough estimate) from which an analysis is announced as long
+MAX_MEMORY_MB = MAX_MEMORY >> 20  # the largest --memory
 
 
 class UsageError(Exception):
@@ -162,13 +163,32 @@ def check_jobs(args: argparse.Namespace) -> None:
         raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
 
 
+def check_memory(args: argparse.Namespace) -> None:
+    """``--memory`` (MB) refused unless it is 1 .. :data:`MAX_MEMORY_MB`."""
+    if args.memory < 1:
+        raise UsageError("--memory must be at least 1 MB")
+    if args.memory > MAX_MEMORY_MB:
+        raise UsageError(f"--memory must be at most {MAX_MEMORY_MB:,} MB")
+
+
+def check_first(args: argparse.Namespace, game: "Game") -> None:
+    """``--first`` with ``--candidates-only`` must be a code that can be the secret:
+    refused on one line before the work starts."""
+    if getattr(args, "first", None) is None or not getattr(args, "candidates_only", False):
+        return
+    g = game.guess(args.first)
+    if not game.is_secret(g):
+        raise UsageError(f"--first {game.format_code(g)} is not a candidate, and with "
+                         "--candidates-only only candidates may be played")
+
+
 def make_game(args: argparse.Namespace, err: TextIO = sys.stderr) -> "Game":
     """The game the game options name; on stderr first, a word when it is big."""
     from ..game import Game, GameError, build_cost
 
     try:
         codes, size = build_cost(args.pegs, args.colours, args.variant)
-    except (ValueError, OverflowError, TypeError):
+    except GameError:
         codes = size = 0  # Game() below says what is wrong
     if size >= BIG_BUILD:
         err.write(f"mastermind: [{args.pegs},{args.colours}] {args.variant}: {codes:,} codes; "

@@ -232,7 +232,8 @@ def _suggest(game: Game, session: Session, con: _Console, think: Optional[float]
 
 def _breaker_loop(game: Game, session: Session, con: _Console,
                   think: Optional[float] = None) -> int:
-    bp = game.variant is Variant.BLACK_PEG
+    """Guess, read the person's line (a score or a command), until the game ends: its
+    exit status."""
     while True:
         if session.solved:
             con.say(f"Solved in {_plural(len(session.history), 'guess')}: your secret is "
@@ -250,63 +251,88 @@ def _breaker_loop(game: Game, session: Session, con: _Console,
             con.say("End of input: the game is unfinished.")
             return UNFINISHED
         text = line.strip()
-        word = text.lower()
         if not text:
             continue
-        if word in ("quit", "exit", "q"):
-            con.say("Game abandoned: unfinished.")
-            return UNFINISHED
-        if word in ("help", "?", "h"):
-            con.say(_BREAKER_HELP.format(meaning=_score_meaning(game), forms=_score_forms(game)))
-            continue
-        if word == "history":
-            for ln in con.history(game, session.history, session.remaining_after(),
-                                  session.conflict()):
-                con.say(ln)
-            continue
-        if word in ("list", "candidates"):
-            listed = session.codes(40)
-            more = session.remaining - len(listed)
-            con.say(f"{_plural(session.remaining, 'code')} possible: " + " ".join(listed)
-                    + (f" ... and {more:,} more" if more > 0 else ""))
-            continue
-        try:
-            if word == "undo":
-                row = session.undo()
-                con.say(f"Took back row {len(session.history) + 1}: "
-                        f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}.")
-                _report_state(game, session, con)
-                continue
-            if word.startswith("fix"):
-                m = re.fullmatch(r"fix\s+(\d+)\s+(.+)", word)
-                if not m:
-                    con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
-                    continue
-                row, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
-                con.say(f"Row {row} is now {_score_text(session.history[row - 1].score, bp)}: "
-                        f"{_plural(left, 'code')} left.")
-                continue
-            if not session.consistent:
-                con.say("The answers so far are inconsistent: correct a row with "
-                        "'fix ROW SCORE', or 'undo' the last one.")
-                continue
-            try:
-                score = game.parse_score(text)
-            except ScoreError as e:
-                if re.fullmatch(r"[a-z ]+", word) and not re.fullmatch(r"[bw]+", word):
-                    con.say(f"{shown(text)} is neither a score nor a command: write a score as "
-                            f"{_score_forms(game)}, or type 'help'.")
-                else:
-                    con.say(f"{e}. Try again.")
-                continue
-            left = session.record(g, score)
-            if not session.solved:
-                con.say(f"  {_plural(left, 'code')} left" + (
-                    f": it must be {session.codes(1)[0]}" if left == 1 else ""))
-        except InconsistentAnswers as e:
-            _report_inconsistent(game, session, con, e)
-        except (PlayError, ScoreError, CodeError) as e:
-            con.say(f"{e}.")
+        status = _breaker_command(game, session, con, text.lower())
+        if status is None:
+            status = _breaker_answer(game, session, con, g, text)
+        if status != _AGAIN:
+            return status
+
+
+_AGAIN = -1  # a line was handled and the game goes on: the next line
+
+
+def _breaker_command(game: Game, session: Session, con: _Console, word: str
+                     ) -> Optional[int]:
+    """Carry out a command that reads the game (quit, help, history, list): ``_AGAIN``,
+    or UNFINISHED for quit; None when ``word`` is no such command."""
+    if word in ("quit", "exit", "q"):
+        con.say("Game abandoned: unfinished.")
+        return UNFINISHED
+    if word in ("help", "?", "h"):
+        con.say(_BREAKER_HELP.format(meaning=_score_meaning(game), forms=_score_forms(game)))
+    elif word == "history":
+        for ln in con.history(game, session.history, session.remaining_after(),
+                              session.conflict()):
+            con.say(ln)
+    elif word in ("list", "candidates"):
+        listed = session.codes(40)
+        more = session.remaining - len(listed)
+        con.say(f"{_plural(session.remaining, 'code')} possible: " + " ".join(listed)
+                + (f" ... and {more:,} more" if more > 0 else ""))
+    else:
+        return None
+    return _AGAIN
+
+
+def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: str) -> int:
+    """A line that changes the answers: undo, fix ROW SCORE, or the score of the guess
+    ``g``; what goes wrong (an inconsistency, a bad row or score) is said.  ``_AGAIN``."""
+    bp = game.variant is Variant.BLACK_PEG
+    word = text.lower()
+    try:
+        if word == "undo":
+            row = session.undo()
+            con.say(f"Took back row {len(session.history) + 1}: "
+                    f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}.")
+            _report_state(game, session, con)
+        elif word.startswith("fix"):
+            m = re.fullmatch(r"fix\s+(\d+)\s+(.+)", word)
+            if not m:
+                con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
+                return _AGAIN
+            row, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
+            con.say(f"Row {row} is now {_score_text(session.history[row - 1].score, bp)}: "
+                    f"{_plural(left, 'code')} left.")
+        elif not session.consistent:
+            con.say("The answers so far are inconsistent: correct a row with "
+                    "'fix ROW SCORE', or 'undo' the last one.")
+        else:
+            _record_score(game, session, con, g, text)
+    except InconsistentAnswers as e:
+        _report_inconsistent(game, session, con, e)
+    except (PlayError, ScoreError, CodeError) as e:
+        con.say(f"{e}.")
+    return _AGAIN
+
+
+def _record_score(game: Game, session: Session, con: _Console, g: int, text: str) -> None:
+    """The person's score ``text`` of the guess ``g``, recorded (or why it is none)."""
+    word = text.lower()
+    try:
+        score = game.parse_score(text)
+    except ScoreError as e:
+        if re.fullmatch(r"[a-z ]+", word) and not re.fullmatch(r"[bw]+", word):
+            con.say(f"{shown(text)} is neither a score nor a command: write a score as "
+                    f"{_score_forms(game)}, or type 'help'.")
+        else:
+            con.say(f"{e}. Try again.")
+        return
+    left = session.record(g, score)
+    if not session.solved:
+        con.say(f"  {_plural(left, 'code')} left" + (
+            f": it must be {session.codes(1)[0]}" if left == 1 else ""))
 
 
 def _report_state(game: Game, session: Session, con: _Console) -> None:
@@ -372,18 +398,41 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
     >>> out.getvalue().splitlines()[-1]
     'You broke the code in 2 guesses: 6543.'
     """
-    maker: Codemaker
-    if adversary:
-        if secret is not None:
-            raise PlayError("an adversary keeps no secret: give either a secret or adversary")
-        maker = Adversary(game, seed=seed)
-    else:
-        maker = SecretCodemaker(game, secret, seed=seed)
+    maker = _codemaker(game, adversary, secret, seed)
     tracker = Session(game, strategy, candidates_only=candidates_only, first=first)
-    con = _Console(input, output, game)
-    example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
+    dialogue = _BreakMyCode(game, maker, tracker, _Console(input, output, game), adversary,
+                            think)
     try:
-        if adversary:
+        dialogue.greet()
+        return dialogue.run()
+    except KeyboardInterrupt:
+        dialogue.con.say("\nInterrupted: the game is unfinished.")
+        return UNFINISHED
+
+
+def _codemaker(game: Game, adversary: bool, secret: Optional[CodeLike],
+               seed: Optional[int]) -> Codemaker:
+    """The computer's side: an adversary (no secret), or a secret (given, or drawn)."""
+    if not adversary:
+        return SecretCodemaker(game, secret, seed=seed)
+    if secret is not None:
+        raise PlayError("an adversary keeps no secret: give either a secret or adversary")
+    return Adversary(game, seed=seed)
+
+
+class _BreakMyCode:
+    """The dialogue of :func:`play_codemaker`: the greeting, then one line at a time, a
+    command or a guess, until the game ends (an exit status)."""
+
+    def __init__(self, game: Game, maker: Codemaker, tracker: Session, con: _Console,
+                 adversary: bool, think: Optional[float]):
+        self.game, self.maker, self.tracker, self.con = game, maker, tracker, con
+        self.adversary, self.think = adversary, think
+        self.example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
+
+    def greet(self) -> None:
+        game, con = self.game, self.con
+        if self.adversary:
             con.say(f"Mastermind {game.name}: break my code ({_describe(game)}).")
             con.say("Beware: I keep no secret and answer so that the game lasts as long as "
                     "possible;\nevery answer stays consistent, and at the end I reveal a "
@@ -393,59 +442,75 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
                     "Break it!")
         con.say(f"Each guess gets {_score_meaning(game)}.")
         con.legend()
-        con.say(f"Type a guess such as {example}. Commands: hint, hint suggest, history, "
-                "give up, help, quit.\n")
+        con.say(f"Type a guess such as {self.example}. Commands: hint, hint suggest, "
+                "history, give up, help, quit.\n")
+
+    def run(self) -> int:
+        """Lines until the game ends: its exit status."""
         while True:
-            line = con.ask(f"guess {len(tracker.history) + 1}> ")
+            line = self.con.ask(f"guess {len(self.tracker.history) + 1}> ")
             if line is None:
-                con.say("End of input: the game is unfinished.")
+                self.con.say("End of input: the game is unfinished.")
                 return UNFINISHED
             text = line.strip()
-            word = " ".join(text.lower().split())
             if not text:
                 continue
-            if word in ("quit", "exit", "q"):
-                con.say("Game abandoned: unfinished.")
-                return UNFINISHED
-            if word in ("help", "?"):
-                con.say(_MAKER_HELP.format(example=example, meaning=_score_meaning(game),
-                                           strategy=tracker.strategy))
-                continue
-            if word == "history":
-                for ln in con.history(game, tracker.history):
-                    con.say(ln)
-                continue
-            if word in ("give up", "giveup", "give-up", "reveal"):
-                con.say(f"You gave up after {_plural(len(tracker.history), 'guess')}. "
-                        f"{'A secret that fits every answer is' if adversary else 'The secret was'}"
-                        f" {game.format_code(maker.reveal())}.")
-                return FINISHED
-            if word == "hint":
-                n = tracker.remaining
-                con.say(f"{_plural(n, 'code')} {'is' if n == 1 else 'are'} still possible"
-                        + (f": {tracker.codes(1)[0]}" if n == 1 else
-                           f" ('hint suggest' shows the {tracker.strategy} strategy's guess)")
-                        + ".")
-                continue
-            if word in ("hint suggest", "suggest", "hint guess"):
-                g = _suggest(game, tracker, con, think)
-                con.say(f"The {tracker.strategy} strategy would play {game.format_code(g)}.")
-                continue
-            try:
-                g = _parse_guess(game, text)
-            except CodeError as e:
-                if re.fullmatch(r"[a-z][a-z ]*", word):
-                    con.say(f"Unknown command {shown(text)}: type 'help'.")
-                else:
-                    con.say(f"{e}. Try again.")
-                continue
-            score = maker.answer(g)
-            tracker.record(g, score)  # the codemaker never contradicts itself
-            con.say(" " + con.row(game, len(tracker.history), tracker.history[-1]))
-            if tracker.solved:
-                con.say(f"You broke the code in {_plural(len(tracker.history), 'guess')}: "
-                        f"{game.format_code(maker.reveal())}.")
-                return FINISHED
-    except KeyboardInterrupt:
-        con.say("\nInterrupted: the game is unfinished.")
-        return UNFINISHED
+            word = " ".join(text.lower().split())
+            status = self.command(word)
+            if status is None:
+                status = self.guess(text, word)
+            if status != _AGAIN:
+                return status
+
+    def command(self, word: str) -> Optional[int]:
+        """Carry out the command ``word``: ``_AGAIN``, or the exit status when it ends the
+        game; None when ``word`` is no command."""
+        con, tracker = self.con, self.tracker
+        if word in ("quit", "exit", "q"):
+            con.say("Game abandoned: unfinished.")
+            return UNFINISHED
+        if word in ("give up", "giveup", "give-up", "reveal"):
+            fits = "A secret that fits every answer is" if self.adversary else "The secret was"
+            con.say(f"You gave up after {_plural(len(tracker.history), 'guess')}. "
+                    f"{fits} {self.game.format_code(self.maker.reveal())}.")
+            return FINISHED
+        if word in ("help", "?"):
+            con.say(_MAKER_HELP.format(example=self.example,
+                                       meaning=_score_meaning(self.game),
+                                       strategy=tracker.strategy))
+        elif word == "history":
+            for ln in con.history(self.game, tracker.history):
+                con.say(ln)
+        elif word == "hint":
+            n = tracker.remaining
+            con.say(f"{_plural(n, 'code')} {'is' if n == 1 else 'are'} still possible"
+                    + (f": {tracker.codes(1)[0]}" if n == 1 else
+                       f" ('hint suggest' shows the {tracker.strategy} strategy's guess)")
+                    + ".")
+        elif word in ("hint suggest", "suggest", "hint guess"):
+            g = _suggest(self.game, tracker, con, self.think)
+            con.say(f"The {tracker.strategy} strategy would play {self.game.format_code(g)}.")
+        else:
+            return None
+        return _AGAIN
+
+    def guess(self, text: str, word: str) -> int:
+        """Score the guess ``text`` (or say why it is none): ``_AGAIN``, or FINISHED when
+        it breaks the code."""
+        game, con, tracker = self.game, self.con, self.tracker
+        try:
+            g = _parse_guess(game, text)
+        except CodeError as e:
+            if re.fullmatch(r"[a-z][a-z ]*", word):
+                con.say(f"Unknown command {shown(text)}: type 'help'.")
+            else:
+                con.say(f"{e}. Try again.")
+            return _AGAIN
+        score = self.maker.answer(g)
+        tracker.record(g, score)  # the codemaker never contradicts itself
+        con.say(" " + con.row(game, len(tracker.history), tracker.history[-1]))
+        if not tracker.solved:
+            return _AGAIN
+        con.say(f"You broke the code in {_plural(len(tracker.history), 'guess')}: "
+                f"{game.format_code(self.maker.reveal())}.")
+        return FINISHED

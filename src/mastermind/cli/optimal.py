@@ -8,9 +8,9 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_scheduler, output_file,
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
                      distributed_options, game_options, jobs_option, kept_note, make_game,
-                     output_options, unit_errors, units_text, uses_units)
+                     output_file, output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import bar, print_table, wants_colour
 
@@ -64,8 +64,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--time-limit must be a positive number of seconds")
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 64:
         raise UsageError("--max-guesses must be between 1 and 64")
-    if args.memory < 1:
-        raise UsageError("--memory must be at least 1 MB")
+    check_memory(args)
     check_scheduler(args)
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)

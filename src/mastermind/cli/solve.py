@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import TextIO
 
-from .common import (EXIT_OK, game_options, jobs_option, make_game, output_options,
-                     strategy_options)
+from .common import (EXIT_OK, check_first, game_options, jobs_option, make_game,
+                     output_options, strategy_options)
 from .render import steps_table, wants_colour
 
 
@@ -25,6 +25,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import solve
 
     game = make_game(args)
+    check_first(args, game)
     steps = solve(game, args.secret, args.strategy, candidates_only=args.candidates_only,
                   first=args.first, jobs=args.jobs)
     secret = game.format_code(game.secret(args.secret))

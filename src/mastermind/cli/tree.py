@@ -8,7 +8,7 @@ import json
 import os
 from typing import TextIO
 
-from .common import (EXIT_OK, UsageError, game_options, make_game, output_file,
+from .common import (EXIT_OK, UsageError, check_first, game_options, make_game, output_file,
                      strategy_options)
 
 FORMATS = ("json", "dot", "text", "html")
@@ -30,7 +30,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     game_options(p)
     p.add_argument("--game", choices=EXAMPLE_GAMES,
                    help="a custom example game instead of Mastermind (overrides -n, -k and "
-                        "--variant): twoD is seed 002's pair-guessing game")
+                        "--variant): twoD, guess a pair of digits 0..4, each answer comparing it "
+                        "with the secret coordinate by coordinate")
     strategy_options(p)
     p.add_argument("-f", "--format", choices=FORMATS, default=None,
                    help="json, dot, text or html (the explorer page; default: from the -o "
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             game = EXAMPLES[args.game]()
         else:
             game = make_game(args)
+        check_first(args, game)
         result = analyze(game, args.strategy, candidates_only=args.candidates_only,
                          first=args.first, tree=True)
         if fmt == "json":
