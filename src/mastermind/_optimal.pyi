@@ -11,6 +11,11 @@ from ._core import Kernel, StopFlag
 I32 = npt.NDArray[np.int32]
 
 NO_STRATEGY: int
+FEW_CODES_MAX: int
+# Optimizer.run's status
+RUN_OPTIMUM: int
+RUN_ABOVE_LIMIT: int
+RUN_STOPPED: int
 
 def est_table(m: int, b: int, dl: int) -> list[int]: ...
 

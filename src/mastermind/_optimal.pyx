@@ -42,9 +42,11 @@ from cython.parallel cimport prange, threadid
 
 import numpy as np
 
-from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, REC, StopFlag, vread,
-                               _absent_but_smallest, _append_record, _bytes_of, _halted,
-                               _masks8, _new_pack, _slot, _splits_all, _with_stop, popcount)
+from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE,
+                               STOP_CANCELLED, STOP_MEMORY, STOP_NONE, StopFlag, TWO_WORDS,
+                               vread, _absent_but_smallest, _append_record, _bytes_of,
+                               _halted, _masks8, _new_pack, _slot, _splits_all,
+                               _stop_reason, _with_stop, popcount)
 from mastermind._optimal_bounds cimport (INF, _bound, _cell_counts, _est, _est_table, _pairs,
                                         _row)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
@@ -56,6 +58,18 @@ cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
+
+
+# How Optimizer.run ended (its ``status``; exported to Python).
+cpdef enum:
+    RUN_OPTIMUM = 0         # finished: the optimum, below the limit
+    RUN_ABOVE_LIMIT = 1     # finished: nothing below the limit (a lower bound >= it)
+    RUN_STOPPED = 2         # stopped (the flag, its deadline): the best found so far
+
+FEW_CODES_MAX = MASKS_MAX
+"""Codes up to which a node of an encoded game (two-word codes, every score a slot of its
+own) scans its guesses by their part counts first, eight at a time, and settles the
+few-code rules in that scan; larger nodes scan every guess's part sizes."""
 
 cdef extern from *:
     int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
@@ -96,7 +110,8 @@ cdef struct OData:
     int64_t hits            # memo answers
     int64_t scanned         # guesses scanned
     int64_t explored        # guesses explored (their parts solved)
-    int aborted             # 1 stopped (flag or deadline), 2 out of memory
+    int aborted             # why the search stopped: STOP_NONE (it did not), the stop
+                            # flag's reason, STOP_MEMORY, STOP_CANCELLED (a worker)
     int64_t root_lower      # after a stop: a proved lower bound at the root
     int64_t root_done       # progress: the root's guesses tried (or ruled out) so far
     int64_t root_total      # ... of these (0 until the root's scan is done)
@@ -180,7 +195,7 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
     if o.cands_only or m > d.nslots - 1:
         return -1
     if _ensure(o, gs) != 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return -1
     skip = _blank_skip(o, c, m)
     for i in range(gs.ngl):
@@ -194,7 +209,7 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
 
 cdef inline bint _few(const OData* o, Py_ssize_t m) noexcept nogil:
     """Whether a node of m codes scans its guesses by part counts first (_node)."""
-    return (o.d.injective and o.d.mode == 0 and o.d.shift == 3 and m <= MASKS_MAX
+    return (o.d.injective and o.d.mode == TWO_WORDS and o.d.shift == 3 and m <= MASKS_MAX
             and (m if o.cands_only else o.ng) > 8)
 
 
@@ -236,11 +251,11 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         if e.lower > lb0:
             lb0 = e.lower
     if _halted(o.d):
-        o.aborted = 1
+        o.aborted = _stop_reason(o.d)
         o.root_lower = lb0
         return limit
     if o.cancel != NULL and vread(o.cancel):
-        o.aborted = 3                       # a worker's part that no longer matters
+        o.aborted = STOP_CANCELLED          # a worker's part that no longer matters
         return limit
     if not fixed:
         v = _cand_rules(o, c, m, out, &pair)
@@ -249,7 +264,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             return v
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
-            o.aborted = 2
+            o.aborted = STOP_MEMORY
             return limit
         return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
     if not fixed and m <= o.d.nslots:
@@ -270,7 +285,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     if dl == 2 and not fixed:               # only a guess splitting S apart works
         return INF
     if _ensure(o, gs) != 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return limit
     return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
 
@@ -311,12 +326,12 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
     cdef int32_t sub
     cdef OData* wk
     if _ensure(o, child) != 0:              # (read by every worker: made before)
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return lb
     for w in range(o.threads):
         wk = &o.workers[w]
         wk.cancel = &cancel
-        wk.aborted = 0
+        wk.aborted = STOP_NONE
         wk.limited = o.limited
     for a in prange(nparts, num_threads=o.threads, schedule="dynamic", chunksize=1):
         s = order[nparts - 1 - a]
@@ -324,8 +339,8 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
         finished[a] = 0
         vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - estt[row[s]]),
                          bnode, child, &sub, False)
-        if wk.aborted == 3:                 # cancelled: the part keeps its estimate
-            wk.aborted = 0
+        if wk.aborted == STOP_CANCELLED:    # the part keeps its estimate
+            wk.aborted = STOP_NONE
         elif not wk.aborted:
             finished[a] = 1
             v = __atomic_add_fetch(&excess, vals[a] - estt[row[s]], __ATOMIC_RELAXED)
@@ -384,7 +399,7 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef int ns = d.nslots, win = d.win
     # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
     # else the slots themselves
-    cdef bint cells = d.injective and d.mode == 0 and d.shift == 3
+    cdef bint cells = d.injective and d.mode == TWO_WORDS and d.shift == 3
     cdef int nc = d.ncl if cells else ns
     cdef int wc = 0
     cdef bint few = _few(o, m)
@@ -395,7 +410,7 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     cdef uint32_t* hist = <uint32_t*>malloc(((0 if few else npool) + 1) * nc * sizeof(uint32_t))
     cdef int64_t* estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
     cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
-    cdef uint64_t* pk = _new_pack(d, c, m) if d.mode != 2 else NULL
+    cdef uint64_t* pk = _new_pack(d, c, m) if d.mode != SCORE_TABLE else NULL
     cdef Hist64 hc
     cdef uint32_t* hh = hc.c
     cdef uint32_t cnt
@@ -430,8 +445,8 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         if (cells and d.clist[j] == (d.n << 3) + d.n) or (not cells and j == win):
             win_j = j
     if (info == NULL or hist == NULL or estt == NULL or parts == NULL
-            or (d.mode != 2 and pk == NULL)):
-        o.aborted = 2
+            or (d.mode != SCORE_TABLE and pk == NULL)):
+        o.aborted = STOP_MEMORY
     else:
         memset(hh, 0, sizeof(hc))
         if few and not fixed:
@@ -582,7 +597,7 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
         memset(&child, 0, sizeof(child))
         if o.use_sym and _sym_child(d, &gs.sym, info[i].g,
                                                           &child.sym) != 0:
-            o.aborted = 2
+            o.aborted = STOP_MEMORY
         if o.workers != NULL and m >= o.par_min and nparts >= 2 and not o.aborted:
             running = _parts_side_by_side(o, parts, off, row, order, nparts, dl, best,
                                           running, bnode, estt, &child)
@@ -646,7 +661,7 @@ cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py
     cdef Py_ssize_t i = _append_record(&o.rec, &o.nrec, &o.caprec, parent, slot, guess,
                                        size, depth)
     if i < 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
     return i
 
 
@@ -666,14 +681,15 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     if guess < 0:
         _solve(o, c, m, dl, INF, ns - 1, gs, &guess, False)
         if o.aborted or guess < 0:
-            o.aborted = o.aborted or 2
+            if o.aborted == STOP_NONE:
+                o.aborted = STOP_MEMORY
             return
     node = _record(o, parent, pslot, guess, m, depth)
     if m == 1 and c[0] == guess:
         return
     parts = <int32_t*>malloc(m * sizeof(int32_t))
     if parts == NULL:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return
     memset(cnt, 0, sizeof(cnt))
     for t in range(m):
@@ -687,7 +703,7 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
         off[s] += 1
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
     for s in range(ns):
         if cnt[s] and s != d.win:
             _build(o, parts + off[s] - cnt[s], cnt[s], dl - 1, node, s, depth + 1, &child, -1)
@@ -726,8 +742,8 @@ cdef class Optimizer:
         self.o.guesses = &gv[0] if gv.shape[0] else NULL
         self.o.ng = gv.shape[0]
         self.o.cands_only = cands_only
-        self.o.use_sym = symmetry and kernel.mode != 2
-        self.o.blanks_ok = blanks and kernel.mode != 2
+        self.o.use_sym = symmetry and kernel.mode != SCORE_TABLE
+        self.o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
         self.o.first = -1
         self.o.par_min = PAR_MIN
         if _memo_init(&self.o.memo, mem_limit) != 0:
@@ -786,10 +802,11 @@ cdef class Optimizer:
         ``history`` (for symmetry), within ``max_guesses`` (0: no limit), below ``limit``
         (0: none); ``first`` >= 0 fixes the root's guess.
 
-        Returns ``(status, value, lower, records)``: status 0 finished (``value`` the
-        optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)), 1 finished
-        with nothing below ``limit`` (``value`` is a lower bound >= limit), 2 stopped
-        (``value`` the best total found, -1 none, with its tree; ``lower`` proved)."""
+        Returns ``(status, value, lower, records)``: status RUN_OPTIMUM (``value`` the
+        optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)),
+        RUN_ABOVE_LIMIT (nothing below ``limit``: ``value`` is a lower bound >= limit),
+        RUN_STOPPED (``value`` the best total found, -1 none, with its tree; ``lower``
+        proved)."""
         cdef const int32_t[::1] cv = self.kernel.rows(cands)
         cdef const int32_t[::1] hv = self.kernel.rows(history)
         cdef Py_ssize_t m = cv.shape[0]
@@ -797,10 +814,10 @@ cdef class Optimizer:
         cdef int64_t lim = limit if limit > 0 else INF
         cdef int64_t v = 0, lower = 0
         cdef int32_t g = -1
-        cdef int status = 0
+        cdef int status = RUN_OPTIMUM
         cdef Guesses root
         self.dd = _with_stop(&self.kernel.d, stop)
-        self.o.aborted = 0
+        self.o.aborted = STOP_NONE
         self.o.root_lower = 0
         self.o.root_done = 0
         self.o.root_total = 0
@@ -814,21 +831,22 @@ cdef class Optimizer:
                 if self.o.use_sym:
                     if _sym_root(self.o.d, &hv[0] if hv.shape[0] else NULL, hv.shape[0],
                                  &root.sym) != 0:
-                        self.o.aborted = 2
+                        self.o.aborted = STOP_MEMORY
                 if not self.o.aborted:
                     v = _solve(&self.o, &cv[0], m, dl, lim, self.o.d.nslots - 1, &root, &g,
                                True)
-                status = 2 if self.o.aborted else (0 if v < lim else 1)
-                lower = self.o.root_lower if status == 2 else v
-                if status != 1 and g >= 0:
+                status = (RUN_STOPPED if self.o.aborted
+                          else RUN_OPTIMUM if v < lim else RUN_ABOVE_LIMIT)
+                lower = self.o.root_lower if status == RUN_STOPPED else v
+                if status != RUN_ABOVE_LIMIT and g >= 0:
                     # the tree: no stop from here on (the memo holds its parts)
-                    self.o.aborted = 0
+                    self.o.aborted = STOP_NONE
                     self.dd.stop = NULL
                     self.dd.deadline = 0
                     _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
-            if self.o.aborted == 2:
+            if self.o.aborted == STOP_MEMORY:
                 raise MemoryError("out of memory in the optimal search")
-            if status == 2 and g < 0:
+            if status == RUN_STOPPED and g < 0:
                 v = -1
             recs = np.empty((self.o.nrec, REC), dtype=np.int32)
             if self.o.nrec:

@@ -32,9 +32,11 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from mastermind._core cimport (KData, Kernel, MAX_SLOTS, PAD_ONES, _bytes_of, _count64b,
-                               _hist, _hist_packed, _new_pack, _now, _slot, _splits_all,
-                               _value, vread)
+from mastermind._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
+                               MAX_SLOTS, PAD_ONES, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE,
+                               StopFlag, TWO_WORDS, _bytes_of, _count64b, _hist,
+                               _hist_packed, _new_pack, _slot, _splits_all, _stop_reason,
+                               _value, _with_stop)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
@@ -52,13 +54,13 @@ cdef struct GuessInfo:
 
 
 cdef struct SData:
-    const KData* d
+    const KData* d          # the game's data, with the stop flag of the current run
     SymCtx sym              # the codes' colours, for the symmetry of each node
     Py_ssize_t ncodes
     const int32_t* guesses
     Py_ssize_t ng
     int cands_only
-    int order               # guess order: a valuation kind (VAL_ENTROPY, VAL_MINMAX...)
+    int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots
     uint8_t* lmat           # d = 3 nodes: lmat[t * ng + i] = slot(guesses[i], c[t])
     size_t lmat_cap
@@ -73,9 +75,8 @@ cdef struct SData:
     int64_t scores              # scores computed in phase 1
     int64_t sizes               # sum of m over expanded nodes
     int64_t node_limit
-    double deadline         # CLOCK_MONOTONIC seconds, 0: none
-    int stop                # set from another thread (read through vread)
-    int aborted             # 1 time, 2 stop request, 3 node budget, 4 out of memory
+    int aborted             # why the last run stopped: STOP_NONE (it did not), the stop
+                            # flag's reason, STOP_NODE_LIMIT or STOP_MEMORY
 
 
 cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
@@ -102,30 +103,23 @@ cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t 
 
 
 cdef inline bint _poll(SData* s) noexcept nogil:
-    """Look at the stop flag and the clock (within a node's long scans)."""
-    if s.aborted:
-        return True
-    if vread(&s.stop):
-        s.aborted = 2
-    elif s.deadline > 0 and _now() > s.deadline:
-        s.aborted = 1
-    return s.aborted != 0
+    """Look at the stop flag and its deadline (within a node's long scans)."""
+    if s.aborted == STOP_NONE:
+        s.aborted = _stop_reason(s.d)
+    return s.aborted != STOP_NONE
 
 
 cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
-    """Count a node; look at the stop flag, the clock and the budget at every expensive
-    node (a full guess scan) and every 256 cheap ones."""
+    """Count a node; look at the stop flag, its deadline and the budget at every
+    expensive node (a full guess scan) and every 256 cheap ones."""
     s.nodes += 1
-    if s.aborted:
+    if s.aborted != STOP_NONE:
         return True
     if expensive or (s.nodes & 255) == 0:
-        if vread(&s.stop):
-            s.aborted = 2
-        elif s.deadline > 0 and _now() > s.deadline:
-            s.aborted = 1
-        elif s.node_limit > 0 and s.nodes >= s.node_limit:
-            s.aborted = 3
-    return s.aborted != 0
+        s.aborted = _stop_reason(s.d)
+        if s.aborted == STOP_NONE and s.node_limit > 0 and s.nodes >= s.node_limit:
+            s.aborted = STOP_NODE_LIMIT
+    return s.aborted != STOP_NONE
 
 
 cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
@@ -296,7 +290,7 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     if d == 2:
         g = _separating(s, c, m)
         if g == -2:
-            s.aborted = 4
+            s.aborted = STOP_MEMORY
             return -1
         r = g >= 0
         found[0] = g
@@ -327,14 +321,14 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     cdef int32_t* pidx
     cdef uint8_t* lab
     if _set_sym_init(&s.sym, &y, c, m) < 0:
-        s.aborted = 4
+        s.aborted = STOP_MEMORY
         return -1
     info = <GuessInfo*>malloc(npool * sizeof(GuessInfo))
     parts = <int32_t*>malloc(m * sizeof(int32_t))
     pidx = <int32_t*>malloc(m * sizeof(int32_t))
     lab = <uint8_t*>malloc(m)
     if info == NULL or parts == NULL or lab == NULL or pidx == NULL:
-        s.aborted = 4
+        s.aborted = STOP_MEMORY
         r = -1
     else:
         r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, pidx, lab)
@@ -369,10 +363,10 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef const uint64_t* pb = NULL
     cdef uint32_t hc[64]
     cdef int r = 0
-    if kd.injective and kd.mode == 0 and kd.shift == 3 and kd.benc != NULL and m > 16:
+    if kd.injective and kd.mode == TWO_WORDS and kd.shift == 3 and kd.benc != NULL and m > 16:
         pk = _new_pack(kd, c, m)
         if pk == NULL:
-            s.aborted = 4
+            s.aborted = STOP_MEMORY
             return -1
         pb = _bytes_of(kd, pk, m)
         memset(hc, 0, sizeof(hc))
@@ -549,6 +543,7 @@ cdef class Searcher:
     (or ``cands_only``); ``mem_limit``: bytes the memo may use.
     """
     cdef SData s
+    cdef KData dd               # the kernel's data with the stop flag of the current run
     cdef object _refs
     cdef object _cmask
     cdef Kernel _kernel
@@ -567,7 +562,8 @@ cdef class Searcher:
             raise ValueError(f"the search handles at most {B_MAXN} pegs and {B_MAXK} colours")
         guesses = kernel.rows(guesses)
         cdef const int32_t[::1] gv = guesses
-        self.s.d = &kernel.d
+        self.dd = _with_stop(&kernel.d, None)
+        self.s.d = &self.dd
         self.s.sym.n = n
         self.s.sym.k = k
         self.s.sym.code_of = kernel.d.code_of
@@ -582,7 +578,7 @@ cdef class Searcher:
         self.s.cands_only = cands_only
         self.s.sym.use_sym = symmetry
         self.s.sym.merge_dead = merge_dead
-        self.s.order = 1
+        self.s.order = KIND_ENTROPY
         self.s.matrix_after = 8
         self.s.nonwin = kernel.nslots - 1
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
@@ -610,7 +606,7 @@ cdef class Searcher:
             return self.s.order
 
         def __set__(self, int kind):
-            if kind < 0 or kind > 3:
+            if kind < KIND_MINMAX or kind > KIND_EXPECTED:
                 raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
             self.s.order = kind
 
@@ -622,10 +618,6 @@ cdef class Searcher:
 
         def __set__(self, int value):
             self.s.matrix_after = max(0, value)
-
-    def request_stop(self):
-        """Ask a running search (in another thread) to stop soon; it then returns -1."""
-        self.s.stop = 1
 
     @property
     def stats(self):
@@ -639,22 +631,24 @@ cdef class Searcher:
 
     @property
     def aborted(self):
-        """Why the last search stopped: 0 finished, 1 time, 2 stop, 3 nodes, 4 memory."""
+        """Why the last search stopped: STOP_NONE (it did not), STOP_REQUESTED,
+        STOP_DEADLINE (the stop flag's), STOP_NODE_LIMIT or STOP_MEMORY (_core's names)."""
         return self.s.aborted
 
-    def run(self, cands, int d, double seconds=0.0, int64_t node_limit=0):
-        """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped;
-        ``guess`` a guess that works at the root (or -1).  ``cands`` sorted, non-empty,
-        all guessable; ``seconds`` / ``node_limit`` 0 mean unlimited."""
+    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None):
+        """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped (see
+        :attr:`aborted`); ``guess`` a guess that works at the root (or -1).  ``cands``
+        sorted, non-empty, all guessable; ``node_limit`` 0 means unlimited; ``stop``: a
+        flag (with a deadline, perhaps) that stops the search."""
         cdef const int32_t[::1] cv = self._kernel.rows(cands)
         cdef int r
         cdef int32_t g = -1
-        self.s.stop = 0
-        self.s.aborted = 0
-        self.s.deadline = _now() + seconds if seconds > 0 else 0.0
+        self.dd = _with_stop(&self._kernel.d, stop)
+        self.s.aborted = STOP_NONE
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
         with nogil:
             r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
-        if r < 0 and self.s.aborted == 4:
+        self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
+        if r < 0 and self.s.aborted == STOP_MEMORY:
             raise MemoryError("out of memory in the search")
         return r, (self._kernel.codes(g) if g >= 0 else -1)

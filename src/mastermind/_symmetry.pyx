@@ -24,7 +24,8 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from mastermind._core cimport KData, Kernel, StopFlag, __builtin_ctz, _halted, _with_stop
+from mastermind._core cimport (KData, Kernel, SCORE_TABLE, StopFlag, __builtin_ctz, _halted,
+                               _with_stop)
 
 
 # --------------------------------------------------------------------------- the group of a history
@@ -398,7 +399,7 @@ def canonical_guesses(Kernel kernel, guesses, history, StopFlag stop=None):
     cdef KData dd = _with_stop(&kernel.d, stop)
     out = np.empty(ng, dtype=np.int32)
     cdef int32_t[::1] o = out
-    if kernel.mode == 2:
+    if kernel.mode == SCORE_TABLE:
         raise ValueError("symmetry needs an encoded game")
     sym.el = NULL
     try:

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
 
-from . import _optimal, checks
+from . import _core, _optimal, checks
 from .analysis import Node, _build_tree, _in_score_order, analyze
 from .game import CodeLike, Game
 from .rules import Strategy
@@ -291,7 +291,7 @@ def _result(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Op
     exact = code == 0
     low = int(value) if exact else max(int(lower), 0)
     if not exact and status == "exact":
-        status = "time-limit" if flag.value == 2 else "interrupted"
+        status = "time-limit" if flag.value == _core.STOP_DEADLINE else "interrupted"
     if total is not None and low >= total:
         exact, low = True, total
     return Optimum(game, candidates_only, max_guesses,

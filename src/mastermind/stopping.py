@@ -44,9 +44,9 @@ def new_flag(time_limit: Optional[float] = None) -> _core.StopFlag:
 def stopped(flag: _core.StopFlag) -> None:
     """Raise what a set flag means: KeyboardInterrupt (a stop request) or
     :class:`TimeLimitReached` (its deadline passed); nothing when it is clear."""
-    if flag.value == 1:
+    if flag.value == _core.STOP_REQUESTED:
         raise KeyboardInterrupt
-    if flag.value == 2:
+    if flag.value == _core.STOP_DEADLINE:
         raise TimeLimitReached("the time limit was reached")
 
 
@@ -66,7 +66,7 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
         except Stopped:
             stopped(flag)
             raise
-        if flag.value == 1:  # stopped from elsewhere: the result is void
+        if flag.value == _core.STOP_REQUESTED:  # stopped from elsewhere: the result is void
             raise KeyboardInterrupt
         return result
     box: dict[str, Any] = {}
@@ -92,6 +92,6 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
         if isinstance(box["error"], Stopped):
             stopped(flag)
         raise box["error"]
-    if flag.value == 1:  # stopped from elsewhere: the result is void
+    if flag.value == _core.STOP_REQUESTED:  # stopped from elsewhere: the result is void
         raise KeyboardInterrupt
     return box["result"]

@@ -20,7 +20,6 @@ refuted within fewer, so a later question takes that answer from the file too.
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any, Callable, Optional
 
@@ -353,16 +352,7 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
     from .bounds import SearchUnfinished, _Search
 
     search = _Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
-    done = threading.Event()
-
-    def watch() -> None:                     # a stop request reaches the search
-        while not done.wait(0.05):
-            if stop is not None and stop.value:
-                search.core.request_stop()
-                return
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    search.stop = stop                       # a stop request reaches the search
     try:
         ok, _ = search.run(cands, d)
         recs: list[tuple[int, int, int, int, int]] = []
@@ -372,8 +362,6 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
         from .stopping import Stopped
 
         raise Stopped("the unit was stopped") from None
-    finally:
-        done.set()
     out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
     if ok:
         out["recs"] = np.array(recs, dtype=np.int32).reshape(-1, 5)
