@@ -316,11 +316,14 @@ cdef void _setup(const KData* d, Walk* w, const int32_t[::1] guesses, int kind,
     w.threads = threads if threads > 0 else 1
 
 
-def walk(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut_ok,
-         int32_t first, int depth, bint record, history=None, bint symmetry=False,
-         int threads=1, bint blanks=False, bint plain=False, StopFlag stop=None):
+def walk(Kernel kernel, guesses, cands, int kind, *, bint cands_only, bint shortcut_ok,
+         int32_t first=-1, int depth=1, bint record=False, history=None,
+         bint symmetry=False, int threads=1, bint blanks=False, bint plain=False,
+         StopFlag stop=None):
     """Play the strategy against every candidate (sorted, non-empty), starting with
-    guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
+    guess number ``depth``; ``first`` >= 0 fixes the guess at this root.  Every argument
+    after ``kind`` is by keyword: ``cands_only``, the guesses are the node's candidates;
+    ``shortcut_ok``, every secret is also a legal guess; ``record``, return the tree.
 
     ``history``: the guesses played before this root (the candidates are those
     consistent with them).  ``symmetry``: scan one guess per orbit of the group fixing
@@ -357,12 +360,13 @@ def walk(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut
 
 
 def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
-              const int32_t[::1] depths, histories, const int32_t[::1] hlens, int kind,
-              bint cands_only, bint shortcut_ok, bint record, bint symmetry, bint blanks,
-              int threads=1, bint plain=False, glists=None,
+              const int32_t[::1] depths, histories, const int32_t[::1] hlens, int kind, *,
+              bint cands_only, bint shortcut_ok, bint record=False, bint symmetry=False,
+              bint blanks=False, int threads=1, bint plain=False, glists=None,
               const int64_t[::1] goffsets=None, const int32_t[::1] task_glist=None,
               int64_t[::1] done=None, StopFlag stop=None):
-    """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
+    """``walk`` for many subtrees at once (the arguments after ``kind`` by keyword, as
+    ``walk``'s), shared by ``threads`` threads (task i:
     candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
     history ``histories[i, :hlens[i]]``; optionally its root's canonical guesses,
     ``glists[goffsets[j]:goffsets[j+1]]`` with j = ``task_glist[i]``, computed once

@@ -169,8 +169,9 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         if progress:
             progress(0, total)
         counts, recs, _ = run_stoppable(lambda f: _walk.walk(
-            kernel, game.guesses, game.secrets, strategy.kind, candidates_only,
-            game.secrets_are_guesses, g0, 1, tree, None, use_symmetry, 1, blanks, plain, f),
+            kernel, game.guesses, game.secrets, strategy.kind, cands_only=candidates_only,
+            shortcut_ok=game.secrets_are_guesses, first=g0, depth=1, record=tree,
+            symmetry=use_symmetry, blanks=blanks, plain=plain, stop=f),
             flag, inline=True)
         if progress:
             progress(total, total)
@@ -289,8 +290,9 @@ def walk_tasks(game: Game, strategy: Strategy, candidates_only: bool, tree: bool
     stopped(flag)
     dists, recs, _ = _walk.walk_many(
         game.kernel, game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
-        candidates_only, game.secrets_are_guesses, tree, use_symmetry, blanks, threads,
-        plain, glists, goffsets, task_glist, counter, flag)
+        cands_only=candidates_only, shortcut_ok=game.secrets_are_guesses, record=tree,
+        symmetry=use_symmetry, blanks=blanks, threads=threads, plain=plain, glists=glists,
+        goffsets=goffsets, task_glist=task_glist, done=counter, stop=flag)
     return dists, recs
 
 
