@@ -387,273 +387,402 @@ cdef void _adopt(Memo* into, Memo* frm) noexcept nogil:
     frm.mem = frm.cap * sizeof(MemoEntry)
 
 
+cdef struct Node:
+    # One general node of _solve: its set, the guesses its scan kept, its answer so far.
+    const int32_t* c
+    Py_ssize_t m
+    int dl                  # guesses left
+    int64_t limit
+    int b                   # the parent's bound on the non-winning parts a guess makes
+    bint root
+    bint fixed              # the root's guess is given (o.first)
+    bint cells              # part sizes by cell (an injective two-word game), else by slot
+    int nc                  # entries of a row of part sizes: cells or slots
+    int win_j               # the winning entry of a row
+    const int32_t* pool     # the guesses to scan
+    Py_ssize_t npool
+    uint32_t skip           # colours whose guesses are skipped (_blank_skip)
+    bint csym               # candidates only: one candidate per orbit of the history's group
+    Info* info              # the guesses kept: info[0..ninfo)
+    Py_ssize_t ninfo
+    uint32_t* hist          # their part sizes (the general scan): hist[row * nc ...]
+    int64_t* estt           # estt[p]: the estimate of a part of p codes
+    int32_t* parts          # the codes of one guess's parts
+    uint64_t* pk            # the packed candidates (NULL for a score table)
+    Hist64 hc               # 64 zeroed cells of scratch
+    int bnode               # the node's best part count
+    int64_t lb0             # the node's lower bound before its scan
+    int64_t best            # the least total found (the limit until one is)
+    int32_t best_g          # its guess (-1: none)
+    int64_t node_lb         # a lower bound of the totals the node ruled out
+    int64_t settled         # the node's total when a few-code rule decides it (-1: none)
+
+
+cdef bint _node_open(OData* o, Node* nd, const int32_t* c, Py_ssize_t m, int dl,
+                     int64_t limit, int b, Guesses* gs, bint root, int64_t lb0) noexcept nogil:
+    """Set up the node: its pool of guesses and its buffers; False when memory runs out
+    (then o.aborted is set; _node_close frees what was made)."""
+    cdef const KData* d = o.d
+    cdef bint few = _few(o, m)
+    cdef int j
+    memset(nd, 0, sizeof(Node))
+    nd.c = c
+    nd.m = m
+    nd.dl = dl
+    nd.limit = limit
+    nd.b = b
+    nd.root = root
+    nd.fixed = root and o.first >= 0
+    nd.lb0 = lb0
+    nd.best = limit
+    nd.best_g = -1
+    nd.node_lb = INF
+    nd.settled = -1
+    # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
+    # else the slots themselves
+    nd.cells = d.injective and d.mode == TWO_WORDS and d.shift == 3
+    nd.nc = d.ncl if nd.cells else d.nslots
+    nd.win_j = -1
+    for j in range(nd.nc):
+        if (nd.cells and d.clist[j] == (d.n << 3) + d.n) or (not nd.cells and j == d.win):
+            nd.win_j = j
+    nd.pool = c if o.cands_only else gs.gl
+    nd.npool = m if o.cands_only else gs.ngl
+    nd.skip = 0 if o.cands_only else _blank_skip(o, c, m)
+    # candidates only: one candidate per orbit of the history's group (the group maps the
+    # set onto itself, so a candidate's orbit holds candidates, all of one total)
+    nd.csym = (o.use_sym and o.cands_only and not nd.fixed
+               and not _sym_trivial(d, &gs.sym))
+    if nd.fixed:                            # the opening is given
+        nd.pool = &o.first
+        nd.npool = 1
+        nd.skip = 0
+    nd.info = <Info*>malloc((nd.npool + 1) * sizeof(Info))
+    nd.hist = <uint32_t*>malloc(((0 if few else nd.npool) + 1) * nd.nc * sizeof(uint32_t))
+    nd.estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
+    nd.parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
+    nd.pk = _new_pack(d, c, m) if d.mode != SCORE_TABLE else NULL
+    if (nd.info == NULL or nd.hist == NULL or nd.estt == NULL or nd.parts == NULL
+            or (d.mode != SCORE_TABLE and nd.pk == NULL)):
+        o.aborted = STOP_MEMORY
+        return False
+    return True
+
+
+cdef void _node_close(Node* nd) noexcept nogil:
+    free(nd.pk)
+    free(nd.parts)
+    free(nd.estt)
+    free(nd.hist)
+    free(nd.info)
+
+
+cdef inline bint _skipped(const OData* o, const Node* nd, Guesses* gs,
+                          int32_t g) noexcept nogil:
+    """Whether the scan passes over guess g: it uses a colour merged away (nd.skip), or it
+    is a candidate that is not the smallest of its orbit (nd.csym)."""
+    return ((nd.skip and o.d.colmask[g] & nd.skip)
+            or (nd.csym and not _canonical(o.d, &gs.sym, g)))
+
+
+cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogil:
+    """The scan of a node of few codes (_few): a bound from the number of parts alone (a
+    part of p codes costs at least 2p - 1), eight guesses at a time; a guess's full part
+    sizes (and exact bound) are counted only when it comes to the front of the order
+    (_bring_next).  The scan also settles the rules _solve leaves to it (nd.settled): a
+    guess splitting c into singletons (2m), else the candidate ``pair`` leaving one pair
+    (2m), else the floor 2m + 1.  One function: the batch loop feeds _masks8 and reads
+    its eight answers in place."""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t m = nd.m, t = 0
+    cdef int32_t batch[8]
+    cdef uint64_t masks[8]
+    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n)
+    cdef int nb, a, nparts, cand, ns = d.nslots
+    cdef int64_t lbg
+    cdef int32_t split = -1
+    while t < nd.npool:
+        nb = 0
+        while t < nd.npool and nb < 8:
+            if not _skipped(o, nd, gs, nd.pool[t]):
+                batch[nb] = nd.pool[t]
+                nb += 1
+            t += 1
+        _masks8(d.enc, batch, nb, nd.pk, m, masks)
+        for a in range(nb):
+            nparts = popcount(masks[a] & ~winbit)
+            cand = (masks[a] & winbit) != 0
+            if not cand and nparts == m and not o.cands_only and m <= ns - 1:
+                split = batch[a]            # the first guess splitting c into singletons
+                break
+            if nparts <= 1 and not cand:
+                continue                    # one part, not a candidate: no information
+            if nparts > nd.bnode:
+                nd.bnode = nparts
+            lbg = 3 * m - 2 * cand - nparts
+            if lbg >= nd.limit:
+                if lbg < nd.node_lb:
+                    nd.node_lb = lbg
+                continue
+            nd.info[nd.ninfo].g = batch[a]
+            nd.info[nd.ninfo].notcand = not cand
+            nd.info[nd.ninfo].lb = lbg
+            nd.info[nd.ninfo].key2 = 0
+            nd.info[nd.ninfo].exact = 0
+            nd.ninfo += 1
+        if split >= 0:                      # settles the node (see below)
+            break
+    o.scanned += t
+    if split >= 0:
+        nd.settled = 2 * m                  # a guess splitting c apart
+        nd.best_g = split
+    elif pair >= 0 and nd.dl >= 3:
+        nd.settled = 2 * m                  # else a candidate leaving one pair
+        nd.best_g = pair
+    elif m <= ns and (o.cands_only or m <= ns - 1):
+        if 2 * m + 1 > nd.lb0:              # every better guess was tried
+            nd.lb0 = 2 * m + 1
+    if nd.settled < 0 and nd.dl == 2:       # only a guess splitting c apart works
+        nd.settled = INF
+    if nd.settled < 0 and nd.lb0 >= nd.limit and not nd.root:
+        nd.settled = nd.lb0
+    _est_table(nd.estt, m, nd.bnode, nd.dl - 1)
+
+
+cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
+    """The scan of a general node: every guess's part sizes and its bound with the
+    parent's part bound b (kept when below the limit), and the node's own best part count
+    bnode, which then sharpens the bounds of the guesses kept."""
+    cdef const KData* d = o.d
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int j, nparts, nc = nd.nc, win_j = nd.win_j
+    cdef int64_t lbg, key2
+    cdef int32_t g
+    _est_table(nd.estt, nd.m, nd.b, nd.dl - 1)
+    for i in range(nd.npool):
+        g = nd.pool[i]
+        if _skipped(o, nd, gs, g):
+            continue
+        _row(d, g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+        nparts = 0
+        for j in range(nc):
+            if j != win_j and row[j]:
+                nparts += 1
+        if nparts <= 1 and row[win_j] == 0:
+            continue                        # one part, not a candidate: no information
+        if nparts > nd.bnode:
+            nd.bnode = nparts
+        lbg = _bound(row, nc, win_j, nd.m, nd.estt, &key2)
+        if lbg >= nd.limit:
+            if lbg < nd.node_lb:
+                nd.node_lb = lbg
+            continue
+        memcpy(&nd.hist[nd.ninfo * nc], row, nc * sizeof(uint32_t))
+        nd.info[nd.ninfo].g = g
+        nd.info[nd.ninfo].notcand = row[win_j] == 0
+        nd.info[nd.ninfo].lb = lbg
+        nd.info[nd.ninfo].key2 = key2
+        nd.info[nd.ninfo].exact = 1
+        nd.info[nd.ninfo].row = <int32_t>nd.ninfo
+        nd.ninfo += 1
+    o.scanned += nd.npool
+    if nd.bnode < nd.b:                     # sharper bounds for the guesses kept
+        _est_table(nd.estt, nd.m, nd.bnode, nd.dl - 1)
+        for i in range(nd.ninfo):
+            nd.info[i].lb = _bound(nd.hist + nd.info[i].row * nc, nc, win_j, nd.m, nd.estt,
+                                   &key2)
+    else:
+        nd.bnode = nd.b
+
+
+cdef void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept nogil:
+    """Move the next guess in the order (_before) to info[i]: the first of info[i..],
+    whose bound, when only estimated from its part count and still below the best, is
+    first made exact from its part sizes (then the order is looked at again)."""
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t t, j
+    cdef Info swap
+    while True:
+        t = i                               # the smallest key, an unrefined bound first
+        for j in range(i + 1, nd.ninfo):    # at a tie
+            if _before(&nd.info[j], &nd.info[t]):
+                t = j
+        if nd.info[t].exact or nd.info[t].lb >= nd.best:
+            break
+        _row(o.d, nd.info[t].g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+        nd.info[t].lb = _bound(row, nd.nc, nd.win_j, nd.m, nd.estt, &nd.info[t].key2)
+        nd.info[t].exact = 1
+    if t != i:
+        swap = nd.info[i]
+        nd.info[i] = nd.info[t]
+        nd.info[t] = swap
+
+
+cdef int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
+                        uint32_t* row, Py_ssize_t* off, int32_t* parts,
+                        int* order) noexcept nogil:
+    """The parts of guess g on c: row[slot] their sizes, parts[off[slot]...] their codes
+    (a stable counting sort: each stays sorted), and order[0..n) the non-winning ones,
+    the smaller first; returns n."""
+    cdef Py_ssize_t t
+    cdef int s, a, j, nparts = 0, ns = d.nslots
+    memset(row, 0, MAX_SLOTS * sizeof(uint32_t))
+    for t in range(m):
+        row[_slot(d, g, c[t])] += 1
+    off[0] = 0
+    for s in range(ns):
+        off[s + 1] = off[s] + row[s]
+    for t in range(m):
+        s = _slot(d, g, c[t])
+        parts[off[s]] = c[t]
+        off[s] += 1
+    for s in range(ns):
+        off[s] -= row[s]
+    for s in range(ns):
+        if s != d.win and row[s]:
+            order[nparts] = s
+            nparts += 1
+    for a in range(1, nparts):
+        j = a
+        while j > 0 and row[order[j - 1]] > row[order[j]]:
+            s = order[j - 1]
+            order[j - 1] = order[j]
+            order[j] = s
+            j -= 1
+    return nparts
+
+
+cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
+                          const int* order, int nparts, int64_t running,
+                          Guesses* child) noexcept nogil:
+    """The total of one guess: its bound ``running`` (every part at its estimate), each
+    part's estimate replaced by its total in turn, the smaller parts first, each solved
+    below the limit the best total leaves it; stops as soon as the total reaches the best
+    (then it is a bound), or at a stop (the stopped part keeps its estimate)."""
+    cdef int a, s
+    cdef int64_t v, part_est
+    cdef int32_t sub
+    for a in range(nparts):
+        if o.aborted:
+            break
+        s = order[a]
+        part_est = nd.estt[row[s]]
+        v = _solve(o, nd.parts + off[s], row[s], nd.dl - 1, nd.best - (running - part_est),
+                   nd.bnode, child, &sub, False)
+        if o.aborted:
+            break
+        running += v - part_est
+        if running >= nd.best:
+            break
+    return running
+
+
+cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
+    """The total of guess info[i] (exact when below the best, else a bound): its parts
+    solved one after the other, or side by side on the workers for a big node."""
+    cdef const KData* d = o.d
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int order[MAX_SLOTS]
+    cdef int nparts
+    cdef int64_t running = nd.info[i].lb
+    cdef Guesses child
+    o.explored += 1
+    nparts = _parts_by_slot(d, nd.info[i].g, nd.c, nd.m, row, off, nd.parts, order)
+    memset(&child, 0, sizeof(child))
+    if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
+        o.aborted = STOP_MEMORY
+    if not o.aborted:
+        if o.workers != NULL and nd.m >= o.par_min and nparts >= 2:
+            running = _parts_side_by_side(o, nd.parts, off, row, order, nparts, nd.dl,
+                                          nd.best, running, nd.bnode, nd.estt, &child)
+        else:
+            running = _solve_parts(o, nd, row, off, order, nparts, running, &child)
+    free(child.own)
+    free(child.sym.el)
+    return running
+
+
+cdef void _explore(OData* o, Node* nd, Guesses* gs) noexcept nogil:
+    """Try the guesses kept in the order (_bring_next) until one's bound reaches the best
+    total: the best total and its guess (nd.best, nd.best_g), and a bound of the totals
+    ruled out (nd.node_lb)."""
+    cdef Py_ssize_t i = 0
+    cdef int64_t running
+    while i < nd.ninfo and not o.aborted:
+        _bring_next(o, nd, i)
+        if nd.info[i].lb >= nd.best:        # neither this guess nor any after it
+            if nd.info[i].lb < nd.node_lb:
+                nd.node_lb = nd.info[i].lb
+            break
+        running = _explore_guess(o, nd, i, gs)
+        if running < nd.node_lb:
+            nd.node_lb = running
+        if o.aborted:
+            if nd.root and i + 1 < nd.ninfo and nd.info[i + 1].lb < nd.node_lb:
+                nd.node_lb = nd.info[i + 1].lb
+            break
+        if running < nd.best:
+            nd.best = running
+            nd.best_g = nd.info[i].g
+        i += 1
+        if nd.root:
+            o.root_done = i
+
+
+cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
+                          int32_t tag) noexcept nogil:
+    """The node's value for _solve (see there), stored in the memo: the optimum when one
+    was found below the limit, else the proved lower bound."""
+    cdef MemoEntry* e
+    if o.aborted:
+        if nd.root:
+            o.root_lower = nd.node_lb if nd.node_lb > nd.lb0 else nd.lb0
+        out[0] = nd.best_g
+        return nd.best if nd.best_g >= 0 else nd.limit
+    if nd.best_g >= 0:                      # the optimum (below the limit)
+        out[0] = nd.best_g
+        e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
+        if e != NULL:
+            e.value = nd.best
+            e.guess = nd.best_g
+        return nd.best
+    if nd.node_lb < nd.lb0:
+        nd.node_lb = nd.lb0
+    e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
+    if e != NULL and nd.node_lb > e.lower:
+        e.lower = nd.node_lb
+    return nd.node_lb
+
+
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
                    int32_t tag, int32_t pair) noexcept nogil:
-    """_solve's general case: scan the guesses, then try them by increasing bound.
-
-    A node of few codes (_few) scans every guess by its part count (eight at a time),
-    which also settles the rules _solve leaves to it: a guess splitting c into singletons
-    (2m), else the candidate ``pair`` leaving one pair (2m), else the floor 2m + 1."""
-    cdef const KData* d = o.d
-    cdef int ns = d.nslots, win = d.win
-    # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
-    # else the slots themselves
-    cdef bint cells = d.injective and d.mode == TWO_WORDS and d.shift == 3
-    cdef int nc = d.ncl if cells else ns
-    cdef int wc = 0
-    cdef bint few = _few(o, m)
-    cdef const int32_t* pool = c if o.cands_only else gs.gl
-    cdef Py_ssize_t npool = m if o.cands_only else gs.ngl
-    cdef uint32_t skip = 0 if o.cands_only else _blank_skip(o, c, m)
-    cdef Info* info = <Info*>malloc((npool + 1) * sizeof(Info))
-    cdef uint32_t* hist = <uint32_t*>malloc(((0 if few else npool) + 1) * nc * sizeof(uint32_t))
-    cdef int64_t* estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
-    cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
-    cdef uint64_t* pk = _new_pack(d, c, m) if d.mode != SCORE_TABLE else NULL
-    cdef Hist64 hc
-    cdef uint32_t* hh = hc.c
-    cdef uint32_t cnt
-    cdef uint32_t row[MAX_SLOTS]
-    cdef Py_ssize_t ninfo = 0, nkept = 0, i, t
-    cdef Py_ssize_t off[MAX_SLOTS + 1]
-    cdef int s, bnode = 0, nparts, a, j, win_j = -1
-    cdef int order[MAX_SLOTS]
-    cdef int64_t best = limit, node_lb = INF, running = 0, part_est, v, lbg, key2
-    cdef int32_t best_g = -1, sub
-    cdef bint pruned
-    cdef MemoEntry* e
-    cdef Guesses child
-    cdef Info swap
-    cdef const uint64_t* pb = _bytes_of(d, pk, m) if pk != NULL else NULL
-    cdef int32_t batch[8]
-    cdef uint64_t masks[8]
-    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n) if cells else 0
-    cdef int nb, cand
-    cdef bint fixed = root and o.first >= 0
-    cdef int32_t split = -1
-    cdef int64_t settled = -1
-    # candidates only: one candidate per orbit of the history's group (the group maps the
-    # set onto itself, so a candidate's orbit holds candidates, all of one total)
-    cdef bint csym = o.use_sym and o.cands_only and not fixed and not _sym_trivial(d, &gs.sym)
+    """_solve's general case: scan the guesses (_scan_few for a node of few codes, which
+    also settles the rules _solve leaves to it, else _scan_general), then try them by
+    increasing bound (_explore)."""
+    cdef Node nd
     o.nodes += 1
-    if root and o.first >= 0:              # the opening is given
-        pool = &o.first
-        npool = 1
-        skip = 0
-    for j in range(nc):
-        if (cells and d.clist[j] == (d.n << 3) + d.n) or (not cells and j == win):
-            win_j = j
-    if (info == NULL or hist == NULL or estt == NULL or parts == NULL
-            or (d.mode != SCORE_TABLE and pk == NULL)):
-        o.aborted = STOP_MEMORY
-    else:
-        memset(hh, 0, sizeof(hc))
-        if few and not fixed:
-            # few codes: a bound from the number of parts alone (a part of p codes costs
-            # at least 2p - 1), eight guesses at a time; a guess's full part sizes (and
-            # its exact bound) are counted only when it comes to the front of the order
-            t = 0
-            while t < npool:
-                nb = 0
-                while t < npool and nb < 8:
-                    if not ((skip and d.colmask[pool[t]] & skip)
-                            or (csym and not _canonical(d, &gs.sym, pool[t]))):
-                        batch[nb] = pool[t]
-                        nb += 1
-                    t += 1
-                _masks8(d.enc, batch, nb, pk, m, masks)
-                for a in range(nb):
-                    nparts = popcount(masks[a] & ~winbit)
-                    cand = (masks[a] & winbit) != 0
-                    if not cand and nparts == m and not o.cands_only and m <= ns - 1:
-                        split = batch[a]    # the first guess splitting c into singletons
-                        break
-                    if nparts <= 1 and not cand:
-                        continue            # one part, not a candidate: no information
-                    if nparts > bnode:
-                        bnode = nparts
-                    lbg = 3 * m - 2 * cand - nparts
-                    if lbg >= limit:
-                        if lbg < node_lb:
-                            node_lb = lbg
-                        continue
-                    info[ninfo].g = batch[a]
-                    info[ninfo].notcand = not cand
-                    info[ninfo].lb = lbg
-                    info[ninfo].key2 = 0
-                    info[ninfo].exact = 0
-                    ninfo += 1
-                if split >= 0:              # settles the node (see below)
-                    break
-            o.scanned += t
-            if split >= 0:
-                settled = 2 * m             # a guess splitting c apart
-                best_g = split
-            elif pair >= 0 and dl >= 3:
-                settled = 2 * m             # else a candidate leaving one pair
-                best_g = pair
-            elif m <= ns and (o.cands_only or m <= ns - 1):
-                if 2 * m + 1 > lb0:         # every better guess was tried
-                    lb0 = 2 * m + 1
-            if settled < 0 and dl == 2:     # only a guess splitting c apart works
-                settled = INF
-            if settled < 0 and lb0 >= limit and not root:
-                settled = lb0
-            _est_table(estt, m, bnode, dl - 1)
+    if _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
+        if _few(o, m) and not nd.fixed:
+            _scan_few(o, &nd, gs, pair)
         else:
-            # every guess's part sizes and bound with the parent's part bound b (kept
-            # when below the limit), and the node's own best part count bnode
-            _est_table(estt, m, b, dl - 1)
-            for i in range(npool):
-                if skip and d.colmask[pool[i]] & skip:
-                    continue
-                if csym and not _canonical(d, &gs.sym, pool[i]):
-                    continue
-                _row(d, pool[i], pk, c, m, cells, hh, row)
-                nparts = 0
-                for j in range(nc):
-                    if j != win_j and row[j]:
-                        nparts += 1
-                if nparts <= 1 and row[win_j] == 0:
-                    continue                # one part, not a candidate: no information
-                if nparts > bnode:
-                    bnode = nparts
-                lbg = _bound(row, nc, win_j, m, estt, &key2)
-                if lbg >= limit:
-                    if lbg < node_lb:
-                        node_lb = lbg
-                    continue
-                memcpy(&hist[ninfo * nc], row, nc * sizeof(uint32_t))
-                info[ninfo].g = pool[i]
-                info[ninfo].notcand = row[win_j] == 0
-                info[ninfo].lb = lbg
-                info[ninfo].key2 = key2
-                info[ninfo].exact = 1
-                info[ninfo].row = <int32_t>ninfo
-                ninfo += 1
-            o.scanned += npool
-            if bnode < b:                   # sharper bounds for the guesses kept
-                _est_table(estt, m, bnode, dl - 1)
-                for i in range(ninfo):
-                    info[i].lb = _bound(hist + info[i].row * nc, nc, win_j, m, estt, &key2)
-            else:
-                bnode = b
+            _scan_general(o, &nd, gs)
     if root:
-        o.root_total = ninfo
-    if settled >= 0:                        # decided by the rules: no exploration
-        ninfo = 0
-        if settled >= INF or best_g < 0:
-            node_lb = settled
+        o.root_total = nd.ninfo
+    if nd.settled >= 0:                     # decided by the rules: no exploration
+        nd.ninfo = 0
+        if nd.settled >= INF or nd.best_g < 0:
+            nd.node_lb = nd.settled
         else:
-            best = settled
+            nd.best = nd.settled
             o.obvious += 1
-    i = 0
-    while i < ninfo and not o.aborted:
-        t = i                               # the next guess in the order: the smallest
-        for j in range(i + 1, ninfo):       # key, an unrefined bound first at a tie
-            if _before(&info[j], &info[t]):
-                t = j
-        if not info[t].exact and info[t].lb < best:
-            _row(d, info[t].g, pk, c, m, cells, hh, row)   # refine it and look again
-            info[t].lb = _bound(row, nc, win_j, m, estt, &info[t].key2)
-            info[t].exact = 1
-            continue
-        if t != i:
-            swap = info[i]
-            info[i] = info[t]
-            info[t] = swap
-        if info[i].lb >= best:              # neither this guess nor any after it
-            if info[i].lb < node_lb:
-                node_lb = info[i].lb
-            break
-        o.explored += 1
-        memset(row, 0, sizeof(row))         # its parts, by score (a stable counting sort)
-        for t in range(m):
-            row[_slot(d, info[i].g, c[t])] += 1
-        off[0] = 0
-        for s in range(ns):
-            off[s + 1] = off[s] + row[s]
-        for t in range(m):
-            s = _slot(d, info[i].g, c[t])
-            parts[off[s]] = c[t]
-            off[s] += 1
-        for s in range(ns):
-            off[s] -= row[s]
-        nparts = 0
-        for s in range(ns):
-            if s != win and row[s]:
-                order[nparts] = s
-                nparts += 1
-        for a in range(1, nparts):          # the smaller parts first
-            j = a
-            while j > 0 and row[order[j - 1]] > row[order[j]]:
-                s = order[j - 1]
-                order[j - 1] = order[j]
-                order[j] = s
-                j -= 1
-        running = info[i].lb
-        pruned = False
-        memset(&child, 0, sizeof(child))
-        if o.use_sym and _sym_child(d, &gs.sym, info[i].g,
-                                                          &child.sym) != 0:
-            o.aborted = STOP_MEMORY
-        if o.workers != NULL and m >= o.par_min and nparts >= 2 and not o.aborted:
-            running = _parts_side_by_side(o, parts, off, row, order, nparts, dl, best,
-                                          running, bnode, estt, &child)
-            pruned = running >= best
-        for a in range(nparts):
-            if o.aborted or o.workers != NULL and m >= o.par_min and nparts >= 2:
-                break
-            s = order[a]
-            part_est = estt[row[s]]
-            v = _solve(o, parts + off[s], row[s], dl - 1, best - (running - part_est), bnode,
-                       &child, &sub, False)
-            if o.aborted:                   # (the stopped part keeps its estimate)
-                break
-            running += v - part_est
-            if running >= best:
-                pruned = True
-                break
-        free(child.own)
-        free(child.sym.el)
-        if running < node_lb:
-            node_lb = running
-        if o.aborted:
-            if root and i + 1 < ninfo and info[i + 1].lb < node_lb:
-                node_lb = info[i + 1].lb
-            break
-        if not pruned:
-            best = running
-            best_g = info[i].g
-        i += 1
-        if root:
-            o.root_done = i
+    _explore(o, &nd, gs)
     if root and not o.aborted:
         o.root_done = o.root_total
-    free(pk)
-    free(parts)
-    free(estt)
-    free(hist)
-    free(info)
-    if o.aborted:
-        if root:
-            o.root_lower = node_lb if node_lb > lb0 else lb0
-        out[0] = best_g
-        return best if best_g >= 0 else limit
-    if best_g >= 0:                         # the optimum (below the limit)
-        out[0] = best_g
-        e = _memo_find(&o.memo, c, m, tag, h, True)
-        if e != NULL:
-            e.value = best
-            e.guess = best_g
-        return best
-    if node_lb < lb0:
-        node_lb = lb0
-    e = _memo_find(&o.memo, c, m, tag, h, True)
-    if e != NULL and node_lb > e.lower:
-        e.lower = node_lb
-    return node_lb
+    _node_close(&nd)
+    return _node_answer(o, &nd, out, h, tag)
 
 
 cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py_ssize_t size,
