@@ -76,3 +76,67 @@ def test_search_root_openings_checks_its_arguments():
         _search.root_openings(game.kernel, pool, game.secrets, 3, _core.VAL_FIRST, 8)
     with pytest.raises(ValueError):
         _search.root_openings(game.kernel, pool, game.secrets[:0], 3, _core.VAL_ENTROPY, 8)
+
+
+def _kernel_root_order(game, cands, candidates_only, max_guesses, blanks):
+    return _optimal.root_order(game.kernel, game.guesses, cands, np.zeros(0, dtype=np.int32),
+                               candidates_only, game.symmetric, blanks, max_guesses)
+
+
+def _same_openings(game, cands, candidates_only, max_guesses, blanks):
+    dl = max_guesses or 100
+    expect = root_order(game, cands, candidates_only, dl)
+    guesses, bounds, key2, notcand, bnode = _kernel_root_order(game, cands, candidates_only,
+                                                               max_guesses, blanks)
+    assert guesses.dtype == np.int32 and bounds.dtype == np.int64
+    assert guesses.tolist() == [o.guess for o in expect]
+    assert [(int(b), int(k), bool(n), int(g)) for b, k, n, g
+            in zip(bounds, key2, notcand, guesses)] == [o.order for o in expect]
+    estt = _optimal.est_table(int(cands.size), bnode, dl - 1)
+    for o in expect:                        # the parts' estimates from the root's bnode
+        assert [est for _, _, est in o.parts] == [estt[part.size] for _, part, _ in o.parts]
+    return len(expect)
+
+
+@pytest.mark.parametrize("spec", GAMES)
+@pytest.mark.parametrize("candidates_only", [False, True])
+def test_optimal_root_order_matches_the_plan(spec, candidates_only):
+    game = Game(*spec)
+    cands = np.ascontiguousarray(game.secrets, dtype=np.int32)
+    blanks = game.symmetric and game.guesses.size == game.size
+    for max_guesses in (0, 5, 4):
+        _same_openings(game, cands, candidates_only, max_guesses, blanks)
+
+
+@pytest.mark.parametrize("spec", [(4, 6, "classic"), (4, 5, "classic"), (4, 6, "distinct")])
+@pytest.mark.parametrize("candidates_only", [False, True])
+def test_optimal_root_order_of_a_mid_game_set(spec, candidates_only):
+    """A set after two guesses, scanned with the whole game's symmetry (an empty
+    history) and no merged colours, as the plan's function does."""
+    game = Game(*spec)
+    cands = np.ascontiguousarray(game.secrets, dtype=np.int32)
+    for g in (game.code("1234"), game.code("1455")):    # the largest part each time
+        labels = game.kernel.slots(g, cands)
+        part = cands[labels == np.bincount(labels).argmax()]
+        if part.size <= max(MASKS_MAX, game.kernel.nslots):
+            break
+        cands = np.ascontiguousarray(part)
+    assert max(MASKS_MAX, game.kernel.nslots) < cands.size < game.secrets.size
+    # (candidates only: the set is not closed under the whole game's symmetry, so few of
+    # its codes, perhaps none, are the smallest of their orbit; both agree all the same)
+    assert _same_openings(game, cands, candidates_only, 0, False) > 0 or candidates_only
+
+
+def test_optimal_root_order_limit_and_refusals():
+    game = Game(4, 4)
+    cands = np.ascontiguousarray(game.secrets)
+    guesses, bounds, _, _, _ = _kernel_root_order(game, cands, False, 0, True)
+    cut = int(bounds[len(bounds) // 2])
+    limited = _optimal.root_order(game.kernel, game.guesses, cands, np.zeros(0, np.int32),
+                                  False, True, True, 0, cut)
+    assert limited[0].tolist() == guesses[bounds < cut].tolist()
+    assert _optimal.FEW_CODES_MAX == MASKS_MAX
+    with pytest.raises(ValueError):         # few codes: scanned by part counts
+        _kernel_root_order(game, cands[:_optimal.FEW_CODES_MAX], False, 0, False)
+    with pytest.raises(ValueError):         # two guesses: settled without a scan
+        _kernel_root_order(game, cands, False, 2, True)

@@ -785,6 +785,84 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     return _node_answer(o, &nd, out, h, tag)
 
 
+def root_order(Kernel kernel, guesses, cands, history, bint cands_only, bint symmetry,
+               bint blanks, int max_guesses=0, int64_t limit=0):
+    """The guesses the optimal search explores first at the root of ``cands``, in the
+    order it tries them, with their bounds, made by the very code the search runs there
+    (_node_open, _scan_general, the order of _bring_next): one guess per orbit of the
+    history's group, the guesses using an absent colour merged away (``blanks``), those
+    giving no information (one part, not a candidate) dropped, each bounded by |S| plus
+    the estimate of each non-winning part with the root's best part count, sorted by
+    (bound, sum of squared part sizes, candidates first, index), and only those whose
+    bound is below ``limit`` (0: no limit): the ones the search explores until a total
+    is known.
+
+    The arguments are :class:`Optimizer`'s and its :meth:`~Optimizer.run`'s
+    (``guesses``: every guess, ascending; ``history``: the guesses played before, for
+    the symmetry; ``max_guesses`` 0: no limit).  Returns ``(guesses, bounds, key2,
+    notcand, bnode)``: int32 code indices, int64 bounds, int64 sums of squared part
+    sizes, a bool array (True: not a candidate), and the root's best part count, with
+    which a part of p codes is estimated at ``est_table(p, bnode, dl - 1)[p]`` (dl the
+    guesses left).  Raises ValueError for a set the search does not scan this way:
+    FEW_CODES_MAX codes or fewer on an encoded game (scanned by part counts), no more
+    codes than slots (the obvious rules may settle it), or two guesses left or fewer."""
+    cdef const int32_t[::1] gv = kernel.rows(guesses)
+    cdef const int32_t[::1] cv = kernel.rows(cands)
+    cdef const int32_t[::1] hv = kernel.rows(history)
+    cdef Py_ssize_t m = cv.shape[0], nh = hv.shape[0], n = 0, i
+    cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+    cdef int64_t lim = limit if limit > 0 else INF
+    cdef bint ok = True
+    cdef OData o
+    cdef Guesses gs
+    cdef Node nd
+    memset(&o, 0, sizeof(OData))
+    memset(&gs, 0, sizeof(Guesses))
+    memset(&nd, 0, sizeof(Node))
+    o.d = &kernel.d
+    o.guesses = &gv[0] if gv.shape[0] else NULL
+    o.ng = gv.shape[0]
+    o.cands_only = cands_only
+    o.use_sym = symmetry and kernel.mode != SCORE_TABLE
+    o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
+    o.limited = max_guesses > 0
+    o.first = -1
+    if m <= kernel.nslots or _few(&o, m) or dl <= 2:
+        raise ValueError("root_order needs more codes than slots and than FEW_CODES_MAX "
+                         "(on an encoded game), and three guesses left or more")
+    try:
+        with nogil:
+            if o.use_sym and _sym_root(o.d, &hv[0] if nh else NULL, nh, &gs.sym) != 0:
+                ok = False
+            if ok and _ensure(&o, &gs) != 0:
+                ok = False
+            if ok and _node_open(&o, &nd, &cv[0], m, dl, lim, o.d.nslots - 1, &gs, True, 0):
+                _scan_general(&o, &nd, &gs)
+                while n < nd.ninfo:
+                    _bring_next(&o, &nd, n)
+                    if nd.info[n].lb >= nd.best:
+                        break
+                    n += 1
+            else:
+                ok = False
+        if not ok:
+            raise MemoryError("out of memory in root_order")
+        out = np.empty(n, dtype=np.int32)
+        bounds = np.empty(n, dtype=np.int64)
+        key2 = np.empty(n, dtype=np.int64)
+        notcand = np.empty(n, dtype=bool)
+        for i in range(n):
+            out[i] = nd.info[i].g
+            bounds[i] = nd.info[i].lb
+            key2[i] = nd.info[i].key2
+            notcand[i] = nd.info[i].notcand != 0
+        return kernel.codes(out), bounds, key2, notcand, nd.bnode
+    finally:
+        _node_close(&nd)
+        free(gs.own)
+        free(gs.sym.el)
+
+
 cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py_ssize_t size,
                         int depth) noexcept nogil:
     cdef Py_ssize_t i = _append_record(&o.rec, &o.nrec, &o.caprec, parent, slot, guess,

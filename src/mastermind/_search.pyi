@@ -10,6 +10,9 @@ from ._core import Kernel, StopFlag
 
 I32 = npt.NDArray[np.int32]
 
+def root_openings(kernel: Kernel, pool: I32, cands: I32, d: int, order: int,
+                  nonwin: int) -> Optional[I32]: ...
+
 class Searcher:
     order: int
     matrix_after: int
