@@ -139,6 +139,67 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     return best.g
 
 
+cdef int32_t* _split_by_score(Walk* w, int32_t g, const int32_t* c, Py_ssize_t m,
+                              uint32_t* cnt) noexcept nogil:
+    """A new array (free it) of the codes of c by their score against guess g: cnt[slot]
+    codes for each slot, the parts in slot order, each sorted (a stable counting sort);
+    NULL when memory runs out (then w.error is set)."""
+    cdef const KData* d = w.d
+    cdef Py_ssize_t off[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int s
+    cdef uint8_t* lab = <uint8_t*>malloc(m * sizeof(uint8_t))
+    cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t))
+    if lab == NULL or parts == NULL:
+        free(lab)
+        free(parts)
+        w.error = STOP_MEMORY
+        return NULL
+    memset(cnt, 0, MAX_SLOTS * sizeof(uint32_t))
+    for i in range(m):
+        s = _slot(d, g, c[i])
+        lab[i] = <uint8_t>s
+        cnt[s] += 1
+    off[0] = 0
+    for s in range(1, d.nslots):
+        off[s] = off[s - 1] + cnt[s - 1]
+    for i in range(m):
+        parts[off[lab[i]]] = c[i]
+        off[lab[i]] += 1
+    free(lab)
+    return parts
+
+
+cdef Py_ssize_t _child_guesses(Walk* w, const Sym* sym, int32_t g, const uint32_t* cnt,
+                               Sym* child, int32_t** own,
+                               const int32_t** gl) noexcept nogil:
+    """The guesses the children of guess g scan, in ``gl`` (their number returned): when
+    symmetry is on and some child is large enough to scan the guesses, the canonical
+    guesses of their group (the history plus g, made in ``child``), computed once for all
+    of them (in a new array ``own``: free it); else every guess."""
+    cdef const KData* d = w.d
+    cdef bint need_scan = False
+    cdef int s
+    gl[0] = w.guesses
+    own[0] = NULL
+    for s in range(d.nslots):               # a child this large will scan the guesses
+        if s != d.win and cnt[s] > <uint32_t>d.nslots:
+            need_scan = True
+    if not (need_scan and w.use_sym and not w.cands_only and w.kind != KIND_FIRST):
+        return w.nguesses
+    if _sym_child(d, sym, g, child) != 0:
+        w.error = STOP_MEMORY
+        return w.nguesses
+    if _sym_trivial(d, child):
+        return w.nguesses
+    own[0] = <int32_t*>malloc(w.nguesses * sizeof(int32_t) + 1)
+    if own[0] == NULL:
+        w.error = STOP_MEMORY
+        return w.nguesses
+    gl[0] = own[0]
+    return _canonical_guesses(d, child, w.guesses, w.nguesses, own[0])
+
+
 cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
                 Py_ssize_t parent, int pslot, bint root, const Sym* sym,
                 const int32_t* gl, Py_ssize_t ngl) noexcept nogil:
@@ -148,16 +209,13 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
     cdef const KData* d = w.d
     cdef int32_t g
     cdef int s
-    cdef Py_ssize_t i, node
+    cdef Py_ssize_t node, start = 0
     cdef uint32_t cnt[MAX_SLOTS]
-    cdef Py_ssize_t off[MAX_SLOTS]
     cdef int32_t* parts
-    cdef uint8_t* lab
     cdef Sym child
     cdef int32_t* cgl = NULL
-    cdef const int32_t* kgl = w.guesses
-    cdef Py_ssize_t nkgl = w.nguesses
-    cdef bint need_scan = False
+    cdef const int32_t* kgl
+    cdef Py_ssize_t nkgl
     child.el = NULL
     if w.error != STOP_NONE:
         return
@@ -175,48 +233,18 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
     if m == 1 and c[0] == g:
         w.dist[depth] += 1
         return
-    lab = <uint8_t*>malloc(m * sizeof(uint8_t))
-    parts = <int32_t*>malloc(m * sizeof(int32_t))
-    if lab == NULL or parts == NULL:
-        free(lab)
-        free(parts)
-        w.error = STOP_MEMORY
+    parts = _split_by_score(w, g, c, m, cnt)
+    if parts == NULL:
         return
-    memset(cnt, 0, sizeof(cnt))
-    for i in range(m):
-        s = _slot(d, g, c[i])
-        lab[i] = <uint8_t>s
-        cnt[s] += 1
-    off[0] = 0
-    for s in range(1, d.nslots):
-        off[s] = off[s - 1] + cnt[s - 1]
-    for i in range(m):                      # stable counting sort: parts stay sorted
-        parts[off[lab[i]]] = c[i]
-        off[lab[i]] += 1
-    free(lab)
-    for s in range(d.nslots):               # a child this large will scan the guesses
-        if s != d.win and cnt[s] > <uint32_t>d.nslots:
-            need_scan = True
-    # The children's history adds g: their group, and their canonical guesses computed
-    # once for all of them.
-    if need_scan and w.use_sym and not w.cands_only and w.kind != KIND_FIRST:
-        if _sym_child(d, sym, g, &child) != 0:
-            w.error = STOP_MEMORY
-        elif not _sym_trivial(d, &child):
-            cgl = <int32_t*>malloc(w.nguesses * sizeof(int32_t) + 1)
-            if cgl == NULL:
-                w.error = STOP_MEMORY
-            else:
-                nkgl = _canonical_guesses(d, &child, w.guesses, w.nguesses, cgl)
-                kgl = cgl
+    nkgl = _child_guesses(w, sym, g, cnt, &child, &cgl, &kgl)
     for s in range(d.nslots):
         if cnt[s] == 0:
             continue
         if s == d.win:
             w.dist[depth] += cnt[s]
         else:
-            _walk(w, parts + off[s] - cnt[s], cnt[s], depth + 1, node, s, False,
-                  &child, kgl, nkgl)
+            _walk(w, parts + start, cnt[s], depth + 1, node, s, False, &child, kgl, nkgl)
+        start += cnt[s]
     free(cgl)
     free(child.el)
     free(parts)
