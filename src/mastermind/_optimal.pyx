@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""The expected-case optimum (DESIGN section 7): the strategy with the least total number
-of guesses over a candidate set, by depth-first branch and bound.
+"""The expected-case optimum: the strategy with the least total number of guesses over a
+candidate set (so the least average over its secrets), by depth-first branch and bound.
 
 T({x}) = 1, and T(S) = |S| + min over guesses g of the sum of T(P) over the non-winning
 parts P of g on S; with d guesses left, the least total among trees of depth <= d

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """The choice rule's scan: which guess a one-step strategy plays over a candidate set.
 
-Every guess of a list is offered to a ``Best`` (best key, then a candidate, then the
-smallest index: DESIGN section 2), and most of them are ruled out before they are fully
-scored:
+Every guess of a list is offered to a ``Best`` (the rule every strategy follows: the best
+key, then a candidate, then the smallest index), and most of them are ruled out before
+they are fully scored:
 
 * bounded evaluation (``_eval_narrow``): a guess is given up as soon as its partial
   table proves it worse than the best so far;
@@ -135,6 +135,10 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     log T (t log t grows with t).  A cell is part of one slot, so cell sums bound slot
     sums (they are equal when cells and slots correspond one to one, ``d.injective``;
     black-peg slots merge cells and are folded at the end).
+
+    One function of four loops rather than named steps: it is inlined into the scans,
+    and each valuation's loop is the hottest code of the package (a call or a shared
+    loop with a per-pair test would cost in every pair).
     """
     cdef Hist64 hc
     cdef uint32_t* h = hc.c

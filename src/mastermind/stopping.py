@@ -3,9 +3,10 @@
 The kernel runs without the GIL, so Python's Ctrl-C handler cannot run while it works.
 :func:`run_stoppable` therefore runs the call in a worker thread and waits for it in the
 calling (main) thread: a KeyboardInterrupt there sets the call's
-:class:`~mastermind._core.StopFlag`, which the kernel's scans and walks read every few
-milliseconds; the worker returns, and the KeyboardInterrupt goes on.  No thread of the
-package is left computing.  A time limit is a deadline on the same flag.
+:class:`~mastermind._core.StopFlag`, which the kernel's scans, walks and searches read
+every few milliseconds; the worker returns, and the KeyboardInterrupt goes on.  No thread
+of the package is left computing.  A time limit is a deadline on the same flag; the
+flag's value says why a call stopped (``_core.STOP_REQUESTED``, ``_core.STOP_DEADLINE``).
 
 >>> from mastermind import _scan
 >>> from mastermind.game import Game
