@@ -601,22 +601,24 @@ cdef void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept nogil:
     whose bound, when only estimated from its part count and still below the best, is
     first made exact from its part sizes (then the order is looked at again)."""
     cdef uint32_t row[MAX_SLOTS]
-    cdef Py_ssize_t t, j
-    cdef Info swap
+    cdef Py_ssize_t t, j, n = nd.ninfo
+    cdef Info* info = nd.info
+    cdef Info first
     while True:
         t = i                               # the smallest key, an unrefined bound first
-        for j in range(i + 1, nd.ninfo):    # at a tie
-            if _before(&nd.info[j], &nd.info[t]):
+        first = info[i]                     # at a tie (the first so far held by value:
+        for j in range(i + 1, n):           # compared in registers)
+            if _before(&info[j], &first):
                 t = j
-        if nd.info[t].exact or nd.info[t].lb >= nd.best:
+                first = info[j]
+        if first.exact or first.lb >= nd.best:
             break
-        _row(o.d, nd.info[t].g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
-        nd.info[t].lb = _bound(row, nd.nc, nd.win_j, nd.m, nd.estt, &nd.info[t].key2)
-        nd.info[t].exact = 1
+        _row(o.d, first.g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+        info[t].lb = _bound(row, nd.nc, nd.win_j, nd.m, nd.estt, &info[t].key2)
+        info[t].exact = 1
     if t != i:
-        swap = nd.info[i]
-        nd.info[i] = nd.info[t]
-        nd.info[t] = swap
+        info[t] = info[i]
+        info[i] = first
 
 
 cdef int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
