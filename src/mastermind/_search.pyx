@@ -428,53 +428,62 @@ cdef inline int _parts_of(const KData* kd, const uint32_t* h, int32_t* maxpart) 
     return nparts
 
 
-cdef Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m, const int32_t* pool,
-                        Py_ssize_t npool, const SetSym* y, int64_t cap, GuessInfo* info,
-                        const uint64_t* pb, int* pmax, Py_ssize_t* nviable,
-                        bint* early) noexcept nogil:
+cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
+                               const int32_t* pool, Py_ssize_t npool, const SetSym* y,
+                               int64_t cap, GuessInfo* info, const uint64_t* pb,
+                               int* pmax_out, Py_ssize_t* nviable_out,
+                               bint* early_out) noexcept nogil:
     """Phase 1: each canonical guess of the pool scanned until a non-winning part exceeds
     ``cap``.  info[0..n) receives the guesses finished (key, largest part, candidacy), but
     those with no information and no chance to win, and those given up (largest part
     -1, ``early`` set); ``pmax``: the best part count of the finished scans, ``nviable``:
-    how many were kept.  Returns n, or -1 when stopped."""
+    how many were kept.  Returns n, or -1 when stopped.  (The counts are kept in locals,
+    written out at the end: the loop runs once per guess.)"""
     cdef const KData* kd = s.d
     cdef uint32_t h[MAX_SLOTS]
     cdef uint32_t hc[64]
-    cdef Py_ssize_t i, ninfo = 0, scored
-    cdef int nparts
+    cdef Py_ssize_t i, ninfo = 0, nviable = 0, scored
+    cdef int nparts, pmax = 0, win = kd.win, order = s.order
     cdef int32_t g, maxpart
-    cdef bint ok
+    cdef bint ok, early = False
+    cdef int64_t scores = 0, scanned = 0
     if pb != NULL:
         memset(hc, 0, sizeof(hc))
     for i in range(npool):
         if (i & 255) == 255 and m > 256 and _poll(s):
-            return -1
+            ninfo = -1
+            break
         g = pool[i]
         if not _set_canonical(&s.sym, y, g):
             continue
-        s.scanned += 1
+        scanned += 1
         if pb != NULL:
             ok = _scan_capped(kd, g, pb, m, cap, hc, h)
-            s.scores += m
+            scores += m
         else:
             ok = _scan_scalar(kd, g, c, m, cap, h, &scored)
-            s.scores += scored
+            scores += scored
         info[ninfo].guess = g
         if not ok:
             info[ninfo].maxpart = -1        # scan unfinished
-            early[0] = True
+            early = True
             ninfo += 1
             continue
         nparts = _parts_of(kd, h, &maxpart)
-        if nparts > pmax[0]:
-            pmax[0] = nparts
-        if h[kd.win] == 0 and nparts == 1:
+        if nparts > pmax:
+            pmax = nparts
+        if h[win] == 0 and nparts == 1:
             continue                        # no information and no chance to win
-        info[ninfo].key = _value(kd, h, s.order)
+        info[ninfo].key = _value(kd, h, order)
         info[ninfo].maxpart = maxpart
-        info[ninfo].notcand = h[kd.win] == 0
+        info[ninfo].notcand = h[win] == 0
         ninfo += 1
-        nviable[0] += 1
+        nviable += 1
+    s.scanned += scanned
+    s.scores += scores
+    pmax_out[0] = pmax
+    nviable_out[0] = nviable
+    early_out[0] = early
     return ninfo
 
 
