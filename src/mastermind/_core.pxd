@@ -174,24 +174,25 @@ cdef inline KData _with_stop(const KData* d, StopFlag stop):
     return out
 
 
-cdef inline int _stop_reason(const KData* d) noexcept nogil:
-    """STOP_REQUESTED when the caller asked to stop, STOP_DEADLINE when its deadline passed
-    (the flag is then set to it), else STOP_NONE."""
-    cdef int f
+cdef inline bint _halted(const KData* d) noexcept nogil:
+    """The caller asked to stop, or its deadline passed (then the flag is set to
+    STOP_DEADLINE).  (Read every few guesses in the scans' loops: kept this small.)"""
     if d.stop == NULL:
-        return STOP_NONE
-    f = vread(d.stop)
-    if f != STOP_NONE:
-        return f
+        return False
+    if vread(d.stop):
+        return True
     if d.deadline > 0 and _now() > d.deadline:
         d.stop[0] = STOP_DEADLINE
-        return STOP_DEADLINE
+        return True
+    return False
+
+
+cdef inline int _stop_reason(const KData* d) noexcept nogil:
+    """Why the caller wants the call to end: STOP_REQUESTED, STOP_DEADLINE (see
+    _halted), or STOP_NONE when it does not."""
+    if _halted(d):
+        return vread(d.stop)
     return STOP_NONE
-
-
-cdef inline bint _halted(const KData* d) noexcept nogil:
-    """The caller asked to stop, or its deadline passed (see _stop_reason)."""
-    return _stop_reason(d) != STOP_NONE
 
 
 # ------------------------------------------------------------------ inline primitives
