@@ -365,8 +365,8 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
         if kind == KIND_MINMAX and (lim if lim < m else m) > LANES_CAP:
             alive = (1u << nl) - 1              # counts too high for the lanes' levels
         else:
-            alive = _lanes(d.enc, batch, nl, pk, m, kind, lim - m if kind == KIND_EXPECTED else lim,
-                           d.dxlogx)
+            alive = _lanes(d.enc, batch, nl, pk, m, kind,
+                           lim - m if kind == KIND_EXPECTED else lim, d.dxlogx)
         for l in range(nl):                     # the others: proven worse than the best
             if (alive >> l) & 1:
                 _scan_one(d, kind, &batch[l], 1, c, pk, m, best, 0, floor, NULL, False)

@@ -805,7 +805,8 @@ def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):
     cdef int pmax = 0
     cdef bint oom = False
     if order < KIND_MINMAX or order > KIND_EXPECTED:
-        raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
+        raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or "
+                         "VAL_EXPECTED")
     if m == 0 or d < 1:
         raise ValueError("root_openings needs candidates and d >= 1")
     memset(&s, 0, sizeof(SData))

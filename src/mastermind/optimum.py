@@ -268,13 +268,15 @@ def _result(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Op
     nodes = int(search.stats["nodes"])
     if found is None:  # stopped before the search, or the kernel's answer was lost
         found = search.last
-    code, value, lower, recs = found if found is not None else (2, -1, 0, None)
-    if code == 1 and seed is None:  # nothing at all: no strategy within max_guesses
+    code, value, lower, recs = (found if found is not None
+                                else (_optimal.RUN_STOPPED, -1, 0, None))
+    if code == _optimal.RUN_ABOVE_LIMIT and seed is None:
+        # nothing at all: no strategy within max_guesses
         return Optimum(game, candidates_only, max_guesses, g0, {}, True, None, None, status,
                        "search", nodes, seconds, history=history, secrets_left=secrets)
-    if code == 1:  # pragma: no cover - the seed is a strategy within the limit
+    if code == _optimal.RUN_ABOVE_LIMIT:  # pragma: no cover - the seed is within the limit
         raise RuntimeError("the optimal search lost its seed strategy")
-    if code == 0 or (value >= 0 and (seed is None or value < seed.total)):
+    if code == _optimal.RUN_OPTIMUM or (value >= 0 and (seed is None or value < seed.total)):
         tree = _in_score_order(_build_tree(game, recs))
         source = "search"
     elif seed is not None:
@@ -288,7 +290,7 @@ def _result(game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Op
             if won:
                 dist[depth] = dist.get(depth, 0) + won
     total = sum(d * c for d, c in dist.items()) if dist else None
-    exact = code == 0
+    exact = code == _optimal.RUN_OPTIMUM
     low = int(value) if exact else max(int(lower), 0)
     if not exact and status == "exact":
         status = "time-limit" if flag.value == _core.STOP_DEADLINE else "interrupted"
