@@ -221,9 +221,10 @@ def test_fast_equals_plain_wide_codes(strategy):
     assert cands.size == 130
     hist = np.array(history, dtype=np.int32)
     kind = Strategy(strategy).kind
-    fast = _walk.walk(game.kernel, game.guesses, cands, kind, False, True, -1, 3, True, hist,
-                      True, 1, True)
-    plain = _walk.walk(game.kernel, game.guesses, cands, kind, False, True, -1, 3, True, hist,
-                       False, 1, False, True)
+    fast = _walk.walk(game.kernel, game.guesses, cands, kind, cands_only=False,
+                      shortcut_ok=True, depth=3, record=True, history=hist, symmetry=True,
+                      blanks=True)
+    plain = _walk.walk(game.kernel, game.guesses, cands, kind, cands_only=False,
+                       shortcut_ok=True, depth=3, record=True, history=hist, plain=True)
     assert fast[0].tolist() == plain[0].tolist()
     assert fast[1].tolist() == plain[1].tolist()

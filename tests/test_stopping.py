@@ -119,14 +119,14 @@ def test_run_stoppable_from_another_thread_runs_inline():
 
 def test_kernel_flag_values():
     flag = _core.StopFlag()
-    assert flag.value == 0
+    assert flag.value == _core.STOP_NONE
     flag.set_time_limit(1e-9)
     time.sleep(0.01)
     g = Game(4, 6)
     _scan.best_guess(g.kernel, g.guesses, g.secrets, 0, 1, flag)
-    assert flag.value == 2
+    assert flag.value == _core.STOP_DEADLINE
     flag.clear()
     flag.set_time_limit(0)
     _, key, _ = _scan.best_guess(g.kernel, g.guesses, g.secrets, 0, 1, flag)
-    assert flag.value == 0 and key == 256
+    assert flag.value == _core.STOP_NONE and key == 256
     assert np.isfinite(_core.monotonic())

@@ -59,8 +59,16 @@ cdef enum:
     REC = 5                 # a tree record: parent, slot, guess, size, depth
 
 
+# How a game's codes are held (``KData.mode``; the Python constants MODE_* of _core.pyx).
+cdef enum:
+    TWO_WORDS = 0           # encoded codes of two 64-bit words (n*k <= 64)
+    FOUR_WORDS = 1          # encoded codes of four words (n*k <= 128)
+    SCORE_TABLE = 2         # a table of score slots (custom games)
+
+
 # Valuation kinds (``kind`` everywhere; the Python constants VAL_* of _core.pyx): each
-# is an integer key, lower is better.
+# is an integer key, lower is better.  The scans take the first four; KIND_FIRST (the
+# first candidate) needs no scan.
 cdef enum:
     KIND_MINMAX = 0
     KIND_ENTROPY = 1
@@ -69,8 +77,21 @@ cdef enum:
     KIND_FIRST = 4
 
 
+# Why a kernel call stopped: one vocabulary for the StopFlag's value (STOP_NONE,
+# STOP_REQUESTED, STOP_DEADLINE) and for every module's own reasons (the searches'
+# ``aborted``, the walk's ``error``).  ``cpdef``: _core also exports them to Python.
+cpdef enum:
+    STOP_NONE = 0           # not stopped: running, or finished
+    STOP_REQUESTED = 1      # StopFlag.set() (Ctrl-C, a unit no longer needed)
+    STOP_DEADLINE = 2       # the StopFlag's deadline passed
+    STOP_NODE_LIMIT = 3     # the worst-case search's node budget ran out
+    STOP_MEMORY = 4         # out of memory
+    STOP_TOO_DEEP = 5       # the walk's tree is deeper than MAX_DEPTH
+    STOP_CANCELLED = 6      # an optimal-search worker's part no longer matters
+
+
 cdef struct KData:
-    int mode            # 0: two-word codes, 1: four-word codes, 2: score table
+    int mode            # TWO_WORDS, FOUR_WORDS or SCORE_TABLE
     int n
     int k
     int nslots
@@ -82,7 +103,7 @@ cdef struct KData:
     const uint64_t* enc # encoded codes, ``words`` words each
     const uint8_t* digits # (N, n) colours 0..k-1 of every code (encoded modes)
     const uint32_t* colmask # bit c set when code i uses colour c (encoded modes)
-    const uint8_t* table  # mode 2: table[u * stride + v] = slot of s(u, v)
+    const uint8_t* table  # SCORE_TABLE: table[u * stride + v] = slot of s(u, v)
     Py_ssize_t stride
     const int64_t* xlogx  # xlogx[t] ~ t*log2(t) * 2^S, additive over prime factors
     const int64_t* dxlogx # xlogx[t + 1] - xlogx[t]
@@ -102,7 +123,7 @@ cdef struct KData:
     # Per call (set on a copy of the Kernel's data by _with_stop, never on the Kernel's):
     int* stop             # a flag another thread may set (NULL: none): scans and walks
                           # that see it nonzero return at once, their results void;
-                          # 1: stop requested, 2: the deadline passed
+                          # STOP_REQUESTED, or STOP_DEADLINE once the deadline passed
     double deadline       # CLOCK_MONOTONIC seconds after which scans stop (0: none)
 
 
@@ -154,15 +175,24 @@ cdef inline KData _with_stop(const KData* d, StopFlag stop):
 
 
 cdef inline bint _halted(const KData* d) noexcept nogil:
-    """The caller asked to stop, or its deadline passed (then the flag is set to 2)."""
+    """The caller asked to stop, or its deadline passed (then the flag is set to
+    STOP_DEADLINE).  (Read every few guesses in the scans' loops: kept this small.)"""
     if d.stop == NULL:
         return False
     if vread(d.stop):
         return True
     if d.deadline > 0 and _now() > d.deadline:
-        d.stop[0] = 2
+        d.stop[0] = STOP_DEADLINE
         return True
     return False
+
+
+cdef inline int _stop_reason(const KData* d) noexcept nogil:
+    """Why the caller wants the call to end: STOP_REQUESTED, STOP_DEADLINE (see
+    _halted), or STOP_NONE when it does not."""
+    if _halted(d):
+        return vread(d.stop)
+    return STOP_NONE
 
 
 # ------------------------------------------------------------------ inline primitives
@@ -170,11 +200,11 @@ cdef inline int _slot(const KData* d, int32_t g, int32_t s) noexcept nogil:
     """The slot of s(g, s).  Plain Python: ``slots.index(score(code(g), code(s)))``."""
     cdef const uint64_t* a
     cdef const uint64_t* b
-    if d.mode == 0:
+    if d.mode == TWO_WORDS:
         a = d.enc + 2 * <Py_ssize_t>g
         b = d.enc + 2 * <Py_ssize_t>s
         return d.slot_tab[(popcount(a[0] & b[0]) << 4) | popcount(a[1] & b[1])]
-    elif d.mode == 1:
+    elif d.mode == FOUR_WORDS:
         a = d.enc + 4 * <Py_ssize_t>g
         b = d.enc + 4 * <Py_ssize_t>s
         return d.slot_tab[((popcount(a[0] & b[0]) + popcount(a[1] & b[1])) << 4)
@@ -233,7 +263,7 @@ cdef inline void _acc_wide(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
 
 cdef inline void _acc(const KData* d, const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
                       uint32_t* hh) noexcept nogil:
-    if d.mode == 1:
+    if d.mode == FOUR_WORDS:
         _acc_wide(ge, pk, m, hh, d.cells)
     elif d.shift == 3:
         _acc_narrow(ge, pk, m, hh, d.cells, 3, d.clist, d.ncl)
@@ -342,14 +372,14 @@ cdef inline int64_t _value(const KData* d, const uint32_t* h, int kind) noexcept
     cdef int64_t v = 0
     cdef int j
     cdef uint32_t t
-    if kind == 0:
+    if kind == KIND_MINMAX:
         for j in range(d.nslots):
             if h[j] > v:
                 v = h[j]
-    elif kind == 1:
+    elif kind == KIND_ENTROPY:
         for j in range(d.nslots):
             v += d.xlogx[h[j]]
-    elif kind == 2:
+    elif kind == KIND_PARTS:
         for j in range(d.nslots):
             v -= h[j] != 0
     else:
@@ -366,10 +396,10 @@ cdef inline int64_t _even_spread(const KData* d, int64_t N, int64_t cells,
     valuation is convex."""
     cdef int64_t q = N // cells
     cdef int64_t r = N % cells
-    if kind == 0:
+    if kind == KIND_MINMAX:
         return q + (r != 0)
-    if kind == 1:
+    if kind == KIND_ENTROPY:
         return r * d.xlogx[q + 1] + (cells - r) * d.xlogx[q]
-    if kind == 2:
+    if kind == KIND_PARTS:
         return -(N if N < cells else cells)
     return r * (q + 1) * (q + 1) + (cells - r) * q * q

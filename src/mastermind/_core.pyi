@@ -19,6 +19,14 @@ VAL_EXPECTED: int
 VAL_FIRST: int
 SLOTS_CAPACITY: int
 DEPTH_CAPACITY: int
+# why a kernel call stopped (a StopFlag's value, Searcher.aborted)
+STOP_NONE: int
+STOP_REQUESTED: int
+STOP_DEADLINE: int
+STOP_NODE_LIMIT: int
+STOP_MEMORY: int
+STOP_TOO_DEEP: int
+STOP_CANCELLED: int
 
 def build_xlogx(nmax: int) -> tuple[I64, int]: ...
 def encode_codes(digits: npt.NDArray[np.uint8], k: int) -> npt.NDArray[np.uint64]: ...

@@ -15,9 +15,9 @@ Two ways to score a pair of codes:
   *count* word(s) are set when colour c occurs m times (a thermometer code).  Then
   ``popcount(pos_u & pos_v)`` is the number of blacks and ``popcount(cnt_u & cnt_v)`` is
   ``sum_c min(count_u(c), count_v(c))`` = blacks + whites.  With ``n*k <= 64`` a code is two
-  words (mode 0), otherwise four (mode 1, up to n*k = 128).
-* **table** (custom games, mode 2): a dense ``uint8`` matrix of score slots over a universe
-  of codes.
+  words (``TWO_WORDS``), otherwise four (``FOUR_WORDS``, up to n*k = 128).
+* **table** (custom games, ``SCORE_TABLE``): a dense ``uint8`` matrix of score slots over a
+  universe of codes.
 
 With AVX-512 or AVX2 and k <= 16, two-word codes also have *byte forms* (``benc``): a byte per
 position (its colour) and a byte per colour (its count), from which eight pairs are scored
@@ -35,9 +35,9 @@ import numpy as np
 
 # Public constants (mirrored in _core.pyi).
 SIMD = (<bytes>SIMD_NAME).decode()   # the vector kernels compiled in: avx512, avx2 or none
-MODE_NARROW = 0
-MODE_WIDE = 1
-MODE_TABLE = 2
+MODE_NARROW = TWO_WORDS
+MODE_WIDE = FOUR_WORDS
+MODE_TABLE = SCORE_TABLE
 VAL_MINMAX = KIND_MINMAX
 VAL_ENTROPY = KIND_ENTROPY
 VAL_PARTS = KIND_PARTS
@@ -89,7 +89,7 @@ cdef void _hist(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
     cdef uint64_t buf[4 * CHUNK]
     cdef Py_ssize_t i, j
     cdef const uint8_t* row
-    if d.mode == 2:
+    if d.mode == SCORE_TABLE:
         memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
         row = d.table + <Py_ssize_t>g * d.stride
         for i in range(m):
@@ -132,14 +132,14 @@ cdef class Kernel:
         cdef Kernel kr = Kernel.__new__(Kernel)
         cdef int i, b, t, n = digits.shape[1]
         cdef Py_ssize_t N = enc.shape[0], r
-        kr.mode = MODE_NARROW if enc.shape[1] == 2 else MODE_WIDE
+        kr.mode = TWO_WORDS if enc.shape[1] == 2 else FOUR_WORDS
         kr._init(nslots, win, xlogx)
         kr.d.enc = &enc[0, 0]
         kr.d.digits = &digits[0, 0]
         kr.d.n = n
         kr.d.k = k
         kr.d.words = enc.shape[1]
-        kr.d.shift = 3 if (n <= 7 and kr.mode == MODE_NARROW) else 4
+        kr.d.shift = 3 if (n <= 7 and kr.mode == TWO_WORDS) else 4
         kr.d.cells = (n + 1) << kr.d.shift
         kr.ncodes = N
         kr.d.injective = True
@@ -168,7 +168,7 @@ cdef class Kernel:
                         kr.d.clist[kr.d.ncl] = (b << 3) | t
                         kr.d.ncl += 1
         bw = 0
-        if HAVE_LANES and kr.mode == MODE_NARROW and kr.d.shift == 3 and k <= 16:
+        if HAVE_LANES and kr.mode == TWO_WORDS and kr.d.shift == 3 and k <= 16:
             bw = 2 if k <= 8 else 3
         cm = np.zeros(N, dtype=np.uint32)
         benc = np.zeros((N, bw), dtype=np.uint64) if bw else None
@@ -194,7 +194,7 @@ cdef class Kernel:
             kr.d.bw = bw
             kr._benc_ptr(benc)
         msw = msid = None
-        if kr.mode == MODE_NARROW:          # colour multisets, for _class_bounds
+        if kr.mode == TWO_WORDS:          # colour multisets, for _class_bounds
             msw, msid = _multisets(np.asarray(enc)[:, 1], n, k)
             kr._ms_ptrs(msw, msid)
         kr._refs = (enc, digits, xlogx, cm, msw, msid, benc, universe)
@@ -216,7 +216,7 @@ cdef class Kernel:
                    const int64_t[::1] xlogx):
         """table: (U, U) score slots over a universe of U codes."""
         cdef Kernel k = Kernel.__new__(Kernel)
-        k.mode = MODE_TABLE
+        k.mode = SCORE_TABLE
         k._init(nslots, win, xlogx)
         k.d.table = &table[0, 0]
         k.d.stride = table.shape[1]
@@ -317,7 +317,7 @@ cdef class Kernel:
         cdef uint64_t* pk = NULL
         cdef KData dd = _with_stop(&self.d, stop)
         with nogil:
-            if dd.mode != 2:
+            if dd.mode != SCORE_TABLE:
                 pk = _new_pack(&dd, cp, m)
             for i in range(gs.shape[0]):
                 if (i & 15) == 0 and _halted(&dd):
@@ -371,23 +371,25 @@ cdef class StopFlag:
 
     Pass it to a scan, walk or search; :meth:`set` from any thread makes the call return
     within milliseconds (its result void); with a ``deadline`` (CLOCK_MONOTONIC seconds,
-    see :meth:`set_time_limit`) the scans stop by themselves and :attr:`value` becomes 2.
+    see :meth:`set_time_limit`) the calls stop by themselves and :attr:`value` becomes
+    ``STOP_DEADLINE``.
     """
 
     def __cinit__(self):
-        self.flag = 0
+        self.flag = STOP_NONE
         self.deadline = 0.0
 
     def set(self):
-        """Ask the call to stop (1)."""
-        self.flag = 1
+        """Ask the call to stop (``STOP_REQUESTED``)."""
+        self.flag = STOP_REQUESTED
 
     def clear(self):
-        self.flag = 0
+        self.flag = STOP_NONE
 
     @property
     def value(self):
-        """0 running, 1 stop requested, 2 the deadline passed."""
+        """``STOP_NONE`` running, ``STOP_REQUESTED`` stop requested, ``STOP_DEADLINE`` the
+        deadline passed."""
         return self.flag
 
     def set_time_limit(self, double seconds):

@@ -11,8 +11,17 @@ from ._core import Kernel, StopFlag
 I32 = npt.NDArray[np.int32]
 
 NO_STRATEGY: int
+FEW_CODES_MAX: int
+# Optimizer.run's status
+RUN_OPTIMUM: int
+RUN_ABOVE_LIMIT: int
+RUN_STOPPED: int
 
 def est_table(m: int, b: int, dl: int) -> list[int]: ...
+def root_order(kernel: Kernel, guesses: I32, cands: I32, history: I32, cands_only: bool,
+               symmetry: bool, blanks: bool, max_guesses: int = 0, limit: int = 0
+               ) -> tuple[I32, npt.NDArray[np.int64], npt.NDArray[np.int64],
+                          npt.NDArray[np.bool_], int]: ...
 
 class Optimizer:
     last: Any

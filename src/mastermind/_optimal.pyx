@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""The expected-case optimum (DESIGN section 7): the strategy with the least total number
-of guesses over a candidate set, by depth-first branch and bound.
+"""The expected-case optimum: the strategy with the least total number of guesses over a
+candidate set (so the least average over its secrets), by depth-first branch and bound.
 
 T({x}) = 1, and T(S) = |S| + min over guesses g of the sum of T(P) over the non-winning
 parts P of g on S; with d guesses left, the least total among trees of depth <= d
@@ -42,9 +42,11 @@ from cython.parallel cimport prange, threadid
 
 import numpy as np
 
-from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, REC, StopFlag, vread,
-                               _absent_but_smallest, _append_record, _bytes_of, _halted,
-                               _masks8, _new_pack, _slot, _splits_all, _with_stop, popcount)
+from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE,
+                               STOP_CANCELLED, STOP_MEMORY, STOP_NONE, StopFlag, TWO_WORDS,
+                               vread, _absent_but_smallest, _append_record, _bytes_of,
+                               _halted, _masks8, _new_pack, _slot, _splits_all,
+                               _stop_reason, _with_stop, popcount)
 from mastermind._optimal_bounds cimport (INF, _bound, _cell_counts, _est, _est_table, _pairs,
                                         _row)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
@@ -56,6 +58,18 @@ cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
+
+
+# How Optimizer.run ended (its ``status``; exported to Python).
+cpdef enum:
+    RUN_OPTIMUM = 0         # finished: the optimum, below the limit
+    RUN_ABOVE_LIMIT = 1     # finished: nothing below the limit (a lower bound >= it)
+    RUN_STOPPED = 2         # stopped (the flag, its deadline): the best found so far
+
+FEW_CODES_MAX = MASKS_MAX
+"""Codes up to which a node of an encoded game (two-word codes, every score a slot of its
+own) scans its guesses by their part counts first, eight at a time, and settles the
+few-code rules in that scan; larger nodes scan every guess's part sizes."""
 
 cdef extern from *:
     int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
@@ -96,7 +110,8 @@ cdef struct OData:
     int64_t hits            # memo answers
     int64_t scanned         # guesses scanned
     int64_t explored        # guesses explored (their parts solved)
-    int aborted             # 1 stopped (flag or deadline), 2 out of memory
+    int aborted             # why the search stopped: STOP_NONE (it did not), the stop
+                            # flag's reason, STOP_MEMORY, STOP_CANCELLED (a worker)
     int64_t root_lower      # after a stop: a proved lower bound at the root
     int64_t root_done       # progress: the root's guesses tried (or ruled out) so far
     int64_t root_total      # ... of these (0 until the root's scan is done)
@@ -180,7 +195,7 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
     if o.cands_only or m > d.nslots - 1:
         return -1
     if _ensure(o, gs) != 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return -1
     skip = _blank_skip(o, c, m)
     for i in range(gs.ngl):
@@ -194,7 +209,7 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
 
 cdef inline bint _few(const OData* o, Py_ssize_t m) noexcept nogil:
     """Whether a node of m codes scans its guesses by part counts first (_node)."""
-    return (o.d.injective and o.d.mode == 0 and o.d.shift == 3 and m <= MASKS_MAX
+    return (o.d.injective and o.d.mode == TWO_WORDS and o.d.shift == 3 and m <= MASKS_MAX
             and (m if o.cands_only else o.ng) > 8)
 
 
@@ -236,11 +251,11 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         if e.lower > lb0:
             lb0 = e.lower
     if _halted(o.d):
-        o.aborted = 1
+        o.aborted = _stop_reason(o.d)
         o.root_lower = lb0
         return limit
     if o.cancel != NULL and vread(o.cancel):
-        o.aborted = 3                       # a worker's part that no longer matters
+        o.aborted = STOP_CANCELLED          # a worker's part that no longer matters
         return limit
     if not fixed:
         v = _cand_rules(o, c, m, out, &pair)
@@ -249,7 +264,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             return v
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
-            o.aborted = 2
+            o.aborted = STOP_MEMORY
             return limit
         return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
     if not fixed and m <= o.d.nslots:
@@ -270,7 +285,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     if dl == 2 and not fixed:               # only a guess splitting S apart works
         return INF
     if _ensure(o, gs) != 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return limit
     return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
 
@@ -311,12 +326,12 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
     cdef int32_t sub
     cdef OData* wk
     if _ensure(o, child) != 0:              # (read by every worker: made before)
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return lb
     for w in range(o.threads):
         wk = &o.workers[w]
         wk.cancel = &cancel
-        wk.aborted = 0
+        wk.aborted = STOP_NONE
         wk.limited = o.limited
     for a in prange(nparts, num_threads=o.threads, schedule="dynamic", chunksize=1):
         s = order[nparts - 1 - a]
@@ -324,8 +339,8 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
         finished[a] = 0
         vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - estt[row[s]]),
                          bnode, child, &sub, False)
-        if wk.aborted == 3:                 # cancelled: the part keeps its estimate
-            wk.aborted = 0
+        if wk.aborted == STOP_CANCELLED:    # the part keeps its estimate
+            wk.aborted = STOP_NONE
         elif not wk.aborted:
             finished[a] = 1
             v = __atomic_add_fetch(&excess, vals[a] - estt[row[s]], __ATOMIC_RELAXED)
@@ -372,273 +387,482 @@ cdef void _adopt(Memo* into, Memo* frm) noexcept nogil:
     frm.mem = frm.cap * sizeof(MemoEntry)
 
 
+cdef struct Node:
+    # One general node of _solve: its set, the guesses its scan kept, its answer so far.
+    const int32_t* c
+    Py_ssize_t m
+    int dl                  # guesses left
+    int64_t limit
+    int b                   # the parent's bound on the non-winning parts a guess makes
+    bint root
+    bint fixed              # the root's guess is given (o.first)
+    bint cells              # part sizes by cell (an injective two-word game), else by slot
+    int nc                  # entries of a row of part sizes: cells or slots
+    int win_j               # the winning entry of a row
+    const int32_t* pool     # the guesses to scan
+    Py_ssize_t npool
+    uint32_t skip           # colours whose guesses are skipped (_blank_skip)
+    bint csym               # candidates only: one candidate per orbit of the history's group
+    Info* info              # the guesses kept: info[0..ninfo)
+    Py_ssize_t ninfo
+    uint32_t* hist          # their part sizes (the general scan): hist[row * nc ...]
+    int64_t* estt           # estt[p]: the estimate of a part of p codes
+    int32_t* parts          # the codes of one guess's parts
+    uint64_t* pk            # the packed candidates (NULL for a score table)
+    Hist64 hc               # 64 zeroed cells of scratch
+    int bnode               # the node's best part count
+    int64_t lb0             # the node's lower bound before its scan
+    int64_t best            # the least total found (the limit until one is)
+    int32_t best_g          # its guess (-1: none)
+    int64_t node_lb         # a lower bound of the totals the node ruled out
+    int64_t settled         # the node's total when a few-code rule decides it (-1: none)
+
+
+cdef bint _node_open(OData* o, Node* nd, const int32_t* c, Py_ssize_t m, int dl,
+                     int64_t limit, int b, Guesses* gs, bint root, int64_t lb0) noexcept nogil:
+    """Set up the node: its pool of guesses and its buffers; False when memory runs out
+    (then o.aborted is set; _node_close frees what was made)."""
+    cdef const KData* d = o.d
+    cdef bint few = _few(o, m)
+    cdef int j
+    memset(nd, 0, sizeof(Node))
+    nd.c = c
+    nd.m = m
+    nd.dl = dl
+    nd.limit = limit
+    nd.b = b
+    nd.root = root
+    nd.fixed = root and o.first >= 0
+    nd.lb0 = lb0
+    nd.best = limit
+    nd.best_g = -1
+    nd.node_lb = INF
+    nd.settled = -1
+    # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
+    # else the slots themselves
+    nd.cells = d.injective and d.mode == TWO_WORDS and d.shift == 3
+    nd.nc = d.ncl if nd.cells else d.nslots
+    nd.win_j = -1
+    for j in range(nd.nc):
+        if (nd.cells and d.clist[j] == (d.n << 3) + d.n) or (not nd.cells and j == d.win):
+            nd.win_j = j
+    nd.pool = c if o.cands_only else gs.gl
+    nd.npool = m if o.cands_only else gs.ngl
+    nd.skip = 0 if o.cands_only else _blank_skip(o, c, m)
+    # candidates only: one candidate per orbit of the history's group (the group maps the
+    # set onto itself, so a candidate's orbit holds candidates, all of one total)
+    nd.csym = (o.use_sym and o.cands_only and not nd.fixed
+               and not _sym_trivial(d, &gs.sym))
+    if nd.fixed:                            # the opening is given
+        nd.pool = &o.first
+        nd.npool = 1
+        nd.skip = 0
+    nd.info = <Info*>malloc((nd.npool + 1) * sizeof(Info))
+    nd.hist = <uint32_t*>malloc(((0 if few else nd.npool) + 1) * nd.nc * sizeof(uint32_t))
+    nd.estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
+    nd.parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
+    nd.pk = _new_pack(d, c, m) if d.mode != SCORE_TABLE else NULL
+    if (nd.info == NULL or nd.hist == NULL or nd.estt == NULL or nd.parts == NULL
+            or (d.mode != SCORE_TABLE and nd.pk == NULL)):
+        o.aborted = STOP_MEMORY
+        return False
+    return True
+
+
+cdef void _node_close(Node* nd) noexcept nogil:
+    free(nd.pk)
+    free(nd.parts)
+    free(nd.estt)
+    free(nd.hist)
+    free(nd.info)
+
+
+cdef inline bint _skipped(const OData* o, const Node* nd, Guesses* gs,
+                          int32_t g) noexcept nogil:
+    """Whether the scan passes over guess g: it uses a colour merged away (nd.skip), or it
+    is a candidate that is not the smallest of its orbit (nd.csym)."""
+    return ((nd.skip and o.d.colmask[g] & nd.skip)
+            or (nd.csym and not _canonical(o.d, &gs.sym, g)))
+
+
+cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogil:
+    """The scan of a node of few codes (_few): a bound from the number of parts alone (a
+    part of p codes costs at least 2p - 1), eight guesses at a time; a guess's full part
+    sizes (and exact bound) are counted only when it comes to the front of the order
+    (_bring_next).  The scan also settles the rules _solve leaves to it (nd.settled): a
+    guess splitting c into singletons (2m), else the candidate ``pair`` leaving one pair
+    (2m), else the floor 2m + 1.  One function: the batch loop feeds _masks8 and reads
+    its eight answers in place."""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t m = nd.m, t = 0
+    cdef int32_t batch[8]
+    cdef uint64_t masks[8]
+    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n)
+    cdef int nb, a, nparts, cand, ns = d.nslots
+    cdef int64_t lbg
+    cdef int32_t split = -1
+    while t < nd.npool:
+        nb = 0
+        while t < nd.npool and nb < 8:
+            if not _skipped(o, nd, gs, nd.pool[t]):
+                batch[nb] = nd.pool[t]
+                nb += 1
+            t += 1
+        _masks8(d.enc, batch, nb, nd.pk, m, masks)
+        for a in range(nb):
+            nparts = popcount(masks[a] & ~winbit)
+            cand = (masks[a] & winbit) != 0
+            if not cand and nparts == m and not o.cands_only and m <= ns - 1:
+                split = batch[a]            # the first guess splitting c into singletons
+                break
+            if nparts <= 1 and not cand:
+                continue                    # one part, not a candidate: no information
+            if nparts > nd.bnode:
+                nd.bnode = nparts
+            lbg = 3 * m - 2 * cand - nparts
+            if lbg >= nd.limit:
+                if lbg < nd.node_lb:
+                    nd.node_lb = lbg
+                continue
+            nd.info[nd.ninfo].g = batch[a]
+            nd.info[nd.ninfo].notcand = not cand
+            nd.info[nd.ninfo].lb = lbg
+            nd.info[nd.ninfo].key2 = 0
+            nd.info[nd.ninfo].exact = 0
+            nd.ninfo += 1
+        if split >= 0:                      # settles the node (see below)
+            break
+    o.scanned += t
+    if split >= 0:
+        nd.settled = 2 * m                  # a guess splitting c apart
+        nd.best_g = split
+    elif pair >= 0 and nd.dl >= 3:
+        nd.settled = 2 * m                  # else a candidate leaving one pair
+        nd.best_g = pair
+    elif m <= ns and (o.cands_only or m <= ns - 1):
+        if 2 * m + 1 > nd.lb0:              # every better guess was tried
+            nd.lb0 = 2 * m + 1
+    if nd.settled < 0 and nd.dl == 2:       # only a guess splitting c apart works
+        nd.settled = INF
+    if nd.settled < 0 and nd.lb0 >= nd.limit and not nd.root:
+        nd.settled = nd.lb0
+    _est_table(nd.estt, m, nd.bnode, nd.dl - 1)
+
+
+cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
+    """The scan of a general node: every guess's part sizes and its bound with the
+    parent's part bound b (kept when below the limit), and the node's own best part count
+    bnode, which then sharpens the bounds of the guesses kept."""
+    cdef const KData* d = o.d
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int j, nparts, nc = nd.nc, win_j = nd.win_j
+    cdef int64_t lbg, key2
+    cdef int32_t g
+    _est_table(nd.estt, nd.m, nd.b, nd.dl - 1)
+    for i in range(nd.npool):
+        g = nd.pool[i]
+        if _skipped(o, nd, gs, g):
+            continue
+        _row(d, g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+        nparts = 0
+        for j in range(nc):
+            if j != win_j and row[j]:
+                nparts += 1
+        if nparts <= 1 and row[win_j] == 0:
+            continue                        # one part, not a candidate: no information
+        if nparts > nd.bnode:
+            nd.bnode = nparts
+        lbg = _bound(row, nc, win_j, nd.m, nd.estt, &key2)
+        if lbg >= nd.limit:
+            if lbg < nd.node_lb:
+                nd.node_lb = lbg
+            continue
+        memcpy(&nd.hist[nd.ninfo * nc], row, nc * sizeof(uint32_t))
+        nd.info[nd.ninfo].g = g
+        nd.info[nd.ninfo].notcand = row[win_j] == 0
+        nd.info[nd.ninfo].lb = lbg
+        nd.info[nd.ninfo].key2 = key2
+        nd.info[nd.ninfo].exact = 1
+        nd.info[nd.ninfo].row = <int32_t>nd.ninfo
+        nd.ninfo += 1
+    o.scanned += nd.npool
+    if nd.bnode < nd.b:                     # sharper bounds for the guesses kept
+        _est_table(nd.estt, nd.m, nd.bnode, nd.dl - 1)
+        for i in range(nd.ninfo):
+            nd.info[i].lb = _bound(nd.hist + nd.info[i].row * nc, nc, win_j, nd.m, nd.estt,
+                                   &key2)
+    else:
+        nd.bnode = nd.b
+
+
+cdef void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept nogil:
+    """Move the next guess in the order (_before) to info[i]: the first of info[i..],
+    whose bound, when only estimated from its part count and still below the best, is
+    first made exact from its part sizes (then the order is looked at again)."""
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t t, j, n = nd.ninfo
+    cdef Info* info = nd.info
+    cdef Info first
+    while True:
+        t = i                               # the smallest key, an unrefined bound first
+        first = info[i]                     # at a tie (the first so far held by value:
+        for j in range(i + 1, n):           # compared in registers)
+            if _before(&info[j], &first):
+                t = j
+                first = info[j]
+        if first.exact or first.lb >= nd.best:
+            break
+        _row(o.d, first.g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+        info[t].lb = _bound(row, nd.nc, nd.win_j, nd.m, nd.estt, &info[t].key2)
+        info[t].exact = 1
+    if t != i:
+        info[t] = info[i]
+        info[i] = first
+
+
+cdef int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
+                        uint32_t* row, Py_ssize_t* off, int32_t* parts,
+                        int* order) noexcept nogil:
+    """The parts of guess g on c: row[slot] their sizes, parts[off[slot]...] their codes
+    (a stable counting sort: each stays sorted), and order[0..n) the non-winning ones,
+    the smaller first; returns n."""
+    cdef Py_ssize_t t
+    cdef int s, a, j, nparts = 0, ns = d.nslots
+    memset(row, 0, MAX_SLOTS * sizeof(uint32_t))
+    for t in range(m):
+        row[_slot(d, g, c[t])] += 1
+    off[0] = 0
+    for s in range(ns):
+        off[s + 1] = off[s] + row[s]
+    for t in range(m):
+        s = _slot(d, g, c[t])
+        parts[off[s]] = c[t]
+        off[s] += 1
+    for s in range(ns):
+        off[s] -= row[s]
+    for s in range(ns):
+        if s != d.win and row[s]:
+            order[nparts] = s
+            nparts += 1
+    for a in range(1, nparts):
+        j = a
+        while j > 0 and row[order[j - 1]] > row[order[j]]:
+            s = order[j - 1]
+            order[j - 1] = order[j]
+            order[j] = s
+            j -= 1
+    return nparts
+
+
+cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
+                          const int* order, int nparts, int64_t running,
+                          Guesses* child) noexcept nogil:
+    """The total of one guess: its bound ``running`` (every part at its estimate), each
+    part's estimate replaced by its total in turn, the smaller parts first, each solved
+    below the limit the best total leaves it; stops as soon as the total reaches the best
+    (then it is a bound), or at a stop (the stopped part keeps its estimate)."""
+    cdef int a, s
+    cdef int64_t v, part_est
+    cdef int32_t sub
+    for a in range(nparts):
+        if o.aborted:
+            break
+        s = order[a]
+        part_est = nd.estt[row[s]]
+        v = _solve(o, nd.parts + off[s], row[s], nd.dl - 1, nd.best - (running - part_est),
+                   nd.bnode, child, &sub, False)
+        if o.aborted:
+            break
+        running += v - part_est
+        if running >= nd.best:
+            break
+    return running
+
+
+cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
+    """The total of guess info[i] (exact when below the best, else a bound): its parts
+    solved one after the other, or side by side on the workers for a big node."""
+    cdef const KData* d = o.d
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int order[MAX_SLOTS]
+    cdef int nparts
+    cdef int64_t running = nd.info[i].lb
+    cdef Guesses child
+    o.explored += 1
+    nparts = _parts_by_slot(d, nd.info[i].g, nd.c, nd.m, row, off, nd.parts, order)
+    memset(&child, 0, sizeof(child))
+    if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
+        o.aborted = STOP_MEMORY
+    if not o.aborted:
+        if o.workers != NULL and nd.m >= o.par_min and nparts >= 2:
+            running = _parts_side_by_side(o, nd.parts, off, row, order, nparts, nd.dl,
+                                          nd.best, running, nd.bnode, nd.estt, &child)
+        else:
+            running = _solve_parts(o, nd, row, off, order, nparts, running, &child)
+    free(child.own)
+    free(child.sym.el)
+    return running
+
+
+cdef void _explore(OData* o, Node* nd, Guesses* gs) noexcept nogil:
+    """Try the guesses kept in the order (_bring_next) until one's bound reaches the best
+    total: the best total and its guess (nd.best, nd.best_g), and a bound of the totals
+    ruled out (nd.node_lb)."""
+    cdef Py_ssize_t i = 0
+    cdef int64_t running
+    while i < nd.ninfo and not o.aborted:
+        _bring_next(o, nd, i)
+        if nd.info[i].lb >= nd.best:        # neither this guess nor any after it
+            if nd.info[i].lb < nd.node_lb:
+                nd.node_lb = nd.info[i].lb
+            break
+        running = _explore_guess(o, nd, i, gs)
+        if running < nd.node_lb:
+            nd.node_lb = running
+        if o.aborted:
+            if nd.root and i + 1 < nd.ninfo and nd.info[i + 1].lb < nd.node_lb:
+                nd.node_lb = nd.info[i + 1].lb
+            break
+        if running < nd.best:
+            nd.best = running
+            nd.best_g = nd.info[i].g
+        i += 1
+        if nd.root:
+            o.root_done = i
+
+
+cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
+                          int32_t tag) noexcept nogil:
+    """The node's value for _solve (see there), stored in the memo: the optimum when one
+    was found below the limit, else the proved lower bound."""
+    cdef MemoEntry* e
+    if o.aborted:
+        if nd.root:
+            o.root_lower = nd.node_lb if nd.node_lb > nd.lb0 else nd.lb0
+        out[0] = nd.best_g
+        return nd.best if nd.best_g >= 0 else nd.limit
+    if nd.best_g >= 0:                      # the optimum (below the limit)
+        out[0] = nd.best_g
+        e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
+        if e != NULL:
+            e.value = nd.best
+            e.guess = nd.best_g
+        return nd.best
+    if nd.node_lb < nd.lb0:
+        nd.node_lb = nd.lb0
+    e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
+    if e != NULL and nd.node_lb > e.lower:
+        e.lower = nd.node_lb
+    return nd.node_lb
+
+
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
                    int32_t tag, int32_t pair) noexcept nogil:
-    """_solve's general case: scan the guesses, then try them by increasing bound.
-
-    A node of few codes (_few) scans every guess by its part count (eight at a time),
-    which also settles the rules _solve leaves to it: a guess splitting c into singletons
-    (2m), else the candidate ``pair`` leaving one pair (2m), else the floor 2m + 1."""
-    cdef const KData* d = o.d
-    cdef int ns = d.nslots, win = d.win
-    # the scan counts cells (blacks << 3) + blacks + whites when they are the slots,
-    # else the slots themselves
-    cdef bint cells = d.injective and d.mode == 0 and d.shift == 3
-    cdef int nc = d.ncl if cells else ns
-    cdef int wc = 0
-    cdef bint few = _few(o, m)
-    cdef const int32_t* pool = c if o.cands_only else gs.gl
-    cdef Py_ssize_t npool = m if o.cands_only else gs.ngl
-    cdef uint32_t skip = 0 if o.cands_only else _blank_skip(o, c, m)
-    cdef Info* info = <Info*>malloc((npool + 1) * sizeof(Info))
-    cdef uint32_t* hist = <uint32_t*>malloc(((0 if few else npool) + 1) * nc * sizeof(uint32_t))
-    cdef int64_t* estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
-    cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
-    cdef uint64_t* pk = _new_pack(d, c, m) if d.mode != 2 else NULL
-    cdef Hist64 hc
-    cdef uint32_t* hh = hc.c
-    cdef uint32_t cnt
-    cdef uint32_t row[MAX_SLOTS]
-    cdef Py_ssize_t ninfo = 0, nkept = 0, i, t
-    cdef Py_ssize_t off[MAX_SLOTS + 1]
-    cdef int s, bnode = 0, nparts, a, j, win_j = -1
-    cdef int order[MAX_SLOTS]
-    cdef int64_t best = limit, node_lb = INF, running = 0, part_est, v, lbg, key2
-    cdef int32_t best_g = -1, sub
-    cdef bint pruned
-    cdef MemoEntry* e
-    cdef Guesses child
-    cdef Info swap
-    cdef const uint64_t* pb = _bytes_of(d, pk, m) if pk != NULL else NULL
-    cdef int32_t batch[8]
-    cdef uint64_t masks[8]
-    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n) if cells else 0
-    cdef int nb, cand
-    cdef bint fixed = root and o.first >= 0
-    cdef int32_t split = -1
-    cdef int64_t settled = -1
-    # candidates only: one candidate per orbit of the history's group (the group maps the
-    # set onto itself, so a candidate's orbit holds candidates, all of one total)
-    cdef bint csym = o.use_sym and o.cands_only and not fixed and not _sym_trivial(d, &gs.sym)
+    """_solve's general case: scan the guesses (_scan_few for a node of few codes, which
+    also settles the rules _solve leaves to it, else _scan_general), then try them by
+    increasing bound (_explore)."""
+    cdef Node nd
     o.nodes += 1
-    if root and o.first >= 0:              # the opening is given
-        pool = &o.first
-        npool = 1
-        skip = 0
-    for j in range(nc):
-        if (cells and d.clist[j] == (d.n << 3) + d.n) or (not cells and j == win):
-            win_j = j
-    if (info == NULL or hist == NULL or estt == NULL or parts == NULL
-            or (d.mode != 2 and pk == NULL)):
-        o.aborted = 2
-    else:
-        memset(hh, 0, sizeof(hc))
-        if few and not fixed:
-            # few codes: a bound from the number of parts alone (a part of p codes costs
-            # at least 2p - 1), eight guesses at a time; a guess's full part sizes (and
-            # its exact bound) are counted only when it comes to the front of the order
-            t = 0
-            while t < npool:
-                nb = 0
-                while t < npool and nb < 8:
-                    if not ((skip and d.colmask[pool[t]] & skip)
-                            or (csym and not _canonical(d, &gs.sym, pool[t]))):
-                        batch[nb] = pool[t]
-                        nb += 1
-                    t += 1
-                _masks8(d.enc, batch, nb, pk, m, masks)
-                for a in range(nb):
-                    nparts = popcount(masks[a] & ~winbit)
-                    cand = (masks[a] & winbit) != 0
-                    if not cand and nparts == m and not o.cands_only and m <= ns - 1:
-                        split = batch[a]    # the first guess splitting c into singletons
-                        break
-                    if nparts <= 1 and not cand:
-                        continue            # one part, not a candidate: no information
-                    if nparts > bnode:
-                        bnode = nparts
-                    lbg = 3 * m - 2 * cand - nparts
-                    if lbg >= limit:
-                        if lbg < node_lb:
-                            node_lb = lbg
-                        continue
-                    info[ninfo].g = batch[a]
-                    info[ninfo].notcand = not cand
-                    info[ninfo].lb = lbg
-                    info[ninfo].key2 = 0
-                    info[ninfo].exact = 0
-                    ninfo += 1
-                if split >= 0:              # settles the node (see below)
-                    break
-            o.scanned += t
-            if split >= 0:
-                settled = 2 * m             # a guess splitting c apart
-                best_g = split
-            elif pair >= 0 and dl >= 3:
-                settled = 2 * m             # else a candidate leaving one pair
-                best_g = pair
-            elif m <= ns and (o.cands_only or m <= ns - 1):
-                if 2 * m + 1 > lb0:         # every better guess was tried
-                    lb0 = 2 * m + 1
-            if settled < 0 and dl == 2:     # only a guess splitting c apart works
-                settled = INF
-            if settled < 0 and lb0 >= limit and not root:
-                settled = lb0
-            _est_table(estt, m, bnode, dl - 1)
+    if _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
+        if _few(o, m) and not nd.fixed:
+            _scan_few(o, &nd, gs, pair)
         else:
-            # every guess's part sizes and bound with the parent's part bound b (kept
-            # when below the limit), and the node's own best part count bnode
-            _est_table(estt, m, b, dl - 1)
-            for i in range(npool):
-                if skip and d.colmask[pool[i]] & skip:
-                    continue
-                if csym and not _canonical(d, &gs.sym, pool[i]):
-                    continue
-                _row(d, pool[i], pk, c, m, cells, hh, row)
-                nparts = 0
-                for j in range(nc):
-                    if j != win_j and row[j]:
-                        nparts += 1
-                if nparts <= 1 and row[win_j] == 0:
-                    continue                # one part, not a candidate: no information
-                if nparts > bnode:
-                    bnode = nparts
-                lbg = _bound(row, nc, win_j, m, estt, &key2)
-                if lbg >= limit:
-                    if lbg < node_lb:
-                        node_lb = lbg
-                    continue
-                memcpy(&hist[ninfo * nc], row, nc * sizeof(uint32_t))
-                info[ninfo].g = pool[i]
-                info[ninfo].notcand = row[win_j] == 0
-                info[ninfo].lb = lbg
-                info[ninfo].key2 = key2
-                info[ninfo].exact = 1
-                info[ninfo].row = <int32_t>ninfo
-                ninfo += 1
-            o.scanned += npool
-            if bnode < b:                   # sharper bounds for the guesses kept
-                _est_table(estt, m, bnode, dl - 1)
-                for i in range(ninfo):
-                    info[i].lb = _bound(hist + info[i].row * nc, nc, win_j, m, estt, &key2)
-            else:
-                bnode = b
+            _scan_general(o, &nd, gs)
     if root:
-        o.root_total = ninfo
-    if settled >= 0:                        # decided by the rules: no exploration
-        ninfo = 0
-        if settled >= INF or best_g < 0:
-            node_lb = settled
+        o.root_total = nd.ninfo
+    if nd.settled >= 0:                     # decided by the rules: no exploration
+        nd.ninfo = 0
+        if nd.settled >= INF or nd.best_g < 0:
+            nd.node_lb = nd.settled
         else:
-            best = settled
+            nd.best = nd.settled
             o.obvious += 1
-    i = 0
-    while i < ninfo and not o.aborted:
-        t = i                               # the next guess in the order: the smallest
-        for j in range(i + 1, ninfo):       # key, an unrefined bound first at a tie
-            if _before(&info[j], &info[t]):
-                t = j
-        if not info[t].exact and info[t].lb < best:
-            _row(d, info[t].g, pk, c, m, cells, hh, row)   # refine it and look again
-            info[t].lb = _bound(row, nc, win_j, m, estt, &info[t].key2)
-            info[t].exact = 1
-            continue
-        if t != i:
-            swap = info[i]
-            info[i] = info[t]
-            info[t] = swap
-        if info[i].lb >= best:              # neither this guess nor any after it
-            if info[i].lb < node_lb:
-                node_lb = info[i].lb
-            break
-        o.explored += 1
-        memset(row, 0, sizeof(row))         # its parts, by score (a stable counting sort)
-        for t in range(m):
-            row[_slot(d, info[i].g, c[t])] += 1
-        off[0] = 0
-        for s in range(ns):
-            off[s + 1] = off[s] + row[s]
-        for t in range(m):
-            s = _slot(d, info[i].g, c[t])
-            parts[off[s]] = c[t]
-            off[s] += 1
-        for s in range(ns):
-            off[s] -= row[s]
-        nparts = 0
-        for s in range(ns):
-            if s != win and row[s]:
-                order[nparts] = s
-                nparts += 1
-        for a in range(1, nparts):          # the smaller parts first
-            j = a
-            while j > 0 and row[order[j - 1]] > row[order[j]]:
-                s = order[j - 1]
-                order[j - 1] = order[j]
-                order[j] = s
-                j -= 1
-        running = info[i].lb
-        pruned = False
-        memset(&child, 0, sizeof(child))
-        if o.use_sym and _sym_child(d, &gs.sym, info[i].g,
-                                                          &child.sym) != 0:
-            o.aborted = 2
-        if o.workers != NULL and m >= o.par_min and nparts >= 2 and not o.aborted:
-            running = _parts_side_by_side(o, parts, off, row, order, nparts, dl, best,
-                                          running, bnode, estt, &child)
-            pruned = running >= best
-        for a in range(nparts):
-            if o.aborted or o.workers != NULL and m >= o.par_min and nparts >= 2:
-                break
-            s = order[a]
-            part_est = estt[row[s]]
-            v = _solve(o, parts + off[s], row[s], dl - 1, best - (running - part_est), bnode,
-                       &child, &sub, False)
-            if o.aborted:                   # (the stopped part keeps its estimate)
-                break
-            running += v - part_est
-            if running >= best:
-                pruned = True
-                break
-        free(child.own)
-        free(child.sym.el)
-        if running < node_lb:
-            node_lb = running
-        if o.aborted:
-            if root and i + 1 < ninfo and info[i + 1].lb < node_lb:
-                node_lb = info[i + 1].lb
-            break
-        if not pruned:
-            best = running
-            best_g = info[i].g
-        i += 1
-        if root:
-            o.root_done = i
+    _explore(o, &nd, gs)
     if root and not o.aborted:
         o.root_done = o.root_total
-    free(pk)
-    free(parts)
-    free(estt)
-    free(hist)
-    free(info)
-    if o.aborted:
-        if root:
-            o.root_lower = node_lb if node_lb > lb0 else lb0
-        out[0] = best_g
-        return best if best_g >= 0 else limit
-    if best_g >= 0:                         # the optimum (below the limit)
-        out[0] = best_g
-        e = _memo_find(&o.memo, c, m, tag, h, True)
-        if e != NULL:
-            e.value = best
-            e.guess = best_g
-        return best
-    if node_lb < lb0:
-        node_lb = lb0
-    e = _memo_find(&o.memo, c, m, tag, h, True)
-    if e != NULL and node_lb > e.lower:
-        e.lower = node_lb
-    return node_lb
+    _node_close(&nd)
+    return _node_answer(o, &nd, out, h, tag)
+
+
+def root_order(Kernel kernel, guesses, cands, history, bint cands_only, bint symmetry,
+               bint blanks, int max_guesses=0, int64_t limit=0):
+    """The guesses the optimal search explores first at the root of ``cands``, in the
+    order it tries them, with their bounds, made by the very code the search runs there
+    (_node_open, _scan_general, the order of _bring_next): one guess per orbit of the
+    history's group, the guesses using an absent colour merged away (``blanks``), those
+    giving no information (one part, not a candidate) dropped, each bounded by |S| plus
+    the estimate of each non-winning part with the root's best part count, sorted by
+    (bound, sum of squared part sizes, candidates first, index), and only those whose
+    bound is below ``limit`` (0: no limit): the ones the search explores until a total
+    is known.
+
+    The arguments are :class:`Optimizer`'s and its :meth:`~Optimizer.run`'s
+    (``guesses``: every guess, ascending; ``history``: the guesses played before, for
+    the symmetry; ``max_guesses`` 0: no limit).  Returns ``(guesses, bounds, key2,
+    notcand, bnode)``: int32 code indices, int64 bounds, int64 sums of squared part
+    sizes, a bool array (True: not a candidate), and the root's best part count, with
+    which a part of p codes is estimated at ``est_table(p, bnode, dl - 1)[p]`` (dl the
+    guesses left).  Raises ValueError for a set the search does not scan this way:
+    FEW_CODES_MAX codes or fewer on an encoded game (scanned by part counts), no more
+    codes than slots (the obvious rules may settle it), or two guesses left or fewer."""
+    cdef const int32_t[::1] gv = kernel.rows(guesses)
+    cdef const int32_t[::1] cv = kernel.rows(cands)
+    cdef const int32_t[::1] hv = kernel.rows(history)
+    cdef Py_ssize_t m = cv.shape[0], nh = hv.shape[0], n = 0, i
+    cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+    cdef int64_t lim = limit if limit > 0 else INF
+    cdef bint ok = True
+    cdef OData o
+    cdef Guesses gs
+    cdef Node nd
+    memset(&o, 0, sizeof(OData))
+    memset(&gs, 0, sizeof(Guesses))
+    memset(&nd, 0, sizeof(Node))
+    o.d = &kernel.d
+    o.guesses = &gv[0] if gv.shape[0] else NULL
+    o.ng = gv.shape[0]
+    o.cands_only = cands_only
+    o.use_sym = symmetry and kernel.mode != SCORE_TABLE
+    o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
+    o.limited = max_guesses > 0
+    o.first = -1
+    if m <= kernel.nslots or _few(&o, m) or dl <= 2:
+        raise ValueError("root_order needs more codes than slots and than FEW_CODES_MAX "
+                         "(on an encoded game), and three guesses left or more")
+    try:
+        with nogil:
+            if o.use_sym and _sym_root(o.d, &hv[0] if nh else NULL, nh, &gs.sym) != 0:
+                ok = False
+            if ok and _ensure(&o, &gs) != 0:
+                ok = False
+            if ok and _node_open(&o, &nd, &cv[0], m, dl, lim, o.d.nslots - 1, &gs, True, 0):
+                _scan_general(&o, &nd, &gs)
+                while n < nd.ninfo:
+                    _bring_next(&o, &nd, n)
+                    if nd.info[n].lb >= nd.best:
+                        break
+                    n += 1
+            else:
+                ok = False
+        if not ok:
+            raise MemoryError("out of memory in root_order")
+        out = np.empty(n, dtype=np.int32)
+        bounds = np.empty(n, dtype=np.int64)
+        key2 = np.empty(n, dtype=np.int64)
+        notcand = np.empty(n, dtype=bool)
+        for i in range(n):
+            out[i] = nd.info[i].g
+            bounds[i] = nd.info[i].lb
+            key2[i] = nd.info[i].key2
+            notcand[i] = nd.info[i].notcand != 0
+        return kernel.codes(out), bounds, key2, notcand, nd.bnode
+    finally:
+        _node_close(&nd)
+        free(gs.own)
+        free(gs.sym.el)
 
 
 cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py_ssize_t size,
@@ -646,7 +870,7 @@ cdef Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess, Py
     cdef Py_ssize_t i = _append_record(&o.rec, &o.nrec, &o.caprec, parent, slot, guess,
                                        size, depth)
     if i < 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
     return i
 
 
@@ -666,14 +890,15 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     if guess < 0:
         _solve(o, c, m, dl, INF, ns - 1, gs, &guess, False)
         if o.aborted or guess < 0:
-            o.aborted = o.aborted or 2
+            if o.aborted == STOP_NONE:
+                o.aborted = STOP_MEMORY
             return
     node = _record(o, parent, pslot, guess, m, depth)
     if m == 1 and c[0] == guess:
         return
     parts = <int32_t*>malloc(m * sizeof(int32_t))
     if parts == NULL:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
         return
     memset(cnt, 0, sizeof(cnt))
     for t in range(m):
@@ -687,7 +912,7 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
         off[s] += 1
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
-        o.aborted = 2
+        o.aborted = STOP_MEMORY
     for s in range(ns):
         if cnt[s] and s != d.win:
             _build(o, parts + off[s] - cnt[s], cnt[s], dl - 1, node, s, depth + 1, &child, -1)
@@ -726,8 +951,8 @@ cdef class Optimizer:
         self.o.guesses = &gv[0] if gv.shape[0] else NULL
         self.o.ng = gv.shape[0]
         self.o.cands_only = cands_only
-        self.o.use_sym = symmetry and kernel.mode != 2
-        self.o.blanks_ok = blanks and kernel.mode != 2
+        self.o.use_sym = symmetry and kernel.mode != SCORE_TABLE
+        self.o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
         self.o.first = -1
         self.o.par_min = PAR_MIN
         if _memo_init(&self.o.memo, mem_limit) != 0:
@@ -786,10 +1011,11 @@ cdef class Optimizer:
         ``history`` (for symmetry), within ``max_guesses`` (0: no limit), below ``limit``
         (0: none); ``first`` >= 0 fixes the root's guess.
 
-        Returns ``(status, value, lower, records)``: status 0 finished (``value`` the
-        optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)), 1 finished
-        with nothing below ``limit`` (``value`` is a lower bound >= limit), 2 stopped
-        (``value`` the best total found, -1 none, with its tree; ``lower`` proved)."""
+        Returns ``(status, value, lower, records)``: status RUN_OPTIMUM (``value`` the
+        optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)),
+        RUN_ABOVE_LIMIT (nothing below ``limit``: ``value`` is a lower bound >= limit),
+        RUN_STOPPED (``value`` the best total found, -1 none, with its tree; ``lower``
+        proved)."""
         cdef const int32_t[::1] cv = self.kernel.rows(cands)
         cdef const int32_t[::1] hv = self.kernel.rows(history)
         cdef Py_ssize_t m = cv.shape[0]
@@ -797,10 +1023,10 @@ cdef class Optimizer:
         cdef int64_t lim = limit if limit > 0 else INF
         cdef int64_t v = 0, lower = 0
         cdef int32_t g = -1
-        cdef int status = 0
+        cdef int status = RUN_OPTIMUM
         cdef Guesses root
         self.dd = _with_stop(&self.kernel.d, stop)
-        self.o.aborted = 0
+        self.o.aborted = STOP_NONE
         self.o.root_lower = 0
         self.o.root_done = 0
         self.o.root_total = 0
@@ -814,21 +1040,22 @@ cdef class Optimizer:
                 if self.o.use_sym:
                     if _sym_root(self.o.d, &hv[0] if hv.shape[0] else NULL, hv.shape[0],
                                  &root.sym) != 0:
-                        self.o.aborted = 2
+                        self.o.aborted = STOP_MEMORY
                 if not self.o.aborted:
                     v = _solve(&self.o, &cv[0], m, dl, lim, self.o.d.nslots - 1, &root, &g,
                                True)
-                status = 2 if self.o.aborted else (0 if v < lim else 1)
-                lower = self.o.root_lower if status == 2 else v
-                if status != 1 and g >= 0:
+                status = (RUN_STOPPED if self.o.aborted
+                          else RUN_OPTIMUM if v < lim else RUN_ABOVE_LIMIT)
+                lower = self.o.root_lower if status == RUN_STOPPED else v
+                if status != RUN_ABOVE_LIMIT and g >= 0:
                     # the tree: no stop from here on (the memo holds its parts)
-                    self.o.aborted = 0
+                    self.o.aborted = STOP_NONE
                     self.dd.stop = NULL
                     self.dd.deadline = 0
                     _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
-            if self.o.aborted == 2:
+            if self.o.aborted == STOP_MEMORY:
                 raise MemoryError("out of memory in the optimal search")
-            if status == 2 and g < 0:
+            if status == RUN_STOPPED and g < 0:
                 v = -1
             recs = np.empty((self.o.nrec, REC), dtype=np.int32)
             if self.o.nrec:

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """The choice rule's scan: which guess a one-step strategy plays over a candidate set.
 
-Every guess of a list is offered to a ``Best`` (best key, then a candidate, then the
-smallest index: DESIGN section 2), and most of them are ruled out before they are fully
-scored:
+Every guess of a list is offered to a ``Best`` (the rule every strategy follows: the best
+key, then a candidate, then the smallest index), and most of them are ruled out before
+they are fully scored:
 
 * bounded evaluation (``_eval_narrow``): a guess is given up as soon as its partial
   table proves it worse than the best so far;
@@ -17,7 +17,8 @@ scored:
   that the result never depends on the thread count.
 
 The caller guarantees: guesses ascending, candidates sorted and non-empty, all indices
-valid for the kernel, ``kind`` one of the four scanning valuations (0..3).
+valid for the kernel, ``kind`` one of the four scanning valuations (KIND_MINMAX,
+KIND_ENTROPY, KIND_PARTS, KIND_EXPECTED).
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t, INT32_MAX, INT64_MIN
@@ -26,7 +27,8 @@ from libc.string cimport memset
 from cython.parallel cimport prange
 
 from mastermind._core cimport (
-    HAVE_LANES, Hist64, KData, Kernel, MAX_SLOTS, MM_COUNT, MM_EVALS, MM_PAIRS, PAD_ONES,
+    HAVE_LANES, KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KIND_PARTS, SCORE_TABLE, TWO_WORDS,
+    Hist64, KData, Kernel, MAX_SLOTS, MM_COUNT, MM_EVALS, MM_PAIRS, PAD_ONES,
     StopFlag, __builtin_ctzll, _atomic_min_ssize, _bytes_of, _cell, _count64b,
     _even_spread, _halted, _hist, _hist_packed, _lanes, _new_pack, _sort_u64, _value,
     _with_stop, popcount, vread_ssize)
@@ -56,9 +58,9 @@ cdef bint _eval_blocks(const KData* d, int kind, Py_ssize_t g, const uint64_t* p
         _count64b(gD, gK, gH, D + i, K + i, H + i if H != NULL else NULL,
                   m - i if m - i < 64 else 64, d.clist, d.ncl, h)
         i += 64
-        if i >= m or kind == 2:
+        if i >= m or kind == KIND_PARTS:
             continue
-        if kind == 0:
+        if kind == KIND_MINMAX:
             mx = 0
             for j in range(d.ncl):
                 t = h[d.clist[j]]
@@ -68,10 +70,10 @@ cdef bint _eval_blocks(const KData* d, int kind, Py_ssize_t g, const uint64_t* p
                 MM_COUNT(i)
                 return False
         else:
-            acc = m - i if kind == 3 else 0
+            acc = m - i if kind == KIND_EXPECTED else 0
             for j in range(d.ncl):
                 t = h[d.clist[j]]
-                acc += d.xlogx[t] if kind == 1 else <int64_t>t * t
+                acc += d.xlogx[t] if kind == KIND_ENTROPY else <int64_t>t * t
             if acc > lim:
                 MM_COUNT(i)
                 return False
@@ -104,12 +106,12 @@ cdef inline int64_t _value_cells(const KData* d, const uint32_t* h, int kind) no
     cdef uint32_t t
     for j in range(d.ncl):
         t = h[d.clist[j]]
-        if kind == 0:
+        if kind == KIND_MINMAX:
             if t > v:
                 v = t
-        elif kind == 1:
+        elif kind == KIND_ENTROPY:
             v += d.xlogx[t]
-        elif kind == 2:
+        elif kind == KIND_PARTS:
             v -= t != 0
         else:
             v += <int64_t>t * t
@@ -133,6 +135,10 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     log T (t log t grows with t).  A cell is part of one slot, so cell sums bound slot
     sums (they are equal when cells and slots correspond one to one, ``d.injective``;
     black-peg slots merge cells and are folded at the end).
+
+    One function of four loops rather than named steps: it is inlined into the scans,
+    and each valuation's loop is the hottest code of the package (a call or a shared
+    loop with a per-pair test would cost in every pair).
     """
     cdef Hist64 hc
     cdef uint32_t* h = hc.c
@@ -146,10 +152,10 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
     cdef Py_ssize_t i = 0
     cdef int j
     cdef int wc = (d.n << 3) + d.n
-    if m >= BLOCK_MIN and d.benc != NULL and kind != 2:  # (parts: its bit mask is faster)
+    if m >= BLOCK_MIN and d.benc != NULL and kind != KIND_PARTS:  # (parts: its bit mask is faster)
         memset(h, 0, sizeof(hc))
         return _eval_blocks(d, kind, (ge - d.enc) >> 1, pk, m, lim, h, out_key, out_nc)
-    if kind == 2:
+    if kind == KIND_PARTS:
         while i + 2 <= m:
             m0 |= (<uint64_t>1) << (_cell(p0, p1, pk))
             m1 |= (<uint64_t>1) << (_cell(p0, p1, pk + 2))
@@ -167,12 +173,12 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
         while m0:
             hs[d.fold[__builtin_ctzll(m0)]] = 1
             m0 &= m0 - 1
-        out_key[0] = _value(d, hs, 2)
+        out_key[0] = _value(d, hs, KIND_PARTS)
         out_nc[0] = hs[d.win] == 0
         MM_COUNT(m)
         return True
     memset(h, 0, sizeof(hc))
-    if kind == 0:
+    if kind == KIND_MINMAX:
         cap = <uint32_t>(lim if lim < m else m)
         while i + 2 <= m:
             a = _cell(p0, p1, pk)
@@ -202,7 +208,7 @@ cdef inline bint _eval_narrow(const KData* d, int kind, const uint64_t* ge,
             return True
     # entropy and expected-size keep a loop each: one shared loop with a per-pair test of
     # the valuation is a branch in the hottest code of the package
-    elif kind == 1:
+    elif kind == KIND_ENTROPY:
         while i + 2 <= m:
             a = _cell(p0, p1, pk)
             acc += dx[h[a]]
@@ -277,7 +283,7 @@ cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
     cdef int64_t N[16]
     cdef int64_t v, x
     cdef uint64_t w
-    if d.msid == NULL or not d.injective or d.mode != 0 or m < CLASS_MIN:
+    if d.msid == NULL or not d.injective or d.mode != TWO_WORDS or m < CLASS_MIN:
         return NULL
     cw = <uint64_t*>malloc(m * sizeof(uint64_t))
     cn = <int64_t*>malloc(m * sizeof(int64_t))
@@ -313,7 +319,7 @@ cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
             if N[t] == 0 or d.tcells[t] == 0:
                 continue
             x = _even_spread(d, N[t], d.tcells[t], kind)
-            if kind != 0:                   # parts of different totals add up ...
+            if kind != KIND_MINMAX:         # parts of different totals add up ...
                 v += x
             elif x > v:                     # ... the largest part is the largest of all
                 v = x
@@ -356,11 +362,11 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
                 nl += 1
             j += 1
         lim = _limit(best)
-        if kind == 0 and (lim if lim < m else m) > LANES_CAP:
+        if kind == KIND_MINMAX and (lim if lim < m else m) > LANES_CAP:
             alive = (1u << nl) - 1              # counts too high for the lanes' levels
         else:
-            alive = _lanes(d.enc, batch, nl, pk, m, kind, lim - m if kind == 3 else lim,
-                           d.dxlogx)
+            alive = _lanes(d.enc, batch, nl, pk, m, kind,
+                           lim - m if kind == KIND_EXPECTED else lim, d.dxlogx)
         for l in range(nl):                     # the others: proven worse than the best
             if (alive >> l) & 1:
                 _scan_one(d, kind, &batch[l], 1, c, pk, m, best, 0, floor, NULL, False)
@@ -388,9 +394,9 @@ cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize
     cdef int32_t g
     cdef int64_t key
     cdef int nc
-    cdef bint fast = pk != NULL and d.mode == 0 and d.shift == 3
-    if (lanes and fast and HAVE_LANES and m <= LANES_MAX and kind != 2
-            and (kind != 1 or d.ndx >= 9)):     # the lanes read dx[0..8]
+    cdef bint fast = pk != NULL and d.mode == TWO_WORDS and d.shift == 3
+    if (lanes and fast and HAVE_LANES and m <= LANES_MAX and kind != KIND_PARTS
+            and (kind != KIND_ENTROPY or d.ndx >= 9)):  # the lanes read dx[0..8]
         return _scan_lanes(d, kind, guesses, ng, c, pk, m, best, skip, floor)
     for j in range(ng):
         if (j & 15) == 0 and _halted(d):
@@ -492,7 +498,7 @@ cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,
     cdef uint64_t* pk = NULL
     cdef int64_t* lbt = NULL
     _best_init(&best)
-    if d.mode != 2:
+    if d.mode != SCORE_TABLE:
         pk = _new_pack(d, c, m)
         if pk != NULL:
             lbt = _class_bounds(d, pk, m, kind)

@@ -1,14 +1,17 @@
 """Type stubs of the worst-case search (src/mastermind/_search.pyx); trusts its
 arguments (validated by mastermind.bounds)."""
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
 
-from ._core import Kernel
+from ._core import Kernel, StopFlag
 
 I32 = npt.NDArray[np.int32]
+
+def root_openings(kernel: Kernel, pool: I32, cands: I32, d: int, order: int,
+                  nonwin: int) -> Optional[I32]: ...
 
 class Searcher:
     order: int
@@ -16,10 +19,9 @@ class Searcher:
     def __init__(self, kernel: Kernel, digits: npt.NDArray[np.uint8], n: int, k: int,
                  guesses: I32, cands_only: bool, symmetry: bool, merge_dead: bool,
                  mem_limit: int) -> None: ...
-    def request_stop(self) -> None: ...
     @property
     def stats(self) -> dict[str, Any]: ...
     @property
     def aborted(self) -> int: ...
-    def run(self, cands: I32, d: int, seconds: float = 0.0,
-            node_limit: int = 0) -> tuple[int, int]: ...
+    def run(self, cands: I32, d: int, node_limit: int = 0,
+            stop: Optional[StopFlag] = None) -> tuple[int, int]: ...

@@ -32,9 +32,11 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from mastermind._core cimport (KData, Kernel, MAX_SLOTS, PAD_ONES, _bytes_of, _count64b,
-                               _hist, _hist_packed, _new_pack, _now, _slot, _splits_all,
-                               _value, vread)
+from mastermind._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
+                               MAX_SLOTS, PAD_ONES, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE,
+                               StopFlag, TWO_WORDS, _bytes_of, _count64b, _hist,
+                               _hist_packed, _new_pack, _slot, _splits_all, _stop_reason,
+                               _value, _with_stop)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
@@ -52,13 +54,13 @@ cdef struct GuessInfo:
 
 
 cdef struct SData:
-    const KData* d
+    const KData* d          # the game's data, with the stop flag of the current run
     SymCtx sym              # the codes' colours, for the symmetry of each node
     Py_ssize_t ncodes
     const int32_t* guesses
     Py_ssize_t ng
     int cands_only
-    int order               # guess order: a valuation kind (VAL_ENTROPY, VAL_MINMAX...)
+    int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots
     uint8_t* lmat           # d = 3 nodes: lmat[t * ng + i] = slot(guesses[i], c[t])
     size_t lmat_cap
@@ -73,9 +75,8 @@ cdef struct SData:
     int64_t scores              # scores computed in phase 1
     int64_t sizes               # sum of m over expanded nodes
     int64_t node_limit
-    double deadline         # CLOCK_MONOTONIC seconds, 0: none
-    int stop                # set from another thread (read through vread)
-    int aborted             # 1 time, 2 stop request, 3 node budget, 4 out of memory
+    int aborted             # why the last run stopped: STOP_NONE (it did not), the stop
+                            # flag's reason, STOP_NODE_LIMIT or STOP_MEMORY
 
 
 cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
@@ -102,30 +103,23 @@ cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t 
 
 
 cdef inline bint _poll(SData* s) noexcept nogil:
-    """Look at the stop flag and the clock (within a node's long scans)."""
-    if s.aborted:
-        return True
-    if vread(&s.stop):
-        s.aborted = 2
-    elif s.deadline > 0 and _now() > s.deadline:
-        s.aborted = 1
-    return s.aborted != 0
+    """Look at the stop flag and its deadline (within a node's long scans)."""
+    if s.aborted == STOP_NONE:
+        s.aborted = _stop_reason(s.d)
+    return s.aborted != STOP_NONE
 
 
 cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
-    """Count a node; look at the stop flag, the clock and the budget at every expensive
-    node (a full guess scan) and every 256 cheap ones."""
+    """Count a node; look at the stop flag, its deadline and the budget at every
+    expensive node (a full guess scan) and every 256 cheap ones."""
     s.nodes += 1
-    if s.aborted:
+    if s.aborted != STOP_NONE:
         return True
     if expensive or (s.nodes & 255) == 0:
-        if vread(&s.stop):
-            s.aborted = 2
-        elif s.deadline > 0 and _now() > s.deadline:
-            s.aborted = 1
-        elif s.node_limit > 0 and s.nodes >= s.node_limit:
-            s.aborted = 3
-    return s.aborted != 0
+        s.aborted = _stop_reason(s.d)
+        if s.aborted == STOP_NONE and s.node_limit > 0 and s.nodes >= s.node_limit:
+            s.aborted = STOP_NODE_LIMIT
+    return s.aborted != STOP_NONE
 
 
 cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
@@ -296,7 +290,7 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     if d == 2:
         g = _separating(s, c, m)
         if g == -2:
-            s.aborted = 4
+            s.aborted = STOP_MEMORY
             return -1
         r = g >= 0
         found[0] = g
@@ -327,14 +321,14 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     cdef int32_t* pidx
     cdef uint8_t* lab
     if _set_sym_init(&s.sym, &y, c, m) < 0:
-        s.aborted = 4
+        s.aborted = STOP_MEMORY
         return -1
     info = <GuessInfo*>malloc(npool * sizeof(GuessInfo))
     parts = <int32_t*>malloc(m * sizeof(int32_t))
     pidx = <int32_t*>malloc(m * sizeof(int32_t))
     lab = <uint8_t*>malloc(m)
     if info == NULL or parts == NULL or lab == NULL or pidx == NULL:
-        s.aborted = 4
+        s.aborted = STOP_MEMORY
         r = -1
     else:
         r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, pidx, lab)
@@ -346,6 +340,18 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     return r
 
 
+cdef enum:
+    RANK_REFUTED = -1       # _rank: counting alone refutes the node
+    RANK_STOPPED = -2       # _rank: the search was stopped
+
+
+cdef struct LeafMatrix:
+    # A d = 3 node's switch from plain separation checks to its label matrix.
+    bint allowed            # the node may still build its matrix
+    bint built              # it has: the remaining checks read the matrix
+    int leaves              # separation checks made the plain way so far
+
+
 cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
                       int32_t* found, const SetSym* y, GuessInfo* info, int32_t* parts,
                       int32_t* pidx, uint8_t* lab) noexcept nogil:
@@ -355,7 +361,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     Phase 1 scans each guess with an early exit as soon as a non-winning part exceeds
     N_pbound(d-1); if no guess survives, c is refuted cheaply.  Otherwise phase 2 finishes
     the scans that exited early, to get the exact best part count pmax of this node,
-    which tightens the cap and bounds every descendant.
+    which tightens the cap and bounds every descendant (:func:`_rank`).
 
     At d = 3 the children are separation checks; after a few of them the node builds its
     label matrix (every guess against every code, :func:`_build_lmat`) and checks the
@@ -363,178 +369,290 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     Phase 1 reads 64 codes at a time through their byte forms where the game has them
     (:func:`_scan_capped`; the cap is looked at after each 64: same answers).
     """
-    cdef const KData* kd = s.d
-    # the byte forms of the candidates, for the vector scans (injective two-word games)
+    cdef const int32_t* pool = c if s.cands_only else s.guesses
+    cdef Py_ssize_t npool = m if s.cands_only else s.ng
+    cdef Py_ssize_t ninfo
     cdef uint64_t* pk = NULL
-    cdef const uint64_t* pb = NULL
-    cdef uint32_t hc[64]
-    cdef int r = 0
-    if kd.injective and kd.mode == 0 and kd.shift == 3 and kd.benc != NULL and m > 16:
-        pk = _new_pack(kd, c, m)
+    cdef int pmax = 0, r
+    if _packs(s.d, m):
+        pk = _new_pack(s.d, c, m)
         if pk == NULL:
-            s.aborted = 4
+            s.aborted = STOP_MEMORY
             return -1
-        pb = _bytes_of(kd, pk, m)
-        memset(hc, 0, sizeof(hc))
     s.sizes += m
-    r = _phases(s, c, m, d, pbound, found, y, info, parts, pidx, lab, pk, pb, hc)
+    ninfo = _rank(s, c, m, d, pbound, pool, npool, y, info, pk, &pmax)
+    if ninfo == RANK_STOPPED:
+        r = -1
+    elif ninfo == RANK_REFUTED:
+        r = 0
+    else:
+        r = _try_ranked(s, c, m, d, found, info, ninfo, pmax, parts, pidx, lab)
     free(pk)
     return r
 
 
-cdef int _phases(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
-                 int32_t* found, const SetSym* y, GuessInfo* info, int32_t* parts,
-                 int32_t* pidx, uint8_t* lab, const uint64_t* pk, const uint64_t* pb,
-                 uint32_t* hc) noexcept nogil:
-    """The body of :func:`_try_guesses` (``pk``/``pb``: the packed candidates and their
-    byte forms, or NULL for the scalar scans)."""
+cdef inline bint _packs(const KData* kd, Py_ssize_t m) noexcept nogil:
+    """Whether a node of m codes scans through its candidates' byte forms (the vector
+    scans: an injective two-word game with byte forms, more than 16 codes)."""
+    return (kd.injective and kd.mode == TWO_WORDS and kd.shift == 3 and kd.benc != NULL
+            and m > 16)
+
+
+cdef inline bint _scan_scalar(const KData* kd, int32_t g, const int32_t* c, Py_ssize_t m,
+                              int64_t cap, uint32_t* h, Py_ssize_t* scored) noexcept nogil:
+    """Phase 1 the plain way: h = the part sizes of guess g on c, given up (False) as soon
+    as a non-winning part exceeds ``cap``; ``scored``: the pairs scored."""
+    cdef Py_ssize_t t
+    cdef int sl, win = kd.win
+    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+    for t in range(m):
+        sl = _slot(kd, g, c[t])
+        h[sl] += 1
+        if h[sl] > cap and sl != win:
+            scored[0] = t + 1
+            return False
+    scored[0] = m
+    return True
+
+
+cdef inline int _parts_of(const KData* kd, const uint32_t* h, int32_t* maxpart) noexcept nogil:
+    """The number of non-empty non-winning parts of h, and in ``maxpart`` the largest."""
+    cdef int sl, nparts = 0
+    cdef int32_t mx = 0
+    for sl in range(kd.nslots):
+        if sl != kd.win and h[sl]:
+            nparts += 1
+            if <int32_t>h[sl] > mx:
+                mx = h[sl]
+    maxpart[0] = mx
+    return nparts
+
+
+cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
+                               const int32_t* pool, Py_ssize_t npool, const SetSym* y,
+                               int64_t cap, GuessInfo* info, const uint64_t* pb,
+                               int* pmax_out, Py_ssize_t* nviable_out,
+                               bint* early_out) noexcept nogil:
+    """Phase 1: each canonical guess of the pool scanned until a non-winning part exceeds
+    ``cap``.  info[0..n) receives the guesses finished (key, largest part, candidacy), but
+    those with no information and no chance to win, and those given up (largest part
+    -1, ``early`` set); ``pmax``: the best part count of the finished scans, ``nviable``:
+    how many were kept.  Returns n, or -1 when stopped.  (The counts are kept in locals,
+    written out at the end: the loop runs once per guess.)"""
     cdef const KData* kd = s.d
-    cdef const int32_t* pool = c if s.cands_only else s.guesses
-    cdef Py_ssize_t npool = m if s.cands_only else s.ng
-    cdef Py_ssize_t ninfo = 0, nviable = 0, i, j, t = 0
     cdef uint32_t h[MAX_SLOTS]
-    cdef Py_ssize_t off[MAX_SLOTS + 1]
-    cdef int order[MAX_SLOTS]
-    cdef int nparts, pmax = 0, sl, a, b, rr, tmp, win = kd.win
-    cdef int32_t g, maxpart, sub
-    cdef int64_t cap = _ncount(pbound, d - 1)
+    cdef uint32_t hc[64]
+    cdef Py_ssize_t i, ninfo = 0, nviable = 0, scored
+    cdef int nparts, pmax = 0, win = kd.win, order = s.order
+    cdef int32_t g, maxpart
     cdef bint ok, early = False
-    cdef int leaves_here = 0
-    cdef bint use_mat = False, mat_ok = d == 3 and not s.cands_only
-    for i in range(npool):                  # phase 1
+    cdef int64_t scores = 0, scanned = 0
+    if pb != NULL:
+        memset(hc, 0, sizeof(hc))
+    for i in range(npool):
         if (i & 255) == 255 and m > 256 and _poll(s):
-            return -1
+            ninfo = -1
+            break
         g = pool[i]
         if not _set_canonical(&s.sym, y, g):
             continue
-        s.scanned += 1
+        scanned += 1
         if pb != NULL:
             ok = _scan_capped(kd, g, pb, m, cap, hc, h)
-            s.scores += m
+            scores += m
         else:
-            memset(h, 0, sizeof(h))
-            ok = True
-            for t in range(m):
-                sl = _slot(kd, g, c[t])
-                h[sl] += 1
-                if h[sl] > cap and sl != win:
-                    ok = False
-                    break
-            s.scores += t + 1
+            ok = _scan_scalar(kd, g, c, m, cap, h, &scored)
+            scores += scored
         info[ninfo].guess = g
         if not ok:
             info[ninfo].maxpart = -1        # scan unfinished
             early = True
             ninfo += 1
             continue
-        nparts = 0
-        maxpart = 0
-        for sl in range(kd.nslots):
-            if sl != win and h[sl]:
-                nparts += 1
-                if <int32_t>h[sl] > maxpart:
-                    maxpart = h[sl]
+        nparts = _parts_of(kd, h, &maxpart)
         if nparts > pmax:
             pmax = nparts
         if h[win] == 0 and nparts == 1:
             continue                        # no information and no chance to win
-        info[ninfo].key = _value(kd, h, s.order)
+        info[ninfo].key = _value(kd, h, order)
         info[ninfo].maxpart = maxpart
         info[ninfo].notcand = h[win] == 0
         ninfo += 1
         nviable += 1
+    s.scanned += scanned
+    s.scores += scores
+    pmax_out[0] = pmax
+    nviable_out[0] = nviable
+    early_out[0] = early
+    return ninfo
+
+
+cdef int _phase2(SData* s, const int32_t* c, Py_ssize_t m, int pbound,
+                 const GuessInfo* info, Py_ssize_t ninfo, const uint64_t* pk,
+                 int pmax) noexcept nogil:
+    """Phase 2: the scans phase 1 gave up finished, for the node's exact best part count
+    (``pmax`` the best so far; at most ``pbound``).  Returns it, or -1 when stopped."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int nparts
+    cdef int32_t largest
+    for i in range(ninfo):
+        if (i & 255) == 255 and m > 256 and _poll(s):
+            return -1
+        if info[i].maxpart < 0 and pmax < pbound:
+            if pk != NULL:
+                _hist_packed(s.d, info[i].guess, pk, m, h)
+            else:
+                _hist(s.d, info[i].guess, c, m, h)
+            nparts = _parts_of(s.d, h, &largest)
+            if nparts > pmax:
+                pmax = nparts
+    return pmax if pmax < pbound else pbound
+
+
+cdef Py_ssize_t _rank(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                      const int32_t* pool, Py_ssize_t npool, const SetSym* y,
+                      GuessInfo* info, const uint64_t* pk, int* pmax_out) noexcept nogil:
+    """The guesses of ``pool`` worth trying at the node c (d guesses left, no guess making
+    more than ``pbound`` non-winning parts), in the order they are tried: info[0..n),
+    sorted by (key, candidates first, largest part, index) after phases 1 and 2 and the
+    guesses leaving a part larger than N_pmax(d-1) dropped.  Returns n (0 when no guess
+    survives phase 1), RANK_REFUTED when counting refutes the node, RANK_STOPPED when
+    the search was stopped; ``pmax_out``: the node's best part count (it bounds every
+    descendant).  ``pk``: the packed candidates for the vector scans (_packs), or NULL."""
+    cdef const uint64_t* pb = _bytes_of(s.d, pk, m) if pk != NULL else NULL
+    cdef int64_t cap = _ncount(pbound, d - 1)
+    cdef Py_ssize_t ninfo, nviable = 0, i, j
+    cdef int pmax = 0
+    cdef bint early = False
+    ninfo = _phase1(s, c, m, pool, npool, y, cap, info, pb, &pmax, &nviable, &early)
+    if ninfo < 0:
+        return RANK_STOPPED
     if nviable == 0:
         s.false_cheap += 1
         return 0
-    if early:                               # phase 2: the exact pmax of this node
-        for i in range(ninfo):
-            if (i & 255) == 255 and m > 256 and _poll(s):
-                return -1
-            if info[i].maxpart < 0 and pmax < pbound:
-                if pk != NULL:
-                    _hist_packed(kd, info[i].guess, pk, m, h)
-                else:
-                    _hist(kd, info[i].guess, c, m, h)
-                nparts = 0
-                for sl in range(kd.nslots):
-                    if sl != win and h[sl]:
-                        nparts += 1
-                if nparts > pmax:
-                    pmax = nparts
-    else:
-        pmax = pmax if pmax < pbound else pbound
-    if early and pmax >= pbound:
+    if early:
+        pmax = _phase2(s, c, m, pbound, info, ninfo, pk, pmax)
+        if pmax < 0:
+            return RANK_STOPPED
+    elif pmax > pbound:
         pmax = pbound
+    pmax_out[0] = pmax
     cap = _ncount(pmax, d - 1)
     if m > 1 + pmax * cap:
-        return 0
+        return RANK_REFUTED
     j = 0
     for i in range(ninfo):                  # parts larger than N_pmax(d-1) are hopeless
         if 0 <= info[i].maxpart <= cap:
             info[j] = info[i]
             j += 1
-    ninfo = j
-    qsort(info, ninfo, sizeof(GuessInfo), _cmp_guess)
-    if mat_ok and s.matrix_after == 0 and ninfo > 0:
-        mat_ok = False
-        use_mat = _build_lmat(s, c, m)
+    qsort(info, j, sizeof(GuessInfo), _cmp_guess)
+    return j
+
+
+cdef inline void _split(const KData* kd, int32_t g, const int32_t* c, Py_ssize_t m,
+                        int32_t* parts, int32_t* pidx, uint8_t* lab, uint32_t* h,
+                        Py_ssize_t* off) noexcept nogil:
+    """The parts of guess g on c: h[slot] their sizes, parts[off[slot]...] their codes
+    (a stable counting sort: each part stays sorted), pidx their positions in c."""
+    cdef Py_ssize_t t
+    cdef int sl
+    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+    for t in range(m):
+        sl = _slot(kd, g, c[t])
+        lab[t] = <uint8_t>sl
+        h[sl] += 1
+    off[0] = 0
+    for sl in range(kd.nslots):
+        off[sl + 1] = off[sl] + h[sl]
+    for t in range(m):
+        parts[off[lab[t]]] = c[t]
+        pidx[off[lab[t]]] = <int32_t>t
+        off[lab[t]] += 1
+    for sl in range(kd.nslots):             # back to part starts
+        off[sl] -= h[sl]
+
+
+cdef int _parts_to_try(SData* s, const int32_t* parts, const Py_ssize_t* off,
+                       const uint32_t* h, int d, int* order) noexcept nogil:
+    """order = the non-winning parts of three codes or more, largest first; returns how
+    many, or -1 as soon as one is known unsolvable within d - 1 guesses (it fails fast)."""
+    cdef int sl, a, b, tmp, nparts = 0
+    for sl in range(s.d.nslots):
+        if sl != s.d.win and h[sl] >= 3:
+            if _known_false(s, parts + off[sl], h[sl], d - 1):
+                return -1
+            order[nparts] = sl
+            nparts += 1
+    for a in range(1, nparts):
+        b = a
+        while b > 0 and h[order[b - 1]] < h[order[b]]:
+            tmp = order[b - 1]
+            order[b - 1] = order[b]
+            order[b] = tmp
+            b -= 1
+    return nparts
+
+
+cdef int _solve_parts(SData* s, const int32_t* c, Py_ssize_t m, int d, int pmax,
+                      const int32_t* parts, const int32_t* pidx, const Py_ssize_t* off,
+                      const uint32_t* h, const int* order, int nparts,
+                      LeafMatrix* lm) noexcept nogil:
+    """1 when every part order[0..nparts) of one guess can be solved within d - 1
+    guesses, 0 as soon as one cannot, -1 when stopped.  At d = 3 (``lm``), after
+    s.matrix_after plain separation checks the node builds its label matrix and checks
+    the rest through it."""
+    cdef int a, sl, rr
+    cdef int32_t sub
+    for a in range(nparts):
+        sl = order[a]
+        if lm.built:
+            if _check_abort(s, False):
+                return -1
+            s.leaves += 1
+            s.at_depth[2] += 1
+            rr = _sep_matrix(s, s.lmat, pidx + off[sl], h[sl]) >= 0
+        else:
+            rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
+            if rr < 0:
+                return -1
+            if lm.allowed:
+                lm.leaves += 1
+                if lm.leaves >= s.matrix_after:
+                    lm.allowed = False
+                    lm.built = _build_lmat(s, c, m)
+        if rr == 0:
+            return 0
+    return 1
+
+
+cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* found,
+                     const GuessInfo* info, Py_ssize_t ninfo, int pmax, int32_t* parts,
+                     int32_t* pidx, uint8_t* lab) noexcept nogil:
+    """Try the ranked guesses info[0..ninfo) in turn: 1 (``found``: the first whose every
+    part can be solved within d - 1 guesses), 0 when none can, -1 when stopped."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int order[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int nparts, r
+    cdef LeafMatrix lm
+    lm.allowed = d == 3 and not s.cands_only
+    lm.built = False
+    lm.leaves = 0
+    if lm.allowed and s.matrix_after == 0 and ninfo > 0:
+        lm.allowed = False
+        lm.built = _build_lmat(s, c, m)
     for i in range(ninfo):
-        g = info[i].guess
-        memset(h, 0, sizeof(h))
-        for t in range(m):
-            sl = _slot(kd, g, c[t])
-            lab[t] = <uint8_t>sl
-            h[sl] += 1
-        off[0] = 0
-        for sl in range(kd.nslots):
-            off[sl + 1] = off[sl] + h[sl]
-        for t in range(m):                  # stable counting sort: parts stay sorted
-            parts[off[lab[t]]] = c[t]
-            pidx[off[lab[t]]] = <int32_t>t
-            off[lab[t]] += 1
-        for sl in range(kd.nslots):         # back to part starts
-            off[sl] -= h[sl]
-        # non-winning parts of size >= 3, largest first; a part known unsolvable fails fast
-        nparts = 0
-        ok = True
-        for sl in range(kd.nslots):
-            if sl != win and h[sl] >= 3:
-                if _known_false(s, parts + off[sl], h[sl], d - 1):
-                    ok = False
-                    break
-                order[nparts] = sl
-                nparts += 1
-        if not ok:
+        _split(s.d, info[i].guess, c, m, parts, pidx, lab, h, off)
+        nparts = _parts_to_try(s, parts, off, h, d, order)
+        if nparts < 0:
             continue
-        for a in range(1, nparts):
-            b = a
-            while b > 0 and h[order[b - 1]] < h[order[b]]:
-                tmp = order[b - 1]
-                order[b - 1] = order[b]
-                order[b] = tmp
-                b -= 1
-        for a in range(nparts):
-            sl = order[a]
-            if use_mat:
-                if _check_abort(s, False):
-                    return -1
-                s.leaves += 1
-                s.at_depth[2] += 1
-                rr = _sep_matrix(s, s.lmat, pidx + off[sl], h[sl]) >= 0
-            else:
-                rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
-                if rr < 0:
-                    return -1
-                if mat_ok:
-                    leaves_here += 1
-                    if leaves_here >= s.matrix_after:
-                        mat_ok = False
-                        use_mat = _build_lmat(s, c, m)
-            if rr == 0:
-                ok = False
-                break
-        if ok:
-            found[0] = g
+        r = _solve_parts(s, c, m, d, pmax, parts, pidx, off, h, order, nparts, &lm)
+        if r < 0:
+            return -1
+        if r:
+            found[0] = info[i].guess
             return 1
     return 0
 
@@ -549,6 +667,7 @@ cdef class Searcher:
     (or ``cands_only``); ``mem_limit``: bytes the memo may use.
     """
     cdef SData s
+    cdef KData dd               # the kernel's data with the stop flag of the current run
     cdef object _refs
     cdef object _cmask
     cdef Kernel _kernel
@@ -567,7 +686,8 @@ cdef class Searcher:
             raise ValueError(f"the search handles at most {B_MAXN} pegs and {B_MAXK} colours")
         guesses = kernel.rows(guesses)
         cdef const int32_t[::1] gv = guesses
-        self.s.d = &kernel.d
+        self.dd = _with_stop(&kernel.d, None)
+        self.s.d = &self.dd
         self.s.sym.n = n
         self.s.sym.k = k
         self.s.sym.code_of = kernel.d.code_of
@@ -582,7 +702,7 @@ cdef class Searcher:
         self.s.cands_only = cands_only
         self.s.sym.use_sym = symmetry
         self.s.sym.merge_dead = merge_dead
-        self.s.order = 1
+        self.s.order = KIND_ENTROPY
         self.s.matrix_after = 8
         self.s.nonwin = kernel.nslots - 1
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
@@ -610,7 +730,7 @@ cdef class Searcher:
             return self.s.order
 
         def __set__(self, int kind):
-            if kind < 0 or kind > 3:
+            if kind < KIND_MINMAX or kind > KIND_EXPECTED:
                 raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
             self.s.order = kind
 
@@ -622,10 +742,6 @@ cdef class Searcher:
 
         def __set__(self, int value):
             self.s.matrix_after = max(0, value)
-
-    def request_stop(self):
-        """Ask a running search (in another thread) to stop soon; it then returns -1."""
-        self.s.stop = 1
 
     @property
     def stats(self):
@@ -639,22 +755,84 @@ cdef class Searcher:
 
     @property
     def aborted(self):
-        """Why the last search stopped: 0 finished, 1 time, 2 stop, 3 nodes, 4 memory."""
+        """Why the last search stopped: STOP_NONE (it did not), STOP_REQUESTED,
+        STOP_DEADLINE (the stop flag's), STOP_NODE_LIMIT or STOP_MEMORY (_core's names)."""
         return self.s.aborted
 
-    def run(self, cands, int d, double seconds=0.0, int64_t node_limit=0):
-        """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped;
-        ``guess`` a guess that works at the root (or -1).  ``cands`` sorted, non-empty,
-        all guessable; ``seconds`` / ``node_limit`` 0 mean unlimited."""
+    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None):
+        """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped (see
+        :attr:`aborted`); ``guess`` a guess that works at the root (or -1).  ``cands``
+        sorted, non-empty, all guessable; ``node_limit`` 0 means unlimited; ``stop``: a
+        flag (with a deadline, perhaps) that stops the search."""
         cdef const int32_t[::1] cv = self._kernel.rows(cands)
         cdef int r
         cdef int32_t g = -1
-        self.s.stop = 0
-        self.s.aborted = 0
-        self.s.deadline = _now() + seconds if seconds > 0 else 0.0
+        self.dd = _with_stop(&self._kernel.d, stop)
+        self.s.aborted = STOP_NONE
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
         with nogil:
             r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
-        if r < 0 and self.s.aborted == 4:
+        self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
+        if r < 0 and self.s.aborted == STOP_MEMORY:
             raise MemoryError("out of memory in the search")
         return r, (self._kernel.codes(g) if g >= 0 else -1)
+
+
+def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):
+    """The guesses of ``pool`` the worst-case search tries at a node of ``cands`` with d
+    guesses left, in the order it tries them, ranked by the very code the search runs at
+    every node (:func:`_rank`): each guess scanned with the cap N_nonwin(d-1) on its
+    parts, the node's best part count pmax made exact, the guesses leaving a part larger
+    than N_pmax(d-1) or giving no information (one part, not a candidate) dropped, the
+    rest sorted by (the key of valuation ``order``, candidates first, the largest part,
+    the index).  Returns an int32 array of code indices, or None when the node is refuted
+    before any guess is tried: when counting does (more codes than 1 + pmax *
+    N_pmax(d-1)), or when every guess leaves a part larger than N_nonwin(d-1) (no
+    guess survives the first scan: none can work).
+
+    ``pool``: the guesses to rank (int32, ascending): no symmetry is applied to them (the
+    search's root tries one guess per symmetry class: pass those); ``cands``: sorted,
+    non-empty; ``order``: a scanning valuation (VAL_MINMAX .. VAL_EXPECTED, the
+    search's :attr:`Searcher.order`); ``nonwin``: the most non-winning parts any guess
+    can make (the root: nslots - 1)."""
+    cdef const int32_t[::1] pv = kernel.rows(pool)
+    cdef const int32_t[::1] cv = kernel.rows(cands)
+    cdef Py_ssize_t m = cv.shape[0], npool = pv.shape[0], n = 0, i
+    cdef SData s
+    cdef SetSym y
+    cdef GuessInfo* info
+    cdef uint64_t* pk = NULL
+    cdef int pmax = 0
+    cdef bint oom = False
+    if order < KIND_MINMAX or order > KIND_EXPECTED:
+        raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or "
+                         "VAL_EXPECTED")
+    if m == 0 or d < 1:
+        raise ValueError("root_openings needs candidates and d >= 1")
+    memset(&s, 0, sizeof(SData))
+    memset(&y, 0, sizeof(SetSym))
+    s.d = &kernel.d
+    s.order = order
+    y.trivial = 1                           # every guess of the pool is tried
+    info = <GuessInfo*>malloc((npool + 1) * sizeof(GuessInfo))
+    if info == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            if _packs(s.d, m):
+                pk = _new_pack(s.d, &cv[0], m)
+                oom = pk == NULL
+            if not oom:
+                n = _rank(&s, &cv[0], m, d, nonwin, &pv[0] if npool else NULL, npool, &y,
+                          info, pk, &pmax)
+        if oom:
+            raise MemoryError()
+        if n == RANK_REFUTED or (n == 0 and s.false_cheap):
+            return None
+        out = np.empty(n, dtype=np.int32)
+        for i in range(n):
+            out[i] = info[i].guess
+        return kernel.codes(out)
+    finally:
+        free(pk)
+        free(info)

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symmetry (DESIGN section 5), shared by the walk and the searches: the group fixing a
+"""Symmetry, shared by the walk and the searches: the group fixing a
 history of guesses (``Sym``, for the strategy walk, whose results must equal the full
 scan's) and the colour and position classes fixing a candidate set (``SetSym``, for the
 exact searches, where any one guess per orbit will do)."""

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""Symmetry (DESIGN section 5): the colour and position permutations that map a node of
-the game onto itself, and the guesses that are the smallest of their orbit.
+"""Symmetry: the colour and position permutations that map a node of the game onto
+itself, and the guesses that are the smallest of their orbit.
 
 Two flavours, for two kinds of callers:
 
@@ -24,7 +24,8 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from mastermind._core cimport KData, Kernel, StopFlag, __builtin_ctz, _halted, _with_stop
+from mastermind._core cimport (KData, Kernel, SCORE_TABLE, StopFlag, __builtin_ctz, _halted,
+                               _with_stop)
 
 
 # --------------------------------------------------------------------------- the group of a history
@@ -256,41 +257,31 @@ cdef void _gen_perms(SetSym* y, int n, const int8_t* pcls, uint8_t* cur, int pos
             used[q] = 0
 
 
-cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noexcept nogil:
-    """The colour and position classes of c (transpositions mapping c onto itself).
-    Returns -1 when out of memory."""
-    cdef int a, j, p, q, ncls = 0, n = s.n
-    cdef int8_t pcls[B_MAXN]
-    cdef int8_t prep[B_MAXN]
-    cdef int8_t psize[B_MAXN]
-    cdef uint8_t cur[B_MAXN]
-    cdef uint8_t used[B_MAXN]
-    cdef Py_ssize_t i
-    cdef double group = 1
+cdef void _merge_dead(const SymCtx* s, SetSym* y, const int32_t* c,
+                      Py_ssize_t m) noexcept nogil:
+    """y.dead_other = the colours no code of c has but the smallest, when there are two or
+    more of them.  A colour no candidate has scores like a blank wherever it is played,
+    so two absent colours are interchangeable inside one guess: all of them can be
+    replaced by the smallest one without changing the partition."""
     cdef uint32_t present = 0, full = (<uint32_t>1 << s.k) - 1, dead
-    y.trivial = 1
-    y.ncol = 0
-    y.nperm = 0
-    y.perms = NULL
-    y.dead_other = 0
-    y.sym_col = 0
-    if s.merge_dead:
-        # A colour no candidate has scores like a blank wherever it is played, so two
-        # absent colours are interchangeable inside one guess: all of them can be
-        # replaced by the smallest one without changing the partition.
-        for i in range(m):
-            for p in range(n):
-                present |= (<uint32_t>1) << s.digits[<Py_ssize_t>c[i] * n + p]
-            if present == full:
-                break
-        dead = full & ~present
-        if dead & (dead - 1):               # two or more absent colours
-            y.dead_other = dead & (dead - 1)  # all but the lowest bit
-            y.trivial = 0
-    if not s.use_sym:
-        return 0
+    cdef Py_ssize_t i
+    cdef int p
     for i in range(m):
-        s.mark[_code(s, c[i])] = 1
+        for p in range(s.n):
+            present |= (<uint32_t>1) << s.digits[<Py_ssize_t>c[i] * s.n + p]
+        if present == full:
+            break
+    dead = full & ~present
+    if dead & (dead - 1):                   # two or more absent colours
+        y.dead_other = dead & (dead - 1)    # all but the lowest bit
+        y.trivial = 0
+
+
+cdef void _colour_classes(SymCtx* s, SetSym* y, const int32_t* c,
+                          Py_ssize_t m) noexcept nogil:
+    """y's colour classes: colours a and b in one class when swapping them maps c (marked
+    in s.mark) onto itself."""
+    cdef int a, j
     for a in range(s.k):
         for j in range(y.ncol):
             if _fixes(s, c, m, y.cmem[j][0], a, False):
@@ -305,40 +296,85 @@ cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noe
             y.cmem[y.ncol][0] = <int8_t>a
             y.csize[y.ncol] = 1
             y.ncol += 1
-    for p in range(n):
+
+
+cdef int _position_classes(SymCtx* s, const int32_t* c, Py_ssize_t m, int8_t* pcls,
+                           double* group) noexcept nogil:
+    """pcls[p] = the class of position p (positions p and q in one class when swapping
+    them maps c, marked in s.mark, onto itself); returns the number of classes, and in
+    ``group`` the size of the group they generate."""
+    cdef int8_t prep[B_MAXN]
+    cdef int8_t psize[B_MAXN]
+    cdef int p, j, ncls = 0
+    group[0] = 1
+    for p in range(s.n):
         for j in range(ncls):
             if _fixes(s, c, m, prep[j], p, True):
                 pcls[p] = <int8_t>j
                 psize[j] += 1
-                group *= psize[j]
+                group[0] *= psize[j]
                 break
         else:
             pcls[p] = <int8_t>ncls
             prep[ncls] = <int8_t>p
             psize[ncls] = 1
             ncls += 1
-    for i in range(m):
-        s.mark[_code(s, c[i])] = 0
-    if ncls == n:
-        return 0
-    y.sym_col = 1                           # (the orbit test needs the colour classes)
-    y.trivial = 0
+    return ncls
+
+
+cdef int _position_perms(SetSym* y, int n, const int8_t* pcls, double group) noexcept nogil:
+    """y.perms: every position permutation within the classes pcls but the identity when
+    the group is small enough, else the transpositions within a class (a generating
+    subset: sound, see _set_canonical).  Returns -1 when out of memory."""
+    cdef uint8_t cur[B_MAXN]
+    cdef uint8_t used[B_MAXN]
+    cdef int p, q, a
     y.perms = <uint8_t*>malloc(B_MAXPERM * n)
     if y.perms == NULL:
         return -1
     if group <= B_MAXPERM:
         memset(used, 0, sizeof(used))
         _gen_perms(y, n, pcls, cur, 0, used)
-    else:                                  # a generating subset (sound, see _set_canonical)
-        for p in range(n):
-            for q in range(p + 1, n):
-                if pcls[p] == pcls[q]:
-                    for a in range(n):
-                        y.perms[y.nperm * n + a] = <uint8_t>a
-                    y.perms[y.nperm * n + p] = <uint8_t>q
-                    y.perms[y.nperm * n + q] = <uint8_t>p
-                    y.nperm += 1
+        return 0
+    for p in range(n):
+        for q in range(p + 1, n):
+            if pcls[p] == pcls[q]:
+                for a in range(n):
+                    y.perms[y.nperm * n + a] = <uint8_t>a
+                y.perms[y.nperm * n + p] = <uint8_t>q
+                y.perms[y.nperm * n + q] = <uint8_t>p
+                y.nperm += 1
     return 0
+
+
+cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """The colour and position classes of c (transpositions mapping c onto itself), and
+    the absent colours merged when allowed.  Returns -1 when out of memory."""
+    cdef int8_t pcls[B_MAXN]
+    cdef int ncls
+    cdef Py_ssize_t i
+    cdef double group
+    y.trivial = 1
+    y.ncol = 0
+    y.nperm = 0
+    y.perms = NULL
+    y.dead_other = 0
+    y.sym_col = 0
+    if s.merge_dead:
+        _merge_dead(s, y, c, m)
+    if not s.use_sym:
+        return 0
+    for i in range(m):
+        s.mark[_code(s, c[i])] = 1
+    _colour_classes(s, y, c, m)
+    ncls = _position_classes(s, c, m, pcls, &group)
+    for i in range(m):
+        s.mark[_code(s, c[i])] = 0
+    if ncls == s.n:
+        return 0
+    y.sym_col = 1                           # (the orbit test needs the colour classes)
+    y.trivial = 0
+    return _position_perms(y, s.n, pcls, group)
 
 
 cdef inline int64_t _colour_canon(const SymCtx* s, const SetSym* y,
@@ -398,7 +434,7 @@ def canonical_guesses(Kernel kernel, guesses, history, StopFlag stop=None):
     cdef KData dd = _with_stop(&kernel.d, stop)
     out = np.empty(ng, dtype=np.int32)
     cdef int32_t[::1] o = out
-    if kernel.mode == 2:
+    if kernel.mode == SCORE_TABLE:
         raise ValueError("symmetry needs an encoded game")
     sym.el = NULL
     try:

@@ -25,9 +25,11 @@ import numpy as np
 
 from mastermind._core import Stopped
 
-from mastermind._core cimport (KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC, StopFlag,
-                               _absent_but_smallest, _append_record, _atomic_add, _halted,
-                               _hist, _new_pack, _slot, _value, _with_stop)
+from mastermind._core cimport (KIND_FIRST, KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC,
+                               SCORE_TABLE, STOP_DEADLINE, STOP_MEMORY, STOP_NONE,
+                               STOP_REQUESTED, STOP_TOO_DEEP, StopFlag,
+                               _absent_but_smallest, _append_record, _atomic_add, _hist,
+                               _new_pack, _slot, _stop_reason, _value, _with_stop)
 from mastermind._scan cimport (Best, _best, _best_init, _bound_noncandidate,
                                _class_bounds, _offer, _scan, _scan_parallel)
 from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
@@ -52,7 +54,8 @@ cdef struct Walk:
     Py_ssize_t nrec
     Py_ssize_t caprec
     int record
-    int error               # 1: out of memory, 2: deeper than MAX_DEPTH, 3: stopped
+    int error               # why the walk stopped: STOP_NONE (it did not), STOP_MEMORY,
+                            # STOP_TOO_DEEP, or the stop flag's reason
 
 
 cdef Py_ssize_t _record(Walk* w, Py_ssize_t parent, int slot, int32_t guess,
@@ -62,7 +65,7 @@ cdef Py_ssize_t _record(Walk* w, Py_ssize_t parent, int slot, int32_t guess,
         return -1
     i = _append_record(&w.rec, &w.nrec, &w.caprec, parent, slot, guess, size, depth)
     if i < 0:
-        w.error = 1
+        w.error = STOP_MEMORY
     return i
 
 
@@ -82,7 +85,7 @@ cdef int32_t _best_plain(const KData* d, const int32_t* guesses, Py_ssize_t ng,
     cdef Best best
     cdef Py_ssize_t j
     _best_init(&best)
-    if kind == 4:
+    if kind == KIND_FIRST:
         return c[0]
     for j in range(ng):
         _hist(d, guesses[j], c, m, h)
@@ -101,7 +104,7 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     cdef Best best
     cdef uint64_t* pk = NULL
     cdef int64_t* lbt = NULL
-    if m == 1 or w.kind == 4 or (m == 2 and w.shortcut_ok and not w.plain):
+    if m == 1 or w.kind == KIND_FIRST or (m == 2 and w.shortcut_ok and not w.plain):
         # One candidate: play it.  Two: the first candidate splits them into a win and a
         # singleton, the best table any guess can give, so the rule picks it.
         return c[0]
@@ -111,7 +114,7 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     if w.cands_only:
         return _best(w.d, c, m, c, m, w.kind, &key, &is_cand, w.threads)
     _best_init(&best)
-    if w.d.mode != 2:
+    if w.d.mode != SCORE_TABLE:
         pk = _new_pack(w.d, c, m)
         if pk != NULL:
             lbt = _class_bounds(w.d, pk, m, w.kind)
@@ -136,6 +139,67 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
     return best.g
 
 
+cdef int32_t* _split_by_score(Walk* w, int32_t g, const int32_t* c, Py_ssize_t m,
+                              uint32_t* cnt) noexcept nogil:
+    """A new array (free it) of the codes of c by their score against guess g: cnt[slot]
+    codes for each slot, the parts in slot order, each sorted (a stable counting sort);
+    NULL when memory runs out (then w.error is set)."""
+    cdef const KData* d = w.d
+    cdef Py_ssize_t off[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int s
+    cdef uint8_t* lab = <uint8_t*>malloc(m * sizeof(uint8_t))
+    cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t))
+    if lab == NULL or parts == NULL:
+        free(lab)
+        free(parts)
+        w.error = STOP_MEMORY
+        return NULL
+    memset(cnt, 0, MAX_SLOTS * sizeof(uint32_t))
+    for i in range(m):
+        s = _slot(d, g, c[i])
+        lab[i] = <uint8_t>s
+        cnt[s] += 1
+    off[0] = 0
+    for s in range(1, d.nslots):
+        off[s] = off[s - 1] + cnt[s - 1]
+    for i in range(m):
+        parts[off[lab[i]]] = c[i]
+        off[lab[i]] += 1
+    free(lab)
+    return parts
+
+
+cdef Py_ssize_t _child_guesses(Walk* w, const Sym* sym, int32_t g, const uint32_t* cnt,
+                               Sym* child, int32_t** own,
+                               const int32_t** gl) noexcept nogil:
+    """The guesses the children of guess g scan, in ``gl`` (their number returned): when
+    symmetry is on and some child is large enough to scan the guesses, the canonical
+    guesses of their group (the history plus g, made in ``child``), computed once for all
+    of them (in a new array ``own``: free it); else every guess."""
+    cdef const KData* d = w.d
+    cdef bint need_scan = False
+    cdef int s
+    gl[0] = w.guesses
+    own[0] = NULL
+    for s in range(d.nslots):               # a child this large will scan the guesses
+        if s != d.win and cnt[s] > <uint32_t>d.nslots:
+            need_scan = True
+    if not (need_scan and w.use_sym and not w.cands_only and w.kind != KIND_FIRST):
+        return w.nguesses
+    if _sym_child(d, sym, g, child) != 0:
+        w.error = STOP_MEMORY
+        return w.nguesses
+    if _sym_trivial(d, child):
+        return w.nguesses
+    own[0] = <int32_t*>malloc(w.nguesses * sizeof(int32_t) + 1)
+    if own[0] == NULL:
+        w.error = STOP_MEMORY
+        return w.nguesses
+    gl[0] = own[0]
+    return _canonical_guesses(d, child, w.guesses, w.nguesses, own[0])
+
+
 cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
                 Py_ssize_t parent, int pslot, bint root, const Sym* sym,
                 const int32_t* gl, Py_ssize_t ngl) noexcept nogil:
@@ -145,24 +209,21 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
     cdef const KData* d = w.d
     cdef int32_t g
     cdef int s
-    cdef Py_ssize_t i, node
+    cdef Py_ssize_t node, start = 0
     cdef uint32_t cnt[MAX_SLOTS]
-    cdef Py_ssize_t off[MAX_SLOTS]
     cdef int32_t* parts
-    cdef uint8_t* lab
     cdef Sym child
     cdef int32_t* cgl = NULL
-    cdef const int32_t* kgl = w.guesses
-    cdef Py_ssize_t nkgl = w.nguesses
-    cdef bint need_scan = False
+    cdef const int32_t* kgl
+    cdef Py_ssize_t nkgl
     child.el = NULL
-    if w.error:
+    if w.error != STOP_NONE:
         return
-    if _halted(d):
-        w.error = 3
+    w.error = _stop_reason(d)
+    if w.error != STOP_NONE:
         return
     if depth > MAX_DEPTH:
-        w.error = 2
+        w.error = STOP_TOO_DEEP
         return
     if root and w.first >= 0:
         g = w.first
@@ -172,48 +233,18 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
     if m == 1 and c[0] == g:
         w.dist[depth] += 1
         return
-    lab = <uint8_t*>malloc(m * sizeof(uint8_t))
-    parts = <int32_t*>malloc(m * sizeof(int32_t))
-    if lab == NULL or parts == NULL:
-        free(lab)
-        free(parts)
-        w.error = 1
+    parts = _split_by_score(w, g, c, m, cnt)
+    if parts == NULL:
         return
-    memset(cnt, 0, sizeof(cnt))
-    for i in range(m):
-        s = _slot(d, g, c[i])
-        lab[i] = <uint8_t>s
-        cnt[s] += 1
-    off[0] = 0
-    for s in range(1, d.nslots):
-        off[s] = off[s - 1] + cnt[s - 1]
-    for i in range(m):                      # stable counting sort: parts stay sorted
-        parts[off[lab[i]]] = c[i]
-        off[lab[i]] += 1
-    free(lab)
-    for s in range(d.nslots):               # a child this large will scan the guesses
-        if s != d.win and cnt[s] > <uint32_t>d.nslots:
-            need_scan = True
-    # The children's history adds g: their group, and their canonical guesses computed
-    # once for all of them.
-    if need_scan and w.use_sym and not w.cands_only and w.kind != 4:
-        if _sym_child(d, sym, g, &child) != 0:
-            w.error = 1
-        elif not _sym_trivial(d, &child):
-            cgl = <int32_t*>malloc(w.nguesses * sizeof(int32_t) + 1)
-            if cgl == NULL:
-                w.error = 1
-            else:
-                nkgl = _canonical_guesses(d, &child, w.guesses, w.nguesses, cgl)
-                kgl = cgl
+    nkgl = _child_guesses(w, sym, g, cnt, &child, &cgl, &kgl)
     for s in range(d.nslots):
         if cnt[s] == 0:
             continue
         if s == d.win:
             w.dist[depth] += cnt[s]
         else:
-            _walk(w, parts + off[s] - cnt[s], cnt[s], depth + 1, node, s, False,
-                  &child, kgl, nkgl)
+            _walk(w, parts + start, cnt[s], depth + 1, node, s, False, &child, kgl, nkgl)
+        start += cnt[s]
     free(cgl)
     free(child.el)
     free(parts)
@@ -234,26 +265,26 @@ cdef void _run_task(Walk* w, const int32_t* cands, Py_ssize_t m, int depth,
         ngl = w.nguesses
     if w.use_sym:
         if _sym_root(w.d, history, nh, &sym) != 0:
-            w.error = 1
+            w.error = STOP_MEMORY
         elif gl == w.guesses and not _sym_trivial(w.d, &sym) and w.nguesses:
             own = <int32_t*>malloc(w.nguesses * sizeof(int32_t))
             if own == NULL:
-                w.error = 1
+                w.error = STOP_MEMORY
             else:
                 ngl = _canonical_guesses(w.d, &sym, w.guesses, w.nguesses, own)
                 gl = own
-    if not w.error:
+    if w.error == STOP_NONE:
         _walk(w, cands, m, depth, -1, -1, True, &sym, gl, ngl)
     free(own)
     free(sym.el)
 
 
 def _raise_walk_error(int error):
-    if error == 1:
+    if error == STOP_MEMORY:
         raise MemoryError("out of memory while walking the strategy tree")
-    if error == 2:
+    if error == STOP_TOO_DEEP:
         raise OverflowError(f"strategy tree deeper than {MAX_DEPTH} guesses")
-    if error == 3:
+    if error != STOP_NONE:
         raise Stopped("the walk was stopped")
 
 
@@ -289,7 +320,7 @@ def choose(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortc
     w.cands_only = cands_only
     w.shortcut_ok = shortcut_ok
     w.threads = threads if threads > 0 else 1
-    w.blanks_ok = blanks and kernel.mode != 2
+    w.blanks_ok = blanks and kernel.mode != SCORE_TABLE
     with nogil:
         g = _choose(&w, &c[0], c.shape[0], &gs[0] if gs.shape[0] else NULL, gs.shape[0])
     return kernel.codes(g) if g >= 0 else -1
@@ -305,19 +336,22 @@ cdef void _setup(const KData* d, Walk* w, const int32_t[::1] guesses, int kind,
     w.kind = kind
     w.cands_only = cands_only
     w.shortcut_ok = shortcut_ok
-    w.use_sym = symmetry and d.mode != 2 and not plain
-    w.blanks_ok = blanks and d.mode != 2 and not plain
+    w.use_sym = symmetry and d.mode != SCORE_TABLE and not plain
+    w.blanks_ok = blanks and d.mode != SCORE_TABLE and not plain
     w.plain = plain
     w.first = -1
     w.record = record
     w.threads = threads if threads > 0 else 1
 
 
-def walk(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut_ok,
-         int32_t first, int depth, bint record, history=None, bint symmetry=False,
-         int threads=1, bint blanks=False, bint plain=False, StopFlag stop=None):
+def walk(Kernel kernel, guesses, cands, int kind, *, bint cands_only, bint shortcut_ok,
+         int32_t first=-1, int depth=1, bint record=False, history=None,
+         bint symmetry=False, int threads=1, bint blanks=False, bint plain=False,
+         StopFlag stop=None):
     """Play the strategy against every candidate (sorted, non-empty), starting with
-    guess number ``depth``; ``first`` >= 0 fixes the guess at this root.
+    guess number ``depth``; ``first`` >= 0 fixes the guess at this root.  Every argument
+    after ``kind`` is by keyword: ``cands_only``, the guesses are the node's candidates;
+    ``shortcut_ok``, every secret is also a legal guess; ``record``, return the tree.
 
     ``history``: the guesses played before this root (the candidates are those
     consistent with them).  ``symmetry``: scan one guess per orbit of the group fixing
@@ -354,12 +388,13 @@ def walk(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut
 
 
 def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
-              const int32_t[::1] depths, histories, const int32_t[::1] hlens, int kind,
-              bint cands_only, bint shortcut_ok, bint record, bint symmetry, bint blanks,
-              int threads=1, bint plain=False, glists=None,
+              const int32_t[::1] depths, histories, const int32_t[::1] hlens, int kind, *,
+              bint cands_only, bint shortcut_ok, bint record=False, bint symmetry=False,
+              bint blanks=False, int threads=1, bint plain=False, glists=None,
               const int64_t[::1] goffsets=None, const int32_t[::1] task_glist=None,
               int64_t[::1] done=None, StopFlag stop=None):
-    """``walk`` for many subtrees at once, shared by ``threads`` threads (task i:
+    """``walk`` for many subtrees at once (the arguments after ``kind`` by keyword, as
+    ``walk``'s), shared by ``threads`` threads (task i:
     candidates ``cands[offsets[i]:offsets[i+1]]``, first guess number ``depths[i]``,
     history ``histories[i, :hlens[i]]``; optionally its root's canonical guesses,
     ``glists[goffsets[j]:goffsets[j+1]]`` with j = ``task_glist[i]``, computed once
@@ -377,7 +412,7 @@ def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
     cdef Py_ssize_t nt = depths.shape[0], t, i
     cdef Walk* ws = <Walk*>calloc(nt if nt else 1, sizeof(Walk))
     cdef Walk tmpl
-    cdef int err = 0
+    cdef int err = STOP_NONE
     cdef int64_t scanned = 0
     cdef bint has_gl = gls is not None and gls.shape[0] > 0
     cdef int64_t* done_p = &done[0] if done is not None else NULL
@@ -399,7 +434,9 @@ def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
                 if done_p != NULL:
                     _atomic_add(done_p, offsets[t + 1] - offsets[t])
         for t in range(nt):
-            if ws[t].error and (not err or ws[t].error == 3):
+            if ws[t].error != STOP_NONE and (
+                    err == STOP_NONE or ws[t].error == STOP_REQUESTED
+                    or ws[t].error == STOP_DEADLINE):   # a stop is what to report
                 err = ws[t].error
             scanned += ws[t].scanned
         _raise_walk_error(err)

@@ -168,9 +168,10 @@ def _whole(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progres
     if progress:
         progress(0, total)
     counts, recs, _ = run_stoppable(lambda f: _walk.walk(
-        game.kernel, game.guesses, game.secrets, how.strategy.kind, how.candidates_only,
-        game.secrets_are_guesses, g0, 1, how.tree, None, how.symmetry, 1, blanks,
-        how.plain, f), flag, inline=True)
+        game.kernel, game.guesses, game.secrets, how.strategy.kind,
+        cands_only=how.candidates_only, shortcut_ok=game.secrets_are_guesses, first=g0,
+        depth=1, record=how.tree, symmetry=how.symmetry, blanks=blanks, plain=how.plain,
+        stop=f), flag, inline=True)
     if progress:
         progress(total, total)
     dist = {d: int(c) for d, c in enumerate(counts.tolist()) if c}

@@ -30,8 +30,9 @@ SEEDS = (Strategy.ENTROPY, Strategy.EXPECTED_SIZE, Strategy.PARTS, Strategy.MINM
 
 
 class Answer(NamedTuple):
-    """The kernel search's answer: ``status`` (0 exact, 1 no strategy within the guesses
-    or below the limit, 2 stopped), ``value`` (the total, or a bound), ``lower`` (a proved
+    """The kernel search's answer: ``status`` (``_optimal.RUN_OPTIMUM``,
+    ``RUN_ABOVE_LIMIT``: no strategy within the guesses or below the limit, or
+    ``RUN_STOPPED``), ``value`` (the total, or a bound), ``lower`` (a proved
     lower bound) and the tree's records (parent, slot, guess, size, depth) or None."""
 
     status: int
@@ -172,13 +173,15 @@ def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
                  history: list[tuple[int, int]]) -> Optimum:
     """The Optimum from the search's answer ``found`` (None: stopped before it had one),
     or from the seed strategy when the search did not improve on it."""
-    code, value, lower, recs = found if found is not None else Answer(2, -1, 0, None)
-    if code == 1 and seed is None:  # nothing at all: no strategy within max_guesses
+    code, value, lower, recs = (found if found is not None
+                                else Answer(_optimal.RUN_STOPPED, -1, 0, None))
+    if code == _optimal.RUN_ABOVE_LIMIT and seed is None:
+        # nothing at all: no strategy within max_guesses
         return Optimum(game, candidates_only, max_guesses, g0, {}, True, None, None, status,
                        "search", nodes, seconds, history=history, secrets_left=secrets)
-    if code == 1:  # pragma: no cover - the seed is a strategy within the limit
+    if code == _optimal.RUN_ABOVE_LIMIT:  # pragma: no cover - the seed is within the limit
         raise RuntimeError("the optimal search lost its seed strategy")
-    if code == 0 or (value >= 0 and (seed is None or value < seed.total)):
+    if code == _optimal.RUN_OPTIMUM or (value >= 0 and (seed is None or value < seed.total)):
         tree = in_score_order(build_tree(game, recs))
         source = "search"
     elif seed is not None:
@@ -192,7 +195,7 @@ def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
             if won:
                 dist[depth] = dist.get(depth, 0) + won
     total = sum(d * c for d, c in dist.items()) if dist else None
-    exact = code == 0
+    exact = code == _optimal.RUN_OPTIMUM
     low = int(value) if exact else max(int(lower), 0)
     if not exact and status == "exact":
         status = "time-limit" if deadline_passed else "interrupted"

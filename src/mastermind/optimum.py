@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional
 
 import numpy as np
 
-from . import checks
+from . import _core, checks
 from .engine.run import open_run, wants_engine
 from .game import CodeLike
 from .limits import DEFAULT_MEMORY
@@ -174,7 +174,7 @@ def _here(game: Any, q: _Question) -> Optimum:
     if found is None and search.last is not None:  # stopped: what the kernel had found
         found = Answer(*search.last)
     return optimum_from(game, q.candidates_only, q.max_guesses, q.g0, seed, found, status,
-                        flag.value == 2, int(search.stats["nodes"]), q.elapsed(),
+                        flag.value == _core.STOP_DEADLINE, int(search.stats["nodes"]), q.elapsed(),
                         int(q.cands.size), q.played)
 
 
@@ -199,7 +199,7 @@ def _as_units(game: Any, q: _Question, scheduler: Any, client: Any,
                 status = "interrupted"
     found = None if plan is None else plan.answer(status == "exact")
     result = optimum_from(game, q.candidates_only, q.max_guesses, q.g0, seed, found, status,
-                          flag.value == 2, 0 if plan is None else plan.nodes, q.elapsed(),
+                          flag.value == _core.STOP_DEADLINE, 0 if plan is None else plan.nodes, q.elapsed(),
                           int(game.secrets.size), [])
     if plan is not None:
         result.units = run.units if status == "exact" else plan.offered

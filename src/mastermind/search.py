@@ -18,18 +18,18 @@ units) all search through it.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from . import _search, checks
+from . import _core, _search, checks
 from .custom import CustomGame
 from .errors import MastermindError
 from .game import Game
 from .limits import MAX_GUESSES
+from .stopping import new_flag, run_stoppable
 from .strategy_walk import Node, build_tree, split_by_score
 
 __all__ = ["REASONS", "BoundsError", "Search", "SearchStats", "SearchUnfinished",
@@ -58,7 +58,8 @@ class SearchUnfinished(Exception):
         self.seconds = seconds
 
 
-REASONS = {1: "time-limit", 2: "interrupted", 3: "node-limit"}
+REASONS = {_core.STOP_DEADLINE: "time-limit", _core.STOP_REQUESTED: "interrupted",
+           _core.STOP_NODE_LIMIT: "node-limit"}
 
 
 class Witnessed(NamedTuple):
@@ -99,6 +100,7 @@ class Search:
         self.core = _search.Searcher(game.kernel, digits, n, k, guesses, candidates_only,
                                    symmetry, merge_dead, int(memory))
         self.guess_set = guesses
+        self.stop: Optional[_core.StopFlag] = None  # a flag set from elsewhere stops runs
 
     @property
     def nodes(self) -> int:
@@ -106,36 +108,24 @@ class Search:
 
     def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
             node_limit: int = 0) -> tuple[bool, int]:
-        """(answer, guess that works at the root).  Runs the kernel in a worker thread so
-        that Ctrl-C stops it cleanly; raises :class:`SearchUnfinished` when stopped."""
+        """(answer, guess that works at the root).  Runs the kernel through
+        :func:`~mastermind.stopping.run_stoppable` so that Ctrl-C (or :attr:`stop`, when
+        set) stops it cleanly; raises :class:`SearchUnfinished` when stopped."""
         start = time.monotonic()
         nodes0 = self.nodes
-        seconds = 0.0
+        seconds = None
         if deadline is not None:
             seconds = deadline - start
             if seconds <= 0:
                 raise SearchUnfinished("time-limit", 0, 0.0)
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["result"] = self.core.run(cands, d, seconds, node_limit)
-            except BaseException as e:  # pragma: no cover - MemoryError from the kernel
-                box["error"] = e
-
-        worker = threading.Thread(target=work, name="mastermind-bounds", daemon=True)
-        worker.start()
+            if self.stop is not None:  # pragma: no cover - a deadline needs its own flag
+                raise ValueError("a deadline and a shared stop flag at once")
+        flag = new_flag(seconds) if self.stop is None else self.stop
         try:
-            while worker.is_alive():
-                worker.join(0.1)
+            r, g = run_stoppable(lambda f: self.core.run(cands, d, node_limit, f), flag)
         except KeyboardInterrupt:
-            self.core.request_stop()
-            worker.join()
             raise SearchUnfinished("interrupted", self.nodes - nodes0,
                                    time.monotonic() - start) from None
-        if "error" in box:
-            raise box["error"]
-        r, g = box["result"]
         if r < 0:
             raise SearchUnfinished(REASONS.get(self.core.aborted, "interrupted"),
                                    self.nodes - nodes0, time.monotonic() - start)

@@ -3,9 +3,10 @@
 The kernel runs without the GIL, so Python's Ctrl-C handler cannot run while it works.
 :func:`run_stoppable` therefore runs the call in a worker thread and waits for it in the
 calling (main) thread: a KeyboardInterrupt there sets the call's
-:class:`~mastermind._core.StopFlag`, which the kernel's scans and walks read every few
-milliseconds; the worker returns, and the KeyboardInterrupt goes on.  No thread of the
-package is left computing.  A time limit is a deadline on the same flag.
+:class:`~mastermind._core.StopFlag`, which the kernel's scans, walks and searches read
+every few milliseconds; the worker returns, and the KeyboardInterrupt goes on.  No thread
+of the package is left computing.  A time limit is a deadline on the same flag; the
+flag's value says why a call stopped (``_core.STOP_REQUESTED``, ``_core.STOP_DEADLINE``).
 
 >>> from mastermind import _scan
 >>> from mastermind.game import Game
@@ -44,9 +45,9 @@ def new_flag(time_limit: Optional[float] = None) -> _core.StopFlag:
 def stopped(flag: _core.StopFlag) -> None:
     """Raise what a set flag means: KeyboardInterrupt (a stop request) or
     :class:`TimeLimitReached` (its deadline passed); nothing when it is clear."""
-    if flag.value == 1:
+    if flag.value == _core.STOP_REQUESTED:
         raise KeyboardInterrupt
-    if flag.value == 2:
+    if flag.value == _core.STOP_DEADLINE:
         raise TimeLimitReached("the time limit was reached")
 
 
@@ -66,7 +67,7 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
         except Stopped:
             stopped(flag)
             raise
-        if flag.value == 1:  # stopped from elsewhere: the result is void
+        if flag.value == _core.STOP_REQUESTED:  # stopped from elsewhere: the result is void
             raise KeyboardInterrupt
         return result
     box: dict[str, Any] = {}
@@ -92,6 +93,6 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
         if isinstance(box["error"], Stopped):
             stopped(flag)
         raise box["error"]
-    if flag.value == 1:  # stopped from elsewhere: the result is void
+    if flag.value == _core.STOP_REQUESTED:  # stopped from elsewhere: the result is void
         raise KeyboardInterrupt
     return box["result"]

@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from . import _scan, _symmetry, _walk, checks
+from . import _core, _scan, _symmetry, _walk, checks
 from .game import CodeError, Game
 from .rules import Strategy, StrategyError
 from .stopping import new_flag, run_stoppable
@@ -135,7 +135,7 @@ def next_guess(game: Game, candidates: np.ndarray,
         pool = cands if candidates_only else game.guesses
         if symmetric:
             pool = _symmetry.canonical_guesses(kernel, pool, past, flag)
-        if flag.value == 2:  # out of time before any guess was scored
+        if flag.value == _core.STOP_DEADLINE:  # out of time before any guess was scored
             return -1
         return _walk.choose(kernel, pool, cands, strategy.kind, candidates_only,
                             game.secrets_are_guesses, threads, blanks, flag)
@@ -143,9 +143,9 @@ def next_guess(game: Game, candidates: np.ndarray,
     flag = new_flag(limit)
     g = run_stoppable(work, flag, inline=limit is None and
                       game.guesses.size * cands.size < _STOPPABLE_PAIRS)
-    if flag.value == 1:  # pragma: no cover - run_stoppable raised already
+    if flag.value == _core.STOP_REQUESTED:  # pragma: no cover - run_stoppable raised already
         raise KeyboardInterrupt
-    complete = flag.value == 0
+    complete = flag.value == _core.STOP_NONE
     return Choice(int(g) if g >= 0 else int(cands[0]), complete, time.perf_counter() - start)
 
 

@@ -149,8 +149,9 @@ def walk_tasks(game: Game, strategy: Strategy, candidates_only: bool, tree: bool
     stopped(flag)
     dists, recs, _ = _walk.walk_many(
         game.kernel, game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
-        candidates_only, game.secrets_are_guesses, tree, use_symmetry, blanks, threads,
-        plain, glists, goffsets, task_glist, counter, flag)
+        cands_only=candidates_only, shortcut_ok=game.secrets_are_guesses, record=tree,
+        symmetry=use_symmetry, blanks=blanks, threads=threads, plain=plain, glists=glists,
+        goffsets=goffsets, task_glist=task_glist, done=counter, stop=flag)
     return dists, recs
 
 

@@ -19,7 +19,6 @@ refuted within fewer, so a later question takes that answer from the file too.
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any, Callable, Optional
 
@@ -337,23 +336,12 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
     the question alone); when solvable, the witness as records (parent, slot, guess,
     size, depth)."""
     search = Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
-    done = threading.Event()
-
-    def watch() -> None:                     # a stop request reaches the search
-        while not done.wait(0.05):
-            if stop is not None and stop.value:
-                search.core.request_stop()
-                return
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    search.stop = stop                       # a stop request reaches the search
     try:
         ok, _ = search.run(cands, d)
         recs = search.witness_records(cands, d) if ok else None
     except SearchUnfinished:
         raise Stopped("the unit was stopped") from None
-    finally:
-        done.set()
     out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
     if recs is not None:
         out["recs"] = recs

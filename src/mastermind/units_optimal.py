@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._optimal import NO_STRATEGY, est_table
+from ._optimal import NO_STRATEGY, RUN_ABOVE_LIMIT, RUN_OPTIMUM, RUN_STOPPED, est_table
 from .engine.units import Unit, digest
 from .optimal_search import Answer, new_optimizer
 from .stopping import Stopped, new_flag
@@ -204,18 +204,18 @@ class OptimalPlan:
         o = self.chosen()
         if o is not None:
             total = o.bound()
-            return Answer(0 if done else 2, total, total if done else self.lower(),
-                          _records(o))
+            return Answer(RUN_OPTIMUM if done else RUN_STOPPED, total,
+                          total if done else self.lower(), _records(o))
         if done:
-            return Answer(1, INF, INF, None)
-        return Answer(2, -1, self.lower(), None)
+            return Answer(RUN_ABOVE_LIMIT, INF, INF, None)
+        return Answer(RUN_STOPPED, -1, self.lower(), None)
 
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.inflight.pop(unit.key)
         o = self.openings[i]
         self.nodes += int(result.get("nodes", 0))
         status, value = int(result["status"]), int(result["value"])
-        if status == 0:
+        if status == RUN_OPTIMUM:
             o.exact[s] = value
             o.lower.pop(s, None)
             o.recs[s] = result["recs"]
@@ -229,17 +229,18 @@ def optimal_unit(game: Any, *, stop: Any, cands: np.ndarray, history: np.ndarray
                  max_guesses: int, limit: int, candidates_only: bool,
                  memory: int, first: int = -1) -> dict[str, Any]:
     """One subtree, on a worker: the kernel's search on ``cands`` after ``history``,
-    below ``limit`` (0: none); its status (0 exact, 1 nothing below the limit), value
-    (the total, or a lower bound >= the limit) and, when exact, its tree's records."""
+    below ``limit`` (0: none); its status (``RUN_OPTIMUM`` exact, ``RUN_ABOVE_LIMIT``
+    nothing below the limit), value (the total, or a lower bound >= the limit) and, when
+    exact, its tree's records."""
     search = new_optimizer(game, candidates_only, memory, 1)
     flag = stop if stop is not None else new_flag()
     status, value, lower, recs = search.run(cands, history, int(max_guesses), int(limit),
                                             int(first), flag)
-    if status == 2:
+    if status == RUN_STOPPED:
         raise Stopped("the unit was stopped")
     out: dict[str, Any] = {"status": int(status), "value": int(value),
                            "nodes": int(search.stats["nodes"])}
-    if status == 0:
+    if status == RUN_OPTIMUM:
         out["recs"] = np.ascontiguousarray(recs, dtype=np.int32)
     return out
 

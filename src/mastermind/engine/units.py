@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional, Protocol
 
 import numpy as np
 
+from .. import _core
 from ..stopping import Stopped, stopped
 
 __all__ = ["Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute", "game_of",
@@ -247,7 +248,7 @@ def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
                 reported = loop.counts.ran
                 progress(reported, max(plan.known() - loop.counts.resumed, reported))
     except BaseException:
-        if flag is not None and flag.value == 0:
+        if flag is not None and flag.value == _core.STOP_NONE:
             flag.set()  # units running on threads here stop within milliseconds
         executor.cancel(list(loop.inflight))
         raise
