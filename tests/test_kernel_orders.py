@@ -1,16 +1,95 @@
-"""The orders the kernel's searches follow, as the kernel exports them: the worst-case
-search's openings (``_search.root_openings``) and the optimal search's root guesses
-(``_optimal.root_order``) must be exactly what the plans' NumPy versions
-(``units_bounds.root_openings``, ``units_optimal.root_order``) compute."""
+"""The orders the kernel's searches follow, as the kernel exports them for the plans of
+units: the worst-case search's openings (``_search.root_openings``) and the optimal
+search's root guesses (``_optimal.root_order``) must be exactly what the rules say,
+restated here in NumPy (the ranking keys, the hopeless guesses dropped, the bounds)."""
 
 import numpy as np
 import pytest
 
-from mastermind import _core, _optimal, _search
+from mastermind import _core, _optimal, _search, _symmetry
 from mastermind.game import Game
+from mastermind.stopping import run_stoppable
 from mastermind.strategies import symmetry_classes
-from mastermind.units_bounds import root_openings
-from mastermind.units_optimal import MASKS_MAX, root_order
+from mastermind.strategy_walk import split_by_score
+
+MASKS_MAX = 40  # sets this small are solved by the optimal search's few-code path
+INF = _optimal.NO_STRATEGY
+
+
+def _separable(p, d):
+    total, level = 0, 1
+    for _ in range(max(d, 0)):
+        total += level
+        level = min(level * p, 1 << 50)
+    return min(total, 1 << 50)
+
+
+def root_openings(game, cands, pool, d, order, nonwin):
+    """The worst-case search's openings at a node for d guesses, restated: every guess
+    that is a candidate or splits the set, whose largest part counting allows within d - 1
+    guesses, by (key, not a candidate, largest part, index); None when counting alone
+    refutes d."""
+    kernel = game.kernel
+    hist = kernel.histograms(pool, cands).astype(np.int64)
+    keys = kernel.keys(pool, cands, order)
+    win = game.win_slot
+    nw = np.delete(hist, win, axis=1)
+    nparts = (nw > 0).sum(axis=1)
+    maxpart = nw.max(axis=1) if nw.shape[1] else np.zeros(len(pool), dtype=np.int64)
+    cand = hist[:, win] > 0
+    pmax = min(int(nparts.max()) if len(pool) else 0, nonwin)
+    cap = _separable(pmax, d - 1)
+    if cands.size > 1 + pmax * cap:
+        return None
+    useful = (cand | (nparts > 1)) & (maxpart <= cap)
+    rows = [i for i in range(len(pool)) if useful[i]]
+    rows.sort(key=lambda i: (int(keys[i]), not cand[i], int(maxpart[i]), int(pool[i])))
+    return [int(pool[i]) for i in rows]
+
+
+class _Opening:
+    def __init__(self, guess, order, parts):
+        self.guess, self.order, self.parts = guess, order, parts
+
+
+def root_order(game, cands, candidates_only, dl):
+    """The optimal search's root guesses, restated: one per symmetry class, the ones
+    giving no information dropped, each bounded by the set's size plus its parts'
+    complete-tree estimates (from the best part count), the hopeless ones dropped, by
+    (bound, sum of squared part sizes, not a candidate, index)."""
+    kernel = game.kernel
+    m = int(cands.size)
+    if candidates_only and game.symmetric:
+        reps = np.array(symmetry_classes(game), dtype=np.int32)
+        pool = np.ascontiguousarray(reps[np.isin(reps, cands)])
+    elif candidates_only:
+        pool = np.ascontiguousarray(cands)
+    elif game.symmetric:
+        pool = run_stoppable(lambda f: _symmetry.canonical_guesses(
+            kernel, game.guesses, np.zeros(0, dtype=np.int32), f))
+    else:
+        pool = np.ascontiguousarray(game.guesses)
+    hist = kernel.histograms(pool, cands).astype(np.int64)
+    win = game.win_slot
+    nw = np.delete(hist, win, axis=1)
+    nparts = (nw > 0).sum(axis=1)
+    cand = hist[:, win] > 0
+    useful = cand | (nparts > 1)
+    bnode = min(int(nparts[useful].max()) if useful.any() else 0, kernel.nslots - 1)
+    estt = _optimal.est_table(m, bnode, dl - 1)
+    openings = []
+    for i in np.flatnonzero(useful).tolist():
+        row = hist[i]
+        lb = m + sum(estt[int(c)] for j, c in enumerate(row.tolist()) if j != win)
+        if lb >= INF:
+            continue
+        g = int(pool[i])
+        parts = [(s, part, estt[int(row[s])]) for s, part in split_by_score(game, g, cands)
+                 if s != win]
+        openings.append(_Opening(g, (lb, int((row * row).sum()), not bool(cand[i]), g),
+                                 parts))
+    openings.sort(key=lambda o: o.order)
+    return openings
 
 GAMES = [(3, 4, "classic"), (4, 4, "classic"), (4, 5, "classic"), (4, 6, "classic"),
          (4, 6, "distinct"), (4, 5, "black-peg")]

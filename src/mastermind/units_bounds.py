@@ -24,8 +24,9 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from . import _search
 from .engine.units import Unit
-from .search import Search, SearchUnfinished, separable
+from .search import Search, SearchUnfinished
 from .stopping import Stopped, TimeLimitReached, new_flag
 from .strategy_walk import Node, build_tree, split_by_score
 
@@ -41,24 +42,11 @@ def checkpoint_params(candidates_only: bool, symmetry: bool, memory: int) -> dic
 
 def root_openings(game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order: int,
                   nonwin: int) -> Optional[list[int]]:
-    """The openings the kernel's search tries at the root for d guesses, in its order;
-    None when counting alone refutes d (no unit needed)."""
-    kernel = game.kernel
-    hist = kernel.histograms(pool, cands).astype(np.int64)
-    keys = kernel.keys(pool, cands, order)
-    win = game.win_slot
-    nw = np.delete(hist, win, axis=1)
-    nparts = (nw > 0).sum(axis=1)
-    maxpart = nw.max(axis=1) if nw.shape[1] else np.zeros(len(pool), dtype=np.int64)
-    cand = hist[:, win] > 0
-    pmax = min(int(nparts.max()) if len(pool) else 0, nonwin)
-    cap = separable(pmax, d - 1)
-    if cands.size > 1 + pmax * cap:
-        return None
-    useful = (cand | (nparts > 1)) & (maxpart <= cap)
-    rows = [i for i in range(len(pool)) if useful[i]]
-    rows.sort(key=lambda i: (int(keys[i]), not cand[i], int(maxpart[i]), int(pool[i])))
-    return [int(pool[i]) for i in rows]
+    """The openings the kernel's search tries at the root for d guesses, in its order
+    (:func:`mastermind._search.root_openings`, the ranking the search makes at a node);
+    None when it refutes d before trying any (no unit needed)."""
+    found = _search.root_openings(game.kernel, pool, cands, d, order, nonwin)
+    return None if found is None else found.tolist()
 
 
 class UnitSearch:

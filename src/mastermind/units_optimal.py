@@ -23,6 +23,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from . import _optimal
 from ._optimal import NO_STRATEGY, RUN_ABOVE_LIMIT, RUN_OPTIMUM, RUN_STOPPED, est_table
 from .engine.units import Unit, digest
 from .optimal_search import Answer, new_optimizer
@@ -34,7 +35,6 @@ __all__ = ["INF", "OptimalPlan", "WholePlan", "checkpoint_params", "optimal_unit
 
 INF = NO_STRATEGY    # the kernel's "no strategy within the guesses left"
 NO_LIMIT = 100       # guesses left when there is no limit
-MASKS_MAX = 40       # nodes this small are solved whole (the kernel's few-code path)
 
 
 class Opening:
@@ -61,52 +61,27 @@ class Opening:
         return len(self.exact) == len(self.parts)
 
 
-def root_order(game: Any, cands: np.ndarray, candidates_only: bool,
-               dl: int) -> list[Opening]:
+def root_order(game: Any, cands: np.ndarray, candidates_only: bool, dl: int,
+               max_guesses: int = 0) -> list[Opening]:
     """The root's guesses the in-process search would explore, in its order, with their
-    parts (the kernel's ``_node`` at the root: one guess per symmetry class, the ones
-    giving no information dropped, the bound from the best part count)."""
-    from . import _symmetry
-    from .stopping import run_stoppable
-
-    kernel = game.kernel
+    parts and the parts' estimates: the kernel's own ranking at a node
+    (:func:`mastermind._optimal.root_order`: one guess per symmetry class, the ones giving
+    no information or no chance within ``max_guesses`` dropped, the bound from the best
+    part count)."""
     m = int(cands.size)
-    if candidates_only and game.symmetric:
-        # the kernel scans every candidate, but equivalent ones tie and the smallest
-        # (a class representative: the candidates are closed under the symmetries) wins
-        from .strategies import symmetry_classes
-
-        reps = np.array(symmetry_classes(game), dtype=np.int32)
-        pool = np.ascontiguousarray(reps[np.isin(reps, cands)])
-    elif candidates_only:
-        pool = np.ascontiguousarray(cands)
-    elif game.symmetric:
-        pool = run_stoppable(lambda f: _symmetry.canonical_guesses(
-            kernel, game.guesses, np.zeros(0, dtype=np.int32), f))
-    else:
-        pool = np.ascontiguousarray(game.guesses)
-    hist = kernel.histograms(pool, cands).astype(np.int64)
-    win = game.win_slot
-    nw = np.delete(hist, win, axis=1)
-    nparts = (nw > 0).sum(axis=1)
-    cand = hist[:, win] > 0
-    useful = cand | (nparts > 1)
-    b = kernel.nslots - 1
-    bnode = min(int(nparts[useful].max()) if useful.any() else 0, b)
+    blanks = game.symmetric and game.guesses.size == game.size
+    guesses, bounds, key2, notcand, bnode = _optimal.root_order(
+        game.kernel, game.guesses, cands, np.zeros(0, dtype=np.int32), candidates_only,
+        game.symmetric, blanks, max_guesses)
     estt = est_table(m, bnode, dl - 1)
     openings = []
-    for i in np.flatnonzero(useful).tolist():
-        row = hist[i]
-        lb = m + sum(estt[int(c)] for j, c in enumerate(row.tolist()) if j != win)
-        if lb >= INF:
-            continue                        # some part cannot be solved in time
-        g = int(pool[i])
-        parts = [(s, part, estt[int(row[s])]) for s, part in split_by_score(game, g, cands)
-                 if s != win]
-        o = Opening(g, lb, int((row * row).sum()), not bool(cand[i]), parts)
+    for g, lb, k2, nc in zip(guesses.tolist(), bounds.tolist(), key2.tolist(),
+                             notcand.tolist()):
+        parts = [(s, part, estt[part.size]) for s, part in split_by_score(game, g, cands)
+                 if s != game.win_slot]
+        o = Opening(g, lb, k2, bool(nc), parts)
         o.m = m
         openings.append(o)
-    openings.sort(key=lambda o: o.order)
     return openings
 
 
@@ -315,7 +290,7 @@ def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
     one unit for a small game or two guesses or fewer."""
     cands = np.ascontiguousarray(game.secrets)
     dl = max_guesses or NO_LIMIT
-    if cands.size <= max(MASKS_MAX, game.kernel.nslots) or dl <= 2:
+    if cands.size <= max(_optimal.FEW_CODES_MAX, game.kernel.nslots) or dl <= 2:
         return WholePlan(cands, max_guesses, g0, candidates_only, memory)
     if g0 is not None:
         parts = [(s, part, 0) for s, part in split_by_score(game, g0, cands)
@@ -324,5 +299,5 @@ def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
         o.m = int(cands.size)
         openings = [o]
     else:
-        openings = root_order(game, cands, candidates_only, dl)
+        openings = root_order(game, cands, candidates_only, dl, max_guesses or 0)
     return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded)
