@@ -11,7 +11,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 # Python source to put at the top of a script run in a subprocess: it sends the process
 # Ctrl-C (SIGINT) once a long kernel call is under way, that is once the main thread waits
-# (in Thread.join) for the worker thread that runs the call (mastermind.stopping): the
+# (in mastermind.stopping.run_stoppable) for the worker thread that runs the call: the
 # interruption then happens while the kernel works, whatever the speed of the machine.
 CTRL_C_AT_WORK = '''
 import os as _os, signal as _signal, sys as _sys, threading as _threading, time as _time
@@ -27,7 +27,7 @@ def _main_waits_for_a_worker():
         frame = frame.f_back
     others = [t for t in _threading.enumerate()
               if t not in (_threading.main_thread(), _threading.current_thread())]
-    return bool(others) and "join" in names
+    return bool(others) and "run_stoppable" in names
 
 
 def _ctrl_c_at_work():

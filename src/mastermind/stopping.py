@@ -71,23 +71,29 @@ def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.Stop
             raise KeyboardInterrupt
         return result
     box: dict[str, Any] = {}
+    finished = threading.Event()
 
     def target() -> None:
         try:
             box["result"] = work(flag)
         except BaseException as e:  # handed to the caller's thread below
             box["error"] = e
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=target, name="mastermind-kernel", daemon=True)
-    worker.start()
     try:
-        while worker.is_alive():
-            worker.join(0.1 if every else 0.05)
+        worker.start()
+        while not finished.wait(0.1 if every else 0.05):
             if every:
                 every()
     except KeyboardInterrupt:
+        # (a Ctrl-C during start() or a wait: the worker is told, and waited for on its
+        # own event, which an interrupted wait leaves intact, unlike an interrupted join)
         flag.set()
-        worker.join()
+        if worker.ident is not None:
+            while not finished.wait(0.05):
+                pass
         raise
     if "error" in box:
         if isinstance(box["error"], Stopped):
