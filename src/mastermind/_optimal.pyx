@@ -621,14 +621,13 @@ cdef void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept nogil:
         info[i] = first
 
 
-cdef int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
-                        uint32_t* row, Py_ssize_t* off, int32_t* parts,
-                        int* order) noexcept nogil:
+cdef inline void _sort_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
+                               uint32_t* row, Py_ssize_t* off,
+                               int32_t* parts) noexcept nogil:
     """The parts of guess g on c: row[slot] their sizes, parts[off[slot]...] their codes
-    (a stable counting sort: each stays sorted), and order[0..n) the non-winning ones,
-    the smaller first; returns n."""
+    (a stable counting sort: each stays sorted)."""
     cdef Py_ssize_t t
-    cdef int s, a, j, nparts = 0, ns = d.nslots
+    cdef int s, ns = d.nslots
     memset(row, 0, MAX_SLOTS * sizeof(uint32_t))
     for t in range(m):
         row[_slot(d, g, c[t])] += 1
@@ -641,6 +640,15 @@ cdef int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t 
         off[s] += 1
     for s in range(ns):
         off[s] -= row[s]
+
+
+cdef int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
+                        uint32_t* row, Py_ssize_t* off, int32_t* parts,
+                        int* order) noexcept nogil:
+    """The parts of guess g on c (:func:`_sort_by_slot`), and order[0..n) the
+    non-winning ones, the smaller first; returns n."""
+    cdef int s, a, j, nparts = 0, ns = d.nslots
+    _sort_by_slot(d, g, c, m, row, off, parts)
     for s in range(ns):
         if s != d.win and row[s]:
             order[nparts] = s
@@ -880,9 +888,9 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     most answers), depth-first: rows (parent, slot, guess, size, depth)."""
     cdef const KData* d = o.d
     cdef int ns = d.nslots, s
-    cdef Py_ssize_t node, t
+    cdef Py_ssize_t node
     cdef Py_ssize_t off[MAX_SLOTS + 1]
-    cdef Py_ssize_t cnt[MAX_SLOTS]
+    cdef uint32_t cnt[MAX_SLOTS]
     cdef int32_t* parts
     cdef Guesses child
     if o.aborted:
@@ -900,22 +908,13 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     if parts == NULL:
         o.aborted = STOP_MEMORY
         return
-    memset(cnt, 0, sizeof(cnt))
-    for t in range(m):
-        cnt[_slot(d, guess, c[t])] += 1
-    off[0] = 0
-    for s in range(ns):
-        off[s + 1] = off[s] + cnt[s]
-    for t in range(m):
-        s = _slot(d, guess, c[t])
-        parts[off[s]] = c[t]
-        off[s] += 1
+    _sort_by_slot(d, guess, c, m, cnt, off, parts)
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
         o.aborted = STOP_MEMORY
     for s in range(ns):
         if cnt[s] and s != d.win:
-            _build(o, parts + off[s] - cnt[s], cnt[s], dl - 1, node, s, depth + 1, &child, -1)
+            _build(o, parts + off[s], cnt[s], dl - 1, node, s, depth + 1, &child, -1)
     free(child.own)
     free(child.sym.el)
     free(parts)
