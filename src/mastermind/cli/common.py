@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -157,6 +158,11 @@ class Interrupted(Exception):
     """A command stopped before its end: the message on one line, exit status 1."""
 
 
+class OutputError(Exception):
+    """An output file that could not be written at the end (a full disk or device): one
+    line, exit status 1 (nothing bad in the input, but the work is not delivered)."""
+
+
 def check_jobs(args: argparse.Namespace) -> None:
     jobs = getattr(args, "jobs", None)
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
@@ -239,9 +245,14 @@ def plot_destination(path: Optional[str]) -> Optional["Destination"]:
 class Destination:
     """An output file, checked and opened before the work, written whole at the end.
 
-    The text goes to a temporary file beside ``path``, renamed over it by
-    :meth:`commit`: a run stopped halfway (Ctrl-C, an error) leaves no half-written file,
-    and a path that cannot be written is reported before any work is done.
+    A regular file (or a name not taken yet) gets its text in a temporary file beside it,
+    renamed over it by :meth:`commit`: a run stopped halfway (Ctrl-C, SIGTERM, an error)
+    leaves no half-written file, and a path that cannot be written is reported before any
+    work is done.  The file keeps the permission bits it had (a new one gets those the
+    umask allows).  A symbolic link is followed: its target is written, the link stays.
+    Anything else (a device, a FIFO, a terminal) is written straight into at the end,
+    never removed nor replaced.  A write that fails at the end (a full disk or device) is
+    :class:`OutputError` (exit status 1): nothing was delivered.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
@@ -255,15 +266,40 @@ class Destination:
         if not path:
             raise UsageError(f"{what}: an empty file name")
         self.path = path
-        folder = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path):
-            raise UsageError(f"cannot write {path}: it is a directory")
+        self.target = os.path.realpath(path)  # a symbolic link: the file it names
         try:
-            fd, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                             suffix=".part")
+            st: Optional[os.stat_result] = os.stat(self.target)
+        except FileNotFoundError:
+            st = None
+        except OSError as e:
+            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"cannot write {path}: it is a directory")
+        self.special = st is not None and not stat.S_ISREG(st.st_mode)
+        if self.special:  # written into at the end; its text waits in a private file
+            if not os.access(self.target, os.W_OK):
+                raise UsageError(f"cannot write {path}: Permission denied")
+            folder = None
+        else:
+            folder = os.path.dirname(self.target)
+        try:
+            fd, self.temp = tempfile.mkstemp(dir=folder, suffix=".part",
+                                             prefix=f".{os.path.basename(self.target)}.")
         except OSError as e:
             raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
         self.file = os.fdopen(fd, "w", encoding="utf-8")
+        if not self.special:
+            try:
+                if st is not None:
+                    os.chmod(self.temp, stat.S_IMODE(st.st_mode))
+                    if hasattr(os, "chown") and (st.st_uid, st.st_gid) != _owner(self.temp):
+                        with contextlib.suppress(OSError):  # only root may give it away
+                            os.chown(self.temp, st.st_uid, st.st_gid)
+                else:
+                    os.chmod(self.temp, 0o666 & ~_umask())
+            except OSError as e:  # pragma: no cover - a folder that refuses chmod
+                self.discard()
+                raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
 
     def write(self, text: str) -> None:
         self.file.write(text)
@@ -272,10 +308,29 @@ class Destination:
         """Put the written text at ``path``."""
         try:
             self.file.close()
-            os.replace(self.temp, self.path)
+            if self.special:
+                self._copy_into()
+            else:
+                os.replace(self.temp, self.target)
         except OSError as e:
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+        finally:
             self.discard()
-            raise UsageError(f"cannot write {self.path}: {e.strerror or e}") from None
+
+    def _copy_into(self) -> None:
+        """The temporary file's bytes written into the special file (not replaced)."""
+        with open(self.temp, "rb") as src:
+            fd = os.open(self.target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+            try:
+                while True:
+                    chunk = src.read(1 << 16)
+                    if not chunk:
+                        break
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
 
     def discard(self) -> None:
         """Drop the temporary file (nothing is written at ``path``)."""
@@ -303,6 +358,17 @@ class Destination:
             self.commit()
         else:
             self.discard()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _owner(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_uid, st.st_gid
 
 
 @contextlib.contextmanager

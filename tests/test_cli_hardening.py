@@ -1,0 +1,151 @@
+"""The command line against a hostile user: output files that are links, devices or
+FIFOs, signals while a file is being written, checkpoints tampered with, options naming
+the same file, absurd sizes, odd digits.
+
+These run the real program in a subprocess (signals, umask, special files made in the
+test's own folder)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import mastermind
+
+SRC = Path(mastermind.__file__).resolve().parents[1]
+
+
+def env(**extra: str) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(SRC), NO_COLOR="1", **extra)
+
+
+def run(*argv: str, stdin: str = "", umask: int | None = None, extra_env=None,
+        **kw) -> subprocess.CompletedProcess:
+    preexec = None if umask is None else (lambda: os.umask(umask))
+    return subprocess.run([sys.executable, "-m", "mastermind", *argv], input=stdin,
+                          capture_output=True, text=True, env=env(**(extra_env or {})),
+                          timeout=300, preexec_fn=preexec, **kw)
+
+
+def one_line(err: str) -> bool:
+    return err.count("\n") == 1 and "Traceback" not in err
+
+
+RUN_THE_PROGRAM = """
+import runpy
+_sys.argv[0] = "mastermind"
+try:
+    runpy.run_module("mastermind", run_name="__main__")
+finally:
+    _working.set()
+"""
+
+
+def signalled(ctrl_c_at_work: str, sig: int, *argv: str) -> tuple[int, str]:
+    """Run the command, sent ``sig`` once its kernel is at work: (status, stderr+stdout)."""
+    source = ctrl_c_at_work.replace("_signal.SIGINT", f"_signal.{signal.Signals(sig).name}")
+    done = subprocess.run([sys.executable, "-c", source + RUN_THE_PROGRAM, *argv],
+                          env=env(), stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+    return done.returncode, done.stderr + done.stdout
+
+
+def mknod_char(path: Path, major: int, minor: int) -> None:
+    """A character device node in the test's folder (skipped where not permitted)."""
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+    except (PermissionError, AttributeError, OSError) as e:
+        pytest.skip(f"cannot make a device node here: {e}")
+
+
+# ---------------------------------------------------------------------- output files
+def test_an_overwritten_file_keeps_its_permissions(tmp_path):
+    target = tmp_path / "t.txt"
+    target.write_text("old\n")
+    target.chmod(0o644)
+    done = run("tree", "-n", "2", "-k", "2", "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert target.read_text() != "old\n"
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_a_new_file_honours_the_umask(tmp_path, umask):
+    target = tmp_path / "t.json"
+    done = run("tree", "-n", "2", "-k", "2", "-o", str(target), umask=umask)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+
+
+def test_a_symlink_is_followed_and_stays(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    done = run("tree", "-n", "2", "-k", "2", "-o", str(link))
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text().startswith("guess") or real.read_text() != "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]
+
+
+def test_a_null_device_is_written_into_not_replaced(tmp_path):
+    node = tmp_path / "null"
+    mknod_char(node, 1, 3)
+    done = run("tree", "-n", "2", "-k", "2", "-o", str(node))
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISCHR(node.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["null"]
+
+
+@pytest.mark.parametrize("option", [["tree", "-n", "2", "-k", "2", "-o"],
+                                    ["bound", "-n", "2", "-k", "2", "--witness"],
+                                    ["optimal", "-n", "2", "-k", "2", "--tree"]])
+def test_a_full_device_is_an_error_and_stays_a_device(tmp_path, option):
+    node = tmp_path / "full"
+    mknod_char(node, 1, 7)
+    done = run(*option, str(node))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert one_line(done.stderr) and "No space left on device" in done.stderr
+    assert "wrote" not in done.stdout
+    assert stat.S_ISCHR(node.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["full"]
+
+
+def test_a_fifo_is_written_into(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    done = run("tree", "-n", "2", "-k", "2", "--format", "json", "-o", str(fifo))
+    reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert got and got[0].startswith(b"{")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_leaves_no_temporary_file(tmp_path, ctrl_c_at_work, sig):
+    target = tmp_path / "tree.json"
+    status, err = signalled(ctrl_c_at_work, sig, "tree", "-n", "6", "-k", "9", "-o",
+                            str(target))
+    assert status == 1 and "nterrupted" in err and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_broken_pipe_is_unfinished_and_quiet():
+    """More than a pipe holds (about 300 kB), read 10 bytes of: status 1, nothing said."""
+    proc = subprocess.run(["/bin/bash", "-c", f"{sys.executable} -m mastermind tree -n 5 "
+                           "-k 6 | head -c 10; echo \" ${PIPESTATUS[0]}\""],
+                          capture_output=True, text=True, env=env(), timeout=120)
+    assert proc.stdout.endswith(" 1\n"), proc.stdout
+    assert proc.stderr == ""
