@@ -149,3 +149,48 @@ def test_a_broken_pipe_is_unfinished_and_quiet():
                           capture_output=True, text=True, env=env(), timeout=120)
     assert proc.stdout.endswith(" 1\n"), proc.stdout
     assert proc.stderr == ""
+
+
+# ---------------------------------------------------------------------- same file twice
+@pytest.mark.parametrize("argv", [
+    ["bound", "-n", "2", "-k", "2", "--witness", "{f}", "--checkpoint", "{f}"],
+    ["analyze", "-n", "2", "-k", "2", "--plot", "{f}.png", "--checkpoint", "{f}.png"],
+    ["optimal", "-n", "2", "-k", "2", "--tree", "{f}", "--checkpoint", "{f}"],
+    ["bound", "-n", "2", "-k", "2", "--witness", "{f}", "--checkpoint", "{d}/./s.json"],
+], ids=["bound", "analyze", "optimal", "another spelling"])
+def test_two_options_naming_the_same_file_are_refused(tmp_path, argv):
+    keep = tmp_path / "s.json"
+    keep.write_text("precious\n")
+    argv = [a.format(f=keep, d=tmp_path) for a in argv]
+    if "--plot" in argv:
+        Path(argv[argv.index("--plot") + 1]).write_text("precious\n")
+    done = run(*argv)
+    assert done.returncode == 2 and one_line(done.stderr), done.stderr
+    assert "name the same file" in done.stderr
+    for p in tmp_path.iterdir():
+        assert p.read_text() == "precious\n"
+    assert all(not p.name.startswith(".") for p in tmp_path.iterdir())
+
+
+def test_a_hard_link_is_the_same_file(tmp_path):
+    a = tmp_path / "a.json"
+    a.write_text("precious\n")
+    os.link(a, tmp_path / "b.json")
+    done = run("bound", "-n", "2", "-k", "2", "--witness", str(a), "--checkpoint",
+               str(tmp_path / "b.json"))
+    assert done.returncode == 2 and "name the same file" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "directory"])
+def test_a_special_file_is_refused_as_a_checkpoint(tmp_path, kind):
+    node = tmp_path / "node"
+    if kind == "device":
+        mknod_char(node, 1, 3)
+    elif kind == "fifo":
+        os.mkfifo(node)
+    else:
+        node.mkdir()
+    done = run("analyze", "-n", "2", "-k", "2", "--checkpoint", str(node))
+    assert done.returncode == 2 and one_line(done.stderr), done.stderr
+    assert f"checkpoint {node}" in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["node"]  # no journal beside it

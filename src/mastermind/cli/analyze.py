@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .common import (EXIT_OK, check_first, check_scheduler, discard_on_error,
+from .common import (check_files, EXIT_OK, check_first, check_scheduler, discard_on_error,
                      distributed_options, game_options, jobs_option, long_run_note, make_game,
                      output_options, plot_destination, strategy_options, unit_errors,
                      units_text, uses_units)
@@ -39,6 +39,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..checks import threads
 
     check_scheduler(args)
+    check_files(args, **{"--plot": args.plot})
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
         game = make_game(args)

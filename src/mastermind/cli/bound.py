@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
+from .common import (check_files, EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
                      distributed_options, game_options, jobs_option, make_game, kept_note,
                      output_file, output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -51,6 +51,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--time-limit must be a positive number of seconds")
     check_memory(args)
     check_scheduler(args)
+    check_files(args, **{"--witness": args.witness})
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
         if not game.secrets_are_guesses and not args.candidates_only:

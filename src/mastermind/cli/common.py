@@ -97,6 +97,33 @@ def distributed_options(p: argparse.ArgumentParser) -> None:
                         "another game, other options or another version is refused")
 
 
+def check_files(args: argparse.Namespace, **options: Optional[str]) -> None:
+    """Before any work: no two file options naming the same file (one would destroy the
+    other), and a ``--checkpoint`` that can be one (a regular file or a new name; not a
+    device, a FIFO or a directory).  ``options`` maps each option's name to its path."""
+    named = [(name, path) for name, path in options.items() if path]
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint:
+        named.append(("--checkpoint", checkpoint))
+    for i, (a, pa) in enumerate(named):
+        for b, pb in named[i + 1:]:
+            if _same_file(pa, pb):
+                raise UsageError(f"{a} and {b} name the same file ({pb}): give each its own")
+    if checkpoint:
+        from ..engine.checkpoint import check_path
+
+        check_path(checkpoint)
+
+
+def _same_file(a: str, b: str) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet (and their real paths differ)
+        return False
+
+
 def uses_units(args: argparse.Namespace) -> bool:
     """Whether the command runs as units of work (a scheduler or a checkpoint)."""
     return (getattr(args, "scheduler", None) is not None

@@ -8,7 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
+from .common import (check_files, EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
                      distributed_options, game_options, jobs_option, kept_note, make_game,
                      output_file, output_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--max-guesses must be between 1 and 64")
     check_memory(args)
     check_scheduler(args)
+    check_files(args, **{"--tree": args.tree})
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
         history = _history(game, args.after)

@@ -34,6 +34,7 @@ import json
 import os
 import socket
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -165,6 +166,29 @@ def _fail(path: str, what: str) -> CheckpointError:
     return CheckpointError(f"checkpoint {path}: {what}")
 
 
+def check_path(path: Any) -> str:
+    """``path`` as a checkpoint may be: a regular file or a name not taken yet, in a
+    folder that exists; :class:`CheckpointError` otherwise (a directory, a device, a
+    FIFO), before anything is opened (SQLite would leave a journal beside a device)."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise CheckpointError(f"a checkpoint must be a file name, not {path!r}")
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise _fail(path, "is a directory; give a file name")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise _fail(path, "is not a regular file (a device or a FIFO); give a file name")
+    if not os.path.isdir(folder):
+        raise _fail(path, f"no such folder {folder}")
+    return path
+
+
 def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
                     params: dict[str, Any]) -> Checkpoint:
     """Open (or create) the checkpoint at ``path`` for a run of ``kind`` on ``game`` with
@@ -172,14 +196,7 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
     another run.  Checked before any work, so a bad path costs nothing."""
     from ..version import __version__
 
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise CheckpointError(f"a checkpoint must be a file name, not {path!r}")
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise _fail(path, "is a directory")
-    if not os.path.isdir(folder):
-        raise _fail(path, f"no such folder {folder}")
+    path = check_path(path)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
     wanted = {"format": FORMAT, "package": "mastermind", "version": __version__,
               "kind": kind, "game": game, "params": params}
