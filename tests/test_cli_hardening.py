@@ -194,3 +194,34 @@ def test_a_special_file_is_refused_as_a_checkpoint(tmp_path, kind):
     assert done.returncode == 2 and one_line(done.stderr), done.stderr
     assert f"checkpoint {node}" in done.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["node"]  # no journal beside it
+
+
+# ---------------------------------------------------------------------- checkpoints
+def test_an_answer_copied_onto_another_unit_does_not_change_the_result(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "c.sqlite"
+    first = run("analyze", "--checkpoint", str(path))
+    assert first.returncode == 0 and "1296 secrets, total 5801" in first.stdout
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE units SET result = (SELECT result FROM units WHERE key = "
+                     "'walk/1') WHERE key = 'walk/0'")
+    conn.close()
+    again = run("analyze", "--checkpoint", str(path))
+    assert again.returncode == 0 and "1296 secrets, total 5801" in again.stdout
+    assert again.stderr.startswith("mastermind: warning: checkpoint ") and one_line(
+        again.stderr), again.stderr
+    assert "walk/0" in again.stderr
+
+
+def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "c.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE header (name TEXT, value TEXT)")
+        conn.execute("INSERT INTO header VALUES ('package', ?)", ("[" * 50000,))
+    conn.close()
+    done = run("analyze", "--checkpoint", str(path))
+    assert done.returncode == 2 and one_line(done.stderr), done.stderr
+    assert f"checkpoint {path}: is damaged" in done.stderr

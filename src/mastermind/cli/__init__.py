@@ -24,8 +24,9 @@ import stat
 import sys
 import threading
 import traceback
+import warnings
 from collections.abc import Sequence
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from ..errors import MastermindError
 
@@ -104,13 +105,24 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
 
     SIGTERM is taken as Ctrl-C while it runs (from the main thread): the work stops, the
     files being written are dropped, and the status is 1."""
-    if threading.current_thread() is not threading.main_thread():
-        return _main(argv, out)
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # one line each, as the errors
+        if threading.current_thread() is not threading.main_thread():
+            return _main(argv, out)
+        previous = signal.signal(signal.SIGTERM, _terminate)
+        try:
+            return _main(argv, out)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _show_warning(message: Any, category: Any, filename: str, lineno: int,
+                  file: Optional[TextIO] = None, line: Optional[str] = None) -> None:
+    """A warning on one line of stderr: ``mastermind: warning: ...``."""
     try:
-        return _main(argv, out)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        print(f"mastermind: warning: {_one_line(message)}", file=file or sys.stderr)
+    except OSError:  # pragma: no cover - stderr gone
+        pass
 
 
 def _terminate(signum: int, frame: object) -> None:
