@@ -27,11 +27,11 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def run(*argv: str, stdin: str = "", umask: int | None = None, extra_env=None,
-        **kw) -> subprocess.CompletedProcess:
+        timeout: float = 300, **kw) -> subprocess.CompletedProcess:
     preexec = None if umask is None else (lambda: os.umask(umask))
     return subprocess.run([sys.executable, "-m", "mastermind", *argv], input=stdin,
                           capture_output=True, text=True, env=env(**(extra_env or {})),
-                          timeout=300, preexec_fn=preexec, **kw)
+                          timeout=timeout, preexec_fn=preexec, **kw)
 
 
 def one_line(err: str) -> bool:
@@ -225,3 +225,22 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
     done = run("analyze", "--checkpoint", str(path))
     assert done.returncode == 2 and one_line(done.stderr), done.stderr
     assert f"checkpoint {path}: is damaged" in done.stderr
+
+
+# ---------------------------------------------------------------------- sizes
+@pytest.mark.parametrize("argv", [
+    ["analyze", "-n", "8", "-k", "16"],
+    ["first-guesses", "-n", "7", "-k", "16"],
+    ["bound", "-n", "8", "-k", "16", "--variant", "bulls-and-cows"],
+    ["optimal", "-n", "7", "-k", "3", "--variant", "permutation"],
+    ["bound", "-n", "1000000000"],
+    ["analyze", "-n", "9"],
+    ["tree", "-k", "100000000000000000000"],
+    ["solve", "-n", "1000000000", "-k", "1000000000", "1111"],
+], ids=lambda a: " ".join(a))
+def test_a_game_refused_is_refused_before_it_is_announced(argv):
+    """Absurd sizes answer at once (the timeout guards a k**n that would never end),
+    with the refusal alone: no 'their tables take about 300 GB' first."""
+    done = run(*argv, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("mastermind: error:") and one_line(done.stderr), done.stderr
