@@ -244,3 +244,28 @@ def test_a_game_refused_is_refused_before_it_is_announced(argv):
     done = run(*argv, timeout=30)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("mastermind: error:") and one_line(done.stderr), done.stderr
+
+
+# ---------------------------------------------------------------------- optimal
+def test_a_first_guess_that_is_no_candidate_after_the_history_is_refused():
+    done = run("optimal", "--candidates-only", "--after", "1122=BW", "--first", "1111")
+    assert done.returncode == 2 and one_line(done.stderr), done.stderr
+    assert "1111 is not a candidate after that history" in done.stderr
+    ok = run("optimal", "--candidates-only", "--after", "1122=BW", "--first", "1314")
+    assert ok.returncode == 0 and "the least possible" in ok.stdout
+
+
+def test_a_game_already_won_is_not_planned():
+    done = run("optimal", "--after", "1122=4,0")
+    assert done.returncode == 2 and one_line(done.stderr), done.stderr
+    assert "already won" in done.stderr
+
+
+def test_optimal_stopped_before_a_strategy_is_unfinished_with_its_bound(tmp_path,
+                                                                         ctrl_c_at_work):
+    target = tmp_path / "o.json"
+    status, text = signalled(ctrl_c_at_work, signal.SIGINT, "optimal", "-n", "5", "-k", "6",
+                             "--tree", str(target), "--no-progress")
+    assert status == 1, text
+    assert "at least 0" not in text and "Traceback" not in text
+    assert list(tmp_path.iterdir()) == []

@@ -166,6 +166,20 @@ def fallback_strategy(game: Any, candidates_only: bool, max_guesses: Optional[in
     return best
 
 
+def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
+    """A lower bound of any strategy's total over ``secrets`` codes, known without a
+    search: the kernel's complete-tree estimate (no guess splits a set into more parts
+    than the game has non-winning scores), or for very large sets ``2 m - 1`` (one
+    secret at most is found by the first guess)."""
+    if secrets <= 0:
+        return 0
+    if secrets > 1 << 20:
+        return 2 * secrets - 1
+    est = int(_optimal.est_table(secrets, int(game.nslots) - 1,
+                                 int(max_guesses or 100))[secrets])
+    return est if 0 < est < _optimal.NO_STRATEGY else 2 * secrets - 1
+
+
 def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
                  g0: Optional[int], seed: Any, found: Optional[Answer], status: str,
                  deadline_passed: bool, nodes: int, seconds: float, secrets: int,
@@ -193,7 +207,7 @@ def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
                 dist[depth] = dist.get(depth, 0) + won
     total = sum(d * c for d, c in dist.items()) if dist else None
     exact = code == 0
-    low = int(value) if exact else max(int(lower), 0)
+    low = int(value) if exact else max(int(lower), least_total(game, secrets, max_guesses))
     if not exact and status == "exact":
         status = "time-limit" if deadline_passed else "interrupted"
     if total is not None and low >= total:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any, TextIO
 
@@ -68,9 +69,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                                     progress=bar if uses_units(args) else None)
         finally:
             bar.close()
-        if dest is not None:
-            if result.witness is None:
-                raise UsageError("no strategy tree to write (the search was stopped too early)")
+        if dest is not None and result.witness is None:  # stopped too early for one
+            dest.discard()
+            sys.stderr.write(f"mastermind: nothing written to {args.witness}: the search was "
+                             "stopped before it found a strategy\n")
+        elif dest is not None:
             try:
                 worst = check_strategy(game, result.witness,
                                        candidates_only=args.candidates_only)

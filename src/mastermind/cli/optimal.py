@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -84,9 +85,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                                  scheduler=args.scheduler, checkpoint=args.checkpoint)
         finally:
             bar_.close()
-        if dest is not None:
-            if result.tree is None:
-                raise UsageError("no strategy to write to --tree (none was found)")
+        if dest is not None and result.tree is None:  # stopped before one, or none exists
+            dest.discard()
+            sys.stderr.write(f"mastermind: nothing written to {args.tree}: no strategy was "
+                             "found\n")
+        elif dest is not None:
             dest.write(json.dumps(to_json(result), indent=1) + "\n")
             dest.commit()
     if args.json:
