@@ -269,3 +269,52 @@ def test_optimal_stopped_before_a_strategy_is_unfinished_with_its_bound(tmp_path
     assert status == 1, text
     assert "at least 0" not in text and "Traceback" not in text
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------- a local cluster
+def stopped_cluster_run(tmp_path: Path, sig: int, group: bool) -> tuple[int, str]:
+    """``analyze -n 6 -k 9 --scheduler local:2`` sent ``sig`` (to its whole process
+    group, as a terminal's Ctrl-C, or to itself alone, as ``kill``) once two units are
+    recorded: (status, stderr)."""
+    import sqlite3
+    import time
+
+    pytest.importorskip("distributed")
+    path = tmp_path / "c.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "mastermind", "analyze", "-n", "6", "-k",
+                             "9", "--scheduler", "local:2", "--checkpoint", str(path),
+                             "--no-progress"], env=env(), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                conn = sqlite3.connect(path)
+                try:
+                    if conn.execute("SELECT COUNT(*) FROM units").fetchone()[0] >= 2:
+                        break
+                finally:
+                    conn.close()
+            except sqlite3.Error:
+                pass
+            time.sleep(0.2)
+        (os.killpg if group else os.kill)(proc.pid, sig)
+        _, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, err
+
+
+def test_ctrl_c_of_a_local_cluster_prints_no_worker_tracebacks(tmp_path):
+    status, err = stopped_cluster_run(tmp_path, signal.SIGINT, group=True)
+    assert status == 1 and "nterrupted" in err, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_sigterm_closes_a_local_cluster_cleanly(tmp_path):
+    status, err = stopped_cluster_run(tmp_path, signal.SIGTERM, group=False)
+    assert status == 1 and "nterrupted" in err, err
+    assert "leaked" not in err and "Traceback" not in err, err
