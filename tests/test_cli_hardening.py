@@ -318,3 +318,33 @@ def test_sigterm_closes_a_local_cluster_cleanly(tmp_path):
     status, err = stopped_cluster_run(tmp_path, signal.SIGTERM, group=False)
     assert status == 1 and "nterrupted" in err, err
     assert "leaked" not in err and "Traceback" not in err, err
+
+
+# ---------------------------------------------------------------------- smaller things
+@pytest.mark.parametrize("argv", [["analyze", "-n", "４"], ["analyze", "-k", "٦"],
+                                  ["analyze", "-k", "1_6"], ["bound", "--memory", "1_000"],
+                                  ["tree", "--depth", "²"], ["bound", "--time-limit", "nan"],
+                                  ["play", "--think", "٣"], ["optimal", "--max-guesses", "６"]],
+                         ids=lambda a: " ".join(a))
+def test_integer_options_take_ascii_digits_only(argv):
+    done = run(*argv)
+    assert done.returncode == 2 and one_line(done.stderr), done.stderr
+    assert "invalid integer value" in done.stderr or "invalid number value" in done.stderr
+
+
+def test_analyze_tree_without_json_is_refused():
+    done = run("analyze", "-n", "2", "-k", "2", "--tree")
+    assert done.returncode == 2 and one_line(done.stderr) and "--json" in done.stderr
+
+
+def test_a_line_the_encoding_cannot_read_is_asked_again():
+    done = run("play", "--codemaker", "--seed", "1", stdin="1²34\ngive up\n",
+               extra_env={"PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
+    assert "Try again" in done.stdout and "You gave up" in done.stdout
+
+
+def test_an_integer_average_prints_as_an_integer():
+    done = run("analyze", "-n", "1", "-k", "3", "--variant", "distinct")
+    assert done.returncode == 0
+    assert "average 2, max 3" in done.stdout and "/1)" not in done.stdout

@@ -107,8 +107,9 @@ class Optimum:
             return f"no strategy found yet ({self.status}); the optimum is at least {self.lower}"
         avg = self.average
         assert avg is not None
-        head = (f"total {self.total} ({avg.numerator}/{avg.denominator} = {float(avg):.4f} "
-                f"a secret), max {self.max}")
+        each = (str(avg) if avg.denominator == 1
+                else f"{avg.numerator}/{avg.denominator} = {float(avg):.4f}")
+        head = f"total {self.total} ({each} a secret), max {self.max}"
         if self.exact:
             return f"{head}: the least possible"
         return f"{head}: the least is between {self.lower} and {self.total} ({self.status})"

@@ -10,9 +10,10 @@ from typing import Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
-from .common import (check_files, EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
-                     distributed_options, game_options, jobs_option, make_game, kept_note,
-                     output_file, output_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
+                     check_scheduler, distributed_options, game_options, integer,
+                     jobs_option, kept_note, make_game, number, output_file, output_options,
+                     unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
@@ -28,13 +29,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(p)
     p.add_argument("--candidates-only", action="store_true",
                    help="only codes that can still be the secret may be played")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+    p.add_argument("--time-limit", type=number, default=None, metavar="S",
                    help="stop after S seconds (the whole command: the cheap proofs first, "
                         "then the heuristic upper bound, then the search) and report the "
                         "bounds proved so far")
     p.add_argument("--witness", metavar="FILE",
                    help="write the strategy tree reaching the upper bound (JSON) to FILE")
-    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+    p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     jobs_option(p)
     distributed_options(p)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -50,11 +51,27 @@ class Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(message)
 
 
+def integer(text: str) -> int:
+    """An integer option's value: ASCII digits only (``int`` would also take ``"４"``,
+    ``"٦"`` or ``"1_6"``, which no code or score of this package reads)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise ValueError(text)
+    return int(text)
+
+
+def number(text: str) -> float:
+    """A number option's value (seconds): ASCII digits, a point, an exponent; not
+    ``nan``, ``inf``, other scripts' digits or underscores."""
+    if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text):
+        raise ValueError(text)
+    return float(text)
+
+
 def game_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("game")
-    g.add_argument("-n", "--pegs", type=int, default=4, metavar="N",
+    g.add_argument("-n", "--pegs", type=integer, default=4, metavar="N",
                    help=f"positions in a code, 1..{MAX_PEGS} (default 4)")
-    g.add_argument("-k", "--colours", "--colors", dest="colours", type=int, default=6,
+    g.add_argument("-k", "--colours", "--colors", dest="colours", type=integer, default=6,
                    metavar="K", help=f"colours, 1..{MAX_COLOURS} (default 6)")
     g.add_argument("--variant", default="classic", choices=[v.value for v in Variant],
                    help="classic (default): repetition everywhere; distinct: secrets without "
@@ -78,7 +95,7 @@ def output_options(p: argparse.ArgumentParser) -> None:
 
 
 def jobs_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=integer, default=None, metavar="N",
                    help=f"threads to use, 1..{MAX_JOBS} (default: every core); the result "
                         "does not depend on it")
 

@@ -9,9 +9,10 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
-from .common import (check_files, EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
-                     distributed_options, game_options, jobs_option, kept_note, make_game,
-                     output_file, output_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
+                     check_scheduler, distributed_options, game_options, integer,
+                     jobs_option, kept_note, make_game, number, output_file, output_options,
+                     unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import bar, print_table, wants_colour
 
@@ -32,7 +33,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "'mastermind optimal --variant bulls-and-cows -k 10 --tree bc.json'.")
     game_options(p)
     s = p.add_argument_group("strategy")
-    s.add_argument("--max-guesses", type=int, default=None, metavar="D",
+    s.add_argument("--max-guesses", type=integer, default=None, metavar="D",
                    help="only strategies that never need more than D guesses")
     s.add_argument("--candidates-only", action="store_true",
                    help="guess only codes that can still be the secret")
@@ -44,11 +45,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(p)
     p.add_argument("--tree", metavar="FILE",
                    help="write the strategy (JSON, as 'mastermind tree --format json') to FILE")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+    p.add_argument("--time-limit", type=number, default=None, metavar="S",
                    help="stop after S seconds (the whole command) with the best strategy "
                         "found and the proved lower bound")
     jobs_option(p)
-    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+    p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
