@@ -348,3 +348,15 @@ def test_an_integer_average_prints_as_an_integer():
     done = run("analyze", "-n", "1", "-k", "3", "--variant", "distinct")
     assert done.returncode == 0
     assert "average 2, max 3" in done.stdout and "/1)" not in done.stdout
+
+
+# ---------------------------------------------------------------------- the README
+def test_the_readme_sets_up_what_its_examples_need():
+    import re
+
+    text = (SRC.parent / "README.md").read_text(encoding="utf-8")
+    setup = re.search(r"sudo apt-get install ([^`]*)`", text)
+    assert setup is not None and "graphviz" in setup.group(1).split()
+    names = re.findall(r"^mastermind .*?(?:-o|--plot) (\S+)", text, re.MULTILINE)
+    assert names and len(names) == len(set(names)), names  # no example overwrites another
+    assert "about a minute" in text and "about 4 minutes" in text
