@@ -310,9 +310,8 @@ class Destination:
         if not path:
             raise UsageError(f"{what}: an empty file name")
         self.path = path
-        self.target = os.path.realpath(path)  # a symbolic link: the file it names
         try:
-            st: Optional[os.stat_result] = os.stat(self.target)
+            st: Optional[os.stat_result] = os.stat(path)  # (through a symbolic link)
         except FileNotFoundError:
             st = None
         except OSError as e:
@@ -321,29 +320,40 @@ class Destination:
             raise UsageError(f"cannot write {path}: it is a directory")
         self.special = st is not None and not stat.S_ISREG(st.st_mode)
         if self.special:  # written into at the end; its text waits in a private file
-            if not os.access(self.target, os.W_OK):
+            if not os.access(path, os.W_OK):
                 raise UsageError(f"cannot write {path}: Permission denied")
-            folder = None
-        else:
+            self.target, folder = path, None
+        else:  # a symbolic link: the file it names is replaced, the link stays
+            self.target = os.path.realpath(path)
             folder = os.path.dirname(self.target)
         try:
             fd, self.temp = tempfile.mkstemp(dir=folder, suffix=".part",
                                              prefix=f".{os.path.basename(self.target)}.")
         except OSError as e:
             raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-        self.file = os.fdopen(fd, "w", encoding="utf-8")
-        if not self.special:
-            try:
-                if st is not None:
-                    os.chmod(self.temp, stat.S_IMODE(st.st_mode))
-                    if hasattr(os, "chown") and (st.st_uid, st.st_gid) != _owner(self.temp):
-                        with contextlib.suppress(OSError):  # only root may give it away
-                            os.chown(self.temp, st.st_uid, st.st_gid)
-                else:
-                    os.chmod(self.temp, 0o666 & ~_umask())
-            except OSError as e:  # pragma: no cover - a folder that refuses chmod
-                self.discard()
+        try:  # (a signal now must not leave the temporary file behind)
+            self.file = os.fdopen(fd, "w", encoding="utf-8")
+            if not self.special:
+                self._permissions(st)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            if isinstance(e, OSError):  # pragma: no cover - a folder refusing chmod
                 raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+            raise
+
+    def _permissions(self, st: Optional[os.stat_result]) -> None:
+        """The temporary file gets the mode (and, for root, the owner) of the file it
+        replaces, or for a new file the mode the umask allows."""
+        if st is None:
+            os.chmod(self.temp, 0o666 & ~_umask())
+            return
+        os.chmod(self.temp, stat.S_IMODE(st.st_mode))
+        if hasattr(os, "chown") and (st.st_uid, st.st_gid) != _owner(self.temp):
+            with contextlib.suppress(OSError):  # only root may give a file away
+                os.chown(self.temp, st.st_uid, st.st_gid)
 
     def write(self, text: str) -> None:
         self.file.write(text)
