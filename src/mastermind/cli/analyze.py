@@ -7,10 +7,10 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from ..rules import average_text
-from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler, discard_on_error,
-                     distributed_options, game_options, jobs_option, long_run_note, make_game,
-                     output_options, plot_destination, strategy_options, unit_errors,
-                     units_text, uses_units)
+from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler,
+                     discard_on_error, distributed_options, game_options, jobs_option,
+                     long_run_note, make_game, output_options, plot_destination,
+                     strategy_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -25,7 +25,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     strategy_options(p)
     output_options(p)
     p.add_argument("--tree", action="store_true",
-                   help="include the strategy tree (guess per node) in the JSON output (with --json)")
+                   help="include the strategy tree (guess per node) in the JSON output "
+                        "(with --json)")
     jobs_option(p)
     distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")

@@ -32,8 +32,8 @@ import numpy as np
 
 from ..stopping import Stopped, stopped
 
-__all__ = ["CheckpointWarning", "Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute", "game_of",
-           "run_unit", "spec_of"]
+__all__ = ["CheckpointWarning", "Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute",
+           "game_of", "run_unit", "spec_of"]
 
 
 class UnitError(RuntimeError):
