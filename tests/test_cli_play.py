@@ -343,7 +343,7 @@ def test_cli_play_in_process(monkeypatch, capsys):
     (["-n", "0"], "pegs must be between 1 and 8"),
     (["--strategy", "nope"], "invalid choice: 'nope'"),
     (["--first", "1111", "--candidates-only", "--variant", "distinct"], "not a candidate"),
-    (["--seed", "x", "--codemaker"], "invalid int value"),
+    (["--seed", "x", "--codemaker"], "invalid integer value"),
 ])
 def test_cli_play_bad_options(argv, message, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))

@@ -91,7 +91,7 @@ def test_jobs_out_of_range(jobs):
 def test_jobs_not_a_number():
     done = run("analyze", "--jobs", "two")
     assert done.returncode == 2 and one_line_error(done.stderr)
-    assert "invalid int value: 'two'" in done.stderr
+    assert "invalid integer value: 'two'" in done.stderr
 
 
 # ---------------------------------------------------------------------- typos

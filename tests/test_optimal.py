@@ -238,3 +238,19 @@ def test_the_kernels_part_count_bound_table():
     for b in (0, 1, 2, 3, 13, 19):
         for dl in (0, 1, 2, 3, 5):
             assert est_table(60, b, dl) == [least(p, b, dl) for p in range(61)]
+
+
+def test_a_first_guess_must_be_a_candidate_after_the_history():
+    from mastermind.checks import ArgumentError
+
+    game = Game(4, 6)
+    with pytest.raises(ArgumentError, match="1111 is not a candidate after that history"):
+        optimal(game, candidates_only=True, history=[("1122", "1 1")], first="1111")
+    with pytest.raises(ArgumentError, match="already won"):
+        optimal(game, history=[("1122", "4 0")])
+
+
+def test_a_search_stopped_at_once_reports_a_real_lower_bound():
+    result = optimal(Game(5, 6), time_limit=1e-6)
+    assert not result.exact and result.lower >= 2 * 7776 - 1
+    assert "at least 0" not in result.summary()

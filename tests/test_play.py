@@ -237,3 +237,11 @@ def test_adversary_games_are_no_shorter_than_random_secrets():
     assert max(adversary) <= 5 and max(random_) <= 5  # minmax's worst case on [4,6]
     assert mean_adv >= mean_rnd
     assert mean_adv > 4.7 and 4.2 < mean_rnd < 4.75  # exhaustive average: 4.476
+
+
+@pytest.mark.parametrize("limit", [-1, 0, float("nan"), float("inf"), "1", True])
+def test_suggest_refuses_a_bad_time_limit(limit):
+    from mastermind.checks import ArgumentError
+
+    with pytest.raises(ArgumentError, match="time_limit"):
+        Session(Game(4, 6)).suggest(time_limit=limit)

@@ -97,3 +97,21 @@ def test_tree_errors(monkeypatch, tmp_path):
     monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
     with pytest.raises(TreeError, match="Graphviz is not installed"):
         render("digraph {}", str(tmp_path / "x.svg"))
+
+
+@pytest.mark.parametrize("data, words", [
+    ({}, "needs the fields 'tree' and 'end_score'"),
+    ([1, 2], "needs the fields"),
+    ({"tree": {"guess": "1122"}, "end_score": 40}, "end_score must be"),
+    ({"tree": {"children": {}}, "end_score": "4 0"}, "node at the root has no guess"),
+    ({"tree": {"guess": 1122}, "end_score": "4 0"}, "node at the root has no guess"),
+    ({"tree": {"guess": "1x22"}, "end_score": "4 0"}, "guess '1x22' at the root"),
+    ({"tree": {"guess": "1122", "children": [1]}, "end_score": "4 0"}, "are not an object"),
+    ({"tree": {"guess": "1122", "children": {"0 0": 7}}, "end_score": "4 0"},
+     "node after 1122 has no guess"),
+])
+def test_replay_names_what_is_wrong_with_a_malformed_tree(data, words):
+    from mastermind.tree import TreeError, replay
+
+    with pytest.raises(TreeError, match=words):
+        replay(data, Game(4, 6), "6543")

@@ -102,8 +102,9 @@ class ComparisonRow(DistributionSummary):
 
     @property
     def exact_average(self) -> str:
-        """The average as a reduced fraction, ``"5801/1296"``."""
-        return f"{self.average.numerator}/{self.average.denominator}"
+        """The average as a reduced fraction, ``"5801/1296"`` (a whole number alone,
+        ``"4"``)."""
+        return str(self.average)
 
     def to_json(self) -> dict[str, Any]:
         return {

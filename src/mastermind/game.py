@@ -71,7 +71,7 @@ def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC
     """
     from math import perm
 
-    n, k, variant = _checked_size(n, k, variant)
+    n, k, variant = _checked_game(n, k, variant)
     held = perm(k, n) if variant in (Variant.BULLS_AND_COWS, Variant.PERMUTATION) else k**n
     words = 2 if n * k <= 64 else 4
     byte_forms = (2 if k <= 8 else 3) if words == 2 and n <= 7 else 0
@@ -79,6 +79,22 @@ def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC
     # + the guess and secret arrays + temporaries while building
     per_code = n + 8 * (words + byte_forms) + 4 + 4 + 16 + 4 + 8
     return held, held * per_code
+
+
+def _checked_game(n: object, k: object, variant: object) -> tuple[int, int, Variant]:
+    """:func:`_checked_size`, then what a game of that size and variant must be: at most
+    ``MAX_CODES`` codes, pegs and colours as the variant wants them.  Everything that
+    refuses a game, done before anything is built or announced."""
+    n, k, variant = _checked_size(n, k, variant)
+    if k**n > MAX_CODES:
+        raise GameError(
+            f"[{n},{k}] has {k**n:,} codes; this package handles at most {MAX_CODES:,}"
+        )
+    if variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS) and n > k:
+        raise GameError(f"{variant} needs pegs <= colours (no repeated colour), got [{n},{k}]")
+    if variant is Variant.PERMUTATION and n != k:
+        raise GameError(f"permutation needs pegs == colours, got [{n},{k}]")
+    return n, k, variant
 
 
 def _checked_size(n: object, k: object, variant: object) -> tuple[int, int, Variant]:
@@ -159,15 +175,7 @@ class Game(CodeSets):
     symmetric = True
 
     def __init__(self, n: int = 4, k: int = 6, variant: Union[str, Variant] = Variant.CLASSIC):
-        n, k, variant = _checked_size(n, k, variant)
-        if k**n > MAX_CODES:
-            raise GameError(
-                f"[{n},{k}] has {k**n:,} codes; this package handles at most {MAX_CODES:,}"
-            )
-        if variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS) and n > k:
-            raise GameError(f"{variant} needs pegs <= colours (no repeated colour), got [{n},{k}]")
-        if variant is Variant.PERMUTATION and n != k:
-            raise GameError(f"permutation needs pegs == colours, got [{n},{k}]")
+        n, k, variant = _checked_game(n, k, variant)
         self.n = n
         self.k = k
         self.variant = variant

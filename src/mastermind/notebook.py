@@ -19,6 +19,7 @@ from html import escape
 from typing import Any, Optional
 
 from .pegs import CSS, keys_html, peg_html
+from .rules import average_text
 
 __all__ = ["analysis_html", "code_html", "comparison_html", "score_html", "session_html",
            "worst_case_html"]
@@ -89,8 +90,8 @@ def analysis_html(a: Any) -> str:
             for d, c in sorted(a.distribution.items())]
     head = (f"<p><b>{escape(game.name)} {escape(str(a.strategy))}</b>, {_pool(a.candidates_only)}, "
             f"first guess {code_html(game, a.first_guess)}</p>"
-            f"<p>{a.secrets:,} secrets: total {a.total}, average {float(avg):.4f} "
-            f"({avg.numerator}/{avg.denominator}), max {a.max}</p>")
+            f"<p>{a.secrets:,} secrets: total {a.total}, average {average_text(avg)}, "
+            f"max {a.max}</p>")
     return _wrap(head + _table(["guesses", "secrets", "share", ""], rows,
                                {"guesses", "secrets", "share"}))
 

@@ -108,8 +108,9 @@ class Optimum:
             return f"no strategy found yet ({self.status}); the optimum is at least {self.lower}"
         avg = self.average
         assert avg is not None
-        head = (f"total {self.total} ({avg.numerator}/{avg.denominator} = {float(avg):.4f} "
-                f"a secret), max {self.max}")
+        each = (str(avg) if avg.denominator == 1
+                else f"{avg.numerator}/{avg.denominator} = {float(avg):.4f}")
+        head = f"total {self.total} ({each} a secret), max {self.max}"
         if self.exact:
             return f"{head}: the least possible"
         return f"{head}: the least is between {self.lower} and {self.total} ({self.status})"
@@ -167,6 +168,20 @@ def fallback_strategy(game: Any, candidates_only: bool, max_guesses: Optional[in
     return best
 
 
+def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
+    """A lower bound of any strategy's total over ``secrets`` codes, known without a
+    search: the kernel's complete-tree estimate (no guess splits a set into more parts
+    than the game has non-winning scores), or for very large sets ``2 m - 1`` (one
+    secret at most is found by the first guess)."""
+    if secrets <= 0:
+        return 0
+    if secrets > 1 << 20:
+        return 2 * secrets - 1
+    est = int(_optimal.est_table(secrets, int(game.nslots) - 1,
+                                 int(max_guesses or 100))[secrets])
+    return est if 0 < est < _optimal.NO_STRATEGY else 2 * secrets - 1
+
+
 def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
                  g0: Optional[int], seed: Any, found: Optional[Answer], status: str,
                  deadline_passed: bool, nodes: int, seconds: float, secrets: int,
@@ -196,7 +211,7 @@ def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
                 dist[depth] = dist.get(depth, 0) + won
     total = sum(d * c for d, c in dist.items()) if dist else None
     exact = code == _optimal.RUN_OPTIMUM
-    low = int(value) if exact else max(int(lower), 0)
+    low = int(value) if exact else max(int(lower), least_total(game, secrets, max_guesses))
     if not exact and status == "exact":
         status = "time-limit" if deadline_passed else "interrupted"
     if total is not None and low >= total:

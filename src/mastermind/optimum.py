@@ -129,12 +129,23 @@ def _question(game: Any, max_guesses: Any, candidates_only: bool, first: Any,
     cands = game.candidates((g, game.slots[s]) for g, s in played)
     if cands.size == 0:
         raise checks.ArgumentError("no secret is consistent with that history")
+    for g, s in played:
+        if s == game.win_slot:
+            raise checks.ArgumentError(f"the game is already won: {game.format_code(g)} "
+                                       f"scored {game.slots[s]}; nothing is left to plan")
     g0 = None if first is None else game.guess(first)
-    if g0 is not None and candidates_only and not game.is_secret(g0):
-        raise checks.ArgumentError(f"{game.format_code(g0)} is not a candidate, and only "
-                                   "candidates may be played")
+    if g0 is not None and candidates_only and not _among(g0, cands):
+        after = " after that history" if played else ""
+        raise checks.ArgumentError(f"{game.format_code(g0)} is not a candidate{after}, and "
+                                   "only candidates may be played")
     return _Question(game, None if max_guesses is None else int(max_guesses),
                      candidates_only, g0, played, cands, limit, threads, progress, memory)
+
+
+def _among(code: int, cands: np.ndarray) -> bool:
+    """Whether ``code`` is in the sorted set ``cands``."""
+    at = int(np.searchsorted(cands, code))
+    return at < cands.size and int(cands[at]) == code
 
 
 def _fallback(game: Any, q: _Question) -> tuple[Any, str]:

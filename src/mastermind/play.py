@@ -258,6 +258,7 @@ class Session:
         thinking.  Raises :class:`InconsistentAnswers` when no secret is left,
         :class:`PlayError` once the code is broken.
         """
+        time_limit = checks.time_limit(time_limit)
         self._check_open()
         if not self.consistent:
             raise self._inconsistent()

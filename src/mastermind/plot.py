@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from .errors import MastermindError
+from .rules import average_text
 
 SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 """The files :func:`save_plot` writes, by suffix."""
@@ -107,7 +108,7 @@ def plot_analysis(result: Any, ax: Any = None) -> Any:
     avg = result.average
     ax.set_title(f"{game.name} {result.strategy}, {pool}, first guess "
                  f"{game.format_code(result.first_guess)}\n{result.secrets} secrets: average "
-                 f"{float(avg):.4f} ({avg.numerator}/{avg.denominator}), max {result.max}")
+                 f"{average_text(avg)}, max {result.max}")
     return ax
 
 

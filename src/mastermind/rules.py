@@ -93,6 +93,18 @@ class DistributionSummary:
         return max(self.distribution)
 
 
+def average_text(avg: Fraction) -> str:
+    """An average for people: ``"4.4761 (5801/1296)"``, and ``"4"`` when it is a whole
+    number (never ``"4.0000 (4/1)"``).
+
+    >>> average_text(Fraction(5801, 1296)), average_text(Fraction(8, 2))
+    ('4.4761 (5801/1296)', '4')
+    """
+    if avg.denominator == 1:
+        return str(avg.numerator)
+    return f"{float(avg):.4f} ({avg.numerator}/{avg.denominator})"
+
+
 def guesses_text(count: int) -> str:
     """``"1 guess"``, ``"5 guesses"``."""
     return f"{count} guess" if count == 1 else f"{count} guesses"

@@ -131,22 +131,41 @@ def to_json(result: Analysis) -> dict[str, Any]:
 def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
     """The guesses an exported tree (:func:`to_json`) plays against ``secret``.
 
-    Raises :class:`TreeError` when the tree has no move for an answer.
+    Raises :class:`TreeError` when the tree has no move for an answer, or is not an
+    exported tree (a missing or malformed field, a guess that is no code of ``game``),
+    naming what is wrong.
     """
     target = game.secret(secret)
-    node = data["tree"]
-    end = data["end_score"]
+    if not isinstance(data, dict) or "tree" not in data or "end_score" not in data:
+        raise TreeError("not an exported tree: it needs the fields 'tree' and 'end_score' "
+                        "(as tree.to_json writes them)")
+    node, end = data["tree"], data["end_score"]
+    if not isinstance(end, str):
+        raise TreeError(f"the tree's end_score must be a score's text such as "
+                        f"{score_text(game, game.slots[game.win_slot])!r}, not {end!r}")
     played: list[str] = []
     while True:
+        where = f"after {' '.join(played)}" if played else "at the root"
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+            raise TreeError(f"the tree's node {where} has no guess (a node is an object "
+                            "with a 'guess' text and 'children')")
+        try:
+            guess = game.guess(node["guess"])
+        except MastermindError as e:
+            raise TreeError(f"the tree's guess {node['guess']!r} {where} is not a guess of "
+                            f"{game.name}: {e}") from None
         played.append(node["guess"])
-        answer = score_text(game, game.score_index(game.guess(node["guess"]), target))
+        answer = score_text(game, game.score_index(guess, target))
         if answer == end:
             return played
-        try:
-            node = node["children"][answer]
-        except KeyError:
+        children = node.get("children", {})
+        if not isinstance(children, dict):
+            raise TreeError(f"the tree's children after {' '.join(played)} are not an object "
+                            "of answers to nodes")
+        if answer not in children:
             raise TreeError(f"the tree has no move after {' '.join(played)} "
-                            f"answered {answer}") from None
+                            f"answered {answer}")
+        node = children[answer]
         if len(played) > 64:
             raise TreeError("the tree does not end")
 

@@ -97,6 +97,24 @@ class AnalysisPlan:
         self._next += 1
         return self.units[self._next - 1]
 
+    def valid(self, unit: Unit, result: dict[str, Any]) -> bool:
+        """Whether a recorded answer holds for its unit: one distribution per subtree,
+        each summing to its subtree's secrets; with a tree, one run of records per
+        subtree, each opening with a node of that size."""
+        sizes = np.asarray(unit.args["sizes"])
+        dists = np.asarray(result["dists"])
+        if (dists.ndim != 2 or dists.shape[0] != sizes.size or dists.dtype.kind not in "iu"
+                or (dists < 0).any() or not np.array_equal(dists.sum(axis=1), sizes)):
+            return False
+        if not unit.args["tree"]:
+            return True
+        recs, counts = np.asarray(result["recs"]), np.asarray(result["rec_counts"])
+        if (recs.ndim != 2 or recs.shape[1] != 5 or counts.shape != sizes.shape
+                or (counts < 1).any() or int(counts.sum()) != recs.shape[0]):
+            return False
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        return bool(np.array_equal(recs[starts, 3], sizes) and (recs[starts, 0] == -1).all())
+
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         number = int(unit.key.split("/")[1])
         sel = [self.top.tasks[i] for i in self.groups[number]]

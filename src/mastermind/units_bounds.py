@@ -25,7 +25,9 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from . import _search
+from .engine.checkpoint import DamagedRow
 from .engine.units import Unit
+from .records import replay
 from .search import Search, SearchUnfinished
 from .stopping import Stopped, TimeLimitReached, new_flag
 from .strategy_walk import Node, build_tree, split_by_score
@@ -88,7 +90,10 @@ class UnitSearch:
             parts = key.split("/")
             if parts[0] != "exists" or len(parts) != 4:
                 continue
-            rec = self.store.get(key)
+            try:
+                rec = self.store.get(key)
+            except DamagedRow:  # said and run again when its unit comes up
+                continue
             if rec is not None and not rec.result["ok"]:
                 g, s, e = int(parts[1]), int(parts[2]), int(parts[3])
                 out[(g, s)] = max(out.get((g, s), -1), e)
@@ -298,6 +303,19 @@ class ExistsPlan:
             if st is True:
                 return None                  # later openings are not needed
         return None
+
+    def valid(self, unit: Unit, result: dict[str, Any]) -> bool:
+        """Whether a recorded answer holds for its unit: a yes or a no, and with a yes a
+        witness that finds every code of the unit's set within its guesses.  (A no, a
+        refutation, cannot be checked so cheaply: it is taken as it is.)"""
+        ok, nodes = int(result["ok"]), int(result["nodes"])
+        if ok not in (0, 1) or nodes < 0:
+            return False
+        if not ok:
+            return True
+        played = replay(self.search.game, result["recs"], unit.args["cands"],
+                        bool(unit.args["candidates_only"]))
+        return played is not None and played[1] <= int(unit.args["d"])
 
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.units[unit.key]

@@ -27,11 +27,12 @@ from . import _optimal
 from ._optimal import NO_STRATEGY, RUN_ABOVE_LIMIT, RUN_OPTIMUM, RUN_STOPPED, est_table
 from .engine.units import Unit, digest
 from .optimal_search import Answer, new_optimizer
+from .records import replay
 from .stopping import Stopped, new_flag
 from .strategy_walk import split_by_score
 
 __all__ = ["INF", "OptimalPlan", "WholePlan", "checkpoint_params", "optimal_unit",
-           "plan_optimal", "root_order"]
+           "plan_optimal", "root_order", "valid_answer"]
 
 INF = NO_STRATEGY    # the kernel's "no strategy within the guesses left"
 NO_LIMIT = 100       # guesses left when there is no limit
@@ -92,7 +93,8 @@ class OptimalPlan:
     kind = "optimal"
 
     def __init__(self, openings: list[Opening], dl: int, limited: bool,
-                 candidates_only: bool, memory: int, recorded: set[str]):
+                 candidates_only: bool, memory: int, recorded: set[str], game: Any = None):
+        self.game = game
         self.openings = openings
         self.dl = dl
         self.limited = limited
@@ -185,6 +187,10 @@ class OptimalPlan:
             return Answer(RUN_ABOVE_LIMIT, INF, INF, None)
         return Answer(RUN_STOPPED, -1, self.lower(), None)
 
+    def valid(self, unit: Unit, result: dict[str, Any]) -> bool:
+        """Whether a recorded answer holds for its unit (:func:`valid_answer`)."""
+        return valid_answer(self.game, unit, result)
+
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.inflight.pop(unit.key)
         o = self.openings[i]
@@ -241,7 +247,8 @@ class WholePlan:
     kind = "optimal"
 
     def __init__(self, cands: np.ndarray, max_guesses: Optional[int], g0: Optional[int],
-                 candidates_only: bool, memory: int):
+                 candidates_only: bool, memory: int, game: Any = None):
+        self.game = game
         self.unit = Unit("whole", "mastermind.units_optimal:optimal_unit",
                          {"cands": cands, "history": np.zeros(0, dtype=np.int32),
                           "max_guesses": max_guesses or 0, "limit": 0,
@@ -256,6 +263,10 @@ class WholePlan:
             return None
         self.offered = 1
         return self.unit
+
+    def valid(self, unit: Unit, result: dict[str, Any]) -> bool:
+        """Whether a recorded answer holds for its unit (:func:`valid_answer`)."""
+        return valid_answer(self.game, unit, result)
 
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         self.result = result
@@ -291,7 +302,7 @@ def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
     cands = np.ascontiguousarray(game.secrets)
     dl = max_guesses or NO_LIMIT
     if cands.size <= max(_optimal.FEW_CODES_MAX, game.kernel.nslots) or dl <= 2:
-        return WholePlan(cands, max_guesses, g0, candidates_only, memory)
+        return WholePlan(cands, max_guesses, g0, candidates_only, memory, game)
     if g0 is not None:
         parts = [(s, part, 0) for s, part in split_by_score(game, g0, cands)
                  if s != game.win_slot]
@@ -300,4 +311,27 @@ def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
         openings = [o]
     else:
         openings = root_order(game, cands, candidates_only, dl, max_guesses or 0)
-    return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded)
+    return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded,
+                       game)
+
+
+def valid_answer(game: Any, unit: Unit, result: dict[str, Any]) -> bool:
+    """Whether the answer of an :func:`optimal_unit` holds for ``unit``: a status it can
+    record (exact, or nothing below the limit); when exact, its tree replays on the
+    unit's set to its value, within its most guesses, opening with its first guess when
+    it names one.  (A lower bound cannot be checked so cheaply: it is taken as it is.)
+    Without the game (a plan built by hand) only the form is checked."""
+    status, value = int(result["status"]), int(result["value"])
+    if status not in (RUN_OPTIMUM, RUN_ABOVE_LIMIT) or (status == RUN_OPTIMUM and value <= 0):
+        return False
+    if status == RUN_ABOVE_LIMIT or game is None:
+        return True
+    recs = np.asarray(result["recs"])
+    args = unit.args
+    first = int(args.get("first", -1))
+    if first >= 0 and (recs.ndim != 2 or recs.shape[0] == 0 or int(recs[0, 2]) != first):
+        return False
+    played = replay(game, recs, args["cands"], bool(args["candidates_only"]))
+    if played is None or played[0] != value:
+        return False
+    return not args["max_guesses"] or played[1] <= int(args["max_guesses"])

@@ -16,16 +16,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
+import select
+import signal
+import stat
 import sys
+import threading
 import traceback
+import warnings
 from collections.abc import Sequence
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from ..errors import MastermindError
 
-from .common import (EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Interrupted, Parser, UsageError,
-                     check_jobs)
+from .common import (EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Interrupted, OutputError, Parser,
+                     UsageError, check_jobs)
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_USAGE", "UsageError",
            "build_parser", "debugging", "main"]
@@ -95,7 +101,36 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
-    """Run the command line ``argv`` (default: ``sys.argv[1:]``), writing to ``out``."""
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``), writing to ``out``.
+
+    SIGTERM is taken as Ctrl-C while it runs (from the main thread): the work stops, the
+    files being written are dropped, and the status is 1."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # one line each, as the errors
+        if threading.current_thread() is not threading.main_thread():
+            return _main(argv, out)
+        previous = signal.signal(signal.SIGTERM, _terminate)
+        try:
+            return _main(argv, out)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _show_warning(message: Any, category: Any, filename: str, lineno: int,
+                  file: Optional[TextIO] = None, line: Optional[str] = None) -> None:
+    """A warning on one line of stderr: ``mastermind: warning: ...``."""
+    try:
+        print(f"mastermind: warning: {_one_line(message)}", file=file or sys.stderr)
+    except OSError:  # pragma: no cover - stderr gone
+        pass
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM: stop as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
     out = sys.stdout if out is None else out
     if out is None:  # started with standard output closed
         print("mastermind: error: standard output is closed", file=sys.stderr)
@@ -115,6 +150,8 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
         check_jobs(args)
         status = int(args.func(args, out))
         out.flush()
+        if _reader_gone(out):  # a large write cut short may pass without an error
+            raise BrokenPipeError
         return status
     except UsageError as e:
         print(f"mastermind: error: {e}", file=sys.stderr)
@@ -122,9 +159,12 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     except Interrupted as e:
         print(f"\nmastermind: {e}", file=sys.stderr)
         return EXIT_UNFINISHED
-    except BrokenPipeError:  # e.g. `mastermind analyze | head`
+    except OutputError as e:
+        print(f"mastermind: error: {e}", file=sys.stderr)
+        return EXIT_UNFINISHED
+    except BrokenPipeError:  # e.g. `mastermind analyze | head`: quietly, not all written
         _silence_stdout()
-        return EXIT_OK
+        return EXIT_UNFINISHED
     except OSError as e:  # standard output full or gone (a file error is a UsageError)
         _silence_stdout()
         print(f"mastermind: error: cannot write the output: {e.strerror or e}",
@@ -175,6 +215,20 @@ def _internal_error(e: BaseException, debug: bool) -> int:
     print(f"mastermind: internal error: {type(e).__name__}: {_one_line(e)} ({hint}); "
           "please report it", file=sys.stderr)
     return EXIT_UNFINISHED
+
+
+def _reader_gone(out: TextIO) -> bool:
+    """Whether ``out`` is a pipe whose reader has closed it (``| head``): a large write
+    that the reader cut short can be accepted in part without an error."""
+    try:
+        fd = out.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return False
+        poll = select.poll()
+        poll.register(fd, select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
 
 
 def _silence_stdout() -> None:

@@ -6,10 +6,11 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .common import (EXIT_OK, check_first, check_scheduler, discard_on_error,
-                     distributed_options, game_options, jobs_option, long_run_note, make_game,
-                     output_options, plot_destination, strategy_options, unit_errors,
-                     units_text, uses_units)
+from ..rules import average_text
+from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler,
+                     discard_on_error, distributed_options, game_options, jobs_option,
+                     long_run_note, make_game, output_options, plot_destination,
+                     strategy_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -24,7 +25,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     strategy_options(p)
     output_options(p)
     p.add_argument("--tree", action="store_true",
-                   help="include the strategy tree (guess per node) in the JSON output")
+                   help="include the strategy tree (guess per node) in the JSON output "
+                        "(with --json)")
     jobs_option(p)
     distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
@@ -38,7 +40,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis import analyze
     from ..checks import threads
 
+    if args.tree and not args.json:
+        raise UsageError("--tree adds the strategy tree to the JSON output: give --json too "
+                         "(or use 'mastermind tree' for a tree to read)")
     check_scheduler(args)
+    check_files(args, **{"--plot": args.plot})
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
         game = make_game(args)
@@ -73,13 +79,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for d, c in sorted(result.distribution.items()):
         out.write(f"{d:8d}  {c:8d}\n")
     avg = result.average
-    out.write(f"\n{result.secrets} secrets, total {result.total}, average {float(avg):.4f} "
-              f"({avg.numerator}/{avg.denominator}), max {result.max}"
+    out.write(f"\n{result.secrets} secrets, total {result.total}, average {average_text(avg)}"
+              f", max {result.max}"
               f"   [{result.seconds:.3f} s]\n")
     if result.units is not None:
         out.write(f"{units_text(result.units, result.units_resumed)}\n")
-    if args.tree and result.tree is not None:
-        out.write("\n(tree: use --json to get it)\n")
     return EXIT_OK
 
 
@@ -97,9 +101,7 @@ def _table(result: "Analysis", out: TextIO) -> None:
                 title=f"{game.name} {result.strategy}, {pool}, first guess "
                       f"{game.format_code(result.first_guess)}",
                 caption=f"{result.secrets:,} secrets, total {result.total:,}, average "
-                        f"{float(avg):.4f} ({avg.numerator}/{avg.denominator}), max "
+                        f"{average_text(avg)}, max "
                         f"{result.max}   [{result.seconds:.3f} s]"
                         + ("" if result.units is None
                            else f"\n{units_text(result.units, result.units_resumed)}"))
-    if result.tree is not None:
-        out.write("(tree: use --json to get it)\n")

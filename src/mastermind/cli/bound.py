@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
-                     distributed_options, game_options, jobs_option, make_game, kept_note,
-                     output_file, output_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
+                     check_scheduler, distributed_options, game_options, integer,
+                     jobs_option, kept_note, make_game, number, output_file, output_options,
+                     unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
@@ -27,13 +29,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(p)
     p.add_argument("--candidates-only", action="store_true",
                    help="only codes that can still be the secret may be played")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+    p.add_argument("--time-limit", type=number, default=None, metavar="S",
                    help="stop after S seconds (the whole command: the cheap proofs first, "
                         "then the heuristic upper bound, then the search) and report the "
                         "bounds proved so far")
     p.add_argument("--witness", metavar="FILE",
                    help="write the strategy tree reaching the upper bound (JSON) to FILE")
-    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+    p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     jobs_option(p)
     distributed_options(p)
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--time-limit must be a positive number of seconds")
     check_memory(args)
     check_scheduler(args)
+    check_files(args, **{"--witness": args.witness})
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
         if not game.secrets_are_guesses and not args.candidates_only:
@@ -67,9 +70,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                                     progress=bar if uses_units(args) else None)
         finally:
             bar.close()
-        if dest is not None:
-            if result.witness is None:
-                raise UsageError("no strategy tree to write (the search was stopped too early)")
+        if dest is not None and result.witness is None:  # stopped too early for one
+            dest.discard()
+            sys.stderr.write(f"mastermind: nothing written to {args.witness}: the search was "
+                             "stopped before it found a strategy\n")
+        elif dest is not None:
             try:
                 worst = check_strategy(game, result.witness,
                                        candidates_only=args.candidates_only)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -49,11 +51,27 @@ class Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(message)
 
 
+def integer(text: str) -> int:
+    """An integer option's value: ASCII digits only (``int`` would also take ``"４"``,
+    ``"٦"`` or ``"1_6"``, which no code or score of this package reads)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise ValueError(text)
+    return int(text)
+
+
+def number(text: str) -> float:
+    """A number option's value (seconds): ASCII digits, a point, an exponent; not
+    ``nan``, ``inf``, other scripts' digits or underscores."""
+    if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text):
+        raise ValueError(text)
+    return float(text)
+
+
 def game_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("game")
-    g.add_argument("-n", "--pegs", type=int, default=4, metavar="N",
+    g.add_argument("-n", "--pegs", type=integer, default=4, metavar="N",
                    help=f"positions in a code, 1..{MAX_PEGS} (default 4)")
-    g.add_argument("-k", "--colours", "--colors", dest="colours", type=int, default=6,
+    g.add_argument("-k", "--colours", "--colors", dest="colours", type=integer, default=6,
                    metavar="K", help=f"colours, 1..{MAX_COLOURS} (default 6)")
     g.add_argument("--variant", default="classic", choices=[v.value for v in Variant],
                    help="classic (default): repetition everywhere; distinct: secrets without "
@@ -77,7 +95,7 @@ def output_options(p: argparse.ArgumentParser) -> None:
 
 
 def jobs_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=integer, default=None, metavar="N",
                    help=f"threads to use, 1..{MAX_JOBS} (default: every core); the result "
                         "does not depend on it")
 
@@ -94,6 +112,33 @@ def distributed_options(p: argparse.ArgumentParser) -> None:
                         "--scheduler; after Ctrl-C, a crash or a reboot, the same command "
                         "again resumes: only the unfinished units run. A FILE written for "
                         "another game, other options or another version is refused")
+
+
+def check_files(args: argparse.Namespace, **options: Optional[str]) -> None:
+    """Before any work: no two file options naming the same file (one would destroy the
+    other), and a ``--checkpoint`` that can be one (a regular file or a new name; not a
+    device, a FIFO or a directory).  ``options`` maps each option's name to its path."""
+    named = [(name, path) for name, path in options.items() if path]
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint:
+        named.append(("--checkpoint", checkpoint))
+    for i, (a, pa) in enumerate(named):
+        for b, pb in named[i + 1:]:
+            if _same_file(pa, pb):
+                raise UsageError(f"{a} and {b} name the same file ({pb}): give each its own")
+    if checkpoint:
+        from ..engine.checkpoint import check_path
+
+        check_path(checkpoint)
+
+
+def _same_file(a: str, b: str) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist yet (and their real paths differ)
+        return False
 
 
 def uses_units(args: argparse.Namespace) -> bool:
@@ -155,6 +200,11 @@ def _recorded(path: str) -> str:
 
 class Interrupted(Exception):
     """A command stopped before its end: the message on one line, exit status 1."""
+
+
+class OutputError(Exception):
+    """An output file that could not be written at the end (a full disk or device): one
+    line, exit status 1 (nothing bad in the input, but the work is not delivered)."""
 
 
 def check_jobs(args: argparse.Namespace) -> None:
@@ -239,9 +289,14 @@ def plot_destination(path: Optional[str]) -> Optional["Destination"]:
 class Destination:
     """An output file, checked and opened before the work, written whole at the end.
 
-    The text goes to a temporary file beside ``path``, renamed over it by
-    :meth:`commit`: a run stopped halfway (Ctrl-C, an error) leaves no half-written file,
-    and a path that cannot be written is reported before any work is done.
+    A regular file (or a name not taken yet) gets its text in a temporary file beside it,
+    renamed over it by :meth:`commit`: a run stopped halfway (Ctrl-C, SIGTERM, an error)
+    leaves no half-written file, and a path that cannot be written is reported before any
+    work is done.  The file keeps the permission bits it had (a new one gets those the
+    umask allows).  A symbolic link is followed: its target is written, the link stays.
+    Anything else (a device, a FIFO, a terminal) is written straight into at the end,
+    never removed nor replaced.  A write that fails at the end (a full disk or device) is
+    :class:`OutputError` (exit status 1): nothing was delivered.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
@@ -255,15 +310,50 @@ class Destination:
         if not path:
             raise UsageError(f"{what}: an empty file name")
         self.path = path
-        folder = os.path.dirname(os.path.abspath(path))
-        if os.path.isdir(path):
-            raise UsageError(f"cannot write {path}: it is a directory")
         try:
-            fd, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                             suffix=".part")
+            st: Optional[os.stat_result] = os.stat(path)  # (through a symbolic link)
+        except FileNotFoundError:
+            st = None
         except OSError as e:
             raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-        self.file = os.fdopen(fd, "w", encoding="utf-8")
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"cannot write {path}: it is a directory")
+        self.special = st is not None and not stat.S_ISREG(st.st_mode)
+        if self.special:  # written into at the end; its text waits in a private file
+            if not os.access(path, os.W_OK):
+                raise UsageError(f"cannot write {path}: Permission denied")
+            self.target, folder = path, None
+        else:  # a symbolic link: the file it names is replaced, the link stays
+            self.target = os.path.realpath(path)
+            folder = os.path.dirname(self.target)
+        try:
+            fd, self.temp = tempfile.mkstemp(dir=folder, suffix=".part",
+                                             prefix=f".{os.path.basename(self.target)}.")
+        except OSError as e:
+            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+        try:  # (a signal now must not leave the temporary file behind)
+            self.file = os.fdopen(fd, "w", encoding="utf-8")
+            if not self.special:
+                self._permissions(st)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            if isinstance(e, OSError):  # pragma: no cover - a folder refusing chmod
+                raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+            raise
+
+    def _permissions(self, st: Optional[os.stat_result]) -> None:
+        """The temporary file gets the mode (and, for root, the owner) of the file it
+        replaces, or for a new file the mode the umask allows."""
+        if st is None:
+            os.chmod(self.temp, 0o666 & ~_umask())
+            return
+        os.chmod(self.temp, stat.S_IMODE(st.st_mode))
+        if hasattr(os, "chown") and (st.st_uid, st.st_gid) != _owner(self.temp):
+            with contextlib.suppress(OSError):  # only root may give a file away
+                os.chown(self.temp, st.st_uid, st.st_gid)
 
     def write(self, text: str) -> None:
         self.file.write(text)
@@ -272,10 +362,29 @@ class Destination:
         """Put the written text at ``path``."""
         try:
             self.file.close()
-            os.replace(self.temp, self.path)
+            if self.special:
+                self._copy_into()
+            else:
+                os.replace(self.temp, self.target)
         except OSError as e:
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+        finally:
             self.discard()
-            raise UsageError(f"cannot write {self.path}: {e.strerror or e}") from None
+
+    def _copy_into(self) -> None:
+        """The temporary file's bytes written into the special file (not replaced)."""
+        with open(self.temp, "rb") as src:
+            fd = os.open(self.target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+            try:
+                while True:
+                    chunk = src.read(1 << 16)
+                    if not chunk:
+                        break
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
 
     def discard(self) -> None:
         """Drop the temporary file (nothing is written at ``path``)."""
@@ -303,6 +412,17 @@ class Destination:
             self.commit()
         else:
             self.discard()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _owner(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_uid, st.st_gid
 
 
 @contextlib.contextmanager

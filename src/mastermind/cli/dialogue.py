@@ -298,7 +298,7 @@ def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: s
                     f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}.")
             _report_state(game, session, con)
         elif word.startswith("fix"):
-            m = re.fullmatch(r"fix\s+(\d+)\s+(.+)", word)
+            m = re.fullmatch(r"fix\s+([0-9]+)\s+(.+)", word)
             if not m:
                 con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
                 return _AGAIN

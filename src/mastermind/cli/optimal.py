@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_memory, check_scheduler,
-                     distributed_options, game_options, jobs_option, kept_note, make_game,
-                     output_file, output_options, unit_errors, units_text, uses_units)
+from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
+                     check_scheduler, distributed_options, game_options, integer,
+                     jobs_option, kept_note, make_game, number, output_file, output_options,
+                     unit_errors, units_text, uses_units)
 from .progress import ProgressBar
 from .render import bar, print_table, wants_colour
 
@@ -31,7 +33,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "'mastermind optimal --variant bulls-and-cows -k 10 --tree bc.json'.")
     game_options(p)
     s = p.add_argument_group("strategy")
-    s.add_argument("--max-guesses", type=int, default=None, metavar="D",
+    s.add_argument("--max-guesses", type=integer, default=None, metavar="D",
                    help="only strategies that never need more than D guesses")
     s.add_argument("--candidates-only", action="store_true",
                    help="guess only codes that can still be the secret")
@@ -43,11 +45,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(p)
     p.add_argument("--tree", metavar="FILE",
                    help="write the strategy (JSON, as 'mastermind tree --format json') to FILE")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+    p.add_argument("--time-limit", type=number, default=None, metavar="S",
                    help="stop after S seconds (the whole command) with the best strategy "
                         "found and the proved lower bound")
     jobs_option(p)
-    p.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+    p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
@@ -66,6 +68,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--max-guesses must be between 1 and 64")
     check_memory(args)
     check_scheduler(args)
+    check_files(args, **{"--tree": args.tree})
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
         history = _history(game, args.after)
@@ -83,9 +86,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                                  scheduler=args.scheduler, checkpoint=args.checkpoint)
         finally:
             bar_.close()
-        if dest is not None:
-            if result.tree is None:
-                raise UsageError("no strategy to write to --tree (none was found)")
+        if dest is not None and result.tree is None:  # stopped before one, or none exists
+            dest.discard()
+            sys.stderr.write(f"mastermind: nothing written to {args.tree}: no strategy was "
+                             "found\n")
+        elif dest is not None:
             dest.write(json.dumps(to_json(result), indent=1) + "\n")
             dest.commit()
     if args.json:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Optional, TextIO
 
-from .common import UsageError, game_options, make_game, strategy_options
+from .common import (UsageError, game_options, integer, make_game, number,
+                     strategy_options)
 
 DEFAULT_THINK = 2.0  # seconds: a person at the keyboard waits for a suggestion that long
 
@@ -30,10 +31,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     m.add_argument("--adversary", action="store_true",
                    help="with --codemaker: keep no secret, answer so as to make the game "
                         "as long as possible (implies --codemaker)")
-    m.add_argument("--seed", type=int, metavar="N",
+    m.add_argument("--seed", type=integer, metavar="N",
                    help="with --codemaker: seed of the secret (or of the adversary's tie "
                         "breaks), for a reproducible game")
-    m.add_argument("--think", type=float, default=DEFAULT_THINK, metavar="S",
+    m.add_argument("--think", type=number, default=DEFAULT_THINK, metavar="S",
                    help=f"seconds the computer may think about a guess (default "
                         f"{DEFAULT_THINK:g}; 0: as long as the strategy needs); past them it "
                         "plays the best guess found, candidates first, and says so")
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace, out: TextIO, input: Optional[TextIO] = None) -
     think = args.think or None
     game = make_game(args)
     inp = sys.stdin if input is None else input
+    _tolerant(inp, "replace")  # a line the encoding cannot read is a mistyped line
+    _tolerant(out, "backslashreplace")  # and one it cannot write is shown escaped
     if codemaker:
         return play_codemaker(game, seed=args.seed, adversary=args.adversary,
                               strategy=args.strategy, candidates_only=args.candidates_only,
@@ -62,3 +65,14 @@ def run(args: argparse.Namespace, out: TextIO, input: Optional[TextIO] = None) -
     return play_codebreaker(game, args.strategy, candidates_only=args.candidates_only,
                             first=args.first, secret=args.secret, input=inp, output=out,
                             think=think)
+
+
+def _tolerant(stream: object, errors: str) -> None:
+    """Make a text stream bear what its encoding cannot carry (``PYTHONIOENCODING=ascii``
+    and a typed ``1²34``): a codec error must not end a game."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors=errors)
+        except (ValueError, OSError):  # pragma: no cover - a stream already read from
+            pass

@@ -8,8 +8,8 @@ import json
 import os
 from typing import TextIO
 
-from .common import (EXIT_OK, UsageError, check_first, game_options, make_game, output_file,
-                     strategy_options)
+from .common import (EXIT_OK, UsageError, check_first, game_options, integer, make_game,
+                     output_file, strategy_options)
 
 FORMATS = ("json", "dot", "text", "html")
 _SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text",
@@ -39,7 +39,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write to FILE instead of standard output; .svg, .png and .pdf are "
                         "rendered with Graphviz")
-    p.add_argument("--depth", type=int, default=None, metavar="N",
+    p.add_argument("--depth", type=integer, default=None, metavar="N",
                    help="text and dot: show only the first N guesses of every line of play")
     p.set_defaults(func=run)
 

@@ -9,7 +9,12 @@ the file format, the package version, the kind of run (``analyze``, ``bound``,
 one-line :class:`CheckpointError`, and never reuses its units silently.  ``units`` holds
 one row per finished unit: its key (what question it answers, e.g. ``walk/17`` or
 ``exists/1123/5/4``), a digest of its input, its size (candidates), the seconds it took on
-its worker, which worker, when, and its answer (NumPy arrays in ``.npz`` form, no pickle).
+its worker, which worker, when, its answer (NumPy arrays in ``.npz`` form, no pickle) and
+a checksum binding the answer to its unit (SHA-256 over the key, the digest and the
+answer): an answer copied onto another unit's row, or damaged, is found on reading
+(:class:`DamagedRow`) and the unit runs again; the plans also check that each answer
+holds for its unit (``Plan.valid``).  A file that is not a checkpoint of this package,
+or whose header is damaged, is refused in one line.
 Each row is written in a transaction of its own as soon as its unit finishes, so a
 stop at any moment leaves every recorded unit whole and nothing half-written.
 
@@ -29,11 +34,13 @@ mastermind.engine.checkpoint.CheckpointError: checkpoint ...run.sqlite: was writ
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
 import socket
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -42,10 +49,10 @@ import numpy as np
 
 from ..errors import MastermindError
 
-__all__ = ["FORMAT", "Checkpoint", "CheckpointError", "Record", "open_checkpoint",
-           "read_costs"]
+__all__ = ["FORMAT", "Checkpoint", "CheckpointError", "DamagedRow", "Record", "check_path",
+           "open_checkpoint", "read_costs"]
 
-FORMAT = 1
+FORMAT = 2
 """The file format this version writes and reads."""
 
 _SCHEMA = """
@@ -57,7 +64,8 @@ CREATE TABLE IF NOT EXISTS units (
     seconds REAL NOT NULL,
     worker TEXT NOT NULL,
     finished REAL NOT NULL,
-    result BLOB NOT NULL
+    result BLOB NOT NULL,
+    checksum TEXT NOT NULL
 );
 """
 
@@ -65,6 +73,21 @@ CREATE TABLE IF NOT EXISTS units (
 class CheckpointError(MastermindError):
     """A checkpoint file that cannot be used for this run: unreadable, unwritable, not a
     checkpoint, or written for another game, parameters or version."""
+
+
+class DamagedRow(CheckpointError):
+    """A recorded unit whose row fails its checksum or cannot be read: its answer is not
+    used (the unit runs again)."""
+
+
+def checksum(key: str, digest: str, blob: bytes) -> str:
+    """What binds a stored answer to its unit."""
+    h = hashlib.sha256()
+    for part in (key.encode(), digest.encode()):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    h.update(bytes(blob))
+    return h.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -112,12 +135,27 @@ class Checkpoint:
         return int(self._conn.execute("SELECT COUNT(*) FROM units").fetchone()[0])
 
     def get(self, key: str) -> Optional[Record]:
-        """The recorded unit ``key``, or None."""
-        row = self._conn.execute("SELECT key, digest, size, seconds, worker, result FROM "
-                                 "units WHERE key = ?", (key,)).fetchone()
+        """The recorded unit ``key``, or None; :class:`DamagedRow` when its row fails its
+        checksum or cannot be read."""
+        row = self._conn.execute("SELECT key, digest, size, seconds, worker, result, "
+                                 "checksum FROM units WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        return Record(row[0], row[1], int(row[2]), float(row[3]), row[4], decode(row[5]))
+        try:
+            if not (isinstance(row[1], str) and isinstance(row[5], bytes)
+                    and row[6] == checksum(key, row[1], row[5])):
+                raise ValueError("checksum")
+            return Record(row[0], row[1], int(row[2]), float(row[3]), str(row[4]),
+                          decode(row[5]))
+        except Exception:  # any damage: numpy's, zipfile's, int()'s words are no help
+            raise DamagedRow(f"checkpoint {self.path}: the recorded answer of unit {key} "
+                             "is damaged or belongs to another unit; it is run again"
+                             ) from None
+
+    def discard(self, key: str) -> None:
+        """Drop the row of unit ``key`` (a damaged or wrong answer)."""
+        with self._conn:
+            self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
 
     def record(self, key: str, digest: str, result: dict[str, Any], *, size: int,
                seconds: float, worker: Optional[str] = None) -> None:
@@ -127,19 +165,23 @@ class Checkpoint:
         with self._conn:
             self._conn.execute(
                 "INSERT OR REPLACE INTO units (key, digest, size, seconds, worker, finished, "
-                "result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, digest, int(size), float(seconds), worker or self.worker, time.time(),
-                 blob))
+                 blob, checksum(key, digest, blob)))
 
     def costs(self) -> list[tuple[str, int, float]]:
         """(key, size, seconds) of every recorded unit, for cost models and benchmarks."""
-        return [(r[0], int(r[1]), float(r[2])) for r in
-                self._conn.execute("SELECT key, size, seconds FROM units ORDER BY finished")]
+        rows = self._conn.execute("SELECT key, size, seconds FROM units ORDER BY finished"
+                                  ).fetchall()
+        try:
+            return [(str(r[0]), int(r[1]), float(r[2])) for r in rows]
+        except (TypeError, ValueError):
+            raise _fail(self.path, "is damaged (a unit's size or seconds is not a number); "
+                                   "give another file") from None
 
     def header(self) -> dict[str, Any]:
         """The header, parsed."""
-        return {name: json.loads(value) for name, value in
-                self._conn.execute("SELECT name, value FROM header")}
+        return _parse_header(self.path, self._conn.execute("SELECT name, value FROM header"))
 
     def close(self) -> None:
         self._conn.close()
@@ -155,14 +197,40 @@ def read_costs(path: str) -> list[tuple[str, int, float]]:
     """(key, size, seconds) of every unit recorded in the checkpoint at ``path``, in the
     order they finished (read only; for cost models and benchmarks)."""
     try:
-        with sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True) as conn:
+        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+        try:
             return Checkpoint(path, conn).costs()
+        finally:
+            conn.close()
     except sqlite3.Error as e:
         raise _fail(path, f"cannot be read ({e})") from None
 
 
 def _fail(path: str, what: str) -> CheckpointError:
     return CheckpointError(f"checkpoint {path}: {what}")
+
+
+def check_path(path: Any) -> str:
+    """``path`` as a checkpoint may be: a regular file or a name not taken yet, in a
+    folder that exists; :class:`CheckpointError` otherwise (a directory, a device, a
+    FIFO), before anything is opened (SQLite would leave a journal beside a device)."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise CheckpointError(f"a checkpoint must be a file name, not {path!r}")
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise _fail(path, "is a directory; give a file name")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise _fail(path, f"cannot be read ({e.strerror or e})") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise _fail(path, "is not a regular file (a device or a FIFO); give a file name")
+    if not os.path.isdir(folder):
+        raise _fail(path, f"no such folder {folder}")
+    return path
 
 
 def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
@@ -172,14 +240,7 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
     another run.  Checked before any work, so a bad path costs nothing."""
     from ..version import __version__
 
-    if not isinstance(path, (str, os.PathLike)) or not str(path):
-        raise CheckpointError(f"a checkpoint must be a file name, not {path!r}")
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise _fail(path, "is a directory")
-    if not os.path.isdir(folder):
-        raise _fail(path, f"no such folder {folder}")
+    path = check_path(path)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
     wanted = {"format": FORMAT, "package": "mastermind", "version": __version__,
               "kind": kind, "game": game, "params": params}
@@ -215,17 +276,21 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
 def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -> None:
     """Refuse a file whose header is not ``wanted``, naming the first difference."""
     try:
-        rows = dict(conn.execute("SELECT name, value FROM header").fetchall())
-        conn.execute("SELECT key, digest, size, seconds, worker, finished, result FROM units "
-                     "LIMIT 0")
+        rows = conn.execute("SELECT name, value FROM header").fetchall()
     except sqlite3.OperationalError:
         raise _fail(path, "is an SQLite file but not a mastermind checkpoint") from None
-    have = {name: json.loads(value) for name, value in rows.items()}
+    have = _parse_header(path, rows)
     if have.get("package") != "mastermind":
         raise _fail(path, "is an SQLite file but not a mastermind checkpoint")
     if have.get("format") != FORMAT:
-        raise _fail(path, f"has format {have.get('format')}, this version reads format "
-                          f"{FORMAT}; give another file to start afresh")
+        raise _fail(path, f"has format {_show(have.get('format'))}, this version reads "
+                          f"format {FORMAT}; give another file to start afresh")
+    try:
+        conn.execute("SELECT key, digest, size, seconds, worker, finished, result, checksum "
+                     "FROM units LIMIT 0")
+    except sqlite3.OperationalError:
+        raise _fail(path, "is damaged (its table of units is missing or altered); give "
+                          "another file to start afresh") from None
     if have.get("version") != wanted["version"]:
         raise _fail(path, f"was written by mastermind {have.get('version')}, this is "
                           f"{wanted['version']}; give another file to start afresh")
@@ -235,6 +300,9 @@ def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -
                               f"there, {_show(wanted[name])} here); give another file to "
                               "start afresh")
     there, here = have.get("params") or {}, wanted["params"]
+    if not isinstance(there, dict):
+        raise _fail(path, "is damaged (its header's parameters cannot be read); give another "
+                          "file to start afresh")
     for name in list(here) + [n for n in there if n not in here]:
         if there.get(name) != here.get(name):
             raise _fail(path, f"was written for another run ({name}: "
@@ -242,9 +310,22 @@ def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -
                               "here); give another file to start afresh")
 
 
+def _parse_header(path: str, rows: Any) -> dict[str, Any]:
+    """The header's rows parsed (JSON values); a damaged header is a
+    :class:`CheckpointError` naming the file, never a parser's own words."""
+    try:
+        return {str(name): json.loads(value) for name, value in rows}
+    except (TypeError, ValueError, RecursionError, MemoryError):
+        raise _fail(path, "is damaged (its header cannot be read) or is not a mastermind "
+                          "checkpoint; give another file to start afresh") from None
+
+
 def _show(value: Any) -> str:
     if isinstance(value, dict) and value.get("type") == "game":
         return f"[{value.get('n')},{value.get('k')}] {value.get('variant')}"
     if isinstance(value, str):
         return value
-    return _canonical(value)
+    try:
+        return _canonical(value)
+    except (RecursionError, ValueError):
+        return "(unreadable)"

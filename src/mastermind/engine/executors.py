@@ -209,7 +209,10 @@ def open_executor(game: Any, spec: GameSpec, scheduler: Optional[str], client: A
                                            # (its HTTP server on a free port: two local
                                            # runs side by side do not collide on 8787)
                                            dashboard_address=":0",
-                                           silence_logs=logging.ERROR)
+                                           silence_logs=logging.ERROR,
+                                           # Ctrl-C is the command's to handle: the
+                                           # workers ignore it (no tracebacks of theirs)
+                                           preload=["mastermind.engine.quiet_worker"])
         own = distributed.Client(cluster)
     else:
         own = _connect(distributed, value)

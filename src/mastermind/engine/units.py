@@ -24,6 +24,7 @@ import os
 import socket
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
@@ -32,12 +33,28 @@ import numpy as np
 from .. import _core
 from ..stopping import Stopped, stopped
 
-__all__ = ["Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute", "game_of",
-           "run_unit", "spec_of"]
+__all__ = ["CheckpointWarning", "Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute",
+           "game_of", "run_unit", "spec_of"]
 
 
 class UnitError(RuntimeError):
     """A unit failed on its worker (the message names the unit and the cause)."""
+
+
+class CheckpointWarning(UserWarning):
+    """A recorded answer was damaged, or did not hold for its unit: it runs again."""
+
+
+def _valid(plan: Any, unit: "Unit", result: dict[str, Any]) -> bool:
+    """Whether ``result`` holds for ``unit`` as its plan checks it (``plan.valid``, when
+    the plan has one); an answer the check cannot even read does not hold."""
+    valid = getattr(plan, "valid", None)
+    if valid is None:
+        return True
+    try:
+        return bool(valid(unit, result))
+    except Exception:  # a missing field, a wrong shape: the answer is not one
+        return False
 
 
 # ---------------------------------------------------------------------- games
@@ -192,6 +209,9 @@ class Plan(Protocol):
     def known(self) -> int:
         """Units planned so far (for progress)."""
 
+    # optional: def valid(self, unit: Unit, result: dict[str, Any]) -> bool, whether a
+    # recorded answer holds for its unit (checked when read back from a checkpoint)
+
 
 class Executor(Protocol):
     """Where units run (:mod:`mastermind.engine.executors`)."""
@@ -290,13 +310,25 @@ class _Loop:
         if self.store is None or unit.key in self.consulted:
             return None
         self.consulted.add(unit.key)
-        rec = self.store.get(unit.key)
-        if rec is not None and rec.digest != unit.digest:
-            from .checkpoint import CheckpointError
+        from .checkpoint import CheckpointError, DamagedRow
 
+        try:
+            rec = self.store.get(unit.key)
+        except DamagedRow as e:
+            return self._reject(unit, str(e))
+        if rec is not None and rec.digest != unit.digest:
             raise CheckpointError(f"checkpoint {self.store.path}: unit {unit.key} does not "
                                   "match this run's; give another file")
+        if rec is not None and not _valid(self.plan, unit, rec.result):
+            return self._reject(unit, f"checkpoint {self.store.path}: the recorded answer of "
+                                      f"unit {unit.key} does not hold for it; it is run again")
         return rec
+
+    def _reject(self, unit: Unit, message: str) -> None:
+        """A recorded answer not to be used: said once, its row dropped, the unit run."""
+        warnings.warn(message, CheckpointWarning, stacklevel=2)
+        self.store.discard(unit.key)
+        return None
 
     def collect(self, flag: Any) -> None:
         """Wait a moment for finished units; record and hand each answer to the plan."""
