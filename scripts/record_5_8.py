@@ -27,7 +27,7 @@ import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 

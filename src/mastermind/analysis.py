@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _walk, checks
 from .engine.run import open_run, wants_engine
-from .game import CodeLike, Game
+from .game import CodeLike, Game, Score
 from .rules import DistributionSummary
 from .stopping import new_flag, run_stoppable
 from .strategies import Strategy, Valuations, next_guess, symmetry_classes

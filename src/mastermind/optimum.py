@@ -20,7 +20,7 @@ False
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, NamedTuple, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import numpy as np
 

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
 from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
-                     check_scheduler, distributed_options, game_options, integer,
+                     check_scheduler, check_time_limit, distributed_options, game_options, integer,
                      jobs_option, kept_note, make_game, number, output_file, output_options,
                      unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -49,8 +49,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..bounds import StrategyCheckError, check_strategy, worst_case
 
     start = time.monotonic()
-    if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
-        raise UsageError("--time-limit must be a positive number of seconds")
+    check_time_limit(args)
     check_memory(args)
     check_scheduler(args)
     check_files(args, **{"--witness": args.witness})

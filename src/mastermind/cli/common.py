@@ -67,6 +67,13 @@ def number(text: str) -> float:
     return float(text)
 
 
+def check_time_limit(args: argparse.Namespace) -> None:
+    """``--time-limit`` refused unless a positive, finite number of seconds."""
+    limit = getattr(args, "time_limit", None)
+    if limit is not None and not 0 < limit < float("inf"):
+        raise UsageError("--time-limit must be a positive number of seconds")
+
+
 def game_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("game")
     g.add_argument("-n", "--pegs", type=integer, default=4, metavar="N",

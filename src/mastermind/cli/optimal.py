@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
 from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
-                     check_scheduler, distributed_options, game_options, integer,
+                     check_scheduler, check_time_limit, distributed_options, game_options, integer,
                      jobs_option, kept_note, make_game, number, output_file, output_options,
                      unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -62,8 +62,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..tree import to_json
 
     start = time.monotonic()
-    if args.time_limit is not None and not 0 < args.time_limit < float("inf"):
-        raise UsageError("--time-limit must be a positive number of seconds")
+    check_time_limit(args)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 64:
         raise UsageError("--max-guesses must be between 1 and 64")
     check_memory(args)
