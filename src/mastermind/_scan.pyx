@@ -261,6 +261,7 @@ cdef enum:
 
 cdef enum:
     CLASS_MIN = 33          # candidates from which the scans use _class_bounds
+    POLL_PAIRS = 1 << 16    # pairs _scan scores at most between looks at the stop flag
 
 
 cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
@@ -344,16 +345,17 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
     """_scan for few candidates (two-word codes, m <= LANES_MAX): the guesses go eight at
     a time through _lanes, which proves most of them worse than the best so far at a
     fraction of the cost of scoring them one by one; the others are scored by _scan."""
-    cdef Py_ssize_t j = 0, batches = 0
+    cdef Py_ssize_t j = 0, poll = 0
     cdef int64_t lim
     cdef int nl, l
     cdef unsigned alive
     cdef int32_t batch[8]
     cdef Py_ssize_t pos[8]
     while j < ng:
-        batches += 1
-        if (batches & 7) == 0 and _halted(d):
-            return ng
+        if j >= poll:                           # as in _scan: every POLL_PAIRS pairs
+            if _halted(d):
+                return ng
+            poll = j + POLL_PAIRS // m + 1
         nl = 0
         while j < ng and nl < 8:
             if not (skip and d.colmask[guesses[j]] & skip):
@@ -390,7 +392,8 @@ cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize
     index; every candidate is in ``best`` already), so the scan stops there: the position
     after the stop is returned (``ng`` when the scan ran to the end)."""
     cdef uint32_t h[MAX_SLOTS]
-    cdef Py_ssize_t j
+    cdef Py_ssize_t j, j0 = 0, j1
+    cdef Py_ssize_t step = POLL_PAIRS // m + 1
     cdef int32_t g
     cdef int64_t key
     cdef int nc
@@ -398,27 +401,32 @@ cdef Py_ssize_t _scan(const KData* d, int kind, const int32_t* guesses, Py_ssize
     if (lanes and fast and HAVE_LANES and m <= LANES_MAX and kind != KIND_PARTS
             and (kind != KIND_ENTROPY or d.ndx >= 9)):  # the lanes read dx[0..8]
         return _scan_lanes(d, kind, guesses, ng, c, pk, m, best, skip, floor)
-    for j in range(ng):
-        if (j & 15) == 0 and _halted(d):
+    # The stop flag is looked at once per run of guesses worth POLL_PAIRS pairs, outside
+    # the loop over them: a test in that loop (every 16 guesses) measured 5% slower scans.
+    while j0 < ng:
+        if _halted(d):
             return ng
-        g = guesses[j]
-        if skip and d.colmask[g] & skip:
-            continue
-        if lbt != NULL and lbt[d.msid[g]] > _limit(best):
-            continue
-        if fast:
-            if not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
-                                &key, &nc):
+        j1 = j0 + step if step < ng - j0 else ng
+        for j in range(j0, j1):
+            g = guesses[j]
+            if skip and d.colmask[g] & skip:
                 continue
-        else:
-            if pk != NULL:
-                _hist_packed(d, g, pk, m, h)
+            if lbt != NULL and lbt[d.msid[g]] > _limit(best):
+                continue
+            if fast:
+                if not _eval_narrow(d, kind, d.enc + 2 * <Py_ssize_t>g, pk, m, _limit(best),
+                                    &key, &nc):
+                    continue
             else:
-                _hist(d, g, c, m, h)
-            key = _value(d, h, kind)
-            nc = h[d.win] == 0
-        if _offer(best, key, nc, g) and nc and key <= floor:
-            return j + 1
+                if pk != NULL:
+                    _hist_packed(d, g, pk, m, h)
+                else:
+                    _hist(d, g, c, m, h)
+                key = _value(d, h, kind)
+                nc = h[d.win] == 0
+            if _offer(best, key, nc, g) and nc and key <= floor:
+                return j + 1
+        j0 = j1
     return ng
 
 

@@ -141,7 +141,7 @@ cdef int _sym_child(const KData* d, const Sym* s, int32_t g, Sym* out) noexcept 
     return 0
 
 
-cdef bint _canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil:
+cdef inline bint _is_canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil:
     """True when g is the smallest code of its orbit under the group ``s``."""
     cdef const uint8_t* x = d.digits + <Py_ssize_t>g * d.n
     cdef uint32_t fr = ((1u << d.k) - 1) & ~s.played
@@ -184,6 +184,12 @@ cdef bint _canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil:
     return True
 
 
+cdef bint _canonical(const KData* d, const Sym* s, int32_t g) noexcept nogil:
+    """_is_canonical for the other modules; _canonical_guesses calls the inline one (this
+    out-of-line copy in its loop measured 24% more instructions there)."""
+    return _is_canonical(d, s, g)
+
+
 cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* guesses,
                                    Py_ssize_t ng, int32_t* out) noexcept nogil:
     """out = the guesses that are the smallest of their orbit; returns how many (0 when
@@ -192,7 +198,7 @@ cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* 
     for j in range(ng):
         if (j & 4095) == 0 and _halted(d):
             return 0
-        if _canonical(d, s, guesses[j]):
+        if _is_canonical(d, s, guesses[j]):
             out[n] = guesses[j]
             n += 1
     return n

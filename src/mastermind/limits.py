@@ -25,3 +25,8 @@ within what the kernel's byte counts hold)."""
 
 MAX_GUESSES = 100
 """The most guesses a worst-case question may allow (``max_guesses``)."""
+
+INLINE_PAIRS = 1 << 22
+"""(guess, candidate) pairs below which a kernel scan runs in the calling thread; from
+there it runs in a worker thread that Ctrl-C can stop (a thread, and the new OpenMP team
+it starts, cost more than a small scan itself)."""

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import _core, _scan, _symmetry, _walk, checks
 from .game import CodeError, Game
+from .limits import INLINE_PAIRS
 from .rules import Strategy, StrategyError
 from .stopping import new_flag, run_stoppable
 
@@ -58,8 +59,6 @@ class Valuations:
         return cls(max(t), abs(ent), math.fsum(x * x for x in t) / total, len(t))
 
 
-#: (guess, candidate) pairs from which a scan runs where Ctrl-C can stop it
-_STOPPABLE_PAIRS = 1 << 22
 
 
 def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strategy] = Strategy.MINMAX,
@@ -85,7 +84,7 @@ def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strate
         raise CodeError("no guess is allowed")
     g, _, _ = run_stoppable(
         lambda flag: _scan.best_guess(game.kernel, pool, cands, strategy.kind, threads, flag),
-        inline=pool.size * cands.size < _STOPPABLE_PAIRS)
+        inline=pool.size * cands.size < INLINE_PAIRS)
     return int(g)
 
 
@@ -142,7 +141,7 @@ def next_guess(game: Game, candidates: np.ndarray,
 
     flag = new_flag(limit)
     g = run_stoppable(work, flag, inline=limit is None and
-                      game.guesses.size * cands.size < _STOPPABLE_PAIRS)
+                      game.guesses.size * cands.size < INLINE_PAIRS)
     if flag.value == _core.STOP_REQUESTED:  # pragma: no cover - run_stoppable raised already
         raise KeyboardInterrupt
     complete = flag.value == _core.STOP_NONE
@@ -202,5 +201,5 @@ def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
         reps = reps[np.isin(reps, cands)]
     g, _, _ = run_stoppable(
         lambda flag: _scan.best_guess(game.kernel, reps, cands, strategy.kind, threads, flag),
-        inline=reps.size * cands.size < _STOPPABLE_PAIRS)
+        inline=reps.size * cands.size < INLINE_PAIRS)
     return int(g)

@@ -23,6 +23,7 @@ import numpy as np
 from . import _symmetry, _walk
 from .checks import ArgumentError
 from .game import CodeLike, Game, Score
+from .limits import INLINE_PAIRS
 from .stopping import run_stoppable, stopped
 from .strategies import Strategy, choose_guess, first_guess
 
@@ -114,7 +115,7 @@ def expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, t
             continue
         g2 = int(run_stoppable(lambda f: _walk.choose(
             kernel, level2, part, strategy.kind, candidates_only, game.secrets_are_guesses,
-            threads, blanks, f), flag))
+            threads, blanks, f), flag, inline=level2.size * part.size < INLINE_PAIRS))
         stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
         node = Node(g2, int(part.size)) if tree else None
         if root is not None:
