@@ -66,15 +66,16 @@ cdef enum:
     SCORE_TABLE = 2         # a table of score slots (custom games)
 
 
-# Valuation kinds (``kind`` everywhere; the Python constants VAL_* of _core.pyx): each
-# is an integer key, lower is better.  The scans take the first four; KIND_FIRST (the
+# Valuation kinds (``kind`` everywhere; the Python constants VAL_* of _core.pyx), named
+# once in _kernel.h for its C and here: each is an integer key, lower is better.  The scans take the first four; KIND_FIRST (the
 # first candidate) needs no scan.
-cdef enum:
-    KIND_MINMAX = 0
-    KIND_ENTROPY = 1
-    KIND_PARTS = 2
-    KIND_EXPECTED = 3
-    KIND_FIRST = 4
+cdef extern from "_kernel.h":
+    cdef enum:
+        KIND_MINMAX "MM_KIND_MINMAX"
+        KIND_ENTROPY "MM_KIND_ENTROPY"
+        KIND_PARTS "MM_KIND_PARTS"
+        KIND_EXPECTED "MM_KIND_EXPECTED"
+        KIND_FIRST "MM_KIND_FIRST"
 
 
 # Why a kernel call stopped: one vocabulary for the StopFlag's value (STOP_NONE,

@@ -17,6 +17,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The valuation kinds, named once here for the C below and for Cython (_core.pxd takes
+   its KIND_* names from these): each a key, lower is better. */
+enum {
+    MM_KIND_MINMAX = 0,     /* the largest part */
+    MM_KIND_ENTROPY = 1,    /* sum t log t, in the exact integer image */
+    MM_KIND_PARTS = 2,      /* minus the number of parts */
+    MM_KIND_EXPECTED = 3,   /* sum t^2 */
+    MM_KIND_FIRST = 4       /* the first candidate: no scan */
+};
+
 /* helpers some modules do not call: no unused-function warning for them */
 #define MM_UNUSED __attribute__((unused))
 
@@ -69,7 +79,7 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
         w0[l] = enc[2 * (Py_ssize_t)g];
         w1[l] = enc[2 * (Py_ssize_t)g + 1];
         L[l] = zero;
-        dl[l] = _mm512_set1_epi64(kind == 1 ? dx[l + 1] - dx[l] : 2);
+        dl[l] = _mm512_set1_epi64(kind == MM_KIND_ENTROPY ? dx[l + 1] - dx[l] : 2);
     }
     const __m512i G0 = _mm512_loadu_si512((const void*)w0);
     const __m512i G1 = _mm512_loadu_si512((const void*)w1);
@@ -85,7 +95,7 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
         __m512i cell = _mm512_sad_epu8(_mm512_add_epi8(_mm512_slli_epi16(pa, 3), pb), zero);
         __m512i bit = _mm512_sllv_epi64(one, cell);
         __mmask8 dead;
-        if (kind == 0) {
+        if (kind == MM_KIND_MINMAX) {
             for (int j = nlev - 1; j >= 1; j--)
                 L[j] = _mm512_or_si512(L[j], _mm512_and_si512(L[j - 1], bit));
             L[0] = _mm512_or_si512(L[0], bit);
@@ -259,7 +269,7 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
         w1[l] = enc[2 * (Py_ssize_t)g + 1];
         L[0][l] = zero;
         L[1][l] = zero;
-        dl[l] = _mm256_set1_epi64x(kind == 1 ? dx[l + 1] - dx[l] : 2);
+        dl[l] = _mm256_set1_epi64x(kind == MM_KIND_ENTROPY ? dx[l + 1] - dx[l] : 2);
     }
     for (int q = 0; q < 2; q++) {
         G0[q] = _mm256_loadu_si256((const __m256i*)(w0 + 4 * q));
@@ -275,7 +285,7 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
             __m256i cell = _mm256_sad_epu8(_mm256_add_epi8(_mm256_slli_epi16(pa, 3), pb), zero);
             __m256i bit = _mm256_sllv_epi64(one, cell);
             unsigned d4;
-            if (kind == 0) {
+            if (kind == MM_KIND_MINMAX) {
                 for (int j = nlev - 1; j >= 1; j--)
                     L[q][j] = _mm256_or_si256(L[q][j], _mm256_and_si256(L[q][j - 1], bit));
                 L[q][0] = _mm256_or_si256(L[q][0], bit);
@@ -408,7 +418,7 @@ static MM_UNUSED unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int n
 static MM_UNUSED unsigned mm_lanes(const uint64_t* enc, const int32_t* gs, int nl,
                          const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                          const int64_t* dx) {
-    if (kind != 0)                  /* two count levels: see mm_lanes_body's comment */
+    if (kind != MM_KIND_MINMAX)     /* two count levels: see mm_lanes_body's comment */
         return mm_lanes_body(enc, gs, nl, pk, m, kind, 0, lim, dx, 2);
     int cap = lim < m ? (int)lim : (int)m;
     if (cap <= 1)
