@@ -354,7 +354,7 @@ def test_an_integer_average_prints_as_an_integer():
 def test_the_readme_sets_up_what_its_examples_need():
     import re
 
-    text = (SRC.parent / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     setup = re.search(r"sudo apt-get install ([^`]*)`", text)
     assert setup is not None and "graphviz" in setup.group(1).split()
     names = re.findall(r"^mastermind .*?(?:-o|--plot) (\S+)", text, re.MULTILINE)

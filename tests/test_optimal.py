@@ -254,3 +254,26 @@ def test_a_search_stopped_at_once_reports_a_real_lower_bound():
     result = optimal(Game(5, 6), time_limit=1e-6)
     assert not result.exact and result.lower >= 2 * 7776 - 1
     assert "at least 0" not in result.summary()
+
+
+def test_a_stop_at_any_moment_is_never_a_proof():
+    """A stop that lands while a node's guesses are being listed (the symmetry scan) must
+    end the run as stopped, not as "no guess works": that was once a false "no strategy
+    exists" for [5,6].  The stop lands at spread moments of the first milliseconds."""
+    import threading
+
+    from mastermind import _core
+    from mastermind.optimal_search import new_optimizer
+
+    game = Game(5, 6)
+    cands = np.ascontiguousarray(game.secrets)
+    none = np.zeros(0, dtype=np.int32)
+    for delay in np.linspace(0.0, 0.004, 40):
+        search = new_optimizer(game, False, 1 << 26, 2)
+        flag = _core.StopFlag()
+        timer = threading.Timer(float(delay), flag.set)
+        timer.start()
+        status, value, lower, _ = search.run(cands, none, 0, 0, -1, flag)
+        timer.join()
+        assert status == _optimal.RUN_STOPPED, (delay, status, value, lower)
+

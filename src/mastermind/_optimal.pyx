@@ -141,19 +141,26 @@ cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
 
 
 cdef int _ensure(OData* o, Guesses* gs) noexcept nogil:
-    """Make the canonical guess list of gs when it is first needed; -1 out of memory."""
+    """Make the canonical guess list of gs when it is first needed; -1 when it cannot be
+    made (o.aborted says why: out of memory, or a stop that cut the list short: a short
+    list would read as "no guess works", a false proof, so it is never used)."""
     if gs.ready:
         return 0
-    gs.ready = 1
     if o.use_sym and not o.cands_only and not _sym_trivial(o.d, &gs.sym):
-        gs.own = <int32_t*>malloc(o.ng * sizeof(int32_t) + 1)
         if gs.own == NULL:
+            gs.own = <int32_t*>malloc(o.ng * sizeof(int32_t) + 1)
+        if gs.own == NULL:
+            o.aborted = STOP_MEMORY
             return -1
         gs.ngl = _canonical_guesses(o.d, &gs.sym, o.guesses, o.ng, gs.own)
         gs.gl = gs.own
+        if _halted(o.d):
+            o.aborted = _stop_reason(o.d)
+            return -1
     else:
         gs.gl = o.guesses
         gs.ngl = o.ng
+    gs.ready = 1
     return 0
 
 
@@ -195,7 +202,6 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
     if o.cands_only or m > d.nslots - 1:
         return -1
     if _ensure(o, gs) != 0:
-        o.aborted = STOP_MEMORY
         return -1
     skip = _blank_skip(o, c, m)
     for i in range(gs.ngl):
@@ -264,7 +270,6 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             return v
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
-            o.aborted = STOP_MEMORY
             return limit
         return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
     if not fixed and m <= o.d.nslots:
@@ -285,7 +290,6 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     if dl == 2 and not fixed:               # only a guess splitting S apart works
         return INF
     if _ensure(o, gs) != 0:
-        o.aborted = STOP_MEMORY
         return limit
     return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
 
@@ -326,7 +330,6 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
     cdef int32_t sub
     cdef OData* wk
     if _ensure(o, child) != 0:              # (read by every worker: made before)
-        o.aborted = STOP_MEMORY
         return lb
     for w in range(o.threads):
         wk = &o.workers[w]
