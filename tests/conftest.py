@@ -50,3 +50,15 @@ def ctrl_c_at_work() -> str:
     under way (see ``CTRL_C_AT_WORK``); the script sets ``_working`` and joins
     ``_watcher`` when its call returned without being interrupted."""
     return CTRL_C_AT_WORK
+
+
+# The program as ``python -m mastermind`` runs it, to put after ``CTRL_C_AT_WORK``: the
+# command sends itself Ctrl-C (or what the test substitutes) once its kernel is at work.
+RUN_THE_PROGRAM = """
+import runpy
+_sys.argv[0] = "mastermind"
+try:
+    runpy.run_module("mastermind", run_name="__main__")
+finally:
+    _working.set()
+"""

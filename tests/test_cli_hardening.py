@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import RUN_THE_PROGRAM
 
 import mastermind
 
@@ -38,14 +39,6 @@ def one_line(err: str) -> bool:
     return err.count("\n") == 1 and "Traceback" not in err
 
 
-RUN_THE_PROGRAM = """
-import runpy
-_sys.argv[0] = "mastermind"
-try:
-    runpy.run_module("mastermind", run_name="__main__")
-finally:
-    _working.set()
-"""
 
 
 def signalled(ctrl_c_at_work: str, sig: int, *argv: str) -> tuple[int, str]:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import RUN_THE_PROGRAM
 
 import mastermind
 
@@ -31,16 +32,6 @@ def one_line_error(err: str) -> bool:
         "Traceback" not in err
 
 
-# The program as ``python -m mastermind`` runs it, sending itself Ctrl-C (SIGINT) once a
-# long kernel call is under way (the ``ctrl_c_at_work`` fixture's watcher).
-RUN_THE_PROGRAM = """
-import runpy
-_sys.argv[0] = "mastermind"
-try:
-    runpy.run_module("mastermind", run_name="__main__")
-finally:
-    _working.set()
-"""
 
 
 def interrupted(ctrl_c_at_work: str, *argv: str) -> tuple[int, str]:
