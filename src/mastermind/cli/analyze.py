@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..rules import average_text
 from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler,
-                     discard_on_error, distributed_options, game_options, jobs_option,
+                     discard_on_error, distributed_options, game_options, jobs_option, number,
                      long_run_note, make_game, output_options, plot_destination,
                      strategy_options, unit_errors, units_text, uses_units)
 from .progress import ProgressBar
@@ -16,6 +16,25 @@ from .render import wants_colour
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
+
+
+def unit_seconds_option(p: argparse.ArgumentParser) -> None:
+    """``--unit-seconds S``: the budget of a unit of work (analyze, bound, optimal)."""
+    from ..limits import UNIT_SECONDS
+
+    p.add_argument("--unit-seconds", type=number, default=UNIT_SECONDS, metavar="S",
+                   help="with --scheduler or --checkpoint: a unit of work still running "
+                        "after S seconds splits into smaller units, spread over the "
+                        f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
+                        "the answer never depends on it")
+
+
+def unit_seconds(args: argparse.Namespace) -> float:
+    """``--unit-seconds`` checked: a number of seconds >= 0."""
+    value = args.unit_seconds
+    if not 0 <= value < float("inf"):
+        raise UsageError("--unit-seconds must be a number of seconds >= 0")
+    return float(value)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -29,6 +48,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(with --json)")
     jobs_option(p)
     distributed_options(p)
+    unit_seconds_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.add_argument("--plot", metavar="FILE",
                    help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
@@ -44,6 +64,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--tree adds the strategy tree to the JSON output: give --json too "
                          "(or use 'mastermind tree' for a tree to read)")
     check_scheduler(args)
+    unit_seconds(args)
     check_files(args, **{"--plot": args.plot})
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
@@ -60,7 +81,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 result = analyze(game, args.strategy, candidates_only=args.candidates_only,
                                  first=args.first, tree=args.tree, jobs=args.jobs,
                                  progress=bar, scheduler=args.scheduler,
-                                 checkpoint=args.checkpoint)
+                                 checkpoint=args.checkpoint,
+                                 unit_seconds=unit_seconds(args))
         finally:
             bar.close()
         if plot is not None:
