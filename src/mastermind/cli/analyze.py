@@ -8,33 +8,15 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..rules import average_text
 from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler,
-                     discard_on_error, distributed_options, game_options, jobs_option, number,
+                     discard_on_error, distributed_options, game_options, jobs_option,
                      long_run_note, make_game, output_options, plot_destination,
-                     strategy_options, unit_errors, units_text, uses_units)
+                     strategy_options, unit_errors, unit_seconds, unit_seconds_option,
+                     units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
-
-
-def unit_seconds_option(p: argparse.ArgumentParser) -> None:
-    """``--unit-seconds S``: the budget of a unit of work (analyze, bound, optimal)."""
-    from ..limits import UNIT_SECONDS
-
-    p.add_argument("--unit-seconds", type=number, default=UNIT_SECONDS, metavar="S",
-                   help="with --scheduler or --checkpoint: a unit of work still running "
-                        "after S seconds splits into smaller units, spread over the "
-                        f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
-                        "the answer never depends on it")
-
-
-def unit_seconds(args: argparse.Namespace) -> float:
-    """``--unit-seconds`` checked: a number of seconds >= 0."""
-    value = args.unit_seconds
-    if not 0 <= value < float("inf"):
-        raise UsageError("--unit-seconds must be a number of seconds >= 0")
-    return float(value)
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -254,7 +254,9 @@ class Plan(Protocol):
     # def merge(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict]
     #     ) -> Optional[dict], the parent's whole answer from its split and the whole
     #     answers of the sub-units finished so far (by key), or None while undecided
-    #     (a decided answer cancels the sub-units still running or waiting).
+    #     (a decided answer cancels the sub-units still running or waiting);
+    # optionally def unneeded(self, unit, split, answers) -> list[str], the keys of
+    #     sub-units whose answers can no longer matter (cancelled, never merged).
 
 
 class Executor(Protocol):
@@ -479,6 +481,22 @@ class _Loop:
         answer = self.plan.merge(pend.unit, pend.split, pend.answers)  # type: ignore[attr-defined]
         if answer is not None:
             self._decided(parent, answer)
+            return
+        unneeded = getattr(self.plan, "unneeded", None)
+        if unneeded is not None:
+            for key in unneeded(pend.unit, pend.split, pend.answers):
+                self._forget(key)
+
+    def _forget(self, key: str) -> None:
+        """Cancel sub-unit ``key`` (no longer needed by its parent) and all below it."""
+        self._discard_below(key)
+        self.pending.pop(key, None)
+        gone = [h for h, u in self.inflight.items() if u.key == key]
+        for h in gone:
+            del self.inflight[h]
+        if gone:
+            self.executor.cancel(gone)
+        self.waiting = deque(u for u in self.waiting if u.key != key)
 
     def _decided(self, key: str, answer: dict[str, Any]) -> None:
         """A unit that split has its whole answer: what still runs or waits below it is
