@@ -228,3 +228,80 @@ def test_the_list_schedule_is_the_one_worked_out_by_hand():
     # with 0.5 s of overhead per unit: a 0-1.5, b 0-3.5, a/0 1.5-6, a/1 3.5-5, a/1/0 5-6.5,
     # a/1/1 6-7.5
     assert sim.simulate(units, 2, overhead=0.5) == pytest.approx(7.5)
+
+
+# ------------------------------------------------------------------ a cluster by hand
+def free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
+    """The recipe of docs/distributed.md on 127.0.0.1: ``dask scheduler`` and two
+    ``dask worker`` processes, then the command with ``--scheduler tcp://...``: the
+    answers split to the smallest units are the in-process ones."""
+    pytest.importorskip("distributed")
+    import io
+    import json
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    import mastermind
+    from mastermind.cli import main
+
+    dask = shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command is not installed")
+    src = str(Path(mastermind.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = open(tmp_path / "cluster.log", "w")
+    procs = []
+    try:
+        procs.append(subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            env=env, cwd=tmp_path, stdout=logs, stderr=subprocess.STDOUT))
+        for _ in range(2):
+            procs.append(subprocess.Popen(
+                [dask, "worker", address, "--nthreads", "1", "--no-dashboard",
+                 "--local-directory", str(tmp_path)],
+                env=env, cwd=tmp_path, stdout=logs, stderr=subprocess.STDOUT))
+        import distributed
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with distributed.Client(address, timeout=5) as c:
+                    c.wait_for_workers(2, timeout=60)
+                break
+            except (OSError, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        out = io.StringIO()
+        status = main(["analyze", "-n", "3", "-k", "5", "--scheduler", address,
+                       "--unit-seconds", "0", "--json", "--no-progress", "--tree"], out=out)
+        data = json.loads(out.getvalue())
+        here = analyze(Game(3, 5), "minmax", tree=True)
+        assert status == 0 and data["units_split"] > 0
+        assert data["distribution"] == {str(d): c for d, c in here.distribution.items()}
+        assert data["tree"] == here.tree.to_json(Game(3, 5))
+        there = solution_exists(Game(3, 5), 4, scheduler=address, unit_seconds=0,
+                                candidates_only=True)
+        assert there is False
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in reversed(procs):
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        logs.close()
