@@ -305,3 +305,18 @@ def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
                 p.kill()
                 p.wait()
         logs.close()
+
+
+def test_budgets_that_run_out_inside_the_kernel_keep_the_answers(tmp_path):
+    """Budgets of milliseconds: units stop inside a kernel call (a walk, a search) and
+    split there; the answers are the in-process ones (whether a unit splits depends on
+    the machine's speed, the answers never do)."""
+    game = Game(5, 5)
+    here = analyze(game, "minmax", tree=True)
+    there = analyze(game, "minmax", tree=True, checkpoint=str(tmp_path / "a.sqlite"),
+                    unit_seconds=0.005, jobs=2)
+    assert there.distribution == here.distribution and there.tree == here.tree
+    game = Game(4, 6)
+    there = solution_exists(game, 5, witness=True, checkpoint=str(tmp_path / "b.sqlite"),
+                            unit_seconds=0.01)
+    assert there.exists and check_strategy(game, there.tree) == 5

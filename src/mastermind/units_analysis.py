@@ -20,7 +20,7 @@ import numpy as np
 from . import _core, _symmetry, _walk
 from .engine.units import Unit
 from .rules import Strategy
-from .stopping import Stopped, new_flag
+from .stopping import Stopped, TimeLimitReached, new_flag
 from .strategy_walk import Task, Top, graft, split_by_score, walk_tasks
 
 __all__ = ["SPLIT_MIN", "UNIT_FLOOR", "UNITS_TARGET", "AnalysisPlan", "checkpoint_params", "merge_split",
@@ -228,7 +228,7 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
         try:
             dists, recs = walk_tasks(game, how, candidates_only, tree, symmetry, plain, 1,
                                      sel[done:done + batch], None, flag)
-        except Stopped:
+        except (Stopped, TimeLimitReached):  # (the kernel's, or a check between calls)
             if flag.value != _core.STOP_DEADLINE:
                 raise
             flag.clear()

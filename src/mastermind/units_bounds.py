@@ -482,7 +482,7 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
         ok, _ = search.run(cands, d)
         flag.set_time_limit(0)               # a witness, once proved, is found in full
         recs = search.witness_records(cands, d) if ok else None
-    except SearchUnfinished:
+    except (SearchUnfinished, TimeLimitReached):
         if not (splits and flag.value == _core.STOP_DEADLINE):
             raise Stopped("the unit was stopped") from None
         flag.clear()
