@@ -7,8 +7,9 @@ RUN is a checkpoint (SQLite; every unit's key, parent, seconds and whether it sp
 (``[[key, parent, seconds, split], ...]``, as ``--save`` writes them).
 
 The model is the engine's own scheduling (mastermind.engine.units.execute), replayed:
-list scheduling on W identical workers; the plan's units are offered in the order they
-were recorded (``--order size`` offers the largest first, as the analysis plan does), the
+list scheduling on W identical workers; the plan's units are offered in the plan's order
+(``--order plan``, from an analysis's keys ``walk/I/J``: I, then J; ``recorded``: the
+order they finished in), the
 sub-units of a unit that split are offered as soon as it splits, ahead of the units
 waiting (so a split parent's answer, merged on the client, follows its children's); a
 unit occupies its worker for its measured seconds plus ``--overhead`` (the per-unit cost
@@ -72,12 +73,11 @@ def load(path: str, order: str = "recorded") -> list[Row]:
         from mastermind.engine.checkpoint import read_units
 
         rows = [(k, p, float(s), bool(x)) for k, p, _, s, x in read_units(path)]
-    if order == "size":  # the plan's units largest first (their sub-units keep their order)
-        total: dict[str, float] = {}
-        for k, p, s, _ in rows:
-            root = k if not p else k.split("/")[0] + "/" + k.split("/")[1]
-            total[root] = total.get(root, 0.0) + s
-        rows.sort(key=lambda r: (-total.get(r[0], 0.0) if not r[1] else 0.0))
+    if order == "plan":  # analysis keys walk/I/J/...: the plan's order, and expand's
+        try:
+            rows.sort(key=lambda r: tuple(int(x) for x in r[0].split("/")[1:]))
+        except ValueError:  # other keys: as recorded
+            pass
     return rows
 
 
@@ -87,7 +87,7 @@ def main() -> None:
     ap.add_argument("--overhead", type=float, default=0.0)
     ap.add_argument("--client", type=float, default=0.0)
     ap.add_argument("--workers", default="1,16,64,512,4096")
-    ap.add_argument("--order", choices=("recorded", "size"), default="recorded")
+    ap.add_argument("--order", choices=("recorded", "plan"), default="plan")
     ap.add_argument("--save", help="write the units as JSON to this file")
     args = ap.parse_args()
     rows: list[Row] = []
