@@ -68,7 +68,8 @@ def share_of_largest(units: Sequence[Row]) -> float:
 def load(path: str, order: str = "recorded") -> list[Row]:
     """The units of a checkpoint or of a JSON list."""
     if path.endswith(".json"):
-        rows = [(str(k), str(p), float(s), bool(x)) for k, p, s, x in json.loads(Path(path).read_text())]
+        rows = [(str(k), str(p), float(s), bool(x))
+                for k, p, s, x in json.loads(Path(path).read_text())]
     else:
         from mastermind.engine.checkpoint import read_units
 

@@ -9,18 +9,15 @@ bench/simulate.py is checked against a schedule worked out by hand."""
 
 import importlib.util
 import os
-import signal
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from mastermind import Game, analyze, solution_exists, worst_case
 from mastermind.bounds import check_strategy
 from mastermind.engine.checkpoint import read_units
 from mastermind.engine.executors import LocalExecutor
-from mastermind.engine.units import BudgetError, Unit, execute, spec_of
-from mastermind.stopping import TimeLimitReached
+from mastermind.engine.units import BudgetError, Unit, execute
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -248,7 +245,6 @@ def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
     import json
     import shutil
     import subprocess
-    import sys
     import time
 
     import mastermind

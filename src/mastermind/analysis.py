@@ -20,13 +20,13 @@ import numpy as np
 
 from . import _walk, checks
 from .engine.run import open_run, wants_engine
+from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .game import CodeLike, Game, Score
 from .rules import DistributionSummary
 from .stopping import new_flag, run_stoppable
 from .strategies import Strategy, Valuations, next_guess, symmetry_classes
 from .strategy_walk import (Node, build_tree, expand_top, graft, in_score_order,
                             resolve_first, walk_tasks)
-from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .units_analysis import AnalysisPlan, checkpoint_params
 
 Progress = Callable[[int, int], None]

@@ -32,6 +32,7 @@ from . import checks
 from .analysis import analyze
 from .custom import CustomGame
 from .engine.run import open_run, wants_engine
+from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .finder import find_strategy
 from .game import CodeLike, Game, Score, reference_score
 from .limits import DEFAULT_MEMORY
@@ -41,7 +42,6 @@ from .search import (BoundsError, Search, SearchStats, SearchUnfinished, Witness
 from .stopping import TimeLimitReached
 from .strategies import Strategy, symmetry_classes
 from .strategy_walk import Node
-from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .units_bounds import UnitSearch, checkpoint_params
 
 __all__ = ["DEFAULT_MEMORY", "BoundsError", "SearchStats", "SearchUnfinished", "Step",

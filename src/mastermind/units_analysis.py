@@ -23,7 +23,8 @@ from .rules import Strategy
 from .stopping import Stopped, TimeLimitReached, new_flag
 from .strategy_walk import Task, Top, graft, split_by_score, walk_tasks
 
-__all__ = ["SPLIT_MIN", "UNIT_FLOOR", "UNITS_TARGET", "AnalysisPlan", "checkpoint_params", "merge_split",
+__all__ = ["SPLIT_MIN", "UNIT_FLOOR", "UNITS_TARGET", "AnalysisPlan", "checkpoint_params",
+           "merge_split",
            "plan_units", "walk_unit"]
 
 SPLIT_MIN = 3

@@ -36,8 +36,9 @@ from ..errors import MastermindError
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
 
-__all__ = ["SPLIT", "BudgetError", "UNIT_SECONDS", "checks_unit_seconds", "CheckpointWarning", "Counts", "GameSpec", "Plan", "Unit", "UnitError",
-           "execute", "game_of", "is_split", "run_unit", "spec_of"]
+__all__ = ["SPLIT", "UNIT_SECONDS", "BudgetError", "CheckpointWarning", "Counts", "GameSpec",
+           "Plan", "Unit", "UnitError", "checks_unit_seconds", "execute", "game_of",
+           "is_split", "run_unit", "spec_of"]
 
 
 class UnitError(RuntimeError):
