@@ -21,11 +21,16 @@ from . import _core, _symmetry, _walk
 from .engine.units import Unit
 from .rules import Strategy
 from .stopping import Stopped, TimeLimitReached, new_flag
-from .strategy_walk import Task, Top, graft, split_by_score, walk_tasks
+from .strategy_walk import Task, Top, graft, guess_lists, split_by_score, walk_tasks
 
 __all__ = ["SPLIT_MIN", "UNIT_FLOOR", "UNITS_TARGET", "AnalysisPlan", "checkpoint_params",
            "merge_split",
            "plan_units", "walk_unit"]
+
+PROBE = 0.125
+"""The share of its budget a unit first spends walking its subtrees whole (one kernel
+call, no overhead); only a unit still walking then is walked in batches, able to split
+(what the probe walked is lost: at most this share of the budget)."""
 
 SPLIT_MIN = 3
 """A unit of one subtree splits one level down only if the subtree has at least this
@@ -185,12 +190,13 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
     distributions (one row each) and, with ``tree``, their records (concatenated, with
     each subtree's number of rows).
 
-    With a ``budget`` (seconds) the unit may split: a unit of one subtree (of
+    With a ``budget`` (seconds) the unit first walks its subtrees whole for
+    :data:`PROBE` of it; past that, it may split: a unit of one subtree (of
     :data:`SPLIT_MIN` candidates or more) plays its node's guess here and walks the
     subtrees below it, a unit of several walks them, in small batches; past the budget
     it stops and hands back a split (``split=1``): the rows of the subtrees walked so
     far and the subtrees left (:meth:`AnalysisPlan.expand` makes them units).  The
-    batch in progress when the budget ran out is the only work lost."""
+    probe and the batch in progress when the budget ran out are the only work lost."""
     flag = stop if stop is not None else new_flag()
     how = Strategy.parse(strategy)
     cuts = np.cumsum(sizes)[:-1]
@@ -202,6 +208,18 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
                                  None, flag)
         return _answer(dists, recs if tree else None)
     deadline = _core.monotonic() + max(0.0, budget)
+    if budget > 0:  # most units are far below their budget: first, the plain walk
+        flag.set_time_limit(budget * PROBE)
+        try:
+            dists, recs = walk_tasks(game, how, candidates_only, tree, symmetry, plain, 1, sel,
+                                     None, flag)
+            return _answer(dists, recs if tree else None)
+        except (Stopped, TimeLimitReached):
+            if flag.value != _core.STOP_DEADLINE:
+                raise
+            flag.clear()
+        finally:
+            flag.set_time_limit(0)
     guess, won, slots = -1, 0, [-1] * len(sel)
     if len(sel) == 1 and sel[0].cands.size >= SPLIT_MIN:
         t = sel[0]
@@ -221,14 +239,17 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
     recs_done: list[np.ndarray] = []
     done = 0
     total = sum(int(t.cands.size) for t in sel)
+    # each history's guesses computed once for the unit, not once per batch
+    lists = (guess_lists(game, sel, symmetry and not candidates_only, flag) if sel
+             else (None, None, None))
     for batch in _batches(sel, max(UNIT_FLOOR, total // 16)):
         left = deadline - _core.monotonic()
         if left <= 0:
             break
         flag.set_time_limit(left)
         try:
-            dists, recs = walk_tasks(game, how, candidates_only, tree, symmetry, plain, 1,
-                                     sel[done:done + batch], None, flag)
+            dists, recs = _walk_batch(game, how, candidates_only, tree, symmetry, plain,
+                                      sel[done:done + batch], lists, done, flag)
         except (Stopped, TimeLimitReached):  # (the kernel's, or a check between calls)
             if flag.value != _core.STOP_DEADLINE:
                 raise
@@ -344,16 +365,40 @@ def _node_guess(game: Any, how: Strategy, candidates_only: bool, symmetry: bool,
 
 def _batches(sel: list[Task], most: int) -> list[int]:
     """``sel`` cut into runs of consecutive subtrees walked in one kernel call: one
-    subtree alone when large, else neighbours of one history up to ``most`` candidates
-    (one list of guesses per call)."""
+    subtree alone when large, else neighbours up to ``most`` candidates."""
     out: list[int] = []
     i = 0
     while i < len(sel):
         j, size = i + 1, int(sel[i].cands.size)
-        while (j < len(sel) and size + sel[j].cands.size <= most
-               and np.array_equal(sel[j].history, sel[i].history)):
+        while j < len(sel) and size + sel[j].cands.size <= most:
             size += int(sel[j].cands.size)
             j += 1
         out.append(j - i)
         i = j
     return out
+
+
+def _walk_batch(game: Any, how: Strategy, candidates_only: bool, tree: bool, symmetry: bool,
+                plain: bool, sel: list[Task], lists: tuple, first: int, flag: Any
+                ) -> tuple[np.ndarray, Optional[list]]:
+    """:func:`~mastermind.strategy_walk.walk_tasks` on one thread for the subtrees
+    ``sel`` (from place ``first`` of the unit's), with the unit's lists of guesses
+    (:func:`~mastermind.strategy_walk.guess_lists`, computed once)."""
+    glists, goffsets, task_glist = lists
+    cands = np.concatenate([t.cands for t in sel])
+    offsets = np.concatenate([[0], np.cumsum([t.cands.size for t in sel])]).astype(np.int64)
+    depths = np.array([t.depth for t in sel], dtype=np.int32)
+    width = max(1, max(t.history.size for t in sel))
+    histories = np.zeros((len(sel), width), dtype=np.int32)
+    for row, t in enumerate(sel):
+        histories[row, :t.history.size] = t.history
+    hlens = np.array([t.history.size for t in sel], dtype=np.int32)
+    blanks = symmetry and game.guesses.size == game.size
+    mine = (None if task_glist is None
+            else np.ascontiguousarray(task_glist[first:first + len(sel)]))
+    dists, recs, _ = _walk.walk_many(
+        game.kernel, game.guesses, cands, offsets, depths, histories, hlens, how.kind,
+        cands_only=candidates_only, shortcut_ok=game.secrets_are_guesses, record=tree,
+        symmetry=symmetry, blanks=blanks, threads=1, plain=plain, glists=glists,
+        goffsets=goffsets, task_glist=mine, done=None, stop=flag)
+    return dists, recs
