@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from mastermind import Game, analyze
-from mastermind.engine.checkpoint import read_costs
+from mastermind.engine.checkpoint import read_costs, read_units
 
 
 def timed(fn):
@@ -43,6 +43,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--strategy", default="minmax")
     ap.add_argument("--costs", default=None)
+    ap.add_argument("--unit-seconds", type=float, default=None,
+                    help="each unit's budget (default: the package's); the units recorded "
+                         "with their parents go to bench/results/split_N_K_S.json")
     args = ap.parse_args()
     from distributed import Client, LocalCluster
 
@@ -53,15 +56,21 @@ def main() -> None:
     print(f"in-process threads          {t1:8.2f} s")
     with tempfile.TemporaryDirectory() as tmp:
         store = os.path.join(tmp, "units.sqlite")
+        budget = {} if args.unit_seconds is None else {"unit_seconds": args.unit_seconds}
         b, t2 = timed(lambda: analyze(game, args.strategy, scheduler=f"local:{args.workers}",
-                                      checkpoint=store))
+                                      checkpoint=store, **budget))
         print(f"scheduler=local:{args.workers}             {t2:8.2f} s   "
-              f"({b.units} units, cluster start and close included)")
+              f"({b.units} units, {b.units_split} split, cluster start and close included)")
         costs = read_costs(store)
+        rows = [(k, p, s, x) for k, p, _, s, x in read_units(store)]
+        if args.unit_seconds is not None:
+            split = Path(__file__).parent / "results" / (
+                f"split_{args.n}_{args.k}_{args.strategy}_{args.unit_seconds:g}.json")
+            split.write_text(json.dumps(rows))
     with LocalCluster(n_workers=args.workers, threads_per_worker=1,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         client.wait_for_workers(args.workers)
-        c, t3 = timed(lambda: analyze(game, args.strategy, client=client))
+        c, t3 = timed(lambda: analyze(game, args.strategy, client=client, **budget))
     print(f"client= (cluster running)   {t3:8.2f} s")
     a2, t4 = timed(lambda: analyze(game, args.strategy))
     print(f"in-process threads again    {t4:8.2f} s")

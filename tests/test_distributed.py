@@ -20,7 +20,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import mastermind  # noqa: E402
-from mastermind import Game, analyze, optimal, worst_case  # noqa: E402
+from mastermind import Game, analyze, optimal, solution_exists, worst_case  # noqa: E402
 from mastermind.bounds import check_strategy  # noqa: E402
 from mastermind.engine.checkpoint import CheckpointError, read_costs  # noqa: E402
 from mastermind.custom import two_d  # noqa: E402
@@ -115,6 +115,52 @@ def test_a_worker_killed_in_the_middle_changes_nothing(workers, tmp_path):
     assert killed, "the run ended before a worker could be killed"
     assert there.distribution == here.distribution and there.total == here.total
     assert len(read_costs(path)) == there.units
+
+
+@pytest.mark.parametrize("n, k, options", [(3, 5, {"tree": True}),
+                                             (4, 4, {"candidates_only": True, "tree": True})])
+def test_units_split_to_the_smallest_on_the_cluster_give_the_in_process_analysis(
+        workers, n, k, options):
+    game = Game(n, k)
+    here = analyze(game, "minmax", **options)
+    there = analyze(game, "minmax", client=workers, unit_seconds=0, **options)
+    same_analysis(there, here)
+    assert there.units_split > 0
+
+
+@pytest.mark.parametrize("d, exists", [(4, False), (5, True)])
+def test_questions_split_to_single_guesses_on_the_cluster_keep_their_verdict(workers, d,
+                                                                            exists):
+    game = Game(3, 5)
+    there = solution_exists(game, d, witness=True, candidates_only=True, client=workers,
+                            unit_seconds=0)
+    assert there.exists is exists
+    if exists:
+        assert check_strategy(game, there.tree, candidates_only=True) <= d
+
+
+def test_a_worker_killed_in_the_middle_of_a_split_changes_nothing(workers, tmp_path):
+    """Every unit splits at once; once a few have, a busy worker is killed: the units it
+    ran run again elsewhere, the splits recorded stay, the answer is the same."""
+    game = Game(4, 4)
+    here = analyze(game, "entropy", tree=True)
+    path = str(tmp_path / "ks.sqlite")
+    killed = []
+
+    def kill_one(done, total):
+        if killed or done < 5 or done >= total:
+            return
+        busy = [w for w, tasks in workers.processing().items() if tasks]
+        pids = workers.run(os.getpid, workers=busy[:1] or None)
+        pid = next(iter(pids.values()))
+        os.kill(pid, signal.SIGKILL)
+        killed.append((pid, done, total))
+
+    there = analyze(game, "entropy", tree=True, client=workers, checkpoint=path,
+                    unit_seconds=0, progress=kill_one)
+    assert killed, "the run ended before a worker could be killed"
+    same_analysis(there, here)
+    assert there.units_split > 0 and len(read_costs(path)) == there.units
 
 
 def cli(*args, **kwargs):

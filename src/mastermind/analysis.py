@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
 from . import _walk, checks
 from .engine.run import open_run, wants_engine
+from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .game import CodeLike, Game, Score
 from .rules import DistributionSummary
 from .stopping import new_flag, run_stoppable
@@ -44,7 +45,8 @@ class Analysis(DistributionSummary):
     tree: Optional[Node] = None
     units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
-
+    units_split: Optional[int] = None    # and how many split past their budget
+    unit_records: Optional[list] = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -65,6 +67,7 @@ class Analysis(DistributionSummary):
         if self.units is not None:
             out["units"] = self.units
             out["units_resumed"] = self.units_resumed
+            out["units_split"] = self.units_split
         if self.tree is not None:
             out["tree"] = self.tree.to_json(self.game)
         return out
@@ -89,7 +92,8 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
             progress: Optional[Progress] = None, symmetry: bool = True,
             plain: bool = False, time_limit: Optional[float] = None,
             scheduler: Optional[str] = None, client: Any = None,
-            checkpoint: Optional[str] = None) -> Analysis:
+            checkpoint: Optional[str] = None,
+            unit_seconds: Optional[float] = UNIT_SECONDS) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
     Parameters
@@ -113,14 +117,19 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         (needs ``pip install 'mastermind[distributed]'``; docs/distributed.md).
     client : an existing ``distributed.Client`` to run the units on instead.
     checkpoint : an SQLite file recording each finished unit; the same call again
-        resumes (:mod:`mastermind.engine.checkpoint`).  The result never depends on
-        these three.
+        resumes (:mod:`mastermind.engine.checkpoint`).
+    unit_seconds : with units, each unit's budget: a unit still walking after it hands
+        back its subtrees one level down as units of their own (recursively), so no unit
+        runs much longer (:data:`UNIT_SECONDS` by default; 0 splits every unit at once
+        down to subtrees of fewer than three candidates; None never splits).  The result
+        never depends on it, nor on the three before.
     """
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
     threads = checks.threads(jobs)
     progress = checks.progress(progress)
     limit = checks.time_limit(time_limit)
+    budget = checks_unit_seconds(unit_seconds)
     start = time.perf_counter()
     how = _How(strategy, candidates_only, tree, symmetry and game.symmetric and not plain,
                plain, threads)
@@ -132,10 +141,11 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
                 game, strategy, candidates_only, g0, tree, symmetry, plain),
                 scheduler=scheduler, client=client, threads=threads,
                 checkpoint=checkpoint) as run:
-            dist, root = _as_units(game, how, g0, run, flag, progress, limit)
+            dist, root = _as_units(game, how, g0, run, flag, progress, limit, budget)
         return Analysis(game, strategy, candidates_only, g0, dist,
                         time.perf_counter() - start, root, units=run.units,
-                        units_resumed=run.resumed)
+                        units_resumed=run.resumed, units_split=run.split,
+                        unit_records=run.records)
     if game.secrets.size <= _DIRECT_MAX:
         dist, root = _whole(game, how, g0, flag, progress)
     else:
@@ -209,13 +219,13 @@ def _here(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress
 
 
 def _as_units(game: Game, how: _How, g0: int, run: Any, flag: Any,
-              progress: Optional[Progress], limit: Optional[float]
-              ) -> tuple[dict[int, int], Optional[Node]]:
+              progress: Optional[Progress], limit: Optional[float],
+              budget: Optional[float] = None) -> tuple[dict[int, int], Optional[Node]]:
     """The top expanded here, the subtrees below it as units of ``run``."""
     top = expand_top(game, how.strategy, how.candidates_only, g0, how.tree, how.symmetry,
                      how.plain, how.threads, flag)
     run.execute(AnalysisPlan(game, top, how.strategy, how.candidates_only, how.tree,
-                             how.symmetry, how.plain), flag, progress, limit)
+                             how.symmetry, how.plain), flag, progress, limit, budget)
     if top.root is not None:
         in_score_order(top.root)
     return dict(sorted(top.dist.items())), top.root

@@ -32,6 +32,7 @@ from . import checks
 from .analysis import analyze
 from .custom import CustomGame
 from .engine.run import open_run, wants_engine
+from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .finder import find_strategy
 from .game import CodeLike, Game, Score, reference_score
 from .limits import DEFAULT_MEMORY
@@ -81,7 +82,8 @@ def solution_exists(game: Game, max_guesses: int,
                     symmetry: bool = True, time_limit: Optional[float] = None,
                     node_limit: int = 0, memory: int = DEFAULT_MEMORY,
                     stats: Optional[SearchStats] = None, scheduler: Optional[str] = None,
-                    client: Any = None, checkpoint: Optional[str] = None
+                    client: Any = None, checkpoint: Optional[str] = None,
+                    unit_seconds: Optional[float] = UNIT_SECONDS
                     ) -> Union[bool, Witnessed]:
     """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
 
@@ -115,6 +117,9 @@ def solution_exists(game: Game, max_guesses: int,
         Run the question as units, one per part of each opening (a Dask scheduler's
         address or ``"local:N"``, a ``distributed.Client``, an SQLite checkpoint; for
         every secret of the game only; docs/distributed.md).  The same answers.
+    unit_seconds : float, optional
+        With units: a question still searched after this many seconds splits into the
+        questions of its guesses' parts (recursively); 0 splits at once, None never.
 
     Returns
     -------
@@ -137,7 +142,8 @@ def solution_exists(game: Game, max_guesses: int,
                               "about every secret: no candidates, guesses, node_limit or "
                               "stats")
         return _exists_as_units(game, d, witness, candidates_only, symmetry, time_limit,
-                                memory, scheduler, client, checkpoint)
+                                memory, scheduler, client, checkpoint,
+                                checks_unit_seconds(unit_seconds))
     until = deadline(time_limit)
     start = time.monotonic()
     cands, pool, sym, guessable = prepare(game, candidates, guesses, candidates_only,
@@ -159,7 +165,8 @@ def solution_exists(game: Game, max_guesses: int,
 
 def _exists_as_units(game: Game, d: int, witness: bool, candidates_only: bool,
                      symmetry: bool, time_limit: Any, memory: int, scheduler: Any,
-                     client: Any, checkpoint: Any) -> Union[bool, Witnessed]:
+                     client: Any, checkpoint: Any, unit_seconds: Optional[float] = None
+                     ) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
     units (:mod:`mastermind.units_bounds`)."""
     check_game(game)
@@ -172,7 +179,8 @@ def _exists_as_units(game: Game, d: int, witness: bool, candidates_only: bool,
                   scheduler=scheduler, client=client, threads=checks.threads(None),
                   checkpoint=checkpoint) as run:
         search = UnitSearch(Search(game, game.guesses, candidates_only, symmetry, memory),
-                            game, candidates_only, symmetry, memory, run)
+                            game, candidates_only, symmetry, memory, run,
+                            unit_seconds=unit_seconds)
         ok, _ = search.run(cands, d, until)
         tree = search.witness(cands, d, until) if ok and witness else None
     return Witnessed(ok, tree) if witness else ok
@@ -346,6 +354,7 @@ class WorstCase:
     steps: list[Step] = field(default_factory=list)
     units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
+    units_split: Optional[int] = None    # and how many split past their budget
 
     @property
     def exact(self) -> bool:
@@ -386,6 +395,7 @@ class WorstCase:
         if self.units is not None:
             out["units"] = self.units
             out["units_resumed"] = self.units_resumed
+            out["units_split"] = self.units_split
         if tree and self.witness is not None:
             out["witness"] = self.witness.to_json(self.game)
         return out
@@ -397,7 +407,8 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,),
                jobs: Optional[int] = None, scheduler: Optional[str] = None,
                client: Any = None, checkpoint: Optional[str] = None,
-               progress: Optional[Any] = None) -> WorstCase:
+               progress: Optional[Any] = None,
+               unit_seconds: Optional[float] = UNIT_SECONDS) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
     In this order, all within ``time_limit``: the counting bound
@@ -438,6 +449,11 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         (docs/distributed.md).  The same bounds, proofs and witness.
     progress : callable, optional
         With units: called as ``progress(units_done, units_to_run)``.
+    unit_seconds : float, optional
+        With units: a question still searched after this many seconds splits into the
+        questions of its guesses' parts, recursively (0: at once; None: never).  The
+        same bounds and proofs; a witness put together from split questions may differ
+        from the in-process one (it is replayed before it is used).
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -451,6 +467,7 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     threads = checks.threads(jobs)
     memory = checks.memory(memory)
     progress = checks.progress(progress)
+    budget = checks_unit_seconds(unit_seconds)
     heuristics = [Strategy.parse(h) for h in heuristics]
     if not wants_engine(scheduler, client, checkpoint):
         search = Search(game, game.guesses, candidates_only, symmetry, memory)
@@ -461,11 +478,13 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                   scheduler=scheduler, client=client, threads=threads,
                   checkpoint=checkpoint) as run:
         local = Search(game, game.guesses, candidates_only, symmetry, memory)
-        units = UnitSearch(local, game, candidates_only, symmetry, memory, run, progress)
+        units = UnitSearch(local, game, candidates_only, symmetry, memory, run, progress,
+                           unit_seconds=budget)
         # (the root's questions are the units: no budgeted rounds over the top)
         result = _WorstCaseRun(game, units, candidates_only, until, symmetry, memory,
                                heuristics, threads, False).result()
     result.units, result.units_resumed = run.units, run.resumed
+    result.units_split = run.split
     return result
 
 

@@ -30,3 +30,7 @@ INLINE_PAIRS = 1 << 22
 """(guess, candidate) pairs below which a kernel scan runs in the calling thread; from
 there it runs in a worker thread that Ctrl-C can stop (a thread, and the new OpenMP team
 it starts, cost more than a small scan itself)."""
+
+UNIT_SECONDS = 30.0
+"""The default budget of a unit of work (seconds): a unit still running past it splits
+into smaller units (:mod:`mastermind.engine.units`)."""

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import _search
+from . import _core, _search, _symmetry
 from .engine.checkpoint import DamagedRow
 from .engine.units import Unit
 from .records import replay
@@ -59,7 +59,8 @@ class UnitSearch:
 
     def __init__(self, local: Search, game: Any, candidates_only: bool, symmetry: bool,
                  memory: int, run: Any,
-                 progress: Optional[Callable[[int, int], None]] = None):
+                 progress: Optional[Callable[[int, int], None]] = None,
+                 unit_seconds: Optional[float] = None):
         self.local = local                  # an in-process search for the tiny questions
         self.game = game
         self.candidates_only = candidates_only
@@ -68,6 +69,7 @@ class UnitSearch:
         self.engine = run
         self.store = run.store
         self.progress = progress
+        self.unit_seconds = unit_seconds    # each unit's budget (None: never split)
         self._nodes = 0
         self._answers: dict[tuple[int, int, int], tuple[bool, Optional[np.ndarray]]] = {}
         self._proved: dict[tuple[bytes, int], int] = {}
@@ -165,7 +167,7 @@ class UnitSearch:
         plan = ExistsPlan(self, cands, openings, d)
         nodes0 = self._nodes
         try:
-            self.engine.execute(plan, new_flag(), self.progress, seconds)
+            self.engine.execute(plan, new_flag(), self.progress, seconds, self.unit_seconds)
         except TimeLimitReached:
             raise SearchUnfinished("time-limit", self._nodes - nodes0,
                                    time.monotonic() - start) from None
@@ -230,6 +232,7 @@ class ExistsPlan:
         self.answers: list[dict[int, bool]] = []   # per opening: slot -> answer
         self.units: dict[str, tuple[int, int]] = {}
         self.offered: list[int] = []
+        self._split_parts: dict[str, list] = {}
         for g in openings:
             parts = [(s, part) for s, part in split_by_score(game, g, cands)
                      if s != game.win_slot and part.size >= 3]
@@ -299,7 +302,8 @@ class ExistsPlan:
                             {"cands": part, "d": self.d - 1,
                              "candidates_only": self.search.candidates_only,
                              "symmetry": self.search.symmetry,
-                             "memory": self.search.memory}, int(part.size))
+                             "memory": self.search.memory,
+                             "history": np.array([g], dtype=np.int32)}, int(part.size))
             if st is True:
                 return None                  # later openings are not needed
         return None
@@ -316,6 +320,127 @@ class ExistsPlan:
         played = replay(self.search.game, result["recs"], unit.args["cands"],
                         bool(unit.args["candidates_only"]))
         return played is not None and played[1] <= int(unit.args["d"])
+
+    # ------------------------------------------------------------ splits
+    def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
+        """The sub-questions of a question that split (:func:`exists_unit` past its
+        budget): for each guess it would try (one per symmetry class of its history, in
+        the search's order), each part of three codes or more within one guess fewer,
+        the largest first; keyed ``PARENT/GUESS/SLOT``."""
+        ors = self._ors(unit, split)
+        children = []
+        for g, parts in ors:
+            history = np.append(unit.args["history"], np.int32(g)).astype(np.int32)
+            for key, s, part in parts:
+                if part.size >= 3:
+                    args = dict(unit.args)
+                    args.update(cands=part, d=int(unit.args["d"]) - 1, history=history)
+                    children.append(Unit(key, unit.func, args, int(part.size)))
+        return children
+
+    def _ors(self, unit: Unit, split: dict[str, Any]
+             ) -> list[tuple[int, list[tuple[str, int, np.ndarray]]]]:
+        """(guess, its non-winning parts as (key, slot, codes), the largest first) for
+        each guess of a split question, in order (computed once per split)."""
+        cached = self._split_parts.get(unit.key)
+        if cached is not None:
+            return cached
+        game = self.search.game
+        out = []
+        for g in np.asarray(split["openings"]).tolist():
+            parts = [(f"{unit.key}/{g}/{s}", s, part)
+                     for s, part in split_by_score(game, g, unit.args["cands"])
+                     if s != game.win_slot]
+            parts.sort(key=lambda p: -p[2].size)
+            out.append((int(g), parts))
+        self._split_parts[unit.key] = out
+        return out
+
+    def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
+        """A recorded split names guesses of the game (the sub-questions are checked
+        one by one as they are answered)."""
+        openings = np.asarray(split["openings"])
+        guesses = self.search.game.guesses
+        return bool(openings.ndim == 1 and np.isin(openings, guesses).all())
+
+    def _verdicts(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+                  ) -> list[Optional[bool]]:
+        """Each guess of a split question: True (every part solvable within one guess
+        fewer), False (a part is not), None (open)."""
+        e = int(unit.args["d"]) - 1
+        out: list[Optional[bool]] = []
+        for g, parts in self._ors(unit, split):
+            state: Optional[bool] = True
+            for key, s, part in parts:
+                if part.size <= 2:
+                    ok: Optional[bool] = part.size <= e
+                else:
+                    a = answers.get(key)
+                    ok = None if a is None else bool(a["ok"])
+                if ok is False:
+                    state = False
+                    break
+                if ok is None:
+                    state = None
+            out.append(state)
+        return out
+
+    def merge(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+              ) -> Optional[dict[str, Any]]:
+        """The question's answer as soon as it is decided: solvable when some guess has
+        every part solvable (its witness: the guess, each part's witness below it,
+        replayed before it is used), unsolvable when every guess has a part that is
+        not.  Either way the same verdict as the question's own search."""
+        verdicts = self._verdicts(unit, split, answers)
+        nodes = int(split.get("nodes", 0)) + sum(int(a.get("nodes", 0))
+                                                 for a in answers.values())
+        if True in verdicts:
+            i = verdicts.index(True)
+            g, parts = self._ors(unit, split)[i]
+            recs = self._witness(unit, g, parts, answers)
+            return {"ok": 1, "nodes": nodes, "recs": recs}
+        if all(v is False for v in verdicts):
+            return {"ok": 0, "nodes": nodes}
+        return None
+
+    def unneeded(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+                 ) -> list[str]:
+        """The sub-questions of guesses already refuted, not answered yet."""
+        out = []
+        for (g, parts), v in zip(self._ors(unit, split), self._verdicts(unit, split, answers)):
+            if v is False:
+                out.extend(key for key, _, part in parts if part.size >= 3 and key not in answers)
+        return out
+
+    def _witness(self, unit: Unit, g: int, parts: list[tuple[str, int, np.ndarray]],
+                 answers: dict[str, dict[str, Any]]) -> np.ndarray:
+        """Guess g on top, each part's witness hung below it (records, depth-first),
+        replayed against the question's set: a witness that does not hold is an error."""
+        game = self.search.game
+        cands = unit.args["cands"]
+        rows = [np.array([[-1, -1, g, int(cands.size), 1]], dtype=np.int32)]
+        count = 1
+        for key, s, part in sorted(parts, key=lambda p: p[1]):
+            if part.size <= 2:
+                r = [[-1, -1, int(part[0]), int(part.size), 1]]
+                if part.size == 2:
+                    r.append([0, int(game.kernel.slots(int(part[0]), part[1:])[0]),
+                              int(part[1]), 1, 2])
+                sub = np.array(r, dtype=np.int32)
+            else:
+                sub = np.array(answers[key]["recs"], dtype=np.int32, copy=True)
+            root = sub[:, 0] < 0
+            sub[~root, 0] += count
+            sub[root, 0] = 0
+            sub[root, 1] = s
+            sub[:, 4] += 1
+            rows.append(sub)
+            count += sub.shape[0]
+        recs = np.concatenate(rows)
+        played = replay(game, recs, cands, bool(unit.args["candidates_only"]))
+        if played is None or played[1] > int(unit.args["d"]):  # pragma: no cover - a bug
+            raise RuntimeError(f"the witness put together for {unit.key} does not hold")
+        return recs
 
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.units[unit.key]
@@ -336,19 +461,54 @@ class ExistsPlan:
 
 
 def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_only: bool,
-                symmetry: bool, memory: int) -> dict[str, Any]:
+                symmetry: bool, memory: int, history: Optional[np.ndarray] = None,
+                budget: Optional[float] = None) -> dict[str, Any]:
     """One question, on a worker: can every code of ``cands`` be found within ``d``
     guesses?  A search of its own (a fresh memo: the answer and the witness depend on
     the question alone); when solvable, the witness as records (parent, slot, guess,
-    size, depth)."""
+    size, depth).
+
+    With a ``budget`` (seconds) a search still running past it stops and the question
+    splits (``split=1``): the guesses the search would try at its set (one per
+    symmetry class of ``history``, the guesses played before it, in the search's
+    order; :meth:`ExistsPlan.expand` makes their parts sub-questions within d - 1)."""
+    flag = stop if stop is not None else new_flag()
     search = Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
-    search.stop = stop                       # a stop request reaches the search
+    search.stop = flag                       # a stop request reaches the search
+    splits = budget is not None and cands.size >= 3 and d >= 3
+    if splits:
+        flag.set_time_limit(max(float(budget), 1e-9))
     try:
         ok, _ = search.run(cands, d)
+        flag.set_time_limit(0)               # a witness, once proved, is found in full
         recs = search.witness_records(cands, d) if ok else None
-    except SearchUnfinished:
-        raise Stopped("the unit was stopped") from None
+    except (SearchUnfinished, TimeLimitReached):
+        if not (splits and flag.value == _core.STOP_DEADLINE):
+            raise Stopped("the unit was stopped") from None
+        flag.clear()
+        flag.set_time_limit(0)
+        return _split_question(game, search, cands, d, candidates_only, symmetry, history)
     out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
     if recs is not None:
         out["recs"] = recs
     return out
+
+
+def _split_question(game: Any, search: Search, cands: np.ndarray, d: int,
+                    candidates_only: bool, symmetry: bool, history: Optional[np.ndarray]
+                    ) -> dict[str, Any]:
+    """A question that ran past its budget: the guesses its search tries at its set (or
+    its refutation, when none can work)."""
+    if symmetry and game.symmetric and history is not None:
+        pool = _symmetry.canonical_guesses(game.kernel, game.guesses,
+                                           np.ascontiguousarray(history, dtype=np.int32))
+    else:
+        pool = np.ascontiguousarray(game.guesses, dtype=np.int32)
+    if candidates_only:
+        pool = np.ascontiguousarray(pool[np.isin(pool, cands)], dtype=np.int32)
+    openings = root_openings(game, cands, pool, d, search.core.order,
+                             game.kernel.nslots - 1)
+    if not openings:
+        return {"ok": 0, "nodes": search.nodes}
+    return {"split": 1, "nodes": search.nodes,
+            "openings": np.array(openings, dtype=np.int32)}

@@ -10,7 +10,8 @@ from ..rules import average_text
 from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler,
                      discard_on_error, distributed_options, game_options, jobs_option,
                      long_run_note, make_game, output_options, plot_destination,
-                     strategy_options, unit_errors, units_text, uses_units)
+                     strategy_options, unit_errors, unit_seconds, unit_seconds_option,
+                     units_text, uses_units)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -29,6 +30,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "(with --json)")
     jobs_option(p)
     distributed_options(p)
+    unit_seconds_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.add_argument("--plot", metavar="FILE",
                    help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
@@ -44,6 +46,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--tree adds the strategy tree to the JSON output: give --json too "
                          "(or use 'mastermind tree' for a tree to read)")
     check_scheduler(args)
+    unit_seconds(args)
     check_files(args, **{"--plot": args.plot})
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 result = analyze(game, args.strategy, candidates_only=args.candidates_only,
                                  first=args.first, tree=args.tree, jobs=args.jobs,
                                  progress=bar, scheduler=args.scheduler,
-                                 checkpoint=args.checkpoint)
+                                 checkpoint=args.checkpoint,
+                                 unit_seconds=unit_seconds(args))
         finally:
             bar.close()
         if plot is not None:

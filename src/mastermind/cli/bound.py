@@ -13,7 +13,8 @@ from ..rules import guesses_text
 from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
                      check_scheduler, check_time_limit, distributed_options, game_options, integer,
                      jobs_option, kept_note, make_game, number, output_file, output_options,
-                     unit_errors, units_text, uses_units)
+                     unit_errors, unit_seconds, unit_seconds_option, units_text,
+                     uses_units)
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
@@ -39,6 +40,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     jobs_option(p)
     distributed_options(p)
+    unit_seconds_option(p)
     p.add_argument("--no-progress", action="store_true",
                    help="never show the progress bar (shown for units of work)")
     p.set_defaults(func=run)
@@ -52,6 +54,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     check_time_limit(args)
     check_memory(args)
     check_scheduler(args)
+    unit_seconds(args)
     check_files(args, **{"--witness": args.witness})
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
@@ -66,7 +69,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 result = worst_case(game, candidates_only=args.candidates_only,
                                     time_limit=left, memory=args.memory << 20, jobs=args.jobs,
                                     scheduler=args.scheduler, checkpoint=args.checkpoint,
-                                    progress=bar if uses_units(args) else None)
+                                    progress=bar if uses_units(args) else None,
+                                    unit_seconds=unit_seconds(args))
         finally:
             bar.close()
         if dest is not None and result.witness is None:  # stopped too early for one

@@ -450,3 +450,23 @@ def output_file(path: Optional[str], what: str = "the output"
     opened now, before the block's work; the block writes and commits it, and if it
     raises, nothing is left at ``path``."""
     return discard_on_error(Destination(path, what) if path is not None else None)
+
+
+def unit_seconds_option(p: argparse.ArgumentParser) -> None:
+    """``--unit-seconds S``: the budget of a unit of work (analyze, bound, optimal)."""
+    from ..limits import UNIT_SECONDS
+
+    p.add_argument("--unit-seconds", type=number, default=UNIT_SECONDS, metavar="S",
+                   help="with --scheduler or --checkpoint: a unit of work still running "
+                        "after S seconds splits into smaller units, spread over the "
+                        f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
+                        "the answer never depends on it")
+
+
+def unit_seconds(args: argparse.Namespace) -> float:
+    """``--unit-seconds`` checked: a number of seconds >= 0."""
+    value = args.unit_seconds
+    if not 0 <= value < float("inf"):
+        raise UsageError("--unit-seconds must be a number of seconds >= 0")
+    return float(value)
+

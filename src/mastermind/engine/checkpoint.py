@@ -50,7 +50,7 @@ import numpy as np
 from ..errors import MastermindError
 
 __all__ = ["FORMAT", "Checkpoint", "CheckpointError", "DamagedRow", "Record", "check_path",
-           "open_checkpoint", "read_costs"]
+           "open_checkpoint", "read_costs", "read_units"]
 
 FORMAT = 2
 """The file format this version writes and reads."""
@@ -66,6 +66,19 @@ CREATE TABLE IF NOT EXISTS units (
     finished REAL NOT NULL,
     result BLOB NOT NULL,
     checksum TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS splits (
+    key TEXT PRIMARY KEY,
+    parent TEXT NOT NULL,
+    split INTEGER NOT NULL
+);
+"""
+
+_SPLITS = """
+CREATE TABLE IF NOT EXISTS splits (
+    key TEXT PRIMARY KEY,
+    parent TEXT NOT NULL,
+    split INTEGER NOT NULL
 );
 """
 
@@ -158,9 +171,12 @@ class Checkpoint:
             self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
 
     def record(self, key: str, digest: str, result: dict[str, Any], *, size: int,
-               seconds: float, worker: Optional[str] = None) -> None:
+               seconds: float, worker: Optional[str] = None, parent: str = "",
+               split: bool = False) -> None:
         """Write one finished unit, in a transaction of its own (a later answer for the
-        same key, e.g. an exact value replacing a bound, replaces the row)."""
+        same key, e.g. an exact value replacing a bound, replaces the row); ``parent``
+        (the unit that split into this one) and ``split`` (this answer is a split: its
+        sub-units follow) go to the table ``splits`` in the same transaction."""
         blob = encode(result)
         with self._conn:
             self._conn.execute(
@@ -168,6 +184,23 @@ class Checkpoint:
                 "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, digest, int(size), float(seconds), worker or self.worker, time.time(),
                  blob, checksum(key, digest, blob)))
+            if parent or split:
+                self._conn.execute("INSERT OR REPLACE INTO splits (key, parent, split) "
+                                   "VALUES (?, ?, ?)", (key, str(parent), int(bool(split))))
+
+    def units(self) -> list[tuple[str, str, int, float, bool]]:
+        """(key, parent, size, seconds, split) of every recorded unit in the order they
+        finished: ``parent`` the unit that split into it ("" for a unit of the plan),
+        ``split`` whether its answer is a split (its seconds are those it worked before
+        splitting).  The raw material of ``bench/simulate.py``."""
+        rows = self._conn.execute(
+            "SELECT u.key, COALESCE(s.parent, ''), u.size, u.seconds, COALESCE(s.split, 0) "
+            "FROM units u LEFT JOIN splits s ON s.key = u.key ORDER BY u.finished").fetchall()
+        try:
+            return [(str(r[0]), str(r[1]), int(r[2]), float(r[3]), bool(r[4])) for r in rows]
+        except (TypeError, ValueError):
+            raise _fail(self.path, "is damaged (a unit's size or seconds is not a number); "
+                                   "give another file") from None
 
     def costs(self) -> list[tuple[str, int, float]]:
         """(key, size, seconds) of every recorded unit, for cost models and benchmarks."""
@@ -200,6 +233,22 @@ def read_costs(path: str) -> list[tuple[str, int, float]]:
         conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
         try:
             return Checkpoint(path, conn).costs()
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise _fail(path, f"cannot be read ({e})") from None
+
+
+def read_units(path: str) -> list[tuple[str, str, int, float, bool]]:
+    """(key, parent, size, seconds, split) of every unit recorded in the checkpoint at
+    ``path`` (read only; :meth:`Checkpoint.units`)."""
+    try:
+        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            if "splits" not in tables:  # written before units could split
+                return [(k, "", n, s, False) for k, n, s in Checkpoint(path, conn).costs()]
+            return Checkpoint(path, conn).units()
         finally:
             conn.close()
     except sqlite3.Error as e:
@@ -259,6 +308,7 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
             _check_header(path, conn, wanted)
             with conn:  # a write now: an unwritable file is found before the work
                 conn.execute("UPDATE header SET value = value WHERE name = 'format'")
+                conn.executescript(_SPLITS)  # (a file written before units could split)
     except sqlite3.DatabaseError as e:
         conn.close()
         text = str(e)

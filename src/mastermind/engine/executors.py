@@ -100,9 +100,9 @@ class LocalExecutor:
     def slots(self) -> int:
         return self.threads
 
-    def submit(self, unit: Unit) -> Any:
+    def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
         flag = new_flag()
-        future = self.pool.submit(run_unit, self.game, unit.func, unit.args, flag)
+        future = self.pool.submit(run_unit, self.game, unit.func, unit.args, flag, budget)
         self.flags[future] = flag
         return future
 
@@ -147,8 +147,9 @@ class DaskExecutor:
             self._slots = max(2, 2 * threads)
         return self._slots
 
-    def submit(self, unit: Unit) -> Any:
-        return self.client.submit(run_unit, self.spec, unit.func, unit.args, pure=False,
+    def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
+        return self.client.submit(run_unit, self.spec, unit.func, unit.args, None, budget,
+                                  pure=False,
                                   key=f"mastermind-{unit.key}-{uuid.uuid4().hex[:10]}")
 
     def wait(self, handles: list, timeout: float) -> list:

@@ -36,14 +36,21 @@ class Run:
         self.store = store
         self.units = 0
         self.resumed = 0
+        self.split = 0
+        self.records: list[tuple[str, str, int, float, bool]] = []
 
     def execute(self, plan: Plan, flag: Any = None,
                 progress: Optional[Callable[[int, int], None]] = None,
-                time_limit: Optional[float] = None) -> Counts:
-        """:func:`~mastermind.engine.units.execute` on this run's executor and checkpoint."""
-        counts = execute(plan, self.executor, self.store, flag, progress, time_limit)
+                time_limit: Optional[float] = None,
+                unit_seconds: Optional[float] = None) -> Counts:
+        """:func:`~mastermind.engine.units.execute` on this run's executor and checkpoint
+        (``unit_seconds``: each unit's budget, past which it splits)."""
+        counts = execute(plan, self.executor, self.store, flag, progress, time_limit,
+                         unit_seconds)
         self.units += counts.units
         self.resumed += counts.resumed
+        self.split += counts.split
+        self.records.extend(counts.records)
         return counts
 
 

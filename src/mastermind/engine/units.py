@@ -25,20 +25,28 @@ import socket
 import threading
 import time
 import warnings
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
 import numpy as np
 
 from .. import _core
+from ..errors import MastermindError
+from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
 
-__all__ = ["CheckpointWarning", "Counts", "GameSpec", "Plan", "Unit", "UnitError", "execute",
-           "game_of", "run_unit", "spec_of"]
+__all__ = ["SPLIT", "UNIT_SECONDS", "BudgetError", "CheckpointWarning", "Counts", "GameSpec",
+           "Plan", "Unit", "UnitError", "checks_unit_seconds", "execute", "game_of",
+           "is_split", "run_unit", "spec_of"]
 
 
 class UnitError(RuntimeError):
     """A unit failed on its worker (the message names the unit and the cause)."""
+
+
+class BudgetError(MastermindError, ValueError):
+    """A unit budget that is not a number of seconds >= 0."""
 
 
 class CheckpointWarning(UserWarning):
@@ -179,14 +187,43 @@ class Unit:
             self.digest = digest(self.func, self.args)
 
 
-def run_unit(spec: Any, func: str, args: dict[str, Any], stop: Any = None) -> dict[str, Any]:
+
+
+def checks_unit_seconds(value: Any) -> Optional[float]:
+    """A unit's budget as given (seconds >= 0, or None: never split), checked."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            0 <= float(value) < float("inf")):
+        raise BudgetError(f"unit_seconds must be a number of seconds >= 0 (or None), "
+                            f"not {value!r}")
+    return float(value)
+
+
+SPLIT = "split"
+"""The field of a unit's answer that marks it as a split (:func:`is_split`)."""
+
+
+def is_split(result: dict[str, Any]) -> bool:
+    """Whether a unit's answer is a split: the unit worked past its budget and handed
+    back its sub-units (the plan's ``expand`` names them) instead of an answer."""
+    return bool(result.get(SPLIT, 0))
+
+
+def run_unit(spec: Any, func: str, args: dict[str, Any], stop: Any = None,
+             budget: Optional[float] = None) -> dict[str, Any]:
     """Run one unit (on a worker, or on a thread of this process): the game from its
-    spec, the function from its path; the answer gains ``seconds`` and ``worker``."""
+    spec, the function from its path; the answer gains ``seconds`` and ``worker``.
+    ``budget`` (seconds, when given) is passed on as ``budget=``: past it, the function
+    may hand back a split (:func:`is_split`) instead of its answer."""
     module, name = func.split(":")
     fn = getattr(importlib.import_module(module), name)
     game = game_of(spec)
     t0 = time.perf_counter()
-    result = fn(game, stop=stop, **args)
+    if budget is None:
+        result = fn(game, stop=stop, **args)
+    else:
+        result = fn(game, stop=stop, budget=float(budget), **args)
     result["seconds"] = time.perf_counter() - t0
     result["worker"] = f"{socket.gethostname()}:{os.getpid()}"
     return result
@@ -211,25 +248,38 @@ class Plan(Protocol):
 
     # optional: def valid(self, unit: Unit, result: dict[str, Any]) -> bool, whether a
     # recorded answer holds for its unit (checked when read back from a checkpoint)
+    #
+    # with units that split (a budget given to execute):
+    # def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit], the sub-units a
+    #     split answer names (keys unique to this run: the parent's key, "/", more);
+    # def merge(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict]
+    #     ) -> Optional[dict], the parent's whole answer from its split and the whole
+    #     answers of the sub-units finished so far (by key), or None while undecided
+    #     (a decided answer cancels the sub-units still running or waiting);
+    # optionally def unneeded(self, unit, split, answers) -> list[str], the keys of
+    #     sub-units whose answers can no longer matter (cancelled, never merged).
 
 
 class Executor(Protocol):
     """Where units run (:mod:`mastermind.engine.executors`)."""
 
     def slots(self) -> int: ...
-    def submit(self, unit: Unit) -> Any: ...
+    def submit(self, unit: Unit, budget: Optional[float] = None) -> Any: ...
     def wait(self, handles: list, timeout: float) -> list[tuple[Any, Any, Optional[BaseException]]]: ...
     def cancel(self, handles: list) -> None: ...
 
 
 @dataclass
 class Counts:
-    """What :func:`execute` did: units run here, taken from the checkpoint, and the
-    (size, seconds) of each unit run (worker seconds)."""
+    """What :func:`execute` did: units run here, taken from the checkpoint, split (run
+    here or taken), and the (size, seconds) of each unit run (worker seconds);
+    ``records`` (key, parent, size, seconds, split) of each unit run here."""
 
     ran: int = 0
     resumed: int = 0
+    split: int = 0
     costs: list[tuple[int, float]] = field(default_factory=list)
+    records: list[tuple[str, str, int, float, bool]] = field(default_factory=list)
 
     @property
     def units(self) -> int:
@@ -238,17 +288,24 @@ class Counts:
 
 def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
             progress: Optional[Callable[[int, int], None]] = None,
-            time_limit: Optional[float] = None) -> Counts:
+            time_limit: Optional[float] = None,
+            unit_seconds: Optional[float] = None) -> Counts:
     """Run ``plan`` to the end on ``executor``: units recorded in ``store`` (a
     :class:`~mastermind.engine.checkpoint.Checkpoint`) are taken from it, the others run
     and are recorded as they finish.  ``time_limit`` (seconds) or ``flag`` (a stop flag,
     set from elsewhere) end the run: :class:`~mastermind.stopping.TimeLimitReached` or
     KeyboardInterrupt, every unit finished so far recorded; so does Ctrl-C.
-    ``progress(done, to_run)`` counts the units run in this call."""
+    ``progress(done, to_run)`` counts the units run in this call.
+
+    ``unit_seconds`` (the plan must have ``expand`` and ``merge``): each unit's budget;
+    a unit past it hands back a split, its sub-units run in their turn (before the plan's
+    next units) with the same budget, recursively, and the plan's ``merge`` makes the
+    parent's answer from theirs.  A split is recorded like an answer (with its parent),
+    so a resume goes on from the sub-units, whatever budget it is given."""
     from ..stopping import TimeLimitReached
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    loop = _Loop(plan, executor, store)
+    loop = _Loop(plan, executor, store, unit_seconds)
     reported = -1
     try:
         while True:
@@ -266,7 +323,8 @@ def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
                 raise TimeLimitReached("the time limit was reached")
             if progress is not None and loop.counts.ran != reported:
                 reported = loop.counts.ran
-                progress(reported, max(plan.known() - loop.counts.resumed, reported))
+                progress(reported, max(plan.known() + loop.extra - loop.counts.resumed,
+                                       reported))
     except BaseException:
         if flag is not None and flag.value == _core.STOP_NONE:
             flag.set()  # units running on threads here stop within milliseconds
@@ -279,31 +337,53 @@ def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
     return loop.counts
 
 
-class _Loop:
-    """The state of one :func:`execute`: the units in flight, the checkpoint's keys
-    already consulted, the counts."""
+@dataclass
+class _Pending:
+    """A unit that split: its split answer, its sub-units' keys and whole answers."""
 
-    def __init__(self, plan: Plan, executor: Executor, store: Any):
+    unit: Unit
+    split: dict[str, Any]
+    children: list[str]
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class _Loop:
+    """The state of one :func:`execute`: the units in flight, the sub-units waiting, the
+    units that split and wait for theirs, the checkpoint's keys already consulted, the
+    counts."""
+
+    def __init__(self, plan: Plan, executor: Executor, store: Any,
+                 unit_seconds: Optional[float] = None):
         self.plan = plan
         self.executor = executor
         self.store = store
+        self.budget = None if unit_seconds is None else max(0.0, float(unit_seconds))
         self.counts = Counts()
         self.inflight: dict[Any, Unit] = {}
         self.consulted: set[str] = set()
+        self.waiting: deque[Unit] = deque()      # sub-units not offered yet
+        self.parent: dict[str, str] = {}         # sub-unit key -> the key that split
+        self.pending: dict[str, _Pending] = {}   # key that split -> its state
+        self.extra = 0                           # sub-units named so far (for progress)
 
     def offer(self) -> None:
-        """Fill the executor's slots with the plan's next units (a unit the checkpoint
-        holds is answered from it at once)."""
+        """Fill the executor's slots with the sub-units waiting, then the plan's next
+        units (a unit the checkpoint holds is answered from it at once)."""
         while len(self.inflight) < self.executor.slots():
-            unit = self.plan.next()
-            if unit is None:
-                return
+            if self.waiting:
+                unit = self.waiting.popleft()
+            else:
+                unit = self.plan.next()
+                if unit is None:
+                    return
             rec = self._recorded(unit)
             if rec is not None:
                 self.counts.resumed += 1
-                _drop(self.executor, self.inflight, self.plan.take(unit, rec.result))
+                self._arrive(unit, rec.result)
             else:
-                self.inflight[self.executor.submit(unit)] = unit
+                self.inflight[self.executor.submit(unit, self.budget)] = unit
+            if self.plan.done():
+                return
 
     def _recorded(self, unit: Unit) -> Any:
         """The checkpoint's record of ``unit`` (its first consultation only), or None."""
@@ -319,10 +399,26 @@ class _Loop:
         if rec is not None and rec.digest != unit.digest:
             raise CheckpointError(f"checkpoint {self.store.path}: unit {unit.key} does not "
                                   "match this run's; give another file")
-        if rec is not None and not _valid(self.plan, unit, rec.result):
+        if rec is not None and not is_split(rec.result) and not _valid(self.plan, unit,
+                                                                      rec.result):
             return self._reject(unit, f"checkpoint {self.store.path}: the recorded answer of "
                                       f"unit {unit.key} does not hold for it; it is run again")
+        if rec is not None and is_split(rec.result) and not self._split_ok(unit, rec.result):
+            return self._reject(unit, f"checkpoint {self.store.path}: the recorded split of "
+                                      f"unit {unit.key} does not hold for it; it is run again")
         return rec
+
+    def _split_ok(self, unit: Unit, result: dict[str, Any]) -> bool:
+        """Whether a recorded split can be expanded (the plan's ``valid_split``, if any)."""
+        check = getattr(self.plan, "valid_split", None)
+        if not hasattr(self.plan, "expand"):
+            return False
+        if check is None:
+            return True
+        try:
+            return bool(check(unit, result))
+        except Exception:
+            return False
 
     def _reject(self, unit: Unit, message: str) -> None:
         """A recorded answer not to be used: said once, its row dropped, the unit run."""
@@ -343,23 +439,103 @@ class _Loop:
                                 f"{error}") from error
             seconds = float(result.pop("seconds", 0.0))
             worker = str(result.pop("worker", ""))
+            parent = self.parent.get(unit.key, "")
+            split = is_split(result)
             if self.store is not None:
                 self.store.record(unit.key, unit.digest, result, size=unit.size,
-                                  seconds=seconds, worker=worker)
+                                  seconds=seconds, worker=worker, parent=parent, split=split)
             self.counts.ran += 1
             self.counts.costs.append((unit.size, seconds))
-            _drop(self.executor, self.inflight, self.plan.take(unit, result))
+            self.counts.records.append((unit.key, parent, unit.size, seconds, split))
+            self._arrive(unit, result)
             if self.plan.done():
                 return
 
+    # ------------------------------------------------------------------ splits
+    def _arrive(self, unit: Unit, result: dict[str, Any]) -> None:
+        """A unit's answer (run here or read back): a split names its sub-units, a whole
+        answer goes to the unit that split into it, or to the plan."""
+        if unit.key in self.parent and self.parent[unit.key] not in self.pending:
+            return  # its parent was decided meanwhile: nothing waits for it
+        if not is_split(result):
+            self._whole(unit, result)
+            return
+        self.counts.split += 1
+        children = self.plan.expand(unit, result)  # type: ignore[attr-defined]
+        self.pending[unit.key] = _Pending(unit, result, [c.key for c in children])
+        for c in children:
+            self.parent[c.key] = unit.key
+        self.waiting.extendleft(reversed(children))  # ahead of the units waiting before
+        self.extra += len(children)
+        answer = self.plan.merge(unit, result, {})  # type: ignore[attr-defined]
+        if answer is not None:
+            self._decided(unit.key, answer)
 
-def _drop(executor: Executor, inflight: dict[Any, Unit], keys: list[str]) -> None:
-    """Cancel the units in flight that are no longer needed."""
-    if not keys:
-        return
-    wanted = set(keys)
-    gone = [h for h, u in inflight.items() if u.key in wanted]
-    for h in gone:
-        del inflight[h]
-    if gone:
-        executor.cancel(gone)
+    def _whole(self, unit: Unit, result: dict[str, Any]) -> None:
+        """A unit's whole answer: to the unit that split into it, or to the plan."""
+        parent = self.parent.get(unit.key)
+        if parent is None:
+            self._discard(self.plan.take(unit, result))
+            return
+        pend = self.pending[parent]
+        pend.answers[unit.key] = result
+        answer = self.plan.merge(pend.unit, pend.split, pend.answers)  # type: ignore[attr-defined]
+        if answer is not None:
+            self._decided(parent, answer)
+            return
+        unneeded = getattr(self.plan, "unneeded", None)
+        if unneeded is not None:
+            for key in unneeded(pend.unit, pend.split, pend.answers):
+                self._forget(key)
+
+    def _forget(self, key: str) -> None:
+        """Cancel sub-unit ``key`` (no longer needed by its parent) and all below it."""
+        self._discard_below(key)
+        self.pending.pop(key, None)
+        gone = [h for h, u in self.inflight.items() if u.key == key]
+        for h in gone:
+            del self.inflight[h]
+        if gone:
+            self.executor.cancel(gone)
+        self.waiting = deque(u for u in self.waiting if u.key != key)
+
+    def _decided(self, key: str, answer: dict[str, Any]) -> None:
+        """A unit that split has its whole answer: what still runs or waits below it is
+        no longer needed; the answer goes up."""
+        pend = self.pending[key]
+        self._discard_below(key)
+        del self.pending[key]
+        self._whole(pend.unit, answer)
+
+    def _below(self, key: str, other: str) -> bool:
+        """Whether ``other`` is a sub-unit of ``key`` (at any depth)."""
+        while other in self.parent:
+            other = self.parent[other]
+            if other == key:
+                return True
+        return False
+
+    def _discard_below(self, key: str) -> None:
+        """Cancel and forget every sub-unit of ``key`` (running, waiting or split)."""
+        gone = [h for h, u in self.inflight.items() if self._below(key, u.key)]
+        for h in gone:
+            del self.inflight[h]
+        if gone:
+            self.executor.cancel(gone)
+        self.waiting = deque(u for u in self.waiting if not self._below(key, u.key))
+        for k in [k for k in self.pending if self._below(key, k)]:
+            del self.pending[k]
+
+    def _discard(self, keys: list[str]) -> None:
+        """Cancel the plan's units no longer needed, and everything below them."""
+        if not keys:
+            return
+        wanted = set(keys)
+        gone = [h for h, u in self.inflight.items() if u.key in wanted]
+        for h in gone:
+            del self.inflight[h]
+        if gone:
+            self.executor.cancel(gone)
+        for key in wanted:
+            self._discard_below(key)
+            self.pending.pop(key, None)
