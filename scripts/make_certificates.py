@@ -4,6 +4,7 @@ results/certificates/index.json (the table of docs/certificates.md is made from 
 
     PYTHONPATH=src python scripts/make_certificates.py            # every value
     PYTHONPATH=src python scripts/make_certificates.py --only 4,7  # one of them
+    PYTHONPATH=src python scripts/make_certificates.py --table     # the Markdown table
 """
 
 from __future__ import annotations
@@ -37,14 +38,38 @@ def run(cmd: list[str]) -> tuple[dict, float]:
     return json.loads(done.stdout), seconds
 
 
+def table(index: dict) -> str:
+    rows = ["| value | file | claims | size | made in | verified in | made by |",
+            "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for n, k, variant in GAMES:
+        entry = index.get(name(n, k, variant))
+        if entry is None:
+            continue
+        value = f"p({n},{k})" + ("" if variant == "classic" else f" {variant}")
+        rows.append(f"| {value} = {entry['lower']} | `{name(n, k, variant)}` | "
+                    f"{entry['claims']:,} | {entry['bytes'] / 1e3:,.0f} kB | "
+                    f"{entry['seconds_to_make']:,.0f} s | {entry['seconds_to_verify']:,.0f} s | "
+                    f"`{entry['command']}` |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="one game, as n,k or n,k,variant")
+    ap.add_argument("--missing", action="store_true",
+                    help="only the certificates index.json does not list yet")
+    ap.add_argument("--table", action="store_true",
+                    help="print the Markdown table of the certificates made so far")
     args = ap.parse_args()
     index_path = os.path.join(OUT, "index.json")
     index = json.load(open(index_path)) if os.path.exists(index_path) else {}
+    if args.table:
+        print(table(index))
+        return
     for n, k, variant in GAMES:
         if args.only and args.only not in (f"{n},{k}", f"{n},{k},{variant}"):
+            continue
+        if args.missing and name(n, k, variant) in index:
             continue
         path = os.path.join("results", "certificates", name(n, k, variant))
         make = ["mastermind", "bound", "-n", str(n), "-k", str(k), "--certificate", path,

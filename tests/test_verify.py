@@ -282,3 +282,25 @@ def test_a_tree_that_misses_a_secret_is_rejected():
     tree["tree"]["guess"] = "13"
     with pytest.raises(VerifyError, match="not a code"):
         verify_strategy(tree)
+
+
+def test_the_checker_stands_alone():
+    """verify.py imports nothing of the package: only the standard library and NumPy."""
+    import ast
+
+    import mastermind.verify as v
+
+    from pathlib import Path
+
+    source = Path(v.__file__).read_text()
+    tree = ast.parse(source)
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "a relative import"
+            names.add(node.module.split(".")[0])
+    assert names <= {"__future__", "gzip", "json", "re", "zlib", "dataclasses", "typing",
+                     "numpy"}, names
+    assert len(source.splitlines()) < 450

@@ -91,32 +91,52 @@ class Rules:
             2, np.int32)
         return black * (self.n + 2) + (common - black)
 
-    def scores(self, guesses: Any, secrets: np.ndarray) -> np.ndarray:
-        """:meth:`score_rows`, through a table of every pair for games of up to
-        ``TABLE_CODES`` codes (built once, block by block, from the same definition)."""
-        if self.table is None and self.k ** self.n <= TABLE_CODES:
-            size = self.k ** self.n
-            self.table = np.empty((size, size), dtype=np.uint8)
+    def _table(self) -> np.ndarray | None:
+        """Every pair's slot, for games of up to ``TABLE_CODES`` codes: built once, block
+        by block, from :meth:`score_rows`, and checked symmetric (the score of g against
+        x is the score of x against g), so that a secret's row holds its column too."""
+        size = self.k ** self.n
+        if self.table is None and size <= TABLE_CODES:
+            table = np.empty((size, size), dtype=np.uint8)
             step = max(1, (1 << 22) // (size * self.n))
             every = np.arange(size)
             for start in range(0, size, step):
                 rows = every[start:start + step]
-                self.table[start:start + rows.size] = self.score_rows(rows, every)
-        if self.table is not None:
-            return self.table[np.ix_(np.asarray(guesses, np.int64), np.asarray(secrets, np.int64))]
-        out = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
-        step = max(1, (1 << 22) // max(1, len(secrets) * self.n))
-        for start in range(0, len(guesses), step):
-            out[start:start + step] = self.score_rows(guesses[start:start + step], secrets)
+                table[start:start + rows.size] = self.score_rows(rows, every)
+            if not np.array_equal(table, table.T):  # pragma: no cover - the rules are
+                raise VerifyError("the score is not symmetric")  # symmetric
+            self.table = table
+        return self.table
+
+    def scores(self, guesses: Any, secrets: Any) -> np.ndarray:
+        """:meth:`score_rows` (len(guesses), len(secrets)), through the table when
+        there is one."""
+        table = self._table()
+        g, s = np.asarray(guesses, np.int64), np.asarray(secrets, np.int64)
+        if table is not None:  # gather the fewer rows
+            return table[g][:, s] if g.size <= s.size else table[s][:, g].T
+        out = np.empty((g.size, s.size), dtype=np.uint8)
+        step = max(1, (1 << 22) // max(1, s.size * self.n))
+        for start in range(0, g.size, step):
+            out[start:start + step] = self.score_rows(g[start:start + step], s)
         return out
 
     def part_sizes(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """(len(guesses), win) array: how many secrets each guess puts in each
         non-winning slot."""
-        rows = self.scores(guesses, secrets).astype(np.int64)
-        rows += (np.arange(len(guesses)) * (self.win + 1))[:, None]
-        sizes = np.bincount(rows.ravel(), minlength=len(guesses) * (self.win + 1))
-        return sizes.reshape(len(guesses), self.win + 1)[:, :self.win]
+        table = self._table()
+        width = self.win + 1
+        if table is not None:  # secrets by guesses, read row by row
+            rows = table[np.asarray(secrets, np.int64)]
+            if len(guesses) != rows.shape[1]:
+                rows = rows[:, guesses]
+            index = rows.astype(np.int32)
+            index += np.arange(len(guesses), dtype=np.int32) * width
+        else:
+            index = self.scores(guesses, secrets).T.astype(np.int64)
+            index += np.arange(len(guesses), dtype=np.int64) * width
+        sizes = np.bincount(index.ravel(), minlength=len(guesses) * width)
+        return sizes.reshape(len(guesses), width)[:, :self.win]
 
     def slot(self, score: Any) -> int:
         if (not isinstance(score, list) or len(score) != 2
