@@ -303,4 +303,4 @@ def test_the_checker_stands_alone():
             names.add(node.module.split(".")[0])
     assert names <= {"__future__", "gzip", "json", "re", "zlib", "dataclasses", "typing",
                      "numpy"}, names
-    assert len(source.splitlines()) < 450
+    assert len(source.splitlines()) < 500  # readable in one sitting

@@ -185,6 +185,10 @@ class _Builder:
         hold up an easy refutation of another."""
         open_parts = sorted(((s, p) for s, p in split_by_score(self.game, guess, cands)
                              if s != self.win), key=lambda sp: -sp[1].size)
+        for s, part in open_parts:  # a part already claimed costs no new claim
+            known = self.claims.get(part.tobytes())
+            if known is not None and known[1] >= d:
+                return s, part
         for budget in ROUNDS:
             still = []
             for s, part in open_parts:

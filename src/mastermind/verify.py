@@ -21,7 +21,7 @@ import json
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -334,8 +334,12 @@ def _witness_upper(rules: Rules, record: dict[str, Any], upper: int) -> None:
         raise VerifyError(f"the witness needs {int(need.max())} guesses, more than {upper}")
 
 
-def verify_certificate(records: Iterator[dict[str, Any]]) -> Verdict:
-    """Check a certificate record by record; the verdict, or :class:`VerifyError`."""
+def verify_certificate(records: Iterator[dict[str, Any]],
+                       progress: Callable[[int, int], None] | None = None,
+                       total: int = 0) -> Verdict:
+    """Check a certificate record by record; the verdict, or :class:`VerifyError`.
+    ``progress(claims checked, total)`` is called as it goes (``total``: the claims the
+    file holds, if known)."""
     head = next(records, None)
     if head is None or head.get("format") != FORMAT:
         raise VerifyError(f"not a certificate (the first record must have format {FORMAT!r})")
@@ -353,6 +357,8 @@ def verify_certificate(records: Iterator[dict[str, Any]]) -> Verdict:
             raise VerifyError("records after the end record")
         if "claim" in record:
             claims.check(record)
+            if progress is not None:
+                progress(len(claims.sets), max(total, len(claims.sets)))
             if record.get("history") == []:
                 root = max(root or 0, record["guesses"])
         elif "witness" in record:
@@ -423,9 +429,10 @@ def verify_strategy(data: Any) -> Verdict:
                    distribution=dist)
 
 
-def verify_file(path: str) -> Verdict:
+def verify_file(path: str, progress: Callable[[int, int], None] | None = None) -> Verdict:
     """Check a certificate (``bound --certificate``) or a strategy tree file (JSON, maybe
-    gzip-compressed: ``--witness``, ``--tree``)."""
+    gzip-compressed: ``--witness``, ``--tree``); ``progress`` as for
+    :func:`verify_certificate`."""
     try:
         with _open(path) as f:
             head = f.readline()
@@ -437,4 +444,8 @@ def verify_file(path: str) -> Verdict:
     except json.JSONDecodeError as e:
         raise VerifyError(f"neither a certificate nor a strategy tree: not JSON ({e.msg}, "
                           f"line {e.lineno})") from None
-    return verify_certificate(read_records(path))
+    total = 0
+    if progress is not None:  # the claims to check: one line each (a quick first pass)
+        with _open(path) as f:
+            total = max(sum(1 for _ in f) - 3, 0)
+    return verify_certificate(read_records(path), progress, total)

@@ -10,6 +10,7 @@ import time
 from typing import TextIO
 
 from .common import EXIT_OK, UsageError, output_options
+from .progress import ProgressBar
 
 EXIT_REJECTED = 1  # the file does not prove what it says
 
@@ -27,6 +28,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                 "docs/certificates.md.")
     p.add_argument("file", metavar="FILE", help="the certificate or strategy tree to check")
     output_options(p)
+    p.add_argument("--no-progress", action="store_true",
+                   help="never show the progress bar (shown on a terminal after a second)")
     p.set_defaults(func=run)
 
 
@@ -41,15 +44,19 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if not os.access(path, os.R_OK):
         raise UsageError(f"{path}: permission denied")
     start = time.monotonic()
+    bar = ProgressBar(f"checking {os.path.basename(path)}", unit="claims",
+                      enabled=False if args.no_progress else None)
     try:
-        verdict = verify_file(path)
+        verdict = verify_file(path, progress=bar)
     except VerifyError as e:
+        bar.close()
         if args.json:
             json.dump({"file": path, "proved": False, "reason": str(e)}, out)
             out.write("\n")
         else:
             out.write(f"{path}: REJECTED: {e}\n")
         return EXIT_REJECTED
+    bar.close()
     seconds = time.monotonic() - start
     if args.json:
         doc = {"file": path, "proved": True, "summary": verdict.summary,
