@@ -30,6 +30,7 @@ import numpy as np
 
 from . import checks
 from .analysis import analyze
+from .certify import CertificateStats, check_certifiable, write_certificate
 from .custom import CustomGame
 from .engine.run import open_run, wants_engine
 from .engine.units import UNIT_SECONDS, checks_unit_seconds
@@ -355,6 +356,7 @@ class WorstCase:
     units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
     units_split: Optional[int] = None    # and how many split past their budget
+    certificate: Optional[CertificateStats] = None  # the file written for ``certificate=``
 
     @property
     def exact(self) -> bool:
@@ -396,6 +398,10 @@ class WorstCase:
             out["units"] = self.units
             out["units_resumed"] = self.units_resumed
             out["units_split"] = self.units_split
+        if self.certificate is not None:
+            c = self.certificate
+            out["certificate"] = {"path": c.path, "claims": c.claims, "entries": c.entries,
+                                  "bytes": c.size, "seconds": round(c.seconds, 3)}
         if tree and self.witness is not None:
             out["witness"] = self.witness.to_json(self.game)
         return out
@@ -408,7 +414,8 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                jobs: Optional[int] = None, scheduler: Optional[str] = None,
                client: Any = None, checkpoint: Optional[str] = None,
                progress: Optional[Any] = None,
-               unit_seconds: Optional[float] = UNIT_SECONDS) -> WorstCase:
+               unit_seconds: Optional[float] = UNIT_SECONDS,
+               certificate: Optional[str] = None) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
     In this order, all within ``time_limit``: the counting bound
@@ -454,6 +461,12 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         questions of its guesses' parts, recursively (0: at once; None: never).  The
         same bounds and proofs; a witness put together from split questions may differ
         from the in-process one (it is replayed before it is used).
+    certificate : str, optional
+        Also write, to this path, a certificate of the bounds found (the witness, and
+        the refutation of ``lower - 1`` found again through the same memo) that
+        :mod:`mastermind.verify` checks on its own (docs/certificates.md);
+        ``result.certificate`` describes the file, and stays None when a stop came first
+        (nothing is written then).
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -469,10 +482,13 @@ def worst_case(game: Game, *, candidates_only: bool = False,
     progress = checks.progress(progress)
     budget = checks_unit_seconds(unit_seconds)
     heuristics = [Strategy.parse(h) for h in heuristics]
+    if certificate is not None:
+        check_certifiable(game, candidates_only, certificate)
     if not wants_engine(scheduler, client, checkpoint):
         search = Search(game, game.guesses, candidates_only, symmetry, memory)
-        return _WorstCaseRun(game, search, candidates_only, until, symmetry, memory,
-                             heuristics, threads, True).result()
+        result = _WorstCaseRun(game, search, candidates_only, until, symmetry, memory,
+                               heuristics, threads, True).result()
+        return _certified(result, certificate, search, until)
     with open_run(game, kind="bound", params=checkpoint_params(candidates_only, symmetry,
                                                                 memory),
                   scheduler=scheduler, client=client, threads=threads,
@@ -485,6 +501,24 @@ def worst_case(game: Game, *, candidates_only: bool = False,
                                heuristics, threads, False).result()
     result.units, result.units_resumed = run.units, run.resumed
     result.units_split = run.split
+    return _certified(result, certificate, local, until)
+
+
+def _certified(result: WorstCase, path: Optional[str], search: Search,
+               until: Optional[float]) -> WorstCase:
+    """``result`` with its certificate written to ``path`` (when asked and time is left)."""
+    if path is None or result.witness is None or result.status == "interrupted":
+        return result
+    left = None if until is None else until - time.monotonic()
+    if left is not None and left <= 0:
+        return result
+    try:
+        result.certificate = write_certificate(path, result.game, result.lower, result.upper,
+                                               result.witness, search=search, time_limit=left)
+    except SearchUnfinished as e:
+        result.status = e.reason if result.exact else result.status
+    except KeyboardInterrupt:
+        result.status = "interrupted"
     return result
 
 
@@ -607,8 +641,9 @@ class _WorstCaseRun:
         left = self._left()
         if left is not None and left <= 0:
             return None, None
+        shared = self.search if isinstance(self.search, Search) else None
         f = find_strategy(self.game, d, candidates_only=self.candidates_only,
-                          time_limit=left, memory=self.memory)
+                          time_limit=left, memory=self.memory, search=shared)
         ok = {"found": True, "refuted": False}.get(f.status)
         self.steps.append(Step(d, ok, f.nodes, f.seconds))
         self.finder_nodes += f.nodes

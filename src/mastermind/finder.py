@@ -102,7 +102,7 @@ class _Finder:
     def __init__(self, game: Game, pool: np.ndarray, candidates_only: bool, symmetry: bool,
                  levels: int, orders: Sequence[str], budget: float, width: int,
                  memory: int, deadline: Optional[float],
-                 log: Optional[Callable[[str], None]]):
+                 log: Optional[Callable[[str], None]], search: Optional[Search]):
         self.game = game
         self.pool = pool
         self.candidates_only = candidates_only
@@ -113,7 +113,7 @@ class _Finder:
         self.width = width
         self.deadline = deadline
         self.log = log
-        self.search = Search(game, pool, candidates_only, symmetry, memory)
+        self.search = search or Search(game, pool, candidates_only, symmetry, memory)
         self.tops: dict[tuple[int, bytes], _Top] = {}
         self.decided: list[dict[str, Any]] = []
         self.round = 0
@@ -286,7 +286,8 @@ def find_strategy(game: Game, max_guesses: int,
                   orders: Union[str, Sequence[str]] = ("minmax", "entropy"),
                   budget: float = 0.25, width: int = 4, time_limit: Optional[float] = None,
                   memory: int = DEFAULT_MEMORY, max_rounds: int = 64,
-                  log: Optional[Callable[[str], None]] = None) -> Finding:
+                  log: Optional[Callable[[str], None]] = None,
+                  search: Optional[Search] = None) -> Finding:
     """Look for a strategy finding every candidate within ``max_guesses`` guesses.
 
     Parameters
@@ -304,6 +305,10 @@ def find_strategy(game: Game, max_guesses: int,
     time_limit : seconds for the whole call; ``status`` "time-limit" when it runs out.
     max_rounds : rounds before giving up (``status`` "time-limit").
     log : called with a line of text each time a top set is decided.
+    search : Search, optional
+        The exact search (and memo) to use below the top, shared with the caller: it
+        must be a search of ``game`` over the same guesses and rules (``worst_case``
+        passes its own, so that what the finder proved stays known afterwards).
     """
     d = check_max_guesses(max_guesses)
     if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 4:
@@ -320,7 +325,7 @@ def find_strategy(game: Game, max_guesses: int,
     start = time.monotonic()
     cands, pool, sym, guessable = prepare(game, candidates, None, candidates_only, True)
     finder = _Finder(game, pool, candidates_only, sym, levels, orders, float(budget), width,
-                     checks.memory(memory), until, log)
+                     checks.memory(memory), until, log, search)
     status, tree = "time-limit", None
     try:
         if not guessable:

@@ -54,6 +54,8 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
              ()),
     "bound": ("bound", "the exact worst case: the fewest guesses that always suffice", ()),
     "optimal": ("optimal", "the exact expected case: the least total number of guesses", ()),
+    "verify": ("verify", "check a worst-case certificate or a strategy tree, independently",
+               ()),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -36,6 +37,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "bounds proved so far")
     p.add_argument("--witness", metavar="FILE",
                    help="write the strategy tree reaching the upper bound (JSON) to FILE")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="also write a certificate of both bounds (gzip-compressed JSON lines) "
+                        "to FILE, for 'mastermind verify FILE' to check without the search "
+                        "(every code allowed as a guess; docs/certificates.md)")
     p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
                    help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
     jobs_option(p)
@@ -55,11 +60,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     check_memory(args)
     check_scheduler(args)
     unit_seconds(args)
-    check_files(args, **{"--witness": args.witness})
+    check_files(args, **{"--witness": args.witness, "--certificate": args.certificate})
+    if args.certificate is not None:
+        _check_certificate_path(args)
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
         if not game.secrets_are_guesses and not args.candidates_only:
             raise UsageError(f"in {game.name} some secrets cannot be guessed")
+        if args.certificate is not None:
+            from ..certify import check_certifiable
+
+            check_certifiable(game, args.candidates_only, args.certificate)
         left = (None if args.time_limit is None
                 else max(args.time_limit - (time.monotonic() - start), 1e-3))
         bar = ProgressBar(f"{game.name} worst case", unit="units",
@@ -70,7 +81,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                                     time_limit=left, memory=args.memory << 20, jobs=args.jobs,
                                     scheduler=args.scheduler, checkpoint=args.checkpoint,
                                     progress=bar if uses_units(args) else None,
-                                    unit_seconds=unit_seconds(args))
+                                    unit_seconds=unit_seconds(args),
+                                    certificate=args.certificate)
         finally:
             bar.close()
         if dest is not None and result.witness is None:  # stopped too early for one
@@ -89,6 +101,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                    "tree": result.witness.to_json(game)}
             dest.write(json.dumps(doc) + "\n")
             dest.commit()
+    if args.certificate is not None and result.certificate is None:
+        sys.stderr.write(f"mastermind: nothing written to {args.certificate}: stopped "
+                         "before the certificate was complete\n")
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
@@ -109,10 +124,32 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
         if result.units is not None:
             out.write(f"{units_text(result.units, result.units_resumed)}\n")
+        if result.certificate is not None:
+            out.write(f"{_certificate_text(result.certificate)}\n")
         if not result.exact:
             out.write(f"stopped: {result.status}\n")
     kept_note(args, result.exact)
+    if args.certificate is not None and result.certificate is None:
+        return EXIT_UNFINISHED
     return EXIT_OK if result.exact else EXIT_UNFINISHED
+
+
+def _check_certificate_path(args: argparse.Namespace) -> None:
+    """Before any work: a certificate is written beside its path, then renamed onto it."""
+    path = args.certificate
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"--certificate {path}: not a regular file (the certificate is "
+                         "written beside it and renamed onto it)")
+    if not os.path.isdir(folder):
+        raise UsageError(f"--certificate {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"--certificate {path}: cannot write in {folder}")
+
+
+def _certificate_text(c: Any) -> str:
+    return (f"certificate: {c.path} ({c.claims:,} claims, {c.size:,} bytes, "
+            f"{c.seconds:.1f} s); check it with 'mastermind verify {c.path}'")
 
 
 def _table(result: Any, candidates_only: bool, out: TextIO) -> None:
@@ -125,6 +162,8 @@ def _table(result: Any, candidates_only: bool, out: TextIO) -> None:
                f"{result.nodes:,} nodes searched in {result.seconds:.2f} s"
                + ("" if result.units is None
                   else f"\n{units_text(result.units, result.units_resumed)}")
+               + ("" if result.certificate is None
+                  else f"\n{_certificate_text(result.certificate)}")
                + ("" if result.exact else f"\nstopped: {result.status}"))
     print_table(out, ["at most", "strategy", "nodes", "seconds"], rows,
                 numeric={"at most", "nodes", "seconds"},

@@ -1,0 +1,167 @@
+"""Certificates as the package writes them (mastermind.certify, ``bound --certificate``)
+and checks them (``mastermind verify``): every small game's certificate passes the
+independent checker, through Python and through the command line."""
+
+import gzip
+import io
+import json
+import os
+
+import subprocess
+import sys
+
+import pytest
+from conftest import RUN_THE_PROGRAM
+
+import mastermind
+from mastermind import cli
+from mastermind.bounds import worst_case
+from mastermind.certify import CertificateError, write_certificate
+from mastermind.game import Game
+from mastermind.search import SearchUnfinished
+from mastermind.verify import verify_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CERTIFICATES = os.path.join(HERE, "..", "results", "certificates")
+
+
+def _run(argv):
+    out = io.StringIO()
+    return cli.main(argv, out), out.getvalue()
+
+
+# games of the worst-case table below [4,7] (which test_bound_then_verify makes), and
+# the variants the checker knows
+SMALL = [(2, 5, "classic"), (3, 3, "classic"), (3, 5, "classic"), (3, 7, "classic"),
+         (4, 3, "classic"), (4, 4, "classic"), (4, 5, "classic"), (4, 6, "classic"),
+         (5, 3, "classic"), (5, 4, "classic"), (6, 3, "classic"),
+         (4, 6, "bulls-and-cows"), (4, 6, "distinct"), (3, 4, "black-peg")]
+
+
+@pytest.mark.parametrize("n,k,variant", SMALL)
+def test_small_games_certificates_pass_the_checker(n, k, variant, tmp_path):
+    path = tmp_path / "c.gz"
+    w = worst_case(Game(n, k, variant), certificate=str(path))
+    assert w.exact and w.certificate is not None and w.certificate.size == path.stat().st_size
+    verdict = verify_file(str(path))
+    assert (verdict.lower, verdict.upper) == (w.lower, w.upper)
+    assert verdict.claims == w.certificate.claims
+
+
+def test_a_fresh_search_makes_a_certificate_too(tmp_path):
+    """Without the memo of the search that proved the bounds, the builder searches again."""
+    game = Game(4, 5)
+    w = worst_case(game)
+    stats = write_certificate(str(tmp_path / "c.gz"), game, w.lower, w.upper, w.witness)
+    assert verify_file(stats.path).lower == 5
+
+
+def test_what_cannot_be_certified(tmp_path):
+    with pytest.raises(CertificateError, match="every code allowed"):
+        worst_case(Game(3, 3), candidates_only=True, certificate=str(tmp_path / "c.gz"))
+    with pytest.raises(CertificateError, match="permutation|every code"):
+        worst_case(Game(3, 3, "permutation"), certificate=str(tmp_path / "c.gz"))
+    with pytest.raises(CertificateError, match="path"):
+        worst_case(Game(3, 3), certificate=3)
+    assert not os.listdir(tmp_path)
+
+
+def test_a_time_limit_writes_nothing(tmp_path):
+    game = Game(4, 7)
+    w = worst_case(game)
+    with pytest.raises(SearchUnfinished):
+        write_certificate(str(tmp_path / "c.gz"), game, w.lower, w.upper, w.witness,
+                          time_limit=1e-3)
+    assert not os.listdir(tmp_path)
+
+
+def test_ctrl_c_writes_nothing(tmp_path, ctrl_c_at_work):
+    path = tmp_path / "c.gz"
+    src = os.path.dirname(os.path.dirname(os.path.abspath(mastermind.__file__)))
+    done = subprocess.run([sys.executable, "-c", ctrl_c_at_work + RUN_THE_PROGRAM, "bound",
+                           "-n", "5", "-k", "6", "--certificate", str(path)],
+                          env=dict(os.environ, PYTHONPATH=src), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and f"nothing written to {path}" in done.stderr
+    assert not os.listdir(tmp_path)
+
+
+# ---------------------------------------------------------------- the command line
+def test_bound_then_verify(tmp_path):
+    path = str(tmp_path / "p47.gz")
+    code, text = _run(["bound", "-n", "4", "-k", "7", "--certificate", path])
+    assert code == 0 and f"certificate: {path}" in text
+    code, text = _run(["verify", path])
+    assert code == 0
+    assert text.startswith("p(4,7) >= 6 and <= 6: proved, so p(4,7) = 6")
+    code, text = _run(["verify", path, "--json"])
+    doc = json.loads(text)
+    assert code == 0 and doc["proved"] and (doc["lower"], doc["upper"]) == (6, 6)
+
+
+def test_verify_rejects_a_mutated_file_with_its_step(tmp_path):
+    path = tmp_path / "p35.gz"
+    assert _run(["bound", "-n", "3", "-k", "5", "--certificate", str(path)])[0] == 0
+    with gzip.open(path, "rt") as f:
+        records = [json.loads(line) for line in f]
+    claim = next(r for r in records if r.get("entries"))
+    claim["entries"][0][0] = (claim["entries"][0][0] + 1) % 125
+    with gzip.open(path, "wt") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in records))
+    code, text = _run(["verify", str(path)])
+    assert code == 1 and "REJECTED" in text and f"claim {claim['claim']}" in text
+    code, text = _run(["verify", str(path), "--json"])
+    assert code == 1 and json.loads(text)["proved"] is False
+
+
+def test_verify_strategy_files(tmp_path):
+    witness = tmp_path / "w.json"
+    assert _run(["bound", "-n", "3", "-k", "5", "--witness", str(witness)])[0] == 0
+    code, text = _run(["verify", str(witness)])
+    assert code == 0 and "finds all 125 secrets" in text and "at most 5" in text
+    tree = tmp_path / "t.json"
+    assert _run(["optimal", "-n", "3", "-k", "3", "--tree", str(tree)])[0] == 0
+    code, text = _run(["verify", str(tree), "--json"])
+    doc = json.loads(text)
+    assert code == 0 and doc["total"] == json.loads(tree.read_text())["total"]
+
+
+def test_verify_bad_input(tmp_path):
+    assert _run(["verify", str(tmp_path / "missing.gz")])[0] == 2
+    assert _run(["verify", str(tmp_path)])[0] == 2
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"\x00\x01 not json")
+    code, text = _run(["verify", str(junk)])
+    assert code == 1 and "REJECTED" in text
+    code, _ = _run(["bound", "-n", "3", "-k", "3", "--certificate", str(tmp_path)])
+    assert code == 2
+    code, _ = _run(["bound", "-n", "3", "-k", "3", "--candidates-only",
+                    "--certificate", str(tmp_path / "c.gz")])
+    assert code == 2
+
+
+# ---------------------------------------------------------------- the published ones
+def _shipped():
+    index = os.path.join(CERTIFICATES, "index.json")
+    if not os.path.exists(index):
+        return []
+    with open(index) as f:
+        return sorted(json.load(f).items())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,entry", _shipped())
+def test_shipped_certificates_verify(name, entry):
+    verdict = verify_file(os.path.join(CERTIFICATES, name))
+    assert (verdict.lower, verdict.upper) == (entry["lower"], entry["upper"])
+    assert verdict.summary == entry["verdict"]
+
+
+def test_small_shipped_certificates_verify():
+    """The shipped certificates of the games up to [4,7] also verify in the default run."""
+    small = [(n, e) for n, e in _shipped() if e["claims"] <= 1000 and e["bytes"] < 100_000]
+    assert small, "results/certificates/ holds the small games' certificates"
+    for name, entry in small:
+        verdict = verify_file(os.path.join(CERTIFICATES, name))
+        assert verdict.summary == entry["verdict"]
