@@ -84,7 +84,7 @@ class ComparisonRow(DistributionSummary):
         """The row of an exhaustive result: an :class:`~mastermind.analysis.Analysis`, or
         any object with its ``game``, ``strategy`` (or ``name``), ``candidates_only``,
         ``first_guess`` (a code index), ``distribution`` and ``seconds``."""
-        label = name if name is not None else str(getattr(result, "strategy"))
+        label = name if name is not None else str(result.strategy)
         return cls(label, Pool.CANDIDATES if result.candidates_only else Pool.ALL,
                    result.game.format_code(result.first_guess),
                    dict(sorted(result.distribution.items())),

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _table(result, out: TextIO, seconds: bool) -> None:  # type: ignore[no-untyped-def]
+def _table(result, out: TextIO, seconds: bool) -> None:
     from .render import print_table, wants_colour
 
     if not wants_colour(out):
