@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Optional
 from collections.abc import Callable
+from typing import Any, Optional
 
 from .units import Counts, Plan, execute, spec_of
 

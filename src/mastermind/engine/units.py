@@ -26,8 +26,8 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol
 from collections.abc import Callable
+from typing import Any, Optional, Protocol
 
 import numpy as np
 
