@@ -8,9 +8,8 @@ closed at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from collections.abc import Callable
 from typing import Any, Optional
 
 from .units import Counts, Plan, execute, spec_of

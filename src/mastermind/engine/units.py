@@ -25,8 +25,8 @@ import socket
 import threading
 import time
 import warnings
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol
 
 import numpy as np
