@@ -224,7 +224,7 @@ class Comparison:
     def plot(self, ax: Any = None) -> Any:
         """Bars of every row's distribution (one colour per strategy, the candidates-only
         pool hatched) on ``ax`` (default: a new figure); returns the axes.  Needs
-        matplotlib (``pip install 'mastermind[plot]'``)."""
+        matplotlib (``pip install 'mastermind-analysis[plot]'``)."""
         from .plot import plot_comparison
 
         return plot_comparison(self, ax)

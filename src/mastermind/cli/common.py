@@ -115,7 +115,7 @@ def distributed_options(p: argparse.ArgumentParser) -> None:
                    help="run the work as units on a Dask cluster: the scheduler's address "
                         "(e.g. tcp://10.0.0.5:8786), or local:N to start N worker processes "
                         "on this machine for the run (needs pip install "
-                        "'mastermind[distributed]'); the result is the same")
+                        "'mastermind-analysis[distributed]'); the result is the same")
     d.add_argument("--checkpoint", metavar="FILE",
                    help="record each finished unit of work in FILE (SQLite), with or without "
                         "--scheduler; after Ctrl-C, a crash or a reboot, the same command "
