@@ -253,6 +253,9 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
             progress: Optional[Progress] = None) -> Comparison:
     """Play every strategy with every guess pool against every secret of ``game``.
 
+    Each strategy opens with its own first guess (the rule's choice over the pool).  The
+    rows come pool by pool, in the order given, strategies in the order given.
+
     Parameters
     ----------
     strategies : names of :class:`~mastermind.rules.Strategy` (default: all five, in
@@ -262,9 +265,6 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
         (:func:`mastermind.optimum.optimal`, proved; it can take long on big games).
     jobs : threads for each analysis (default: all cores); results never depend on it.
     progress : called as ``progress(secrets_done, secrets_total)`` over all the rows.
-
-    Each strategy opens with its own first guess (the rule's choice over the pool).  The
-    rows come pool by pool, in the order given, strategies in the order given.
 
     >>> from mastermind.game import Game
     >>> c = compare(Game(4, 6), "first-candidate", "all")
