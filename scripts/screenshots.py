@@ -1,4 +1,4 @@
-"""Make the pictures the README shows (docs/*.png): the [4,6] comparison plot, a game of
+"""Make the pictures the documentation shows (docs/*.png): the [4,6] comparison plot, a game of
 ``mastermind play`` in a colour terminal, and the strategy explorer in a browser.
 
 Needs the plot and test extras (matplotlib, selenium), tmux, and Debian's chromium and
