@@ -1,4 +1,4 @@
-"""Benchmarks: run with ``python -m pytest bench/ --benchmark-only`` (see README)."""
+"""Benchmarks: run with ``python -m pytest bench/ --benchmark-only`` (see docs/performance.md)."""
 
 import pytest
 

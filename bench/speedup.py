@@ -27,8 +27,8 @@ def main():
     game = Game(n, k)
     print(f"[{n},{k}]  strategy        plain (s)  fast (s)  speed-up  (one thread)")
     for strategy in ("minmax", "entropy", "parts", "expected-size"):
-        plain = best_of(lambda: analyze(game, strategy, plain=True, jobs=1))
-        fast = best_of(lambda: analyze(game, strategy, jobs=1))
+        plain = best_of(lambda: analyze(game, strategy, plain=True, jobs=1))  # noqa: B023
+        fast = best_of(lambda: analyze(game, strategy, jobs=1))  # noqa: B023
         print(f"       {strategy:14s} {plain:9.4f}  {fast:8.4f}  {plain / fast:7.1f}x")
 
 

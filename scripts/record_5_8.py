@@ -142,7 +142,7 @@ class Run:
         """The total of part1 when g2 is played there and every position after it is
         solved (None while some position is missing or has no strategy)."""
         total = part1.size
-        for s2, key, size in self.positions(g1, part1, s1, g2):
+        for s2, key, _size in self.positions(g1, part1, s1, g2):
             if key not in self.cache:
                 return None
             best = self.position(g1, s1, g2, s2, key)

@@ -1,4 +1,4 @@
-"""Make the pictures the README shows (docs/*.png): the [4,6] comparison plot, a game of
+"""Make the pictures the documentation shows (docs/*.png): the [4,6] comparison plot, a game of
 ``mastermind play`` in a colour terminal, and the strategy explorer in a browser.
 
 Needs the plot and test extras (matplotlib, selenium), tmux, and Debian's chromium and
@@ -11,6 +11,7 @@ reduced to a small palette so that the files stay small.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -98,7 +99,7 @@ def terminal(secret: str = "3632") -> Path:
     while lines and not re.sub(r"\x1b\[[0-9;]*m", "", lines[-1]).strip():
         lines.pop()
     rec = Console(record=True, width=100, force_terminal=True, color_system="truecolor",
-                  file=open(os.devnull, "w"))
+                  file=io.StringIO())
     rec.print(Text.from_ansi("\n".join(lines)), soft_wrap=True)
     with tempfile.TemporaryDirectory() as tmp:
         svg = Path(tmp) / "play.svg"

@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import prod
 from typing import Any, NamedTuple, Union
 
@@ -223,7 +223,7 @@ def optimal_total(guesses: Sequence[Hashable], secrets: Sequence[Hashable],
     table = {(g, s): score_fn(g, s) for g in dict.fromkeys([*guesses, *secrets])
              for s in secrets}
 
-    @lru_cache(maxsize=None)
+    @cache
     def total(cands: tuple, left: int) -> float:
         if len(cands) == 1:
             return 1 if left >= 1 else float("inf")

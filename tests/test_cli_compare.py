@@ -1,5 +1,5 @@
-"""Tests of ``mastermind compare`` (mastermind.cli.compare), and of the README's table made
-with it."""
+"""Tests of ``mastermind compare`` (mastermind.cli.compare), and of the [4,6] table of
+docs/results.md made with it."""
 
 import csv
 import io
@@ -39,9 +39,10 @@ def test_markdown_4_6_both_pools():
     assert rows[0][5:8] == ["5801/1296", "5", "1/6/62/533/694"]
 
 
-def test_readme_table_is_the_command_output():
-    """The README's [4,6] table is exactly what the command prints."""
-    readme = (ROOT / "README.md").read_text()
+def test_results_table_is_the_command_output():
+    """The [4,6] table of the documentation's results page is exactly what the command
+    prints."""
+    readme = (ROOT / "docs" / "results.md").read_text()
     status, text = run("compare", "-n", "4", "-k", "6", "--markdown", "--no-seconds",
                        "--optimal")
     assert status == 0 and text.strip() in readme

@@ -292,7 +292,7 @@ def test_person_against_the_adversary():
         out = io.StringIO()
         tracker = Session(G46)
 
-        def policy(prompt: str) -> Optional[str]:
+        def policy(prompt: str, out: io.StringIO = out, tracker: Session = tracker) -> Optional[str]:
             m = re.search(r"guess (\d+)> $", prompt)
             assert m
             rows = re.findall(r"^\s+(\d+)  (\d{4})   (\d \d) \(", out.getvalue(), re.M)

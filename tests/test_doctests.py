@@ -20,7 +20,7 @@ WITH_EXAMPLES = {"mastermind", "mastermind.game", "mastermind.rules", "mastermin
 
 
 def test_every_module_is_found():
-    assert WITH_EXAMPLES <= set(MODULES) | {"mastermind"}
+    assert set(MODULES) | {"mastermind"} >= WITH_EXAMPLES
 
 
 @pytest.mark.parametrize("name", ["mastermind"] + MODULES)
@@ -31,11 +31,13 @@ def test_module_doctests(name):
         assert result.attempted > 0
 
 
-DOCUMENTS = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))
+# every page of the documentation site, user guide and research pages included
+DOCUMENTS = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md"))
 
 
 def test_the_documents_with_examples_are_tested():
-    assert {"README.md", "docs/bounds.md", "docs/variants.md"} <= set(DOCUMENTS)
+    assert {"README.md", "docs/bounds.md", "docs/variants.md", "docs/getting-started.md",
+            "docs/commands/analyze.md", "docs/commands/optimal.md"} <= set(DOCUMENTS)
 
 
 @pytest.mark.parametrize("path", DOCUMENTS)

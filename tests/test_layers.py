@@ -280,7 +280,7 @@ class ImportGraph:
             for i, start in enumerate(group):
                 allowed = set(group[i + 1:])
 
-                def extend(path: list[str]) -> None:
+                def extend(path: list[str], start: str = start, allowed: set[str] = allowed) -> None:
                     for w in sorted(self.edges[path[-1]]):
                         if len(found) >= most:
                             return

@@ -90,11 +90,11 @@ def test_errors_are_one_line(tmp_path, monkeypatch, capsys):
     with pytest.raises(PlotError, match="use a .png, .svg or .pdf"):
         check_plot_file("x.jpg")
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
-    with pytest.raises(PlotError, match=r"pip install 'mastermind\[plot\]'"):
+    with pytest.raises(PlotError, match=r"pip install 'mastermind-analysis\[plot\]'"):
         analyze(Game(2, 2)).plot()
     for argv in (["analyze", "--plot", str(tmp_path / "a.png")],
                  ["compare", "--plot", str(tmp_path / "c.pdf")]):
         assert main(argv, io.StringIO()) == 2
         err = capsys.readouterr().err
-        assert err == "mastermind: error: plots need matplotlib: pip install 'mastermind[plot]'\n"
+        assert err == "mastermind: error: plots need matplotlib: pip install 'mastermind-analysis[plot]'\n"
     assert not list(tmp_path.iterdir())

@@ -36,7 +36,6 @@ _EXPORTS = {
     "Valuations": "strategies", "choose_guess": "strategies", "first_guess": "strategies",
     "Adversary": "play", "InconsistentAnswers": "play", "PlayError": "play",
     "SecretCodemaker": "play", "Session": "play",
-    "MastermindError": "errors",
     "__version__": "version",
 }
 

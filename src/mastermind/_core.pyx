@@ -28,7 +28,7 @@ A score is reported as its *slot*: ``slot_tab[(blacks << 4) | (blacks + whites)]
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from libc.math cimport log2
 
 import numpy as np
@@ -458,7 +458,7 @@ def distinct_codes(int n, int k):
             x = i
             seen = 0
             ok = True
-            for p in range(n):
+            for p in range(n):  # no-cython-lint (a typed counter: n digits)
                 if (seen >> (x % k)) & 1:
                     ok = False
                     break
@@ -536,5 +536,3 @@ def build_xlogx(Py_ssize_t nmax):
             else:
                 x[t] = t * (x[p] // p + x[t // p] // (t // p))
     return out, S
-
-

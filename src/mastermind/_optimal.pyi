@@ -1,14 +1,16 @@
 """Type stubs of the expected-case optimal search (src/mastermind/_optimal.pyx); trusts
 its arguments (validated by mastermind.optimum)."""
 
-from typing import Any, Optional
+from typing import Any, Optional, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from typing_extensions import disjoint_base
+
 from ._core import Kernel, StopFlag
 
-I32 = npt.NDArray[np.int32]
+_I32: TypeAlias = npt.NDArray[np.int32]
 
 NO_STRATEGY: int
 FEW_CODES_MAX: int
@@ -18,19 +20,20 @@ RUN_ABOVE_LIMIT: int
 RUN_STOPPED: int
 
 def est_table(m: int, b: int, dl: int) -> list[int]: ...
-def root_order(kernel: Kernel, guesses: I32, cands: I32, history: I32, cands_only: bool,
+def root_order(kernel: Kernel, guesses: _I32, cands: _I32, history: _I32, cands_only: bool,
                symmetry: bool, blanks: bool, max_guesses: int = 0, limit: int = 0
-               ) -> tuple[I32, npt.NDArray[np.int64], npt.NDArray[np.int64],
+               ) -> tuple[_I32, npt.NDArray[np.int64], npt.NDArray[np.int64],
                           npt.NDArray[np.bool_], int]: ...
 
+@disjoint_base
 class Optimizer:
     last: Any
     par_min: int
-    def __init__(self, kernel: Kernel, guesses: I32, cands_only: bool, symmetry: bool,
+    def __init__(self, kernel: Kernel, guesses: _I32, cands_only: bool, symmetry: bool,
                  blanks: bool, mem_limit: int, threads: int = 1) -> None: ...
     @property
     def progress(self) -> tuple[int, int]: ...
     @property
     def stats(self) -> dict[str, int]: ...
-    def run(self, cands: I32, history: I32, max_guesses: int, limit: int, first: int = -1,
+    def run(self, cands: _I32, history: _I32, max_guesses: int, limit: int, first: int = -1,
             stop: Optional[StopFlag] = None) -> tuple[int, int, int, Any]: ...

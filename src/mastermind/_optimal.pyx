@@ -35,27 +35,23 @@ ascending (closed under colour and position permutations when symmetry is on, ev
 when absent colours are merged); encoded codes for symmetry.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange, threadid
 
 import numpy as np
 
-from mastermind._core cimport (Hist64, KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE,
-                               STOP_CANCELLED, STOP_MEMORY, STOP_NONE, StopFlag, TWO_WORDS,
-                               vread, _absent_but_smallest, _append_record, _bytes_of,
-                               _halted, _masks8, _new_pack, _slot, _splits_all,
-                               _stop_reason, _with_stop, popcount)
-from mastermind._optimal_bounds cimport (INF, _bound, _cell_counts, _est, _est_table, _pairs,
-                                        _row)
+from mastermind._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
+                               STOP_MEMORY, STOP_NONE, StopFlag, vread, _halted, _masks8,
+                               _splits_all, _stop_reason, _with_stop, popcount)
+from mastermind._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
-from mastermind._symmetry cimport (Sym, _canonical, _canonical_guesses, _sym_child,
-                                   _sym_root, _sym_trivial)
-from mastermind._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Info, Node,
-                                      OData, _adopt, _before, _blank_skip, _bring_next,
-                                      _ensure, _few, _node_close, _node_open,
-                                      _parts_by_slot, _record, _skipped, _sort_by_slot)
+from mastermind._symmetry cimport _sym_child, _sym_root
+from mastermind._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
+                                      _adopt, _blank_skip, _bring_next, _ensure, _few,
+                                      _node_close, _node_open, _parts_by_slot, _record,
+                                      _skipped, _sort_by_slot)
 
 
 # How Optimizer.run ended (its ``status``; exported to Python).

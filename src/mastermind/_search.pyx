@@ -28,7 +28,7 @@ on, and equal to every code when absent colours may be merged.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memset
 
 import numpy as np
 
@@ -83,7 +83,7 @@ cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
     """N_p(d) = 1 + p + ... + p^(d-1), capped at 2^50."""
     cdef int64_t t = 0
     cdef int i
-    for i in range(d):
+    for i in range(d):  # no-cython-lint (a typed counter: d levels)
         t = 1 + p * t
         if t > (<int64_t>1 << 50):
             return <int64_t>1 << 50

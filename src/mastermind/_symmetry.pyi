@@ -1,12 +1,15 @@
 """Type stubs of the kernel's symmetry (src/mastermind/_symmetry.pyx); trusts its
 arguments."""
 
+from typing import Optional, TypeAlias
+
 import numpy as np
 import numpy.typing as npt
 
-from ._core import Kernel
+from ._core import Kernel, StopFlag
 
-I32 = npt.NDArray[np.int32]
+_I32: TypeAlias = npt.NDArray[np.int32]
 
-def canonical_guesses(kernel: Kernel, guesses: I32, history: I32) -> I32: ...
-def group_size(kernel: Kernel, history: I32) -> int: ...
+def canonical_guesses(kernel: Kernel, guesses: _I32, history: _I32,
+                      stop: Optional[StopFlag] = None) -> _I32: ...
+def group_size(kernel: Kernel, history: _I32) -> int: ...

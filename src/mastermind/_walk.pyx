@@ -17,7 +17,7 @@ guesses that lead to the candidates, all indices valid for the kernel.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX, INT64_MIN
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange
 

@@ -75,7 +75,7 @@ class Analysis(DistributionSummary):
     def plot(self, ax: Any = None) -> Any:
         """The distribution as bars on ``ax`` (default: a new figure), the game and the
         average in the title; returns the axes.  Needs matplotlib (``pip install
-        'mastermind[plot]'``); :func:`mastermind.plot.save_plot` draws it to a file."""
+        'mastermind-analysis[plot]'``); :func:`mastermind.plot.save_plot` draws it to a file."""
         from .plot import plot_analysis
 
         return plot_analysis(self, ax)
@@ -114,7 +114,7 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
         they run out.  Ctrl-C (KeyboardInterrupt) stops the kernel's threads too.
     scheduler : run the subtrees as units of work on a Dask cluster: its address
         (``"tcp://host:8786"``), or ``"local:N"`` for N worker processes on this machine
-        (needs ``pip install 'mastermind[distributed]'``; docs/distributed.md).
+        (needs ``pip install 'mastermind-analysis[distributed]'``; docs/distributed.md).
     client : an existing ``distributed.Client`` to run the units on instead.
     checkpoint : an SQLite file recording each finished unit; the same call again
         resumes (:mod:`mastermind.engine.checkpoint`).

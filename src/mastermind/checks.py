@@ -13,7 +13,8 @@ mastermind.checks.ArgumentError: jobs must be between 1 and 256, not 70000
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 import numpy as np
 

@@ -84,7 +84,7 @@ class ComparisonRow(DistributionSummary):
         """The row of an exhaustive result: an :class:`~mastermind.analysis.Analysis`, or
         any object with its ``game``, ``strategy`` (or ``name``), ``candidates_only``,
         ``first_guess`` (a code index), ``distribution`` and ``seconds``."""
-        label = name if name is not None else str(getattr(result, "strategy"))
+        label = name if name is not None else str(result.strategy)
         return cls(label, Pool.CANDIDATES if result.candidates_only else Pool.ALL,
                    result.game.format_code(result.first_guess),
                    dict(sorted(result.distribution.items())),
@@ -224,7 +224,7 @@ class Comparison:
     def plot(self, ax: Any = None) -> Any:
         """Bars of every row's distribution (one colour per strategy, the candidates-only
         pool hatched) on ``ax`` (default: a new figure); returns the axes.  Needs
-        matplotlib (``pip install 'mastermind[plot]'``)."""
+        matplotlib (``pip install 'mastermind-analysis[plot]'``)."""
         from .plot import plot_comparison
 
         return plot_comparison(self, ax)
@@ -253,6 +253,9 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
             progress: Optional[Progress] = None) -> Comparison:
     """Play every strategy with every guess pool against every secret of ``game``.
 
+    Each strategy opens with its own first guess (the rule's choice over the pool).  The
+    rows come pool by pool, in the order given, strategies in the order given.
+
     Parameters
     ----------
     strategies : names of :class:`~mastermind.rules.Strategy` (default: all five, in
@@ -262,9 +265,6 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
         (:func:`mastermind.optimum.optimal`, proved; it can take long on big games).
     jobs : threads for each analysis (default: all cores); results never depend on it.
     progress : called as ``progress(secrets_done, secrets_total)`` over all the rows.
-
-    Each strategy opens with its own first guess (the rule's choice over the pool).  The
-    rows come pool by pool, in the order given, strategies in the order given.
 
     >>> from mastermind.game import Game
     >>> c = compare(Game(4, 6), "first-candidate", "all")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
@@ -117,6 +117,17 @@ class CodeSets:
     """What :class:`Game` and :class:`mastermind.custom.CustomGame` share: index arrays
     checked for the kernel, and the candidates left by a history.  Needs ``size``,
     ``secrets``, ``code``, ``slot`` and ``kernel``."""
+
+    if TYPE_CHECKING:  # what the classes that use it provide
+        size: int
+        secrets: np.ndarray
+        guesses: np.ndarray
+        kernel: _core.Kernel
+        name: str
+        def code(self, value: CodeLike) -> int: ...
+        def guess(self, value: CodeLike) -> int: ...
+        def slot(self, score: Union[Score, tuple[int, int], str]) -> int: ...
+        def format_code(self, index: int) -> str: ...
 
     def as_indices(self, codes: Iterable[CodeLike] | np.ndarray | None,
                    default: np.ndarray | None = None, what: str = "codes") -> np.ndarray:
@@ -227,7 +238,7 @@ class Game(CodeSets):
         return hash((self.n, self.k, self.variant))
 
     @property
-    def name(self) -> str:
+    def name(self) -> str:  # type: ignore[override]  # CustomGame's is an attribute
         base = f"[{self.n},{self.k}]"
         return base if self.variant is Variant.CLASSIC else f"{base} {self.variant.value}"
 

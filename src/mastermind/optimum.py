@@ -20,7 +20,8 @@ False
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Optional
+from collections.abc import Callable, Iterable
+from typing import Any, Optional
 
 import numpy as np
 

@@ -273,6 +273,7 @@ class Session:
                     candidates_only=self.candidates_only,
                     history=[r.guess for r in self._rows], time_limit=time_limit)
             self._suggestion_limit = time_limit or 0.0
+        assert self._suggestion is not None
         return self._suggestion.guess
 
     @property

@@ -1,5 +1,5 @@
 """Pictures of distributions, drawn with matplotlib (the optional extra
-``mastermind[plot]``): bars of how many secrets need 1, 2, 3... guesses, for one analysis
+``mastermind-analysis[plot]``): bars of how many secrets need 1, 2, 3... guesses, for one analysis
 (:meth:`mastermind.analysis.Analysis.plot`) or for every row of a comparison
 (:meth:`mastermind.comparison.Comparison.plot`, one colour per strategy, the candidates-only
 pool hatched), and :func:`save_plot` writing either to a PNG, SVG or PDF file.
@@ -39,7 +39,7 @@ def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotError("plots need matplotlib: pip install 'mastermind[plot]'") from None
+        raise PlotError("plots need matplotlib: pip install 'mastermind-analysis[plot]'") from None
     return matplotlib
 
 

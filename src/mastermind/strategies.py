@@ -176,7 +176,7 @@ def _partitions(n: int, most: int, largest: int | None = None) -> list[list[int]
         return [[]]
     if most == 0:
         return []
-    out = []
+    out: list[list[int]] = []
     for first in range(min(n, largest), 0, -1):
         out.extend([first] + rest for rest in _partitions(n - first, most - 1, first))
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple, Optional
 
 import numpy as np
@@ -113,9 +114,10 @@ def expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, t
         if part.size <= expand_min:
             tasks.append(Task(part, 2, h1, root, game.slots[s1]))
             continue
-        g2 = int(run_stoppable(lambda f: _walk.choose(
-            kernel, level2, part, strategy.kind, candidates_only, game.secrets_are_guesses,
-            threads, blanks, f), flag, inline=level2.size * part.size < INLINE_PAIRS))
+        g2 = int(run_stoppable(partial(
+            _walk.choose, kernel, level2, part, strategy.kind, candidates_only,
+            game.secrets_are_guesses, threads, blanks), flag,
+            inline=level2.size * part.size < INLINE_PAIRS))
         stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
         node = Node(g2, int(part.size)) if tree else None
         if root is not None:

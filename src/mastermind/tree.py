@@ -107,7 +107,7 @@ def to_json(result: Analysis) -> dict[str, Any]:
             out["children"] = {texts[s]: node(c) for s, c in nd.children.items()}
         return out
 
-    out = {
+    out: dict[str, Any] = {
         "game": game.name,
         "variant": game.variant.value,
         "pegs": game.n,

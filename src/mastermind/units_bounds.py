@@ -20,7 +20,8 @@ refuted within fewer, so a later question takes that answer from the file too.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 import numpy as np
 

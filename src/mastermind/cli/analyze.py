@@ -34,7 +34,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.add_argument("--plot", metavar="FILE",
                    help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
-                        "matplotlib: pip install 'mastermind[plot]')")
+                        "matplotlib: pip install 'mastermind-analysis[plot]')")
     p.set_defaults(func=run)
 
 

@@ -23,6 +23,8 @@ from ..limits import MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
 from ..rules import Strategy, Variant
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from ..game import Game
 
 EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
@@ -45,7 +47,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.hint or self.prog} --help')")
 
-    def _print_message(self, message: str, file: Optional[TextIO] = None) -> None:
+    def _print_message(self, message: str, file: Optional[SupportsWrite[str]] = None) -> None:
         # argparse's own version drops write errors: `--help > /dev/full` would succeed
         if message:
             (file or sys.stderr).write(message)
@@ -113,7 +115,7 @@ def distributed_options(p: argparse.ArgumentParser) -> None:
                    help="run the work as units on a Dask cluster: the scheduler's address "
                         "(e.g. tcp://10.0.0.5:8786), or local:N to start N worker processes "
                         "on this machine for the run (needs pip install "
-                        "'mastermind[distributed]'); the result is the same")
+                        "'mastermind-analysis[distributed]'); the result is the same")
     d.add_argument("--checkpoint", metavar="FILE",
                    help="record each finished unit of work in FILE (SQLite), with or without "
                         "--scheduler; after Ctrl-C, a crash or a reboot, the same command "

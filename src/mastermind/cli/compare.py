@@ -48,7 +48,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="leave out the seconds (a table that is the same on every run)")
     o.add_argument("--plot", metavar="FILE",
                    help="also draw the distributions to FILE (.png, .svg or .pdf; needs "
-                        "matplotlib: pip install 'mastermind[plot]')")
+                        "matplotlib: pip install 'mastermind-analysis[plot]')")
     jobs_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _table(result, out: TextIO, seconds: bool) -> None:  # type: ignore[no-untyped-def]
+def _table(result, out: TextIO, seconds: bool) -> None:
     from .render import print_table, wants_colour
 
     if not wants_colour(out):

@@ -302,8 +302,8 @@ def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: s
             if not m:
                 con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
                 return _AGAIN
-            row, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
-            con.say(f"Row {row} is now {_score_text(session.history[row - 1].score, bp)}: "
+            number, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
+            con.say(f"Row {number} is now {_score_text(session.history[number - 1].score, bp)}: "
                     f"{_plural(left, 'code')} left.")
         elif not session.consistent:
             con.say("The answers so far are inconsistent: correct a row with "

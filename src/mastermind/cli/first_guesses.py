@@ -8,7 +8,7 @@ from typing import TextIO
 
 from ..rules import Strategy
 from .common import EXIT_OK, game_options, jobs_option, make_game, output_options
-from .render import Pegs, print_table, wants_colour
+from .render import Cell, Pegs, print_table, wants_colour
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     if wants_colour(out):
         look = Pegs(game, out)
-        cells = [[look.code(r.guess), str(r.values.max_part), f"{r.values.entropy:.3f}",
+        cells: list[list[Cell]] = [[look.code(r.guess), str(r.values.max_part), f"{r.values.entropy:.3f}",
                   f"{r.values.expected_size:.1f}", str(r.values.parts),
                   ", ".join(s for s, c in openings.items() if c == r.code)] for r in rows]
         print_table(out, ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],

@@ -199,7 +199,7 @@ def steps_table(game: "Game", steps: Sequence[Any], out: TextIO, title: str) -> 
     """``mastermind solve``'s steps on a terminal: the legend, then guess, score and
     candidates left per step, with pegs."""
     look = Pegs(game, out)
-    rows = [[str(i), look.code(s.guess), look.score(s.score), f"{s.remaining:,}"]
+    rows: list[list[Cell]] = [[str(i), look.code(s.guess), look.score(s.score), f"{s.remaining:,}"]
             for i, s in enumerate(steps, 1)]
     print_table(out, ["#", "guess", "score", "left"], rows, numeric={"#", "left"},
                 title=title, legend=look.legend(),

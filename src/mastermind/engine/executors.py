@@ -5,7 +5,7 @@ of this process.
 or ``"local:N"``: a LocalCluster of N worker processes on this machine (one thread each),
 started for the run and closed after it.  ``client`` is an existing
 ``distributed.Client``, used as it is and left open.  Dask is imported only here and
-only when one of them is given: ``pip install 'mastermind[distributed]'``.
+only when one of them is given: ``pip install 'mastermind-analysis[distributed]'``.
 docs/distributed.md shows how to start schedulers and workers by hand, on SLURM and on
 Kubernetes, and how to secure them.
 
@@ -74,7 +74,7 @@ def _dask() -> Any:
         import distributed
     except ImportError:
         raise SchedulerError("a Dask scheduler needs the distributed package: pip install "
-                             "'mastermind[distributed]'") from None
+                             "'mastermind-analysis[distributed]'") from None
     return distributed
 
 

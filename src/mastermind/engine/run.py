@@ -8,9 +8,9 @@ closed at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .units import Counts, Plan, execute, spec_of
 

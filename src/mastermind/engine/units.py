@@ -26,8 +26,9 @@ import threading
 import time
 import warnings
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Optional, Protocol
 
 import numpy as np
 
