@@ -140,6 +140,8 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
         lim = row.get("within_p")
         if lim is None:
             within = "same" if row.get("p") is not None else "p not proved"
+        elif lim.get("exact", True) and lim["total"] == row["total"]:
+            within = f"p = {row['p']}: the same total"
         elif lim.get("exact", True):
             within = f"p = {row['p']}: **{lim['total']}** ({short(lim['distribution'])})"
         else:
