@@ -24,6 +24,7 @@ import argparse
 import gzip
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -81,7 +82,7 @@ def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: in
     name = key(n, k, variant)
     row: dict[str, Any] = {"game": label(n, k, variant), "pegs": n, "colours": k,
                            "variant": variant, "secrets": int(game.secrets.size),
-                           "budget": budget, "jobs": jobs}
+                           "budget": budget, "jobs": jobs, "commit": commit()}
     best = optimal(game, time_limit=budget, jobs=jobs)
     if not best.exact:
         row.update(exact=False, lower=best.lower, best_found=best.total,
@@ -108,6 +109,16 @@ def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: in
                                "best_found": within.total,
                                "seconds": round(within.seconds, 2)}
     return row
+
+
+def commit() -> Optional[str]:
+    """The checkout's commit (the solver that made the row), when it is a git checkout."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=Path(__file__).resolve().parent, timeout=10)
+    except OSError:
+        return None
+    return done.stdout.strip() or None
 
 
 def load(path: Path) -> dict[str, Any]:
