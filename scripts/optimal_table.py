@@ -76,8 +76,10 @@ def checked(result: Any) -> dict[str, Any]:
 
 
 def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: int,
-          out: Path, log: Any) -> dict[str, Any]:
-    """One game's entry (written tree included); ``exact`` False when out of budget."""
+          out: Path, log: Any, record: Any) -> dict[str, Any]:
+    """One game's entry (written tree included); ``exact`` False when out of budget.
+    ``record(row)`` saves the row as soon as the optimum is known (before p and the
+    optimum within p, which can take as long again)."""
     game = Game(n, k, variant)
     name = key(n, k, variant)
     row: dict[str, Any] = {"game": label(n, k, variant), "pegs": n, "colours": k,
@@ -93,6 +95,7 @@ def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: in
         json.dump(to_json(best), f, separators=(",", ":"))
     log(f"  {name}: {best.total} (max {best.max}) in {best.seconds:.1f} s, "
         f"{best.nodes:,} nodes, tree written")
+    record(row)
     w = worst_case(game, time_limit=p_budget, jobs=jobs)
     row["p"] = w.upper if w.exact else None
     row["p_bounds"] = [w.lower, w.upper]
@@ -199,10 +202,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         size = Game(n, k, variant).secrets.size
         jobs = args.big_jobs if size >= 2000 else args.jobs
         log(f"{name}: {size} secrets, budget {args.budget:.0f} s, {jobs} thread(s)")
-        row = solve(n, k, variant, args.budget, args.p_budget, jobs, args.out, log)
-        table = load(path)        # (another run may have added rows meanwhile)
-        table[name] = row
-        save(path, table)
+        def record(row: dict[str, Any], name: str = name) -> None:
+            table = load(path)    # (another run may have added rows meanwhile)
+            table[name] = row
+            save(path, table)
+
+        row = solve(n, k, variant, args.budget, args.p_budget, jobs, args.out, log, record)
+        record(row)
         log(f"{name}: " + ("exact" if row["exact"] else
                            f"not finished: {row['lower']}..{row['best_found']}"))
     return 0
