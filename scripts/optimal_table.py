@@ -153,7 +153,8 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
             continue
         lim = row.get("within_p")
         if lim is None:
-            within = "same" if row.get("p") is not None else "p not proved"
+            within = (f"max <= p = {row['p']}" if row.get("p") is not None
+                      else "p not proved")
         elif lim.get("exact", True) and lim["total"] == row["total"]:
             within = f"p = {row['p']}: the same total"
         elif lim.get("exact", True):
