@@ -1,6 +1,7 @@
 """The exact expected-case optimum (mastermind.optimum): the published games.
 
-[4,6], [4,7] and Bulls and Cows [4,9] run by default; Bulls and Cows [4,10] and [4,8] take tens of seconds:
+[4,6], [4,7] and Bulls and Cows [4,9] run by default; Bulls and Cows [4,10] and [4,8]
+take tens of seconds:
 ``python -m pytest bench/test_bench_optimal.py --benchmark-only -m slow``.  Every
 benchmark checks its total.
 """

@@ -8,9 +8,10 @@ the reported distribution before anything is written; the strategy written compr
 (``<out>/<game>.json.gz``, in ``mastermind tree --format json``'s format); then the exact
 worst case p (:func:`mastermind.bounds.worst_case`, within a shorter budget) and, when the
 optimum needs more than p guesses, the optimum among the strategies that never need more
-than p.  Every finished game is recorded in ``<out>/table.json`` at once; a game already
-there is skipped (a game that did not finish is tried again only with a larger budget),
-so a rerun resumes.  ``--markdown`` prints the table from ``table.json``.
+than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  Every
+finished game is recorded in ``<out>/table.json`` at once; a game already there is
+skipped (a game that did not finish is tried again only with a larger budget), so a
+rerun resumes.  ``--markdown`` prints the table from ``table.json``.
 
 Usage:
     PYTHONPATH=src nice -n 15 python scripts/optimal_table.py --budget 600 --jobs 1 \\
@@ -105,6 +106,8 @@ def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: in
             row["within_p"] = checked(within)
             if within.max > w.upper:
                 raise AssertionError(f"{name}: the limited optimum needs {within.max}")
+            with gzip.open(out / f"{name}-within-p.json.gz", "wt", encoding="utf-8") as f:
+                json.dump(to_json(within), f, separators=(",", ":"))
             log(f"  {name}: within p = {w.upper}: {within.total} in "
                 f"{within.seconds:.1f} s")
         else:
