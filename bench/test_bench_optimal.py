@@ -1,6 +1,7 @@
 """The exact expected-case optimum (mastermind.optimum): the published games.
 
-[4,6] and [4,7] run by default; Bulls and Cows [4,10] and [4,8] take tens of seconds:
+[4,6], [4,7] and Bulls and Cows [4,9] run by default; Bulls and Cows [4,10] and [4,8]
+take tens of seconds:
 ``python -m pytest bench/test_bench_optimal.py --benchmark-only -m slow``.  Every
 benchmark checks its total.
 """
@@ -30,6 +31,15 @@ def test_optimal_4_7(benchmark):
     result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
     benchmark.extra_info["nodes"] = result.nodes
     assert result.exact and result.total == 11228
+
+
+@pytest.mark.benchmark(group="optimal")
+def test_optimal_bulls_and_cows_4_9(benchmark):
+    """fancidev's mmstrat publishes 14914 (rules p4c9n)."""
+    game = Game(4, 9, "bulls-and-cows")
+    result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
+    benchmark.extra_info["nodes"] = result.nodes
+    assert result.exact and result.total == 14914
 
 
 @pytest.mark.slow

@@ -4,18 +4,25 @@ the independent scorer, the same tree whatever the threads, time limits."""
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import reference as ref
+import mastermind
 from mastermind import Game, _optimal, two_d
 from mastermind.bounds import check_strategy, strategy_distribution
 from mastermind.checks import ArgumentError
 from mastermind.optimum import optimal
 
+ROOT = Path(__file__).resolve().parents[1]
 TINY = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2), (2, 5)]
 
 
@@ -134,6 +141,83 @@ def test_published_optimum_4_8():
     """arfst23 (2023): 20471."""
     best = optimal(Game(4, 8))
     assert best.exact and verified(best) == 20471
+
+
+def test_published_optimum_bulls_and_cows_4_9():
+    """fancidev's mmstrat (2012, its profiling notes, rules p4c9n: no repeated colour in
+    the guesses or the secrets, every such code may be guessed, our ``bulls-and-cows``):
+    14914, distribution 1/4/81/648/1682/596/12.  The strategy found here has the same
+    total (optimal strategies are not unique)."""
+    best = optimal(Game(4, 9, "bulls-and-cows"), jobs=2)
+    assert best.exact and verified(best) == 14914
+    mmstrat = {1: 1, 2: 4, 3: 81, 4: 648, 5: 1682, 6: 596, 7: 12}
+    assert sum(d * c for d, c in mmstrat.items()) == best.total
+    assert sum(mmstrat.values()) == best.secrets == 3024
+
+
+TABLE = ROOT / "results" / "optimal"
+
+
+def table_rows():
+    return json.loads((TABLE / "table.json").read_text())
+
+
+@pytest.mark.parametrize("name,n,k,variant", [("2x6", 2, 6, "classic"),
+                                              ("5x2", 5, 2, "classic"),
+                                              ("4x4-bulls-and-cows", 4, 4, "bulls-and-cows")])
+def test_table_entries_match_brute_force(name, n, k, variant):
+    """Entries of the committed table (results/optimal/table.json) that a brute force
+    reaches in a second: the brute force, the solver now and the table agree."""
+    game = Game(n, k, variant)
+    row = table_rows()[name]
+    assert row["exact"] and row["total"] == brute(game) == optimal(game).total
+
+
+def replayed_rows(small):
+    from mastermind.tree import replay_distribution
+
+    for name, row in table_rows().items():
+        if not row["exact"] or (row["secrets"] <= 2500) != small:
+            continue
+        with gzip.open(TABLE / f"{name}.json.gz", "rt") as f:
+            doc = json.load(f)
+        game = Game(row["pegs"], row["colours"], row["variant"])
+        dist = replay_distribution(doc, game)
+        assert {str(d): c for d, c in dist.items()} == row["distribution"], name
+        assert sum(d * c for d, c in dist.items()) == row["total"] == doc["total"], name
+        assert doc["first_guess"] == row["first_guess"]
+        yield name
+
+
+def test_the_committed_table_replays():
+    """Every committed strategy of up to 2,500 secrets, replayed secret by secret with the
+    plain scorer, gives its row's distribution and total."""
+    assert len(list(replayed_rows(True))) >= 30
+
+
+@pytest.mark.slow
+def test_the_committed_table_replays_big_games():
+    assert list(replayed_rows(False))
+
+
+def test_the_table_script_writes_and_resumes(tmp_path):
+    """scripts/optimal_table.py on two tiny games: the rows, the trees (replayed by the
+    script before writing), the Markdown, and a rerun that skips what is done."""
+    env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
+    cmd = [sys.executable, str(ROOT / "scripts" / "optimal_table.py"), "--out",
+           str(tmp_path), "--only", "3x3", "4x2-black-peg", "--budget", "60"]
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    rows = json.loads((tmp_path / "table.json").read_text())
+    assert rows["3x3"]["total"] == 73 and rows["3x3"]["distribution"] == {
+        "1": 1, "2": 7, "3": 18, "4": 1}
+    assert rows["4x2-black-peg"]["total"] == brute(Game(4, 2, "black-peg"))
+    assert sorted(p.name for p in tmp_path.glob("*.json.gz")) == [
+        "3x3.json.gz", "4x2-black-peg.json.gz"]
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0 and again.stderr == ""       # nothing left to do
+    md = subprocess.run(cmd[:4] + ["--markdown"], capture_output=True, text=True, env=env)
+    assert "| [3,3] | 27 | **73** |" in md.stdout
 
 
 def test_fixed_openings():

@@ -162,6 +162,12 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         if v >= 0:
             o.obvious += 1
             return v
+        # no candidate puts every other code in a part of its own: T >= 2m (rule 5b of
+        # docs/optimal.md; for m > nslots no guess has the parts to do so)
+        if 2 * m > lb0:
+            lb0 = 2 * m
+            if lb0 >= limit and not root:
+                return lb0
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
             return limit

@@ -253,11 +253,13 @@ cdef inline bint _skipped(const OData* o, const Node* nd, Guesses* gs,
 cdef inline void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept nogil:
     """Move the next guess in the order (_before) to info[i]: the first of info[i..],
     whose bound, when only estimated from its part count and still below the best, is
-    first made exact from its part sizes (then the order is looked at again)."""
+    first made exact from its part sizes, with every other estimate equal to it (then
+    the order is looked at again)."""
     cdef uint32_t row[MAX_SLOTS]
     cdef Py_ssize_t t, j, n = nd.ninfo
     cdef Info* info = nd.info
     cdef Info first
+    cdef int64_t lb
     while True:
         t = i                               # the smallest key, an unrefined bound first
         first = info[i]                     # at a tie (the first so far held by value:
@@ -267,9 +269,16 @@ cdef inline void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept no
                 first = info[j]
         if first.exact or first.lb >= nd.best:
             break
-        _row(o.d, first.g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
-        info[t].lb = _bound(row, nd.nc, nd.win_j, nd.m, nd.estt, &info[t].key2)
-        info[t].exact = 1
+        # Every unrefined guess of this least bound L comes before every exact one of
+        # bound L, and refining only raises a bound: all of them are refined before a
+        # guess of bound L or more is chosen.  So they are refined in one pass (the same
+        # guesses as one at a time, one scan of the list instead of one each).
+        lb = first.lb
+        for j in range(i, n):
+            if not info[j].exact and info[j].lb == lb:
+                _row(o.d, info[j].g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+                info[j].lb = _bound(row, nd.nc, nd.win_j, nd.m, nd.estt, &info[j].key2)
+                info[j].exact = 1
     if t != i:
         info[t] = info[i]
         info[i] = first

@@ -1,0 +1,222 @@
+"""The table of exact expected-case optima (the least total number of guesses over every
+secret), game after game, resumable.
+
+For each game in the list (cheapest first): the exact optimum by
+:func:`mastermind.optimum.optimal` within a time budget; its strategy replayed secret by
+secret with the plain-Python scorer (:func:`mastermind.bounds.strategy_distribution`) to
+the reported distribution before anything is written; the strategy written compressed
+(``<out>/<game>.json.gz``, in ``mastermind tree --format json``'s format); then the exact
+worst case p (:func:`mastermind.bounds.worst_case`, within a shorter budget) and, when the
+optimum needs more than p guesses, the optimum among the strategies that never need more
+than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  Every
+finished game is recorded in ``<out>/table.json`` at once; a game already there is
+skipped (a game that did not finish is tried again only with a larger budget), so a
+rerun resumes.  ``--markdown`` prints the table from ``table.json``.
+
+Usage:
+    PYTHONPATH=src nice -n 15 python scripts/optimal_table.py --budget 600 --jobs 1 \\
+        --out results/optimal --log results/optimal/table.log
+    PYTHONPATH=src python scripts/optimal_table.py --out results/optimal --markdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from mastermind.bounds import check_strategy, strategy_distribution, worst_case
+from mastermind.game import Game
+from mastermind.optimum import optimal
+from mastermind.tree import to_json
+
+#: (pegs, colours, variant), cheapest first (as the brief of this table orders them)
+GAMES: list[tuple[int, int, str]] = (
+    [(2, k, "classic") for k in range(2, 11)]
+    + [(3, k, "classic") for k in range(2, 11)]
+    + [(4, k, "classic") for k in range(4, 9)]
+    + [(5, k, "classic") for k in range(2, 5)]
+    + [(6, k, "classic") for k in range(2, 4)]
+    + [(4, k, "bulls-and-cows") for k in range(4, 11)]
+    + [(5, k, "bulls-and-cows") for k in range(5, 9)]
+    + [(4, k, "black-peg") for k in range(2, 8)]
+    + [(6, 4, "classic"), (5, 5, "classic"), (4, 9, "classic"), (5, 6, "classic"),
+       (4, 10, "classic"), (6, 5, "classic")])
+
+
+def key(n: int, k: int, variant: str) -> str:
+    """The game's name in the table and in file names: ``4x8``, ``4x10-bulls-and-cows``."""
+    return f"{n}x{k}" + ("" if variant == "classic" else f"-{variant}")
+
+
+def label(n: int, k: int, variant: str) -> str:
+    names = {"classic": "", "bulls-and-cows": "Bulls and Cows ", "black-peg": "black-peg "}
+    return f"{names[variant]}[{n},{k}]"
+
+
+def checked(result: Any) -> dict[str, Any]:
+    """The optimum's row, after its strategy is replayed with the plain scorer."""
+    game = result.game
+    replay = strategy_distribution(game, result.tree)
+    if replay != result.distribution:
+        raise AssertionError(f"{game.name}: the tree replays to {replay}, "
+                             f"not {result.distribution}")
+    worst = check_strategy(game, result.tree)
+    if worst != result.max:
+        raise AssertionError(f"{game.name}: the tree needs {worst} guesses, not {result.max}")
+    return {"total": result.total, "max": result.max,
+            "distribution": {str(d): c for d, c in sorted(result.distribution.items())},
+            "first_guess": game.format_code(result.first_guess),
+            "nodes": result.nodes, "seconds": round(result.seconds, 2)}
+
+
+def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: int,
+          out: Path, log: Any, record: Any) -> dict[str, Any]:
+    """One game's entry (written tree included); ``exact`` False when out of budget.
+    ``record(row)`` saves the row as soon as the optimum is known (before p and the
+    optimum within p, which can take as long again)."""
+    game = Game(n, k, variant)
+    name = key(n, k, variant)
+    row: dict[str, Any] = {"game": label(n, k, variant), "pegs": n, "colours": k,
+                           "variant": variant, "secrets": int(game.secrets.size),
+                           "budget": budget, "jobs": jobs, "commit": commit()}
+    best = optimal(game, time_limit=budget, jobs=jobs)
+    if not best.exact:
+        row.update(exact=False, lower=best.lower, best_found=best.total,
+                   seconds=round(best.seconds, 2), nodes=best.nodes)
+        return row
+    row.update(exact=True, **checked(best))
+    with gzip.open(out / f"{name}.json.gz", "wt", encoding="utf-8") as f:
+        json.dump(to_json(best), f, separators=(",", ":"))
+    log(f"  {name}: {best.total} (max {best.max}) in {best.seconds:.1f} s, "
+        f"{best.nodes:,} nodes, tree written")
+    record(row)
+    w = worst_case(game, time_limit=p_budget, jobs=jobs)
+    row["p"] = w.upper if w.exact else None
+    row["p_bounds"] = [w.lower, w.upper]
+    if w.exact and w.upper < best.max:
+        within = optimal(game, max_guesses=w.upper, time_limit=budget, jobs=jobs)
+        if within.exact and within.feasible:
+            row["within_p"] = checked(within)
+            if within.max > w.upper:
+                raise AssertionError(f"{name}: the limited optimum needs {within.max}")
+            with gzip.open(out / f"{name}-within-p.json.gz", "wt", encoding="utf-8") as f:
+                json.dump(to_json(within), f, separators=(",", ":"))
+            log(f"  {name}: within p = {w.upper}: {within.total} in "
+                f"{within.seconds:.1f} s")
+        else:
+            row["within_p"] = {"exact": False, "lower": within.lower,
+                               "best_found": within.total,
+                               "seconds": round(within.seconds, 2)}
+    return row
+
+
+def commit() -> Optional[str]:
+    """The checkout's commit (the solver that made the row), when it is a git checkout."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=Path(__file__).resolve().parent, timeout=10)
+    except OSError:
+        return None
+    return done.stdout.strip() or None
+
+
+def load(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def save(path: Path, table: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(table, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def short(dist: dict[str, int]) -> str:
+    return "/".join(str(c) for _, c in sorted(dist.items(), key=lambda kv: int(kv[0])))
+
+
+def markdown(table: dict[str, Any]) -> Iterator[str]:
+    yield ("| game | secrets | optimum | average | max | distribution | first guess "
+           "| nodes | seconds | within p guesses |")
+    yield "| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |"
+    for n, k, variant in GAMES:
+        row = table.get(key(n, k, variant))
+        if row is None:
+            continue
+        if not row["exact"]:
+            yield (f"| {row['game']} | {row['secrets']:,} | {row['lower']}..{row['best_found']} "
+                   f"| | | not finished | | {row['nodes']:,} | {row['seconds']:.0f} "
+                   f"(budget) | |")
+            continue
+        lim = row.get("within_p")
+        if lim is None:
+            within = (f"max <= p = {row['p']}" if row.get("p") is not None
+                      else "p not proved")
+        elif lim.get("exact", True) and lim["total"] == row["total"]:
+            within = f"p = {row['p']}: the same total"
+        elif lim.get("exact", True):
+            within = f"p = {row['p']}: **{lim['total']}** ({short(lim['distribution'])})"
+        else:
+            within = f"p = {row['p']}: {lim['lower']}..{lim['best_found']} (not finished)"
+        avg = row["total"] / row["secrets"]
+        yield (f"| {row['game']} | {row['secrets']:,} | **{row['total']}** | {avg:.4f} "
+               f"| {row['max']} | {short(row['distribution'])} | {row['first_guess']} "
+               f"| {row['nodes']:,} | {row['seconds']:.2f} | {within} |")
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="results/optimal", type=Path)
+    ap.add_argument("--budget", type=float, default=600.0, help="seconds per optimum")
+    ap.add_argument("--p-budget", type=float, default=60.0, help="seconds for p")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--big-jobs", type=int, default=2,
+                    help="threads for games of 2,000 secrets or more")
+    ap.add_argument("--only", nargs="*", help="game names (as in table.json) to run")
+    ap.add_argument("--log", type=Path)
+    ap.add_argument("--markdown", action="store_true", help="print the table and stop")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "table.json"
+    table = load(path)
+    if args.markdown:
+        print("\n".join(markdown(table)))
+        return 0
+
+    def log(line: str) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        for stream in ([sys.stderr] + ([open(args.log, "a")] if args.log else [])):
+            print(f"{stamp} {line}", file=stream, flush=True)
+            if stream is not sys.stderr:
+                stream.close()
+
+    for n, k, variant in GAMES:
+        name = key(n, k, variant)
+        if args.only and name not in args.only:
+            continue
+        old = table.get(name)
+        if old is not None and (old["exact"] or old["budget"] >= args.budget):
+            continue
+        size = Game(n, k, variant).secrets.size
+        jobs = args.big_jobs if size >= 2000 else args.jobs
+        log(f"{name}: {size} secrets, budget {args.budget:.0f} s, {jobs} thread(s)")
+        def record(row: dict[str, Any], name: str = name) -> None:
+            table = load(path)    # (another run may have added rows meanwhile)
+            table[name] = row
+            save(path, table)
+
+        row = solve(n, k, variant, args.budget, args.p_budget, jobs, args.out, log, record)
+        record(row)
+        log(f"{name}: " + ("exact" if row["exact"] else
+                           f"not finished: {row['lower']}..{row['best_found']}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
