@@ -46,11 +46,14 @@ native = _flag("MASTERMIND_NATIVE")
 x86 = platform.machine().lower() in ("x86_64", "amd64")
 
 # The targets of the default x86-64 build, lowest first, and their flags.  _cpu.pyx checks
-# the same feature levels at run time: change both together.
+# the same feature levels at run time: change both together.  Loops and jump targets are
+# aligned on 16 bytes whatever the padding (generic tuning pads at most 11 bytes): the
+# scans' loops measured 5-9% slower without it, as fast as -march=native with it.
+ALIGN = ["-mtune=generic", "-falign-loops=16", "-falign-jumps=16"]
 TARGETS = {
-    "baseline": ["-march=x86-64", "-mtune=generic"],
-    "avx2": ["-march=x86-64-v3", "-mtune=generic"],
-    "avx512": ["-march=x86-64-v4", "-mtune=generic"],
+    "baseline": ["-march=x86-64", *ALIGN],
+    "avx2": ["-march=x86-64-v3", *ALIGN],
+    "avx512": ["-march=x86-64-v4", *ALIGN],
 }
 
 compile_args = ["-O0", "-g"] if debug else ["-O3"]
