@@ -1,6 +1,7 @@
 """Compare this checkout's benchmarks with another build's, by interleaved runs.
 
     python bench/ab.py OTHER_CHECKOUT [--rounds 3] [-k EXPR]
+                       [--base-env NAME=VALUE ...] [--new-env NAME=VALUE ...]
 
 OTHER_CHECKOUT is another clone or worktree of the project with its extension built in
 place (``python setup.py build_ext --inplace``), e.g. ``git worktree add /tmp/base main``.
@@ -8,6 +9,10 @@ The two benchmark suites run one after the other, ``--rounds`` times each, alter
 (base, new, base, new, ...), so that both see the same phases of a machine whose speed
 drifts; each run is a fresh ``python -m pytest bench/ --benchmark-only`` with
 ``PYTHONPATH`` set to that checkout's ``src``.  Benchmarks are matched by name.
+
+``--base-env`` and ``--new-env`` set environment variables for one side's runs: e.g.
+``python bench/ab.py . --base-env MASTERMIND_SIMD=avx2`` compares, in this checkout,
+the kernel's avx2 build with the one its CPU picks (``mastermind.simd``).
 
 Printed per benchmark: the median time of each side (the median over rounds of each
 run's median) and the median over rounds of the ratio new / base of the same round: the
@@ -28,9 +33,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
-def run_suite(tree: Path, expr: str | None, out: Path) -> dict[str, float]:
+def side_env(pairs: list[str]) -> dict[str, str]:
+    """NAME=VALUE arguments as a dict."""
+    if not all("=" in p for p in pairs):
+        sys.exit(f"expected NAME=VALUE: {pairs}")
+    return dict(p.split("=", 1) for p in pairs)
+
+
+def run_suite(tree: Path, expr: str | None, out: Path,
+              extra: dict[str, str]) -> dict[str, float]:
     """One run of the tree's benchmark suite: {benchmark name: median seconds}."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), **extra)
     cmd = [sys.executable, "-m", "pytest", "bench/", "--benchmark-only", "-q",
            "-p", "no:cacheprovider", f"--benchmark-json={out}"]
     if expr:
@@ -47,14 +60,18 @@ def main() -> None:
     parser.add_argument("base", type=Path, help="the other checkout (built in place)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("-k", dest="expr", default=None, help="pytest -k expression")
+    parser.add_argument("--base-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--new-env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
+    envs = {"base": side_env(args.base_env), "new": side_env(args.new_env)}
     base, new = args.base.resolve(), HERE
     runs: dict[str, list[dict[str, float]]] = {"base": [], "new": []}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
             for side, tree in (("base", base), ("new", new)):
                 print(f"round {r + 1}/{args.rounds}: {side} ({tree})", file=sys.stderr)
-                runs[side].append(run_suite(tree, args.expr, Path(tmp) / f"{side}{r}.json"))
+                runs[side].append(run_suite(tree, args.expr, Path(tmp) / f"{side}{r}.json",
+                                            envs[side]))
     names = [n for n in runs["new"][0] if all(n in run for run in runs["base"])]
     width = max(len(n) for n in names)
     print(f"{'benchmark':<{width}}  {'base (s)':>10}  {'new (s)':>10}  {'new/base':>8}")

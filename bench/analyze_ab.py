@@ -2,6 +2,7 @@
 
     python bench/analyze_ab.py OTHER_CHECKOUT [--rounds 5] [--reps 3] [--jobs N]
                                [--strategies minmax,entropy,parts,expected-size]
+                               [--base-env NAME=VALUE ...] [--new-env NAME=VALUE ...]
 
 OTHER_CHECKOUT is another clone or worktree with its extension built in place, as for
 bench/ab.py; it only needs ``mastermind.game.Game`` and ``mastermind.analysis.analyze``,
@@ -15,7 +16,8 @@ machine disturbs least).
 
 Printed per strategy: each side's least times over all rounds, and the median over rounds
 of the ratio new / base of the same round, for wall and for CPU time (below 1: this
-checkout is faster).
+checkout is faster).  ``--base-env`` and ``--new-env`` set environment variables for one
+side's processes, as in bench/ab.py (e.g. ``--base-env MASTERMIND_SIMD=avx2``).
 """
 
 from __future__ import annotations
@@ -50,9 +52,10 @@ print(json.dumps(out))
 """
 
 
-def run(tree: Path, strategies: str, reps: int, jobs: int) -> dict[str, list[float]]:
+def run(tree: Path, strategies: str, reps: int, jobs: int,
+        extra: dict[str, str]) -> dict[str, list[float]]:
     """One process of the tree: {strategy: [least wall seconds, least CPU seconds]}."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), **extra)
     done = subprocess.run([sys.executable, "-c", CHILD, strategies, str(reps), str(jobs)],
                           cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -67,13 +70,18 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="timed analyses per process")
     parser.add_argument("--jobs", type=int, default=0, help="threads (0: the default)")
     parser.add_argument("--strategies", default="minmax,entropy,parts,expected-size")
+    parser.add_argument("--base-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--new-env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
+    envs = {side: dict(p.split("=", 1) for p in pairs)
+            for side, pairs in (("base", args.base_env), ("new", args.new_env))}
     trees = {"base": args.base.resolve(), "new": HERE}
     runs: dict[str, list[dict[str, list[float]]]] = {"base": [], "new": []}
     for r in range(args.rounds):
         for side in ("base", "new") if r % 2 == 0 else ("new", "base"):
             print(f"round {r + 1}/{args.rounds}: {side} ({trees[side]})", file=sys.stderr)
-            runs[side].append(run(trees[side], args.strategies, args.reps, args.jobs))
+            runs[side].append(run(trees[side], args.strategies, args.reps, args.jobs,
+                                  envs[side]))
     print(f"{'strategy':<14}  {'base wall':>9}  {'new wall':>9}  {'new/base':>8}  "
           f"{'base CPU':>9}  {'new CPU':>9}  {'new/base':>8}")
     for s in args.strategies.split(","):

@@ -5,7 +5,9 @@
    - the vector kernels: eight guesses scored side by side against the same candidates
      (mm_lanes), and 64 (guess, candidate) pairs counted at a time from the codes' word
      or byte forms (mm_count64, mm_count64b), for AVX-512BW, for AVX2 (two 256-bit
-     halves), and as scalar fallbacks when neither is compiled in (MM_SIMD names which);
+     halves), and as scalar fallbacks when neither is compiled in (MM_SIMD names which:
+     the compiler's target decides, and the default x86-64 build compiles every module
+     for three targets, setup.py, of which mastermind.simd loads one at run time);
    - MM_COUNT, a profiling counter of scored pairs compiled in with -DMM_STATS.
 
    Every function trusts its caller: the arrays it reads are padded as documented, the
@@ -238,8 +240,10 @@ static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uin
 #define MM_SIMD "avx512"
 #elif defined(__AVX2__)
 /* The same kernels for AVX2: two 256-bit halves of four lanes, compare results as
-   vectors instead of mask registers. */
+   vectors instead of mask registers.  (The cell buffers are read past n as above.) */
 #include <immintrin.h>
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #define MM_HAVE_LANES 1
 #define MM_HAVE_COUNT64 0
 #define MM_SIMD "avx2"
@@ -387,6 +391,7 @@ static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uin
     for (int k = 0; k < ncl; k++)
         out[k] = mm_cellcount256(v0, v1, cl[k], valid);
 }
+#pragma GCC diagnostic pop
 #else
 #define MM_HAVE_LANES 0
 #define MM_HAVE_COUNT64 0
