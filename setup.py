@@ -15,6 +15,7 @@ every build off x86-64 does (with the compiler's default target there, or
 ``-mcpu=native`` with ``MASTERMIND_NATIVE=1``).  ``MASTERMIND_DEBUG=1`` builds with
 bounds checks and without optimisation, ``MASTERMIND_NO_OPENMP=1`` without threads.
 """
+
 import os
 import platform
 import subprocess
@@ -31,8 +32,15 @@ def _assembler_accepts(flag: str) -> bool:
     """Whether the C compiler's assembler takes ``flag`` (binutils 2.34 and later)."""
     cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
     try:
-        return subprocess.run([cc, "-Wa," + flag, "-x", "c", "-c", "-o", os.devnull, "-"],
-                              input=b"int x;\n", capture_output=True, timeout=60).returncode == 0
+        return (
+            subprocess.run(
+                [cc, "-Wa," + flag, "-x", "c", "-c", "-o", os.devnull, "-"],
+                input=b"int x;\n",
+                capture_output=True,
+                timeout=60,
+            ).returncode
+            == 0
+        )
     except (OSError, subprocess.SubprocessError):
         return False
 
@@ -58,11 +66,10 @@ TARGETS = {
 
 compile_args = ["-O0", "-g"] if debug else ["-O3"]
 link_args = []
-if x86:
-    # Keep jumps off 32-byte boundaries (Intel's JCC erratum microcode makes loops that
-    # straddle them slow): measured to steady the scans' speed from build to build.
-    if _assembler_accepts("-mbranches-within-32B-boundaries"):
-        compile_args.append("-Wa,-mbranches-within-32B-boundaries")
+# Keep jumps off 32-byte boundaries (Intel's JCC erratum microcode makes loops that
+# straddle them slow): measured to steady the scans' speed from build to build.
+if x86 and _assembler_accepts("-mbranches-within-32B-boundaries"):
+    compile_args.append("-Wa,-mbranches-within-32B-boundaries")
 if not _flag("MASTERMIND_NO_OPENMP"):
     compile_args.append("-fopenmp")
     link_args.append("-fopenmp")
@@ -82,19 +89,31 @@ directives = {
 # choice-rule scan, symmetry, the strategy walk, the worst-case search.  They share
 # declarations through .pxd files and the C of _kernel.h.
 MODULES = ("_core", "_scan", "_symmetry", "_walk", "_memo", "_search", "_optimal")
-COMMON = dict(include_dirs=[np.get_include(), "src/mastermind"],
-              define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-              extra_link_args=link_args)
+COMMON = dict(
+    include_dirs=[np.get_include(), "src/mastermind"],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    extra_link_args=link_args,
+)
 
-kernel = cythonize([Extension(f"mastermind.{name}", [f"src/mastermind/{name}.pyx"],
-                              extra_compile_args=compile_args,
-                              depends=["src/mastermind/_kernel.h"], **COMMON)
-                    for name in MODULES],
-                   compiler_directives=directives, include_path=["src"])
+kernel = cythonize(
+    [
+        Extension(
+            f"mastermind.{name}",
+            [f"src/mastermind/{name}.pyx"],
+            extra_compile_args=compile_args,
+            depends=["src/mastermind/_kernel.h"],
+            **COMMON,
+        )
+        for name in MODULES
+    ],
+    compiler_directives=directives,
+    include_path=["src"],
+)
 # The CPU probe of mastermind.simd: compiled for any CPU in every build.
-probe = cythonize([Extension("mastermind._cpu", ["src/mastermind/_cpu.pyx"],
-                             extra_compile_args=["-O2"])],
-                  compiler_directives=directives)
+probe = cythonize(
+    [Extension("mastermind._cpu", ["src/mastermind/_cpu.pyx"], extra_compile_args=["-O2"])],
+    compiler_directives=directives,
+)
 
 
 def _including(c_file: str, target: str) -> str:
@@ -111,10 +130,16 @@ def per_target(ext: Extension) -> list[Extension]:
     """``ext`` (Cython's C) compiled once per target, as mastermind._targets.<target>.<name>."""
     name = ext.name.rsplit(".", 1)[1]
     [c_file] = ext.sources
-    return [Extension(f"mastermind._targets.{target}.{name}", [_including(c_file, target)],
-                      extra_compile_args=compile_args + flags,
-                      depends=[c_file, "src/mastermind/_kernel.h"], **COMMON)
-            for target, flags in TARGETS.items()]
+    return [
+        Extension(
+            f"mastermind._targets.{target}.{name}",
+            [_including(c_file, target)],
+            extra_compile_args=compile_args + flags,
+            depends=[c_file, "src/mastermind/_kernel.h"],
+            **COMMON,
+        )
+        for target, flags in TARGETS.items()
+    ]
 
 
 class BuildExt(build_ext):

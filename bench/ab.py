@@ -40,12 +40,20 @@ def side_env(pairs: list[str]) -> dict[str, str]:
     return dict(p.split("=", 1) for p in pairs)
 
 
-def run_suite(tree: Path, expr: str | None, out: Path,
-              extra: dict[str, str]) -> dict[str, float]:
+def run_suite(tree: Path, expr: str | None, out: Path, extra: dict[str, str]) -> dict[str, float]:
     """One run of the tree's benchmark suite: {benchmark name: median seconds}."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), **extra)
-    cmd = [sys.executable, "-m", "pytest", "bench/", "--benchmark-only", "-q",
-           "-p", "no:cacheprovider", f"--benchmark-json={out}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "bench/",
+        "--benchmark-only",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        f"--benchmark-json={out}",
+    ]
     if expr:
         cmd += ["-k", expr]
     done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
@@ -70,8 +78,9 @@ def main() -> None:
         for r in range(args.rounds):
             for side, tree in (("base", base), ("new", new)):
                 print(f"round {r + 1}/{args.rounds}: {side} ({tree})", file=sys.stderr)
-                runs[side].append(run_suite(tree, args.expr, Path(tmp) / f"{side}{r}.json",
-                                            envs[side]))
+                runs[side].append(
+                    run_suite(tree, args.expr, Path(tmp) / f"{side}{r}.json", envs[side])
+                )
     names = [n for n in runs["new"][0] if all(n in run for run in runs["base"])]
     width = max(len(n) for n in names)
     print(f"{'benchmark':<{width}}  {'base (s)':>10}  {'new (s)':>10}  {'new/base':>8}")
@@ -79,12 +88,13 @@ def main() -> None:
     for name in names:
         b = statistics.median(run[name] for run in runs["base"])
         n = statistics.median(run[name] for run in runs["new"])
-        ratio = statistics.median(nr[name] / br[name]
-                                  for br, nr in zip(runs["base"], runs["new"]))
+        ratio = statistics.median(nr[name] / br[name] for br, nr in zip(runs["base"], runs["new"]))
         ratios.append(ratio)
         print(f"{name:<{width}}  {b:10.5f}  {n:10.5f}  {ratio:8.3f}")
-    print(f"{'all (median of the ratios)':<{width}}  {'':>10}  {'':>10}  "
-          f"{statistics.median(ratios):8.3f}")
+    print(
+        f"{'all (median of the ratios)':<{width}}  {'':>10}  {'':>10}  "
+        f"{statistics.median(ratios):8.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -52,12 +52,18 @@ print(json.dumps(out))
 """
 
 
-def run(tree: Path, strategies: str, reps: int, jobs: int,
-        extra: dict[str, str]) -> dict[str, list[float]]:
+def run(
+    tree: Path, strategies: str, reps: int, jobs: int, extra: dict[str, str]
+) -> dict[str, list[float]]:
     """One process of the tree: {strategy: [least wall seconds, least CPU seconds]}."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), **extra)
-    done = subprocess.run([sys.executable, "-c", CHILD, strategies, str(reps), str(jobs)],
-                          cwd=tree, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, strategies, str(reps), str(jobs)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         sys.exit(f"analyses failed in {tree}:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout)
@@ -73,24 +79,28 @@ def main() -> None:
     parser.add_argument("--base-env", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--new-env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
-    envs = {side: dict(p.split("=", 1) for p in pairs)
-            for side, pairs in (("base", args.base_env), ("new", args.new_env))}
+    envs = {
+        side: dict(p.split("=", 1) for p in pairs)
+        for side, pairs in (("base", args.base_env), ("new", args.new_env))
+    }
     trees = {"base": args.base.resolve(), "new": HERE}
     runs: dict[str, list[dict[str, list[float]]]] = {"base": [], "new": []}
     for r in range(args.rounds):
         for side in ("base", "new") if r % 2 == 0 else ("new", "base"):
             print(f"round {r + 1}/{args.rounds}: {side} ({trees[side]})", file=sys.stderr)
-            runs[side].append(run(trees[side], args.strategies, args.reps, args.jobs,
-                                  envs[side]))
-    print(f"{'strategy':<14}  {'base wall':>9}  {'new wall':>9}  {'new/base':>8}  "
-          f"{'base CPU':>9}  {'new CPU':>9}  {'new/base':>8}")
+            runs[side].append(run(trees[side], args.strategies, args.reps, args.jobs, envs[side]))
+    print(
+        f"{'strategy':<14}  {'base wall':>9}  {'new wall':>9}  {'new/base':>8}  "
+        f"{'base CPU':>9}  {'new CPU':>9}  {'new/base':>8}"
+    )
     for s in args.strategies.split(","):
         cells = []
         for i in (0, 1):
             b = min(run[s][i] for run in runs["base"])
             n = min(run[s][i] for run in runs["new"])
-            ratio = statistics.median(nr[s][i] / br[s][i]
-                                      for br, nr in zip(runs["base"], runs["new"]))
+            ratio = statistics.median(
+                nr[s][i] / br[s][i] for br, nr in zip(runs["base"], runs["new"])
+            )
             cells.append(f"{b:9.4f}  {n:9.4f}  {ratio:8.3f}")
         print(f"{s:<14}  " + "  ".join(cells))
 

@@ -37,11 +37,15 @@ def main() -> None:
                 work[name].append(sum(s for _, _, _, s, _ in read_units(path)))
                 assert a.units_split == 0 or name == "budget"
     for name in walls:
-        print(f"[{args.n},{args.k}] {name:7s} wall {statistics.median(walls[name]):7.2f} s, "
-              f"worker-seconds {statistics.median(work[name]):7.2f} (medians of "
-              f"{args.repeat})")
-    print(f"ratio budget / whole: wall {statistics.median(walls['budget']) / statistics.median(walls['whole']):.3f}, "
-          f"worker-seconds {statistics.median(work['budget']) / statistics.median(work['whole']):.3f}")
+        print(
+            f"[{args.n},{args.k}] {name:7s} wall {statistics.median(walls[name]):7.2f} s, "
+            f"worker-seconds {statistics.median(work[name]):7.2f} (medians of "
+            f"{args.repeat})"
+        )
+    print(
+        f"ratio budget / whole: wall {statistics.median(walls['budget']) / statistics.median(walls['whole']):.3f}, "
+        f"worker-seconds {statistics.median(work['budget']) / statistics.median(work['whole']):.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,9 @@ from pathlib import Path
 Row = tuple[str, str, float, bool]  # key, parent ("" for a unit of the plan), seconds, split
 
 
-def simulate(units: Sequence[Row], workers: int, overhead: float = 0.0,
-             client: float = 0.0) -> float:
+def simulate(
+    units: Sequence[Row], workers: int, overhead: float = 0.0, client: float = 0.0
+) -> float:
     """The wall time of ``units`` on ``workers`` workers by the engine's list scheduling
     (see the module's docstring); ``client`` seconds of serial work first."""
     children: dict[str, list[Row]] = {}
@@ -68,8 +69,9 @@ def share_of_largest(units: Sequence[Row]) -> float:
 def load(path: str, order: str = "recorded") -> list[Row]:
     """The units of a checkpoint or of a JSON list."""
     if path.endswith(".json"):
-        rows = [(str(k), str(p), float(s), bool(x))
-                for k, p, s, x in json.loads(Path(path).read_text())]
+        rows = [
+            (str(k), str(p), float(s), bool(x)) for k, p, s, x in json.loads(Path(path).read_text())
+        ]
     else:
         from mastermind.engine.checkpoint import read_units
 
@@ -97,9 +99,11 @@ def main() -> None:
     if args.save:
         Path(args.save).write_text(json.dumps([list(r) for r in rows]))
     work = sum(r[2] for r in rows)
-    print(f"{len(rows)} units ({sum(r[3] for r in rows)} split), {work:.1f} worker-s, "
-          f"largest {max(r[2] for r in rows):.2f} s = {share_of_largest(rows):.2%} of the work; "
-          f"overhead {args.overhead:.3f} s/unit, client {args.client:.1f} s")
+    print(
+        f"{len(rows)} units ({sum(r[3] for r in rows)} split), {work:.1f} worker-s, "
+        f"largest {max(r[2] for r in rows):.2f} s = {share_of_largest(rows):.2%} of the work; "
+        f"overhead {args.overhead:.3f} s/unit, client {args.client:.1f} s"
+    )
     one = simulate(rows, 1, args.overhead, args.client)
     print(f"{'workers':>8} {'wall (s)':>10} {'speed-up':>9}")
     for w in (int(x) for x in args.workers.split(",")):

@@ -55,7 +55,7 @@ def main() -> None:
     if "--threads" in args:
         i = args.index("--threads")
         threads = int(args[i + 1])
-        del args[i:i + 2]
+        del args[i : i + 2]
     rounds, sides = int(args[0]), []
     for spec in args[1:]:
         label, rest = spec.split("=", 1)
@@ -65,20 +65,31 @@ def main() -> None:
     for r in range(rounds):
         for label, tree, env in sides if r % 2 == 0 else sides[::-1]:
             print(f"round {r + 1}/{rounds}: {label}", file=sys.stderr)
-            done = subprocess.run([sys.executable, "-c", CHILD, str(threads)], check=True,
-                                  capture_output=True, text=True,
-                                  env=dict(os.environ, PYTHONPATH=os.path.join(tree, "src"),
-                                           OMP_NUM_THREADS=str(threads), **env))
+            done = subprocess.run(
+                [sys.executable, "-c", CHILD, str(threads)],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=dict(
+                    os.environ,
+                    PYTHONPATH=os.path.join(tree, "src"),
+                    OMP_NUM_THREADS=str(threads),
+                    **env,
+                ),
+            )
             times[label].append(json.loads(done.stdout))
     first = sides[0][0]
     names = list(times[first][0])
     print(f"{'side':<10}" + "".join(f"{n:>15}" for n in names))
     for label, _, _ in sides[1:]:
-        ratios = [statistics.median(o[n] / b[n] for b, o in zip(times[first], times[label]))
-                  for n in names]
+        ratios = [
+            statistics.median(o[n] / b[n] for b, o in zip(times[first], times[label]))
+            for n in names
+        ]
         print(f"{label:<10}" + "".join(f"{x:15.3f}" for x in ratios))
-    print(f"{first + ' s':<10}" + "".join(f"{min(b[n] for b in times[first]):15.4f}"
-                                         for n in names))
+    print(
+        f"{first + ' s':<10}" + "".join(f"{min(b[n] for b in times[first]):15.4f}" for n in names)
+    )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,12 @@ def test_best_guess_scan_5_8(benchmark, kind, game_5_8):
     game = game_5_8
     rng = np.random.default_rng(2)
     cands = np.unique(rng.integers(0, game.size, 2000)).astype(np.int32)
-    k = {"minmax": _core.VAL_MINMAX, "entropy": _core.VAL_ENTROPY, "parts": _core.VAL_PARTS,
-         "expected-size": _core.VAL_EXPECTED}[kind]
+    k = {
+        "minmax": _core.VAL_MINMAX,
+        "entropy": _core.VAL_ENTROPY,
+        "parts": _core.VAL_PARTS,
+        "expected-size": _core.VAL_EXPECTED,
+    }[kind]
     benchmark(_scan.best_guess, game.kernel, game.guesses, cands, k)
     pairs = game.guesses.size * cands.size
     benchmark.extra_info["pairs_per_second"] = pairs / benchmark.stats.stats.mean

@@ -44,8 +44,9 @@ def test_optimal_bulls_and_cows_4_9(benchmark):
 
 @pytest.mark.slow
 @pytest.mark.benchmark(group="optimal slow")
-@pytest.mark.parametrize("n,k,variant,total", [(4, 10, "bulls-and-cows", 26274),
-                                               (4, 8, "classic", 20471)])
+@pytest.mark.parametrize(
+    "n,k,variant,total", [(4, 10, "bulls-and-cows", 26274), (4, 8, "classic", 20471)]
+)
 def test_optimal_slow(benchmark, n, k, variant, total):
     game = Game(n, k, variant)
     result = benchmark.pedantic(optimal, args=(game,), rounds=1, iterations=1)

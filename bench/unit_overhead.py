@@ -33,24 +33,36 @@ def main() -> None:
     game = Game(args.n, args.k)
     here = analyze(game, "minmax")
     threads, dask, units = [], [], 0
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                      dashboard_address=":0") as cluster, Client(cluster) as client, \
-            tempfile.TemporaryDirectory() as tmp:
+    with (
+        LocalCluster(
+            n_workers=args.workers, threads_per_worker=1, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         client.wait_for_workers(args.workers)
         for r in range(args.repeat):
             for where, times in (("threads", threads), ("dask", dask)):
                 path = os.path.join(tmp, f"{where}{r}.sqlite")
                 t = time.perf_counter()
-                a = analyze(game, "minmax", checkpoint=path, unit_seconds=0,
-                            jobs=args.workers, **({"client": client} if where == "dask" else {}))
+                a = analyze(
+                    game,
+                    "minmax",
+                    checkpoint=path,
+                    unit_seconds=0,
+                    jobs=args.workers,
+                    **({"client": client} if where == "dask" else {}),
+                )
                 times.append(time.perf_counter() - t)
                 assert a.distribution == here.distribution
                 units = a.units
     t1, t2 = statistics.median(threads), statistics.median(dask)
     per_unit = (t2 - t1) * args.workers / units
-    print(f"[{args.n},{args.k}] min-max split at once: {units} units; threads "
-          f"{t1:.2f} s, Dask ({args.workers} workers) {t2:.2f} s (medians of "
-          f"{args.repeat}); overhead per unit {per_unit * 1000:.1f} ms")
+    print(
+        f"[{args.n},{args.k}] min-max split at once: {units} units; threads "
+        f"{t1:.2f} s, Dask ({args.workers} workers) {t2:.2f} s (medians of "
+        f"{args.repeat}); overhead per unit {per_unit * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -28,9 +28,14 @@ import time
 from mastermind import Game
 from mastermind.optimum import optimal
 
-GAMES = {"4x6": (4, 6, "classic"), "4x7": (4, 7, "classic"), "4x8": (4, 8, "classic"),
-         "bc4x8": (4, 8, "bulls-and-cows"), "bc4x9": (4, 9, "bulls-and-cows"),
-         "bc4x10": (4, 10, "bulls-and-cows")}
+GAMES = {
+    "4x6": (4, 6, "classic"),
+    "4x7": (4, 7, "classic"),
+    "4x8": (4, 8, "classic"),
+    "bc4x8": (4, 8, "bulls-and-cows"),
+    "bc4x9": (4, 9, "bulls-and-cows"),
+    "bc4x10": (4, 10, "bulls-and-cows"),
+}
 
 
 def rules(n: int, k: int, variant: str) -> str:
@@ -40,8 +45,12 @@ def rules(n: int, k: int, variant: str) -> str:
 def run_mmstrat(binary: str, n: int, k: int, variant: str, threads: int) -> tuple[float, int]:
     """(seconds, total) of mmstrat's optimal strategy."""
     start = time.perf_counter()
-    done = subprocess.run([binary, "-s", "optimal", "-r", rules(n, k, variant), "-S",
-                           "-mt", str(threads)], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [binary, "-s", "optimal", "-r", rules(n, k, variant), "-S", "-mt", str(threads)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     seconds = time.perf_counter() - start
     found = re.search(r"optimal\s+(\d+)", done.stdout)
     if found is None:
@@ -64,11 +73,11 @@ def main() -> None:
     ap.add_argument("mmstrat", help="path of the mmstrat binary")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--games", nargs="+", default=["4x6", "4x7", "bc4x9"],
-                    choices=sorted(GAMES))
+    ap.add_argument("--games", nargs="+", default=["4x6", "4x7", "bc4x9"], choices=sorted(GAMES))
     args = ap.parse_args()
-    times: dict[str, dict[str, list[float]]] = {g: {"mm": [], "ours": [], "ratio": []}
-                                                for g in args.games}
+    times: dict[str, dict[str, list[float]]] = {
+        g: {"mm": [], "ours": [], "ratio": []} for g in args.games
+    }
     nodes: dict[str, int] = {}
     totals: dict[str, int] = {}
     for r in range(args.rounds):
@@ -83,16 +92,24 @@ def main() -> None:
             t["mm"].append(mm)
             t["ours"].append(ours)
             t["ratio"].append(ours / mm)
-            print(f"round {r + 1}/{args.rounds} {name}: total {total}, mmstrat {mm:.3f} s, "
-                  f"ours {ours:.3f} s", file=sys.stderr, flush=True)
+            print(
+                f"round {r + 1}/{args.rounds} {name}: total {total}, mmstrat {mm:.3f} s, "
+                f"ours {ours:.3f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     print(f"threads {args.threads}, rounds {args.rounds}")
-    print(f"{'game':<8} {'total':>6} {'mmstrat (s)':>12} {'ours (s)':>10} {'nodes':>10} "
-          f"{'ours/mmstrat':>12}")
+    print(
+        f"{'game':<8} {'total':>6} {'mmstrat (s)':>12} {'ours (s)':>10} {'nodes':>10} "
+        f"{'ours/mmstrat':>12}"
+    )
     for name in args.games:
         t = times[name]
-        print(f"{name:<8} {totals[name]:>6} {statistics.median(t['mm']):>12.3f} "
-              f"{statistics.median(t['ours']):>10.3f} {nodes[name]:>10,} "
-              f"{statistics.median(t['ratio']):>12.3f}")
+        print(
+            f"{name:<8} {totals[name]:>6} {statistics.median(t['mm']):>12.3f} "
+            f"{statistics.median(t['ours']):>10.3f} {nodes[name]:>10,} "
+            f"{statistics.median(t['ratio']):>12.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -26,15 +26,23 @@ import numpy as np
 
 from mastermind import _core
 from mastermind.bounds import SearchUnfinished, check_strategy, solution_exists
-from mastermind.search import Search
-from mastermind.strategy_walk import Node
 from mastermind.game import Game
+from mastermind.search import Search
 from mastermind.strategies import symmetry_classes
+from mastermind.strategy_walk import Node
 
 ORDERS = {_core.VAL_PARTS: "parts", _core.VAL_MINMAX: "minmax", _core.VAL_ENTROPY: "entropy"}
-ROUNDS = [(_core.VAL_PARTS, 10), (_core.VAL_MINMAX, 20), (_core.VAL_ENTROPY, 40),
-          (_core.VAL_PARTS, 80), (_core.VAL_MINMAX, 160), (_core.VAL_ENTROPY, 320),
-          (_core.VAL_PARTS, 640), (_core.VAL_MINMAX, 1280), (_core.VAL_ENTROPY, 2560)]
+ROUNDS = [
+    (_core.VAL_PARTS, 10),
+    (_core.VAL_MINMAX, 20),
+    (_core.VAL_ENTROPY, 40),
+    (_core.VAL_PARTS, 80),
+    (_core.VAL_MINMAX, 160),
+    (_core.VAL_ENTROPY, 320),
+    (_core.VAL_PARTS, 640),
+    (_core.VAL_MINMAX, 1280),
+    (_core.VAL_ENTROPY, 2560),
+]
 
 
 def log(msg: str) -> None:
@@ -48,8 +56,11 @@ def opening_classes(game: Game) -> list[tuple[int, int, dict[int, np.ndarray]]]:
     classes = []
     for g in symmetry_classes(game):
         labels = game.kernel.slots(g, secrets)
-        parts = {int(s): np.ascontiguousarray(secrets[labels == s])
-                 for s in np.unique(labels) if s != game.win_slot}
+        parts = {
+            int(s): np.ascontiguousarray(secrets[labels == s])
+            for s in np.unique(labels)
+            if s != game.win_slot
+        }
         key = int(game.kernel.keys(np.array([g], dtype=np.int32), secrets, 1)[0])
         classes.append((key, g, parts))
     classes.sort()
@@ -61,17 +72,29 @@ def new_status(game: Game, classes: list) -> dict[str, dict]:
     status: dict[str, dict] = {}
     for _, g, parts in classes:
         code = game.format_code(g)
-        status[code] = {"parts": {str(game.slots[s]): {"size": int(p.size), "result": None,
-                                                       "nodes": 0, "seconds": 0.0}
-                                  for s, p in parts.items()},
-                        "eliminated": False, "proved": False}
-        log(f"first guess {code}: part sizes "
-            f"{sorted((int(p.size) for p in parts.values()), reverse=True)}")
+        status[code] = {
+            "parts": {
+                str(game.slots[s]): {
+                    "size": int(p.size),
+                    "result": None,
+                    "nodes": 0,
+                    "seconds": 0.0,
+                }
+                for s, p in parts.items()
+            },
+            "eliminated": False,
+            "proved": False,
+        }
+        log(
+            f"first guess {code}: part sizes "
+            f"{sorted((int(p.size) for p in parts.values()), reverse=True)}"
+        )
     return status
 
 
-def decide_part(search: Search, game: Game, code: str, slot: int, part: np.ndarray,
-                entry: dict, deadline: float) -> None:
+def decide_part(
+    search: Search, game: Game, code: str, slot: int, part: np.ndarray, entry: dict, deadline: float
+) -> None:
     """Ask whether ``part`` is solvable within 5 guesses until ``deadline``; the answer
     (or None) and the effort go into ``entry``."""
     now = time.monotonic()
@@ -83,14 +106,16 @@ def decide_part(search: Search, game: Game, code: str, slot: int, part: np.ndarr
         pass
     entry["nodes"] += search.nodes - n0
     entry["seconds"] = round(entry["seconds"] + time.monotonic() - now, 2)
-    word = {True: "solvable in 5", False: "NOT solvable in 5",
-            None: "undecided"}[entry["result"]]
-    log(f"{code} {game.slots[slot]} size {part.size}: {word} "
-        f"({search.nodes - n0:,} nodes, {time.monotonic() - now:.1f} s)")
+    word = {True: "solvable in 5", False: "NOT solvable in 5", None: "undecided"}[entry["result"]]
+    log(
+        f"{code} {game.slots[slot]} size {part.size}: {word} "
+        f"({search.nodes - n0:,} nodes, {time.monotonic() - now:.1f} s)"
+    )
 
 
-def one_round(search: Search, game: Game, focus: list, status: dict[str, dict],
-              limit: float, end: float) -> Optional[tuple[int, dict[int, np.ndarray]]]:
+def one_round(
+    search: Search, game: Game, focus: list, status: dict[str, dict], limit: float, end: float
+) -> Optional[tuple[int, dict[int, np.ndarray]]]:
     """Every undecided part of the first guesses still in play, smallest first, up to
     ``limit`` seconds each (and no later than ``end``): the first guess and its parts
     once all of them are solvable, else None."""
@@ -117,8 +142,9 @@ def one_round(search: Search, game: Game, focus: list, status: dict[str, dict],
     return None
 
 
-def write_witness(search: Search, game: Game, proved: tuple[int, dict[int, np.ndarray]],
-                  path: str) -> None:
+def write_witness(
+    search: Search, game: Game, proved: tuple[int, dict[int, np.ndarray]], path: str
+) -> None:
     """The strategy that wins within 6 guesses, built, checked and written to ``path``."""
     g, parts = proved
     log(f"every part of {game.format_code(g)} is solvable in 5: building the witness")
@@ -128,25 +154,37 @@ def write_witness(search: Search, game: Game, proved: tuple[int, dict[int, np.nd
     worst = check_strategy(game, root)
     log(f"witness checked: worst case {worst} guesses")
     with open(path, "w") as f:
-        json.dump({"pegs": 5, "colours": 8, "max_guesses": worst,
-                   "tree": root.to_json(game)}, f)
+        json.dump({"pegs": 5, "colours": 8, "max_guesses": worst, "tree": root.to_json(game)}, f)
 
 
-def write_summary(search: Search, status: dict[str, dict], five: bool, budget: float,
-                  start: float, path: str) -> None:
-    summary = {"budget_s": budget, "elapsed_s": round(time.monotonic() - start, 1),
-               "five_guesses": five, "nodes": search.nodes, "stats": search.core.stats,
-               "eliminated": [c for c, st in status.items() if st["eliminated"]],
-               "proved_by": [c for c, st in status.items() if st["proved"]],
-               "parts_solvable_in_5": {c: sum(1 for e in st["parts"].values()
-                                              if e["result"] is True)
-                                       for c, st in status.items()},
-               "detail": status}
+def write_summary(
+    search: Search, status: dict[str, dict], five: bool, budget: float, start: float, path: str
+) -> None:
+    summary = {
+        "budget_s": budget,
+        "elapsed_s": round(time.monotonic() - start, 1),
+        "five_guesses": five,
+        "nodes": search.nodes,
+        "stats": search.core.stats,
+        "eliminated": [c for c, st in status.items() if st["eliminated"]],
+        "proved_by": [c for c, st in status.items() if st["proved"]],
+        "parts_solvable_in_5": {
+            c: sum(1 for e in st["parts"].values() if e["result"] is True)
+            for c, st in status.items()
+        },
+        "detail": status,
+    }
     with open(path, "w") as f:
         json.dump(summary, f, indent=1, default=str)
     log(f"summary written to {path}")
-    log(json.dumps({k: summary[k] for k in ("elapsed_s", "nodes", "eliminated", "proved_by",
-                                             "parts_solvable_in_5")}))
+    log(
+        json.dumps(
+            {
+                k: summary[k]
+                for k in ("elapsed_s", "nodes", "eliminated", "proved_by", "parts_solvable_in_5")
+            }
+        )
+    )
 
 
 def main() -> None:

@@ -31,9 +31,15 @@ def row(n: int, k: int, cands_only: bool) -> tuple[int, int, int, float, str]:
 
 
 FRONTIER = [(4, 8), (4, 9), (4, 10), (5, 5), (5, 6), (5, 7), (6, 4), (6, 5), (6, 6), (7, 4)]
-FRONTIER_VARIANTS = [("bulls-and-cows", 4, 8), ("bulls-and-cows", 4, 9),
-                     ("bulls-and-cows", 4, 10), ("bulls-and-cows", 5, 8),
-                     ("black-peg", 4, 6), ("black-peg", 4, 7), ("black-peg", 5, 5)]
+FRONTIER_VARIANTS = [
+    ("bulls-and-cows", 4, 8),
+    ("bulls-and-cows", 4, 9),
+    ("bulls-and-cows", 4, 10),
+    ("bulls-and-cows", 5, 8),
+    ("black-peg", 4, 6),
+    ("black-peg", 4, 7),
+    ("black-peg", 5, 5),
+]
 
 
 def frontier_cell(game: Game, cands_only: bool, limit: float) -> tuple[str, str]:
@@ -42,8 +48,7 @@ def frontier_cell(game: Game, cands_only: bool, limit: float) -> tuple[str, str]
     if w.witness is not None:
         assert check_strategy(game, w.witness, candidates_only=cands_only) <= w.upper
     value = f"**{w.upper}**" if w.exact else f"{w.lower}..{w.upper}"
-    return value, f"{w.nodes:,} nodes, {w.seconds:.1f} s" + (
-        "" if w.exact else f" ({w.status})")
+    return value, f"{w.nodes:,} nodes, {w.seconds:.1f} s" + ("" if w.exact else f" ({w.status})")
 
 
 def frontier(limit: float, only: Optional[str]) -> None:
@@ -62,25 +67,37 @@ def frontier(limit: float, only: Optional[str]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--frontier", type=float, metavar="SECONDS",
-                    help="the bigger games instead, SECONDS per game and pool")
+    ap.add_argument(
+        "--frontier",
+        type=float,
+        metavar="SECONDS",
+        help="the bigger games instead, SECONDS per game and pool",
+    )
     ap.add_argument("--only", help="with --frontier: just this row, e.g. '[4,9]'")
     args = ap.parse_args()
     if args.frontier is not None:
         frontier(args.frontier, args.only)
         return
-    games = [(n, k) for n in range(2, 9) for k in range(2, 17) if k ** n <= 2401]
-    print("| [n,k] | codes | p(n,k) | minmax | nodes | seconds | p, candidates only "
-          "| nodes | seconds |")
+    games = [(n, k) for n in range(2, 9) for k in range(2, 17) if k**n <= 2401]
+    print(
+        "| [n,k] | codes | p(n,k) | minmax | nodes | seconds | p, candidates only "
+        "| nodes | seconds |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     total = time.perf_counter()
     for n, k in games:
         p, heur, nodes, secs, _ = row(n, k, False)
         q, _, qnodes, qsecs, _ = row(n, k, True)
-        print(f"| [{n},{k}] | {k ** n} | {p} | {heur} | {nodes:,} | {secs:.2f} | {q} | "
-              f"{qnodes:,} | {qsecs:.2f} |", flush=True)
-    print(f"\n{len(games)} games, both columns, {time.perf_counter() - total:.1f} s "
-          f"in all (including the minmax analyses).", file=sys.stderr)
+        print(
+            f"| [{n},{k}] | {k**n} | {p} | {heur} | {nodes:,} | {secs:.2f} | {q} | "
+            f"{qnodes:,} | {qsecs:.2f} |",
+            flush=True,
+        )
+    print(
+        f"\n{len(games)} games, both columns, {time.perf_counter() - total:.1f} s "
+        f"in all (including the minmax analyses).",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

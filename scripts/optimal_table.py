@@ -28,8 +28,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 from mastermind.bounds import check_strategy, strategy_distribution, worst_case
 from mastermind.game import Game
@@ -46,8 +47,15 @@ GAMES: list[tuple[int, int, str]] = (
     + [(4, k, "bulls-and-cows") for k in range(4, 11)]
     + [(5, k, "bulls-and-cows") for k in range(5, 9)]
     + [(4, k, "black-peg") for k in range(2, 8)]
-    + [(6, 4, "classic"), (5, 5, "classic"), (4, 9, "classic"), (5, 6, "classic"),
-       (4, 10, "classic"), (6, 5, "classic")])
+    + [
+        (6, 4, "classic"),
+        (5, 5, "classic"),
+        (4, 9, "classic"),
+        (5, 6, "classic"),
+        (4, 10, "classic"),
+        (6, 5, "classic"),
+    ]
+)
 
 
 def key(n: int, k: int, variant: str) -> str:
@@ -65,37 +73,65 @@ def checked(result: Any) -> dict[str, Any]:
     game = result.game
     replay = strategy_distribution(game, result.tree)
     if replay != result.distribution:
-        raise AssertionError(f"{game.name}: the tree replays to {replay}, "
-                             f"not {result.distribution}")
+        raise AssertionError(
+            f"{game.name}: the tree replays to {replay}, not {result.distribution}"
+        )
     worst = check_strategy(game, result.tree)
     if worst != result.max:
         raise AssertionError(f"{game.name}: the tree needs {worst} guesses, not {result.max}")
-    return {"total": result.total, "max": result.max,
-            "distribution": {str(d): c for d, c in sorted(result.distribution.items())},
-            "first_guess": game.format_code(result.first_guess),
-            "nodes": result.nodes, "seconds": round(result.seconds, 2)}
+    return {
+        "total": result.total,
+        "max": result.max,
+        "distribution": {str(d): c for d, c in sorted(result.distribution.items())},
+        "first_guess": game.format_code(result.first_guess),
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 2),
+    }
 
 
-def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: int,
-          out: Path, log: Any, record: Any) -> dict[str, Any]:
+def solve(
+    n: int,
+    k: int,
+    variant: str,
+    budget: float,
+    p_budget: float,
+    jobs: int,
+    out: Path,
+    log: Any,
+    record: Any,
+) -> dict[str, Any]:
     """One game's entry (written tree included); ``exact`` False when out of budget.
     ``record(row)`` saves the row as soon as the optimum is known (before p and the
     optimum within p, which can take as long again)."""
     game = Game(n, k, variant)
     name = key(n, k, variant)
-    row: dict[str, Any] = {"game": label(n, k, variant), "pegs": n, "colours": k,
-                           "variant": variant, "secrets": int(game.secrets.size),
-                           "budget": budget, "jobs": jobs, "commit": commit()}
+    row: dict[str, Any] = {
+        "game": label(n, k, variant),
+        "pegs": n,
+        "colours": k,
+        "variant": variant,
+        "secrets": int(game.secrets.size),
+        "budget": budget,
+        "jobs": jobs,
+        "commit": commit(),
+    }
     best = optimal(game, time_limit=budget, jobs=jobs)
     if not best.exact:
-        row.update(exact=False, lower=best.lower, best_found=best.total,
-                   seconds=round(best.seconds, 2), nodes=best.nodes)
+        row.update(
+            exact=False,
+            lower=best.lower,
+            best_found=best.total,
+            seconds=round(best.seconds, 2),
+            nodes=best.nodes,
+        )
         return row
     row.update(exact=True, **checked(best))
     with gzip.open(out / f"{name}.json.gz", "wt", encoding="utf-8") as f:
         json.dump(to_json(best), f, separators=(",", ":"))
-    log(f"  {name}: {best.total} (max {best.max}) in {best.seconds:.1f} s, "
-        f"{best.nodes:,} nodes, tree written")
+    log(
+        f"  {name}: {best.total} (max {best.max}) in {best.seconds:.1f} s, "
+        f"{best.nodes:,} nodes, tree written"
+    )
     record(row)
     w = worst_case(game, time_limit=p_budget, jobs=jobs)
     row["p"] = w.upper if w.exact else None
@@ -108,20 +144,27 @@ def solve(n: int, k: int, variant: str, budget: float, p_budget: float, jobs: in
                 raise AssertionError(f"{name}: the limited optimum needs {within.max}")
             with gzip.open(out / f"{name}-within-p.json.gz", "wt", encoding="utf-8") as f:
                 json.dump(to_json(within), f, separators=(",", ":"))
-            log(f"  {name}: within p = {w.upper}: {within.total} in "
-                f"{within.seconds:.1f} s")
+            log(f"  {name}: within p = {w.upper}: {within.total} in {within.seconds:.1f} s")
         else:
-            row["within_p"] = {"exact": False, "lower": within.lower,
-                               "best_found": within.total,
-                               "seconds": round(within.seconds, 2)}
+            row["within_p"] = {
+                "exact": False,
+                "lower": within.lower,
+                "best_found": within.total,
+                "seconds": round(within.seconds, 2),
+            }
     return row
 
 
 def commit() -> Optional[str]:
     """The checkout's commit (the solver that made the row), when it is a git checkout."""
     try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, cwd=Path(__file__).resolve().parent, timeout=10)
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parent,
+            timeout=10,
+        )
     except OSError:
         return None
     return done.stdout.strip() or None
@@ -142,22 +185,25 @@ def short(dist: dict[str, int]) -> str:
 
 
 def markdown(table: dict[str, Any]) -> Iterator[str]:
-    yield ("| game | secrets | optimum | average | max | distribution | first guess "
-           "| nodes | seconds | within p guesses |")
+    yield (
+        "| game | secrets | optimum | average | max | distribution | first guess "
+        "| nodes | seconds | within p guesses |"
+    )
     yield "| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |"
     for n, k, variant in GAMES:
         row = table.get(key(n, k, variant))
         if row is None:
             continue
         if not row["exact"]:
-            yield (f"| {row['game']} | {row['secrets']:,} | {row['lower']}..{row['best_found']} "
-                   f"| | | not finished | | {row['nodes']:,} | {row['seconds']:.0f} "
-                   f"(budget) | |")
+            yield (
+                f"| {row['game']} | {row['secrets']:,} | {row['lower']}..{row['best_found']} "
+                f"| | | not finished | | {row['nodes']:,} | {row['seconds']:.0f} "
+                f"(budget) | |"
+            )
             continue
         lim = row.get("within_p")
         if lim is None:
-            within = (f"max <= p = {row['p']}" if row.get("p") is not None
-                      else "p not proved")
+            within = f"max <= p = {row['p']}" if row.get("p") is not None else "p not proved"
         elif lim.get("exact", True) and lim["total"] == row["total"]:
             within = f"p = {row['p']}: the same total"
         elif lim.get("exact", True):
@@ -165,9 +211,11 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
         else:
             within = f"p = {row['p']}: {lim['lower']}..{lim['best_found']} (not finished)"
         avg = row["total"] / row["secrets"]
-        yield (f"| {row['game']} | {row['secrets']:,} | **{row['total']}** | {avg:.4f} "
-               f"| {row['max']} | {short(row['distribution'])} | {row['first_guess']} "
-               f"| {row['nodes']:,} | {row['seconds']:.2f} | {within} |")
+        yield (
+            f"| {row['game']} | {row['secrets']:,} | **{row['total']}** | {avg:.4f} "
+            f"| {row['max']} | {short(row['distribution'])} | {row['first_guess']} "
+            f"| {row['nodes']:,} | {row['seconds']:.2f} | {within} |"
+        )
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -176,8 +224,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per optimum")
     ap.add_argument("--p-budget", type=float, default=60.0, help="seconds for p")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--big-jobs", type=int, default=2,
-                    help="threads for games of 2,000 secrets or more")
+    ap.add_argument(
+        "--big-jobs", type=int, default=2, help="threads for games of 2,000 secrets or more"
+    )
     ap.add_argument("--only", nargs="*", help="game names (as in table.json) to run")
     ap.add_argument("--log", type=Path)
     ap.add_argument("--markdown", action="store_true", help="print the table and stop")
@@ -191,10 +240,10 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     def log(line: str) -> None:
         stamp = time.strftime("%H:%M:%S")
-        for stream in ([sys.stderr] + ([open(args.log, "a")] if args.log else [])):
-            print(f"{stamp} {line}", file=stream, flush=True)
-            if stream is not sys.stderr:
-                stream.close()
+        print(f"{stamp} {line}", file=sys.stderr, flush=True)
+        if args.log:
+            with open(args.log, "a") as f:
+                print(f"{stamp} {line}", file=f)
 
     for n, k, variant in GAMES:
         name = key(n, k, variant)
@@ -206,15 +255,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         size = Game(n, k, variant).secrets.size
         jobs = args.big_jobs if size >= 2000 else args.jobs
         log(f"{name}: {size} secrets, budget {args.budget:.0f} s, {jobs} thread(s)")
+
         def record(row: dict[str, Any], name: str = name) -> None:
-            table = load(path)    # (another run may have added rows meanwhile)
+            table = load(path)  # (another run may have added rows meanwhile)
             table[name] = row
             save(path, table)
 
         row = solve(n, k, variant, args.budget, args.p_budget, jobs, args.out, log, record)
         record(row)
-        log(f"{name}: " + ("exact" if row["exact"] else
-                           f"not finished: {row['lower']}..{row['best_found']}"))
+        log(
+            f"{name}: "
+            + ("exact" if row["exact"] else f"not finished: {row['lower']}..{row['best_found']}")
+        )
     return 0
 
 

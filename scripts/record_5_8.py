@@ -47,14 +47,16 @@ def log(msg: str) -> None:
 
 # --------------------------------------------------------------- trees in the cache
 def pack(node: Node) -> list:
-    return [node.guess, node.size, {str(s.black * 16 + s.white): pack(c)
-                                    for s, c in node.children.items()}]
+    return [
+        node.guess,
+        node.size,
+        {str(s.black * 16 + s.white): pack(c) for s, c in node.children.items()},
+    ]
 
 
 def unpack(game: Game, data: list) -> Node:
     by_code = {s.black * 16 + s.white: s for s in game.slots}
-    return Node(data[0], data[1], {by_code[int(s)]: unpack(game, c)
-                                   for s, c in data[2].items()})
+    return Node(data[0], data[1], {by_code[int(s)]: unpack(game, c) for s, c in data[2].items()})
 
 
 def subtree_total(game: Game, node: Node, depth: int = 1) -> int:
@@ -81,9 +83,16 @@ def _solve(job: tuple) -> dict:
     history = [(g1, game.slots[s1]), (g2, game.slots[s2])]
     start = time.perf_counter()
     r = optimal(game, history=history, time_limit=limit, jobs=1, memory=memory)
-    return {"key": key, "size": r.secrets, "total": r.total, "exact": r.exact,
-            "lower": r.lower, "nodes": r.nodes, "seconds": round(time.perf_counter() - start, 2),
-            "tree": pack(r.tree) if r.tree is not None else None}
+    return {
+        "key": key,
+        "size": r.secrets,
+        "total": r.total,
+        "exact": r.exact,
+        "lower": r.lower,
+        "nodes": r.nodes,
+        "seconds": round(time.perf_counter() - start, 2),
+        "tree": pack(r.tree) if r.tree is not None else None,
+    }
 
 
 def position_key(g1: int, s1: int, g2: int, s2: int) -> str:
@@ -126,17 +135,26 @@ class Run:
         if not todo:
             return
         log(f"{len(todo)} positions to solve ({sum(j[-1] for j in todo)} secrets)")
-        work = [j[:-1] + (self.game.n, self.game.k,
-                          self.args.part_limit * (3 if j[0] in self.cache else 1),
-                          self.args.memory << 20) for j in todo]
+        work = [
+            j[:-1]
+            + (
+                self.game.n,
+                self.game.k,
+                self.args.part_limit * (3 if j[0] in self.cache else 1),
+                self.args.memory << 20,
+            )
+            for j in todo
+        ]
         with self.cache_path.open("a") as f:
             for rec in self.pool.imap_unordered(_solve, work):
                 self.cache[rec["key"]] = rec
                 f.write(json.dumps(rec) + "\n")
                 f.flush()
-                log(f"  {rec['key']}: {rec['size']} secrets, total {rec['total']}"
+                log(
+                    f"  {rec['key']}: {rec['size']} secrets, total {rec['total']}"
                     f"{'' if rec['exact'] else ' (best found, >= ' + str(rec['lower']) + ')'}"
-                    f", {rec['seconds']} s")
+                    f", {rec['seconds']} s"
+                )
 
     def second_total(self, g1: int, part1: np.ndarray, s1: int, g2: int) -> Optional[int]:
         """The total of part1 when g2 is played there and every position after it is
@@ -151,15 +169,15 @@ class Run:
             total += best[1]
         return total
 
-    def position(self, g1: int, s1: int, g2: int, s2: int, key: str
-                 ) -> Optional[tuple[Node, int, str]]:
+    def position(
+        self, g1: int, s1: int, g2: int, s2: int, key: str
+    ) -> Optional[tuple[Node, int, str]]:
         """(tree, total, where it came from) of a solved position: the search's strategy,
         or the rule's subtree where the search, stopped by its time limit, found a worse
         one or none."""
         game = self.game
         rec = self.cache[key]
-        best = None if rec["total"] is None else (unpack(game, rec["tree"]), rec["total"],
-                                                  "search")
+        best = None if rec["total"] is None else (unpack(game, rec["tree"]), rec["total"], "search")
         rule = self.rule_tree(g1)
         ruled = None if rule is None else rule.children.get(game.slots[s1])
         if ruled is not None and ruled.guess == g2:
@@ -185,25 +203,33 @@ class Run:
         g1 = game.guess(self.args.first)
         secrets = game.secrets
         labels = game.kernel.slots(g1, secrets)
-        parts = {s: np.ascontiguousarray(secrets[labels == s])
-                 for s in np.unique(labels).tolist() if s != game.win_slot}
+        parts = {
+            s: np.ascontiguousarray(secrets[labels == s])
+            for s in np.unique(labels).tolist()
+            if s != game.win_slot
+        }
         log(f"opening {game.format_code(g1)}: {len(parts)} parts")
-        choice: dict[int, tuple[int, int]] = {}   # s1 -> (g2, total of the part)
+        choice: dict[int, tuple[int, int]] = {}  # s1 -> (g2, total of the part)
         for s1, part1 in sorted(parts.items(), key=lambda kv: kv[1].size):
             tries = self.seconds_to_try(part1) if part1.size > 1 else [int(part1[0])]
             for g2 in tries:
                 if part1.size == 1:
                     continue
-                jobs = [(key, g1, s1, g2, s2, size)
-                        for s2, key, size in self.positions(g1, part1, s1, g2)]
+                jobs = [
+                    (key, g1, s1, g2, s2, size)
+                    for s2, key, size in self.positions(g1, part1, s1, g2)
+                ]
                 self.solve_all(jobs)
-            totals = {g2: (1 if part1.size == 1 else self.second_total(g1, part1, s1, g2))
-                      for g2 in tries}
+            totals = {
+                g2: (1 if part1.size == 1 else self.second_total(g1, part1, s1, g2)) for g2 in tries
+            }
             best = min((t, g) for g, t in totals.items() if t is not None)
             choice[s1] = (best[1], best[0])
-            log(f"part {game.slots[s1]} ({part1.size} secrets): "
+            log(
+                f"part {game.slots[s1]} ({part1.size} secrets): "
                 + ", ".join(f"{game.format_code(g)} {t}" for g, t in totals.items())
-                + f" -> {game.format_code(best[1])}")
+                + f" -> {game.format_code(best[1])}"
+            )
         self.finish(g1, parts, choice)
 
     def rule_tree(self, g1: int) -> Optional[Node]:
@@ -227,24 +253,47 @@ class Run:
                 rec = self.cache[key]
                 sub, total, source = self.position(g1, s1, g2, s2, key)
                 node.children[game.slots[s2]] = sub
-                records.append({"after": [game.format_code(g1), str(game.slots[s1]),
-                                          game.format_code(g2), str(game.slots[s2])],
-                                "secrets": size, "total": total, "exact": rec["exact"],
-                                "lower": rec["lower"], "seconds": rec["seconds"],
-                                "tree_from": source})
+                records.append(
+                    {
+                        "after": [
+                            game.format_code(g1),
+                            str(game.slots[s1]),
+                            game.format_code(g2),
+                            str(game.slots[s2]),
+                        ],
+                        "secrets": size,
+                        "total": total,
+                        "exact": rec["exact"],
+                        "lower": rec["lower"],
+                        "seconds": rec["seconds"],
+                        "tree_from": source,
+                    }
+                )
         log("replaying every secret with the plain-Python scorer ...")
         dist = strategy_distribution(game, root)
         total = sum(d * c for d, c in dist.items())
         claimed = int(game.secrets.size) + sum(t for _, t in choice.values())
         assert total == claimed, (total, claimed)
-        result = Optimum(game, False, None, g1, dist, False, None, root, "heuristic",
-                         "record script", strategy="opening and second guesses by "
-                         f"{self.args.second}, then the exact optimum of each position")
+        result = Optimum(
+            game,
+            False,
+            None,
+            g1,
+            dist,
+            False,
+            None,
+            root,
+            "heuristic",
+            "record script",
+            strategy="opening and second guesses by "
+            f"{self.args.second}, then the exact optimum of each position",
+        )
         from mastermind.tree import to_json
 
         doc = to_json(result)
         doc["method"] = {
-            "first": game.format_code(g1), "second": self.args.second,
+            "first": game.format_code(g1),
+            "second": self.args.second,
             "part_limit_s": self.args.part_limit,
             "positions": len(records),
             "positions_exact": sum(r["exact"] for r in records),
@@ -255,11 +304,16 @@ class Run:
         doc["published_best"] = PUBLISHED
         Path(self.args.out).write_text(json.dumps(doc) + "\n")
         avg = total / game.secrets.size
-        log(f"total {total} (average {avg:.5f}), max {max(dist)}, distribution "
+        log(
+            f"total {total} (average {avg:.5f}), max {max(dist)}, distribution "
             + "/".join(str(dist.get(d, 0)) for d in range(1, max(dist) + 1))
-            + (f"; {'below' if total < PUBLISHED else 'not below'} the published {PUBLISHED}"
-               if (game.n, game.k) == (5, 8) else "")
-            + f"; written to {self.args.out}")
+            + (
+                f"; {'below' if total < PUBLISHED else 'not below'} the published {PUBLISHED}"
+                if (game.n, game.k) == (5, 8)
+                else ""
+            )
+            + f"; written to {self.args.out}"
+        )
 
 
 def main() -> None:
@@ -269,8 +323,12 @@ def main() -> None:
     p.add_argument("--first", default="11234")
     p.add_argument("--second", default="entropy", choices=list(RULES) + ["best"])
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--part-limit", type=float, default=600.0,
-                   help="seconds per position (then the best strategy found)")
+    p.add_argument(
+        "--part-limit",
+        type=float,
+        default=600.0,
+        help="seconds per position (then the best strategy found)",
+    )
     p.add_argument("--memory", type=int, default=3072, help="MB of memo per worker")
     p.add_argument("--cache", default="record_5_8.cache.jsonl")
     p.add_argument("--out", default="results/record_5_8.json")

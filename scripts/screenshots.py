@@ -45,8 +45,14 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--hide-scrollbars", "--force-device-scale-factor=1"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+    ):
         options.add_argument(arg)
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
@@ -54,8 +60,9 @@ def browser():
 def plot() -> Path:
     target = DOCS / "compare-4-6.png"
     mm_cli = [sys.executable, "-m", "mastermind", "compare", "--plot", str(target)]
-    subprocess.run(mm_cli, check=True, capture_output=True,
-                   env={**os.environ, "PYTHONPATH": str(SRC)})
+    subprocess.run(
+        mm_cli, check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(SRC)}
+    )
     shrink(target)
     return target
 
@@ -75,8 +82,14 @@ def terminal(secret: str = "3632") -> Path:
     subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
     _tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-e", "COLORTERM=truecolor")
     try:
-        _tmux("send-keys", "-t", name, f"cd {ROOT} && export PYTHONPATH=src COLORTERM=truecolor "
-              "PS1='$ ' && clear && python -m mastermind play", "Enter")
+        _tmux(
+            "send-keys",
+            "-t",
+            name,
+            f"cd {ROOT} && export PYTHONPATH=src COLORTERM=truecolor "
+            "PS1='$ ' && clear && python -m mastermind play",
+            "Enter",
+        )
         turn = 0
         for _ in range(40):
             time.sleep(0.5)
@@ -98,14 +111,17 @@ def terminal(secret: str = "3632") -> Path:
     lines = ansi.rstrip("\n").split("\n")
     while lines and not re.sub(r"\x1b\[[0-9;]*m", "", lines[-1]).strip():
         lines.pop()
-    rec = Console(record=True, width=100, force_terminal=True, color_system="truecolor",
-                  file=io.StringIO())
+    rec = Console(
+        record=True, width=100, force_terminal=True, color_system="truecolor", file=io.StringIO()
+    )
     rec.print(Text.from_ansi("\n".join(lines)), soft_wrap=True)
     with tempfile.TemporaryDirectory() as tmp:
         svg = Path(tmp) / "play.svg"
         svg.write_text(rec.export_svg(title="mastermind play"), encoding="utf-8")
-        width, height = (float(x) for x in re.search(
-            r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg.read_text()).groups())
+        width, height = (
+            float(x)
+            for x in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg.read_text()).groups()
+        )
         target = DOCS / "play.png"
         drv = browser()
         try:
@@ -133,17 +149,21 @@ def explorer(secret: str = "3632") -> Path:
             drv.set_window_size(1200, 900)
             drv.get(page.as_uri())
             WebDriverWait(drv, 30).until(
-                lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+                lambda d: d.execute_script("return document.body.dataset.ready === '1'")
+            )
             drv.find_element("id", "secret").send_keys(secret)
             drv.find_element("id", "find-button").click()
             WebDriverWait(drv, 30).until(
-                lambda d: d.find_element("id", "steps").get_attribute("data-done"))
+                lambda d: d.find_element("id", "steps").get_attribute("data-done")
+            )
             # stop one guess before the end: the answers of a live position are shown
             drv.find_elements("css selector", "#crumbs button")[-2].click()
             time.sleep(0.3)
             height = drv.execute_script("return document.documentElement.scrollHeight")
-            drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": 1200, "height": int(height), "deviceScaleFactor": 1, "mobile": False})
+            drv.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 1200, "height": int(height), "deviceScaleFactor": 1, "mobile": False},
+            )
             time.sleep(0.3)
             drv.save_screenshot(str(target))
         finally:

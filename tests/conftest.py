@@ -13,7 +13,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # Ctrl-C (SIGINT) once a long kernel call is under way, that is once the main thread waits
 # (in mastermind.stopping.run_stoppable) for the worker thread that runs the call: the
 # interruption then happens while the kernel works, whatever the speed of the machine.
-CTRL_C_AT_WORK = '''
+CTRL_C_AT_WORK = """
 import os as _os, signal as _signal, sys as _sys, threading as _threading, time as _time
 
 _working = _threading.Event()
@@ -41,7 +41,7 @@ def _ctrl_c_at_work():
 
 _watcher = _threading.Thread(target=_ctrl_c_at_work, daemon=True)
 _watcher.start()
-'''
+"""
 
 
 @pytest.fixture

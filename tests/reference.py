@@ -50,8 +50,13 @@ def variant_sets(n: int, k: int, variant: str) -> tuple[list[Code], list[Code]]:
     only); the secrets have distinct colours in distinct, bulls-and-cows and permutation."""
     every = codes(n, k)
     distinct = [c for c in every if len(set(c)) == n]
-    guesses = {"classic": every, "black-peg": every, "distinct": every,
-               "bulls-and-cows": distinct, "permutation": distinct}[variant]
+    guesses = {
+        "classic": every,
+        "black-peg": every,
+        "distinct": every,
+        "bulls-and-cows": distinct,
+        "permutation": distinct,
+    }[variant]
     secrets = distinct if variant in ("distinct", "bulls-and-cows", "permutation") else every
     return guesses, secrets
 
@@ -77,8 +82,7 @@ def mastermind(n: int, k: int, variant: str = "classic") -> Rules:
     """The rules of a built-in variant on colour tuples; the game ends on (n, 0)."""
     guesses, secrets = variant_sets(n, k, variant)
     black_only = variant == "black-peg"
-    return Rules(guesses, secrets, lambda u, v: score(u, v, black_only),
-                 lambda s: s == (n, 0))
+    return Rules(guesses, secrets, lambda u, v: score(u, v, black_only), lambda s: s == (n, 0))
 
 
 def game_rules(game: Any, guesses: Sequence[int] | None = None) -> Rules:
@@ -88,8 +92,12 @@ def game_rules(game: Any, guesses: Sequence[int] | None = None) -> Rules:
     black_only = game.variant.value == "black-peg"
     pool = [int(g) for g in (game.guesses if guesses is None else guesses)]
     win = (game.n, 0)
-    return Rules(pool, [int(s) for s in game.secrets],
-                 lambda u, v: score(colours[u], colours[v], black_only), lambda s: s == win)
+    return Rules(
+        pool,
+        [int(s) for s in game.secrets],
+        lambda u, v: score(colours[u], colours[v], black_only),
+        lambda s: s == win,
+    )
 
 
 def _ends(end: Union[Callable[[Any], bool], Hashable]) -> Callable[[Any], bool]:
@@ -98,8 +106,7 @@ def _ends(end: Union[Callable[[Any], bool], Hashable]) -> Callable[[Any], bool]:
 
 
 # ---------------------------------------------------------------------- the choice rule
-def partition(guess: Hashable, cands: Sequence[Hashable],
-              score_fn: Callable = score) -> dict:
+def partition(guess: Hashable, cands: Sequence[Hashable], score_fn: Callable = score) -> dict:
     """{score: [the candidates giving it]} for ``guess``, the candidates in their order."""
     parts: dict = {}
     for v in cands:
@@ -121,22 +128,33 @@ def key(strategy: str, sizes: Sequence[int]) -> int:
     raise ValueError(strategy)
 
 
-def choose(strategy: str, cands: Sequence[Hashable], pool: Sequence[Hashable],
-           score_fn: Callable = score) -> Hashable:
+def choose(
+    strategy: str, cands: Sequence[Hashable], pool: Sequence[Hashable], score_fn: Callable = score
+) -> Hashable:
     """The rule's guess from ``pool`` (in index order) with ``cands`` left: one candidate
     (or first-candidate) plays the first candidate; else the best key, then a candidate,
     then the smallest index."""
     if len(cands) == 1 or strategy == "first-candidate":
         return cands[0]
     inside = set(cands)
-    return min(pool, key=lambda g: (  # min keeps the first of equals: the smallest index
-        key(strategy, [len(p) for p in partition(g, cands, score_fn).values()]),
-        g not in inside))
+    return min(
+        pool,
+        key=lambda g: (  # min keeps the first of equals: the smallest index
+            key(strategy, [len(p) for p in partition(g, cands, score_fn).values()]),
+            g not in inside,
+        ),
+    )
 
 
-def analyze(guesses: Sequence[Hashable], secrets: Sequence[Hashable], score_fn: Callable,
-            end: Callable[[Any], bool], strategy: str, candidates_only: bool = False,
-            first: Hashable | None = None) -> tuple[Hashable, dict[int, int], dict]:
+def analyze(
+    guesses: Sequence[Hashable],
+    secrets: Sequence[Hashable],
+    score_fn: Callable,
+    end: Callable[[Any], bool],
+    strategy: str,
+    candidates_only: bool = False,
+    first: Hashable | None = None,
+) -> tuple[Hashable, dict[int, int], dict]:
     """The strategy played against every secret: (first guess, {guesses: secrets},
     {secret: guesses})."""
     end = _ends(end)
@@ -154,8 +172,13 @@ def analyze(guesses: Sequence[Hashable], secrets: Sequence[Hashable], score_fn: 
             else:
                 play(part, depth + 1, None)
 
-    g0 = first if first is not None else choose(
-        strategy, list(secrets), list(secrets) if candidates_only else guesses, score_fn)
+    g0 = (
+        first
+        if first is not None
+        else choose(
+            strategy, list(secrets), list(secrets) if candidates_only else guesses, score_fn
+        )
+    )
     play(list(secrets), 1, g0)
     return g0, dict(sorted(dist.items())), per_secret
 
@@ -167,9 +190,14 @@ class WorstCase:
     sets and the skip of a guess that neither splits the set nor ends the game, neither of
     which changes an answer.  ``candidates_only``: only the set's own codes are played."""
 
-    def __init__(self, guesses: Sequence[Hashable], secrets: Sequence[Hashable],
-                 score_fn: Callable, end: Callable[[Any], bool],
-                 candidates_only: bool = False):
+    def __init__(
+        self,
+        guesses: Sequence[Hashable],
+        secrets: Sequence[Hashable],
+        score_fn: Callable,
+        end: Callable[[Any], bool],
+        candidates_only: bool = False,
+    ):
         self.guesses = tuple(guesses)
         self.end = _ends(end)
         self.candidates_only = candidates_only
@@ -182,15 +210,14 @@ class WorstCase:
             return True
         if d == 0:
             return False
-        for g in (sorted(cands) if self.candidates_only else self.guesses):
+        for g in sorted(cands) if self.candidates_only else self.guesses:
             parts: dict = {}
             row = self.table[g]
             for v in cands:
                 parts.setdefault(row[v], set()).add(v)
             if len(parts) == 1 and not any(self.end(s) for s in parts):
                 continue  # learns nothing, finds nothing
-            if all(self.solvable(frozenset(p), d - 1) for s, p in parts.items()
-                   if not self.end(s)):
+            if all(self.solvable(frozenset(p), d - 1) for s, p in parts.items() if not self.end(s)):
                 return True
         return False
 
@@ -204,24 +231,34 @@ class WorstCase:
         return d
 
 
-def solvable(limit: int, guesses: Sequence[Hashable], cands: Sequence[Hashable],
-             score_fn: Callable, end: Callable[[Any], bool],
-             candidates_only: bool = False) -> bool:
+def solvable(
+    limit: int,
+    guesses: Sequence[Hashable],
+    cands: Sequence[Hashable],
+    score_fn: Callable,
+    end: Callable[[Any], bool],
+    candidates_only: bool = False,
+) -> bool:
     """Is there a strategy that finds every candidate within ``limit`` guesses?"""
     return WorstCase(guesses, cands, score_fn, end, candidates_only).solvable(
-        frozenset(cands), limit)
+        frozenset(cands), limit
+    )
 
 
-def optimal_total(guesses: Sequence[Hashable], secrets: Sequence[Hashable],
-                  score_fn: Callable, end: Union[Callable[[Any], bool], Hashable],
-                  max_guesses: int | None = None, candidates_only: bool = False) -> float:
+def optimal_total(
+    guesses: Sequence[Hashable],
+    secrets: Sequence[Hashable],
+    score_fn: Callable,
+    end: Union[Callable[[Any], bool], Hashable],
+    max_guesses: int | None = None,
+    candidates_only: bool = False,
+) -> float:
     """The least total number of guesses over every secret (the sum over the secrets of
     the guesses that find each, the quantity the optimal strategy minimises) by brute
     force: every guess at every node, memoised on exact sets only (which changes no
     answer); ``inf`` when no strategy keeps within ``max_guesses``."""
     end = _ends(end)
-    table = {(g, s): score_fn(g, s) for g in dict.fromkeys([*guesses, *secrets])
-             for s in secrets}
+    table = {(g, s): score_fn(g, s) for g in dict.fromkeys([*guesses, *secrets]) for s in secrets}
 
     @cache
     def total(cands: tuple, left: int) -> float:
@@ -230,22 +267,24 @@ def optimal_total(guesses: Sequence[Hashable], secrets: Sequence[Hashable],
         if left <= 1:
             return float("inf")
         best = float("inf")
-        for g in (cands if candidates_only else guesses):
+        for g in cands if candidates_only else guesses:
             parts: dict = {}
             for s in cands:
                 parts.setdefault(table[g, s], []).append(s)
             if len(parts) == 1 and g not in cands:
                 continue  # learns nothing, finds nothing
-            t = len(cands) + sum(total(tuple(p), left - 1) for sc, p in parts.items()
-                                 if not end(sc))
+            t = len(cands) + sum(
+                total(tuple(p), left - 1) for sc, p in parts.items() if not end(sc)
+            )
             best = min(best, t)
         return best
 
     return total(tuple(secrets), max_guesses or 100)
 
 
-def minimal_conflict(secrets: Sequence[Hashable], rows: Sequence[tuple[Hashable, Any]],
-                     score_fn: Callable = score) -> tuple[int, ...]:
+def minimal_conflict(
+    secrets: Sequence[Hashable], rows: Sequence[tuple[Hashable, Any]], score_fn: Callable = score
+) -> tuple[int, ...]:
     """The first smallest set of rows (guess, score) that no secret satisfies together, as
     1-based row numbers (smallest size first, then the first in lexicographic order);
     ``()`` when some secret satisfies every row."""
@@ -288,13 +327,17 @@ def parse_dot(text: str) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     nodes: dict[str, str] = {}
     edges: list[tuple[str, str, str]] = []
     for line in lines[1:-1]:
-        if m := re.fullmatch(rf"  (n\d+) \[label={quoted}(, peripheries=2|, shape=plaintext)?\];",
-                             line):
+        if m := re.fullmatch(
+            rf"  (n\d+) \[label={quoted}(, peripheries=2|, shape=plaintext)?\];", line
+        ):
             assert m.group(1) not in nodes
             nodes[m.group(1)] = m.group(2)
         elif m := re.fullmatch(rf"  (n\d+) -> (n\d+)(?: \[label={quoted}\])?;", line):
             edges.append((m.group(1), m.group(2), m.group(3)))
         else:
-            assert re.fullmatch(rf'  (label={quoted}|labelloc="t"|rankdir=LR|'
-                                r'(node|edge) \[.*\]);', line), line
+            assert re.fullmatch(
+                rf'  (label={quoted}|labelloc="t"|rankdir=LR|'
+                r"(node|edge) \[.*\]);",
+                line,
+            ), line
     return nodes, edges

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import reference as ref
+
 from mastermind import Game, Strategy, _symmetry, _walk, analyze, solve
 from mastermind.analysis import first_guess_table
 
@@ -16,16 +16,21 @@ STRATEGIES = ["minmax", "entropy", "parts", "expected-size", "first-candidate"]
 
 
 def _id(e):
-    return (f"{e['pegs']}x{e['colours']}-{e.get('variant', 'classic')}-{e['strategy']}"
-            f"{'-co' if e['candidates_only'] else ''}{'-' + e['first'] if e['first'] else ''}")
+    return (
+        f"{e['pegs']}x{e['colours']}-{e.get('variant', 'classic')}-{e['strategy']}"
+        f"{'-co' if e['candidates_only'] else ''}{'-' + e['first'] if e['first'] else ''}"
+    )
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, marks=[pytest.mark.slow] if e.get("slow") else [], id=_id(e)) for e in KNOWN])
+@pytest.mark.parametrize(
+    "entry",
+    [pytest.param(e, marks=[pytest.mark.slow] if e.get("slow") else [], id=_id(e)) for e in KNOWN],
+)
 def test_published_results(entry):
     game = Game(entry["pegs"], entry["colours"], entry.get("variant", "classic"))
-    a = analyze(game, entry["strategy"], candidates_only=entry["candidates_only"],
-                first=entry["first"])
+    a = analyze(
+        game, entry["strategy"], candidates_only=entry["candidates_only"], first=entry["first"]
+    )
     assert game.format_code(a.first_guess) == entry["first_guess"]
     assert a.total == entry["total"]
     assert a.secrets == game.secrets.size
@@ -62,8 +67,7 @@ def test_given_first_guess_against_brute_force(first):
     n, k = 4, 3
     game = Game(n, k)
     a = analyze(game, "entropy", first=first)
-    _, expect, _ = ref.analyze(*ref.mastermind(n, k), "entropy",
-                               first=tuple(int(c) for c in first))
+    _, expect, _ = ref.analyze(*ref.mastermind(n, k), "entropy", first=tuple(int(c) for c in first))
     assert a.distribution == expect and game.format_code(a.first_guess) == first
 
 
@@ -82,13 +86,17 @@ def test_tree_replay_and_solve_agree(strategy):
         lengths.append(depth)
         steps = solve(game, secret, strategy)
         assert len(steps) == depth and steps[-1].guess == secret
-    assert np.bincount(lengths).tolist()[1:] == [a.distribution.get(d, 0)
-                                                 for d in range(1, a.max + 1)]
+    assert np.bincount(lengths).tolist()[1:] == [
+        a.distribution.get(d, 0) for d in range(1, a.max + 1)
+    ]
     # every node's size is the number of secrets reaching it
     for _, node in a.tree.walk():
         assert node.size == sum(c.size for c in node.children.values()) + (
-            1 if game.is_secret(node.guess) and node.size > sum(
-                c.size for c in node.children.values()) else 0)
+            1
+            if game.is_secret(node.guess)
+            and node.size > sum(c.size for c in node.children.values())
+            else 0
+        )
 
 
 @pytest.mark.parametrize("strategy", ["minmax", "entropy"])
@@ -135,17 +143,34 @@ def test_first_guess_table_sums():
 # bounds partial tables and shortcuts small nodes; ``plain=True`` scores every allowed guess
 # in full at every node.  Whole strategy trees must be identical, tie rules included.
 
+
 def _same_as_plain(game, strategy, candidates_only, first=None):
     fast = analyze(game, strategy, candidates_only=candidates_only, tree=True, first=first)
-    plain = analyze(game, strategy, candidates_only=candidates_only, tree=True, first=first,
-                    plain=True)
+    plain = analyze(
+        game, strategy, candidates_only=candidates_only, tree=True, first=first, plain=True
+    )
     assert fast.first_guess == plain.first_guess
     assert fast.distribution == plain.distribution
     assert fast.to_json()["tree"] == plain.to_json()["tree"]
 
 
-@pytest.mark.parametrize("n,k", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 5), (3, 4), (4, 3),
-                                 (3, 5), (4, 4), (5, 3), (2, 8), (3, 6)])
+@pytest.mark.parametrize(
+    "n,k",
+    [
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (3, 3),
+        (2, 5),
+        (3, 4),
+        (4, 3),
+        (3, 5),
+        (4, 4),
+        (5, 3),
+        (2, 8),
+        (3, 6),
+    ],
+)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("candidates_only", [False, True])
 def test_fast_equals_plain_small_games(n, k, strategy, candidates_only):
@@ -171,8 +196,10 @@ def test_fast_equals_plain_other_openings(first):
         _same_as_plain(Game(4, 6), strategy, False, first=first)
 
 
-@pytest.mark.parametrize("variant,n,k", [("distinct", 4, 6), ("black-peg", 4, 4),
-                                         ("bulls-and-cows", 4, 6), ("permutation", 5, 5)])
+@pytest.mark.parametrize(
+    "variant,n,k",
+    [("distinct", 4, 6), ("black-peg", 4, 4), ("bulls-and-cows", 4, 6), ("permutation", 5, 5)],
+)
 @pytest.mark.parametrize("strategy", ["minmax", "entropy", "parts", "expected-size"])
 def test_fast_equals_plain_variants(variant, n, k, strategy):
     _same_as_plain(Game(n, k, variant), strategy, False)
@@ -182,6 +209,7 @@ def test_canonical_guesses_are_orbit_minima():
     """Brute force: the orbit of a code under every (colour, position) permutation that
     fixes the history; a guess is kept exactly when it is the smallest of its orbit."""
     import itertools
+
     game = Game(3, 4)
     rng = np.random.default_rng(5)
     for _ in range(6):
@@ -190,15 +218,18 @@ def test_canonical_guesses_are_orbit_minima():
         group = []
         for pi in itertools.permutations(range(3)):
             for sigma in itertools.permutations(range(1, 5)):
+
                 def act(x, pi=pi, sigma=sigma):
                     y = [0] * 3
                     for p in range(3):
                         y[pi[p]] = sigma[x[p] - 1]
                     return tuple(y)
+
                 if all(act(h) == h for h in hist_cols):
                     group.append(act)
-        expect = [g for g in range(game.size)
-                  if all(game.index(a(game.colours(g))) >= g for a in group)]
+        expect = [
+            g for g in range(game.size) if all(game.index(a(game.colours(g))) >= g for a in group)
+        ]
         got = _symmetry.canonical_guesses(game.kernel, game.guesses, history).tolist()
         assert got == expect
 
@@ -221,10 +252,30 @@ def test_fast_equals_plain_wide_codes(strategy):
     assert cands.size == 130
     hist = np.array(history, dtype=np.int32)
     kind = Strategy(strategy).kind
-    fast = _walk.walk(game.kernel, game.guesses, cands, kind, cands_only=False,
-                      shortcut_ok=True, depth=3, record=True, history=hist, symmetry=True,
-                      blanks=True)
-    plain = _walk.walk(game.kernel, game.guesses, cands, kind, cands_only=False,
-                       shortcut_ok=True, depth=3, record=True, history=hist, plain=True)
+    fast = _walk.walk(
+        game.kernel,
+        game.guesses,
+        cands,
+        kind,
+        cands_only=False,
+        shortcut_ok=True,
+        depth=3,
+        record=True,
+        history=hist,
+        symmetry=True,
+        blanks=True,
+    )
+    plain = _walk.walk(
+        game.kernel,
+        game.guesses,
+        cands,
+        kind,
+        cands_only=False,
+        shortcut_ok=True,
+        depth=3,
+        record=True,
+        history=hist,
+        plain=True,
+    )
     assert fast[0].tolist() == plain[0].tolist()
     assert fast[1].tolist() == plain[1].tolist()

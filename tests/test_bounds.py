@@ -9,16 +9,23 @@ import threading
 
 import numpy as np
 import pytest
+import reference as ref
 
 from mastermind.analysis import Node, analyze
+from mastermind.bounds import (
+    BoundsError,
+    SearchStats,
+    SearchUnfinished,
+    StrategyCheckError,
+    Witnessed,
+    check_strategy,
+    counting_bound,
+    solution_exists,
+    worst_case,
+)
 from mastermind.errors import MastermindError
-from mastermind.search import Search
-from mastermind.bounds import (BoundsError, SearchStats, SearchUnfinished, StrategyCheckError,
-                               Witnessed, check_strategy, counting_bound, solution_exists,
-                               worst_case)
 from mastermind.game import Game
-
-import reference as ref
+from mastermind.search import Search
 
 
 # ---------------------------------------------------------------------- brute force
@@ -45,17 +52,27 @@ def test_optimum_matches_brute_force(n, k, cands_only):
     best = brute.least(game.secrets.tolist())
     for d in range(1, best + 2):
         for sym in (True, False):
-            assert solution_exists(game, d, candidates_only=cands_only,
-                                   symmetry=sym) is (d >= best), (d, sym)
+            assert solution_exists(game, d, candidates_only=cands_only, symmetry=sym) is (
+                d >= best
+            ), (d, sym)
     w = worst_case(game, candidates_only=cands_only)
     assert (w.lower, w.upper, w.exact) == (best, best, True)
     assert check_strategy(game, w.witness, candidates_only=cands_only) == best
 
 
-@pytest.mark.parametrize("n,k,variant", [(3, 3, "distinct"), (3, 4, "distinct"),
-                                         (3, 3, "bulls-and-cows"), (3, 4, "bulls-and-cows"),
-                                         (2, 3, "black-peg"), (3, 3, "black-peg"),
-                                         (3, 3, "permutation"), (4, 4, "permutation")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [
+        (3, 3, "distinct"),
+        (3, 4, "distinct"),
+        (3, 3, "bulls-and-cows"),
+        (3, 4, "bulls-and-cows"),
+        (2, 3, "black-peg"),
+        (3, 3, "black-peg"),
+        (3, 3, "permutation"),
+        (4, 4, "permutation"),
+    ],
+)
 @pytest.mark.parametrize("cands_only", [False, True])
 def test_variants_match_brute_force(n, k, variant, cands_only):
     game = Game(n, k, variant)
@@ -80,12 +97,17 @@ def test_random_candidate_sets_match_brute_force(n, k, cands_only):
         best = brute.least(cands)
         for d in range(max(0, best - 2), best + 2):
             for sym in (True, False):
-                got = solution_exists(game, d, candidates=np.array(cands, dtype=np.int32),
-                                      candidates_only=cands_only, symmetry=sym, witness=True)
+                got = solution_exists(
+                    game,
+                    d,
+                    candidates=np.array(cands, dtype=np.int32),
+                    candidates_only=cands_only,
+                    symmetry=sym,
+                    witness=True,
+                )
                 assert got.exists is (d >= best), (cands, d, sym)
                 if got.exists and cands:
-                    assert check_strategy(game, got.tree, cands,
-                                          candidates_only=cands_only) <= d
+                    assert check_strategy(game, got.tree, cands, candidates_only=cands_only) <= d
 
 
 @pytest.mark.parametrize("n,k", [(3, 3), (3, 4), (4, 3)])
@@ -197,8 +219,9 @@ def test_five_eight_needs_six():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n,k,p", [(4, 8, 6), (5, 5, 5), (6, 4, 5), (4, 10, 7), (5, 6, 6),
-                                   (5, 7, 6), (6, 5, 6)])
+@pytest.mark.parametrize(
+    "n,k,p", [(4, 8, 6), (5, 5, 5), (6, 4, 5), (4, 10, 7), (5, 6, 6), (5, 7, 6), (6, 5, 6)]
+)
 def test_beyond_the_table(n, k, p):
     """The frontier of docs/bounds.md: p(5,6) and p(5,7) had no published value (the
     published strategies give 6 and 7)."""
@@ -245,10 +268,16 @@ def test_checker_counts_every_guess():
     """[2,2] by hand: 11; on 1 0 play 12 (then 21 on 0 2); on 0 0 play 22."""
     game = Game(2, 2)
     s = game.slots
-    tree = Node(game.code("11"), 4, {
-        s[game.slot((1, 0))]: Node(game.code("12"), 2, {
-            s[game.slot((0, 2))]: Node(game.code("21"), 1)}),
-        s[game.slot((0, 0))]: Node(game.code("22"), 1)})
+    tree = Node(
+        game.code("11"),
+        4,
+        {
+            s[game.slot((1, 0))]: Node(
+                game.code("12"), 2, {s[game.slot((0, 2))]: Node(game.code("21"), 1)}
+            ),
+            s[game.slot((0, 0))]: Node(game.code("22"), 1),
+        },
+    )
     assert check_strategy(game, tree) == 3
     assert check_strategy(game, tree, candidates=["11", "22"]) == 2
     assert check_strategy(game, tree, candidates_only=True) == 3
@@ -286,8 +315,7 @@ def test_time_limit_gives_partial_bounds():
     then the heuristic's 7, then the undecided 6, cut by the limit."""
     w = worst_case(Game(4, 9), time_limit=2.0)
     assert w.status == "time-limit" and not w.exact
-    assert (w.lower, w.lower_proof, w.upper, w.upper_source) == (6, "search", 7,
-                                                                 "minmax strategy")
+    assert (w.lower, w.lower_proof, w.upper, w.upper_source) == (6, "search", 7, "minmax strategy")
     assert (5, False) in [(st.guesses, st.exists) for st in w.steps]
     assert w.steps[-1].exists is None
     assert check_strategy(w.game, w.witness) == 7

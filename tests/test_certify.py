@@ -6,7 +6,6 @@ import gzip
 import io
 import json
 import os
-
 import subprocess
 import sys
 
@@ -32,10 +31,22 @@ def _run(argv):
 
 # games of the worst-case table below [4,7] (which test_bound_then_verify makes), and
 # the variants the checker knows
-SMALL = [(2, 5, "classic"), (3, 3, "classic"), (3, 5, "classic"), (3, 7, "classic"),
-         (4, 3, "classic"), (4, 4, "classic"), (4, 5, "classic"), (4, 6, "classic"),
-         (5, 3, "classic"), (5, 4, "classic"), (6, 3, "classic"),
-         (4, 6, "bulls-and-cows"), (4, 6, "distinct"), (3, 4, "black-peg")]
+SMALL = [
+    (2, 5, "classic"),
+    (3, 3, "classic"),
+    (3, 5, "classic"),
+    (3, 7, "classic"),
+    (4, 3, "classic"),
+    (4, 4, "classic"),
+    (4, 5, "classic"),
+    (4, 6, "classic"),
+    (5, 3, "classic"),
+    (5, 4, "classic"),
+    (6, 3, "classic"),
+    (4, 6, "bulls-and-cows"),
+    (4, 6, "distinct"),
+    (3, 4, "black-peg"),
+]
 
 
 @pytest.mark.parametrize("n,k,variant", SMALL)
@@ -70,18 +81,34 @@ def test_a_time_limit_writes_nothing(tmp_path):
     game = Game(4, 7)
     w = worst_case(game)
     with pytest.raises(SearchUnfinished):
-        write_certificate(str(tmp_path / "c.gz"), game, w.lower, w.upper, w.witness,
-                          time_limit=1e-3)
+        write_certificate(
+            str(tmp_path / "c.gz"), game, w.lower, w.upper, w.witness, time_limit=1e-3
+        )
     assert not os.listdir(tmp_path)
 
 
 def test_ctrl_c_writes_nothing(tmp_path, ctrl_c_at_work):
     path = tmp_path / "c.gz"
     src = os.path.dirname(os.path.dirname(os.path.abspath(mastermind.__file__)))
-    done = subprocess.run([sys.executable, "-c", ctrl_c_at_work + RUN_THE_PROGRAM, "bound",
-                           "-n", "5", "-k", "6", "--certificate", str(path)],
-                          env=dict(os.environ, PYTHONPATH=src), stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            ctrl_c_at_work + RUN_THE_PROGRAM,
+            "bound",
+            "-n",
+            "5",
+            "-k",
+            "6",
+            "--certificate",
+            str(path),
+        ],
+        env=dict(os.environ, PYTHONPATH=src),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr and f"nothing written to {path}" in done.stderr
     assert not os.listdir(tmp_path)
@@ -136,8 +163,18 @@ def test_verify_bad_input(tmp_path):
     assert code == 1 and "REJECTED" in text
     code, _ = _run(["bound", "-n", "3", "-k", "3", "--certificate", str(tmp_path)])
     assert code == 2
-    code, _ = _run(["bound", "-n", "3", "-k", "3", "--candidates-only",
-                    "--certificate", str(tmp_path / "c.gz")])
+    code, _ = _run(
+        [
+            "bound",
+            "-n",
+            "3",
+            "-k",
+            "3",
+            "--candidates-only",
+            "--certificate",
+            str(tmp_path / "c.gz"),
+        ]
+    )
     assert code == 2
 
 

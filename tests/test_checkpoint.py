@@ -13,9 +13,15 @@ import pytest
 
 from mastermind import Game, analyze, optimal, worst_case
 from mastermind.bounds import check_strategy
-from mastermind.engine.checkpoint import (FORMAT, CheckpointError, decode, encode, open_checkpoint,
-                                   read_costs)
 from mastermind.custom import two_d
+from mastermind.engine.checkpoint import (
+    FORMAT,
+    CheckpointError,
+    decode,
+    encode,
+    open_checkpoint,
+    read_costs,
+)
 
 GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
 
@@ -24,8 +30,14 @@ def test_a_unit_is_recorded_and_read_back(tmp_path):
     path = str(tmp_path / "c.sqlite")
     with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}) as store:
         assert len(store) == 0 and store.get("walk/0") is None
-        store.record("walk/0", "d0", {"dists": np.arange(6).reshape(2, 3), "ok": 1},
-                     size=12, seconds=0.25, worker="w:1")
+        store.record(
+            "walk/0",
+            "d0",
+            {"dists": np.arange(6).reshape(2, 3), "ok": 1},
+            size=12,
+            seconds=0.25,
+            worker="w:1",
+        )
     with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}) as store:
         rec = store.get("walk/0")
         assert rec.digest == "d0" and rec.size == 12 and rec.worker == "w:1"
@@ -55,12 +67,15 @@ def test_answers_are_stored_without_pickle(tmp_path):
     assert out["value"] == 7 and out["recs"].dtype == np.int32 and out["recs"].shape == (2, 5)
 
 
-@pytest.mark.parametrize("kind, game, params, what", [
-    ("bound", GAME, {"strategy": "minmax"}, "kind: analyze there, bound here"),
-    ("analyze", dict(GAME, k=7), {"strategy": "minmax"}, "[4,6] classic there, [4,7]"),
-    ("analyze", GAME, {"strategy": "entropy"}, "strategy: minmax there, entropy here"),
-    ("analyze", GAME, {"strategy": "minmax", "first": "1123"}, "first: null there, 1123"),
-])
+@pytest.mark.parametrize(
+    "kind, game, params, what",
+    [
+        ("bound", GAME, {"strategy": "minmax"}, "kind: analyze there, bound here"),
+        ("analyze", dict(GAME, k=7), {"strategy": "minmax"}, "[4,6] classic there, [4,7]"),
+        ("analyze", GAME, {"strategy": "entropy"}, "strategy: minmax there, entropy here"),
+        ("analyze", GAME, {"strategy": "minmax", "first": "1123"}, "first: null there, 1123"),
+    ],
+)
 def test_a_checkpoint_of_another_run_is_refused(tmp_path, kind, game, params, what):
     path = str(tmp_path / "c.sqlite")
     open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}).close()
@@ -122,11 +137,17 @@ class StopAfter:
             raise KeyboardInterrupt
 
 
-@pytest.mark.parametrize("n, k, variant, strategy, tree", [
-    (5, 6, "classic", "minmax", True), (5, 6, "bulls-and-cows", "entropy", False),
-    (4, 6, "black-peg", "parts", True)])
-def test_an_analysis_stopped_and_resumed_is_the_uninterrupted_one(tmp_path, n, k, variant,
-                                                                 strategy, tree):
+@pytest.mark.parametrize(
+    "n, k, variant, strategy, tree",
+    [
+        (5, 6, "classic", "minmax", True),
+        (5, 6, "bulls-and-cows", "entropy", False),
+        (4, 6, "black-peg", "parts", True),
+    ],
+)
+def test_an_analysis_stopped_and_resumed_is_the_uninterrupted_one(
+    tmp_path, n, k, variant, strategy, tree
+):
     game = Game(n, k, variant)
     path = str(tmp_path / "a.sqlite")
     plain = analyze(game, strategy, tree=tree)
@@ -163,8 +184,12 @@ def test_a_worst_case_proof_records_each_decided_part(tmp_path):
     # one thread: with more, a part of the next opening may be solved while the first
     # opening's last part is still running, recorded but never consulted by a resumed run
     w = worst_case(game, checkpoint=path, jobs=1)
-    assert (w.lower, w.upper, w.exact, w.lower_proof) == (plain.lower, plain.upper, True,
-                                                          plain.lower_proof)
+    assert (w.lower, w.upper, w.exact, w.lower_proof) == (
+        plain.lower,
+        plain.upper,
+        True,
+        plain.lower_proof,
+    )
     assert check_strategy(game, w.witness) == 5 and w.witness == plain.witness
     keys = [k for k, _, _ in read_costs(path)]
     assert keys and all(k.startswith("exists/") and k.count("/") == 3 for k in keys)
@@ -190,7 +215,7 @@ def test_an_optimal_search_stopped_and_resumed_is_the_uninterrupted_one(tmp_path
     game = Game(4, 6)
     path = str(tmp_path / "o.sqlite")
     stopped = optimal(game, checkpoint=path, jobs=1, progress=StopAfter(3))
-    assert stopped.status == "interrupted" and not stopped.exact    # Ctrl-C, reported
+    assert stopped.status == "interrupted" and not stopped.exact  # Ctrl-C, reported
     kept = len(read_costs(path))
     best = optimal(game, checkpoint=path)
     assert best.total == 5625 and best.exact and best.units_resumed >= kept >= 3

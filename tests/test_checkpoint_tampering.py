@@ -12,8 +12,14 @@ import numpy as np
 import pytest
 
 from mastermind import Game, analyze, optimal, worst_case
-from mastermind.engine.checkpoint import (CheckpointError, checksum, decode, encode,
-                                          open_checkpoint, read_costs)
+from mastermind.engine.checkpoint import (
+    CheckpointError,
+    checksum,
+    decode,
+    encode,
+    open_checkpoint,
+    read_costs,
+)
 from mastermind.engine.units import CheckpointWarning
 from mastermind.records import replay
 from mastermind.search import Search
@@ -23,8 +29,10 @@ GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
 
 def rows(path: str) -> dict[str, tuple[str, int, bytes]]:
     with sqlite3.connect(path) as conn:
-        return {k: (d, s, r) for k, d, s, r in
-                conn.execute("SELECT key, digest, size, result FROM units")}
+        return {
+            k: (d, s, r)
+            for k, d, s, r in conn.execute("SELECT key, digest, size, result FROM units")
+        }
 
 
 def put(path: str, key: str, blob: bytes, *, seal: bool) -> None:
@@ -34,8 +42,9 @@ def put(path: str, key: str, blob: bytes, *, seal: bool) -> None:
         (digest,) = conn.execute("SELECT digest FROM units WHERE key = ?", (key,)).fetchone()
         conn.execute("UPDATE units SET result = ? WHERE key = ?", (blob, key))
         if seal:
-            conn.execute("UPDATE units SET checksum = ? WHERE key = ?",
-                         (checksum(key, digest, blob), key))
+            conn.execute(
+                "UPDATE units SET checksum = ? WHERE key = ?", (checksum(key, digest, blob), key)
+            )
 
 
 def two_keys(path: str, prefix: str, keep=lambda result: True) -> tuple[str, str]:
@@ -60,16 +69,18 @@ def test_an_analysis_answer_moved_to_another_unit_is_run_again(tmp_path, seal):
     put(path, b, rows(path)[a][2], seal=seal)
     with pytest.warns(CheckpointWarning, match=f"unit {b}"):
         again = analyze(game, checkpoint=path)
-    assert (again.secrets, again.total, again.distribution) == (1296, 5801,
-                                                                first.distribution)
+    assert (again.secrets, again.total, again.distribution) == (1296, 5801, first.distribution)
     assert again.units_resumed == again.units - 1
-    assert decode(rows(path)[b][2])["dists"].tolist() != decode(rows(path)[a][2])[
-        "dists"].tolist()  # the unit ran again and its own answer is back
+    assert (
+        decode(rows(path)[b][2])["dists"].tolist() != decode(rows(path)[a][2])["dists"].tolist()
+    )  # the unit ran again and its own answer is back
 
 
-@pytest.mark.parametrize("blob", [b"", b"\x00garbage", encode({"dists": np.array(["x"])}),
-                                  encode({"nothing": 1})],
-                         ids=["empty", "not npz", "strings", "no field"])
+@pytest.mark.parametrize(
+    "blob",
+    [b"", b"\x00garbage", encode({"dists": np.array(["x"])}), encode({"nothing": 1})],
+    ids=["empty", "not npz", "strings", "no field"],
+)
 def test_a_damaged_analysis_answer_is_run_again(tmp_path, blob):
     path = str(tmp_path / "a.sqlite")
     game = Game(4, 6)
@@ -112,8 +123,7 @@ def test_an_optimum_claiming_a_smaller_total_is_run_again(tmp_path):
     path = str(tmp_path / "o.sqlite")
     game = Game(4, 6)
     assert optimal(game, checkpoint=path).total == 5625
-    key = next(k for k, (_, _, blob) in sorted(rows(path).items())
-               if decode(blob)["status"] == 0)
+    key = next(k for k, (_, _, blob) in sorted(rows(path).items()) if decode(blob)["status"] == 0)
     answer = decode(rows(path)[key][2])
     answer["value"] -= 18
     put(path, key, encode(answer), seal=True)
@@ -130,13 +140,16 @@ def test_records_replay_to_their_total_and_depth():
     assert deepest <= 4 and total >= cands.size
     assert replay(game, recs, cands[1:]) is None  # another set
     bad = recs.copy()
-    bad[-1, 2] = (bad[-1, 2] + 1) % game.size     # a leaf guessing the wrong code
+    bad[-1, 2] = (bad[-1, 2] + 1) % game.size  # a leaf guessing the wrong code
     assert replay(game, bad, cands) is None
 
 
 # ---------------------------------------------------------------------- headers
-@pytest.mark.parametrize("value", ["[" * 100000 + "]" * 100000, "{not json", "7"],
-                         ids=["deeply nested", "not json", "not a dict"])
+@pytest.mark.parametrize(
+    "value",
+    ["[" * 100000 + "]" * 100000, "{not json", "7"],
+    ids=["deeply nested", "not json", "not a dict"],
+)
 def test_a_damaged_header_is_refused_in_one_line(tmp_path, value):
     path = str(tmp_path / "c.sqlite")
     with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}):

@@ -21,8 +21,19 @@ def test_analyze_entropy_json():
     assert status == 0
     j = json.loads(text)
     assert j["total"] == 5722 and j["first_guess"] == "1234" and j["strategy"] == "entropy"
-    for key in ("pegs", "colours", "strategy", "candidates_only", "first_guess", "secrets",
-                "total", "average", "average_fraction", "max", "distribution"):
+    for key in (
+        "pegs",
+        "colours",
+        "strategy",
+        "candidates_only",
+        "first_guess",
+        "secrets",
+        "total",
+        "average",
+        "average_fraction",
+        "max",
+        "distribution",
+    ):
         assert key in j
     assert j["secrets"] == 1296 and j["average_fraction"] == "2861/648"
 
@@ -34,8 +45,19 @@ def test_analyze_text_default_game():
 
 
 def test_analyze_options():
-    status, text = run("analyze", "--colors", "5", "--strategy", "parts", "--candidates-only",
-                       "--first", "1123", "--json", "--jobs", "1")
+    status, text = run(
+        "analyze",
+        "--colors",
+        "5",
+        "--strategy",
+        "parts",
+        "--candidates-only",
+        "--first",
+        "1123",
+        "--json",
+        "--jobs",
+        "1",
+    )
     j = json.loads(text)
     assert status == 0 and j["colours"] == 5 and j["candidates_only"] and j["first_guess"] == "1123"
 
@@ -59,18 +81,32 @@ def test_first_guesses():
     status, text = run("first-guesses", "--json")
     j = json.loads(text)
     assert [c["guess"] for c in j["classes"]] == ["1111", "1112", "1122", "1123", "1234"]
-    assert j["openings"] == {"minmax": "1122", "entropy": "1234", "parts": "1123",
-                             "expected-size": "1123"}
+    assert j["openings"] == {
+        "minmax": "1122",
+        "entropy": "1234",
+        "parts": "1123",
+        "expected-size": "1123",
+    }
     status, text = run("first-guesses")
     assert "1122" in text and "minmax" in text
 
 
-@pytest.mark.parametrize("argv", [
-    ["analyze", "-n", "9"], ["analyze", "-k", "0"], ["analyze", "--strategy", "knuth"],
-    ["solve", "7777"], ["solve", "12"], ["analyze", "--first", "11x2"], ["analyze", "-n", "x"],
-    ["analyze", "--jobs", "0"], ["bogus"], ["analyze", "-n", "8", "-k", "16"],
-    ["analyze", "--variant", "permutation"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "-n", "9"],
+        ["analyze", "-k", "0"],
+        ["analyze", "--strategy", "knuth"],
+        ["solve", "7777"],
+        ["solve", "12"],
+        ["analyze", "--first", "11x2"],
+        ["analyze", "-n", "x"],
+        ["analyze", "--jobs", "0"],
+        ["bogus"],
+        ["analyze", "-n", "8", "-k", "16"],
+        ["analyze", "--variant", "permutation"],
+    ],
+)
 def test_bad_input_one_line_exit_2(argv, capsys):
     status, _ = run(*argv)
     err = capsys.readouterr().err
@@ -85,15 +121,27 @@ def test_no_command_prints_help():
 
 
 def test_console_script_process():
-    p = subprocess.run([sys.executable, "-m", "mastermind", "analyze", "--json", "-k", "4"],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "mastermind", "analyze", "--json", "-k", "4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0 and json.loads(p.stdout)["secrets"] == 256
-    p = subprocess.run([sys.executable, "-m", "mastermind", "solve", "9999"],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "mastermind", "solve", "9999"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 2 and "Traceback" not in p.stderr
 
 
 def test_help_explains():
-    p = subprocess.run([sys.executable, "-m", "mastermind", "analyze", "--help"],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "mastermind", "analyze", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0 and "--candidates-only" in p.stdout and "--first" in p.stdout

@@ -26,7 +26,12 @@ def test_cli_json_and_witness(tmp_path):
     assert code == 0
     doc = json.loads(text)
     assert {k: doc[k] for k in ("pegs", "colours", "lower", "upper", "exact")} == {
-        "pegs": 3, "colours": 5, "lower": 5, "upper": 5, "exact": True}
+        "pegs": 3,
+        "colours": 5,
+        "lower": 5,
+        "upper": 5,
+        "exact": True,
+    }
     assert doc["nodes"] >= 0 and doc["seconds"] >= 0
     tree = json.loads(path.read_text())
     assert tree["max_guesses"] == 5 and tree["tree"]["candidates"] == 125
@@ -41,8 +46,7 @@ def test_cli_time_limit_exit_status():
     code, text = _run(["bound", "-n", "4", "-k", "9", "--time-limit", "2", "--json"])
     assert code == 1
     doc = json.loads(text)
-    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (6, 7, False,
-                                                                         "time-limit")
+    assert (doc["lower"], doc["upper"], doc["exact"], doc["status"]) == (6, 7, False, "time-limit")
 
 
 def test_cli_time_limit_bounds_the_whole_command():
@@ -54,9 +58,15 @@ def test_cli_time_limit_bounds_the_whole_command():
     assert doc["lower_proof"] == "search" and doc["upper_source"] == "minmax strategy"
 
 
-@pytest.mark.parametrize("argv", [["bound", "--time-limit", "0"], ["bound", "-n", "9"],
-                                  ["bound", "--memory", "0"],
-                                  ["bound", "-n", "3", "-k", "3", "--witness", "/nonexistent/x"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bound", "--time-limit", "0"],
+        ["bound", "-n", "9"],
+        ["bound", "--memory", "0"],
+        ["bound", "-n", "3", "-k", "3", "--witness", "/nonexistent/x"],
+    ],
+)
 def test_cli_bad_input(argv, capsys):
     code, _ = _run(argv)
     assert code == 2

@@ -11,10 +11,20 @@ import pytest
 from mastermind.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-TOTALS_ALL = {"minmax": 5801, "entropy": 5722, "parts": 5668, "expected-size": 5696,
-              "first-candidate": 7471}
-TOTALS_CANDIDATES = {"minmax": 5828, "entropy": 5786, "parts": 5701, "expected-size": 5722,
-                     "first-candidate": 7471}
+TOTALS_ALL = {
+    "minmax": 5801,
+    "entropy": 5722,
+    "parts": 5668,
+    "expected-size": 5696,
+    "first-candidate": 7471,
+}
+TOTALS_CANDIDATES = {
+    "minmax": 5828,
+    "entropy": 5786,
+    "parts": 5701,
+    "expected-size": 5722,
+    "first-candidate": 7471,
+}
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -43,26 +53,40 @@ def test_results_table_is_the_command_output():
     """The [4,6] table of the documentation's results page is exactly what the command
     prints."""
     readme = (ROOT / "docs" / "results.md").read_text()
-    status, text = run("compare", "-n", "4", "-k", "6", "--markdown", "--no-seconds",
-                       "--optimal")
+    status, text = run("compare", "-n", "4", "-k", "6", "--markdown", "--no-seconds", "--optimal")
     assert status == 0 and text.strip() in readme
     assert "mastermind compare -n 4 -k 6 --markdown --no-seconds --optimal" in readme
     assert "| optimal | all codes | 1123 | 5625 |" in text  # Koyama and Lai
 
 
 def test_json_csv_text_and_choices():
-    status, text = run("compare", "-k", "4", "--strategies", "minmax", "entropy",
-                       "--pools", "candidates", "--json", "--no-seconds")
+    status, text = run(
+        "compare",
+        "-k",
+        "4",
+        "--strategies",
+        "minmax",
+        "entropy",
+        "--pools",
+        "candidates",
+        "--json",
+        "--no-seconds",
+    )
     doc = json.loads(text)
     assert status == 0 and doc["secrets"] == 256
     assert [(r["strategy"], r["pool"]) for r in doc["rows"]] == [
-        ("minmax", "candidates"), ("entropy", "candidates")]
+        ("minmax", "candidates"),
+        ("entropy", "candidates"),
+    ]
     assert all("seconds" not in r for r in doc["rows"])
     status, text = run("compare", "--strategies", "parts,first-candidate", "--csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [(r["strategy"], r["pool"], int(r["total"])) for r in rows] == [
-        ("parts", "all", 5668), ("first-candidate", "all", 7471),
-        ("parts", "candidates", 5701), ("first-candidate", "candidates", 7471)]
+        ("parts", "all", 5668),
+        ("first-candidate", "all", 7471),
+        ("parts", "candidates", 5701),
+        ("first-candidate", "candidates", 7471),
+    ]
     status, text = run("compare", "--pools", "all")
     lines = text.splitlines()
     assert status == 0 and lines[0] == "[4,6]: 1296 secrets" and len(lines) == 3 + 5
@@ -70,15 +94,18 @@ def test_json_csv_text_and_choices():
     assert {ln.split()[0]: int(ln.split()[4]) for ln in lines[3:]} == TOTALS_ALL
 
 
-@pytest.mark.parametrize("argv,words", [
-    (["--strategies", "knuth"], "unknown strategy 'knuth'"),
-    (["--pools", "all,some"], "unknown guess pool 'some'"),
-    (["--strategies", "minmax,minmax"], "named twice"),
-    (["--json", "--csv"], "not allowed with"),
-    (["-n", "9"], "pegs must be between 1 and 8"),
-    (["--plot", "x.gif"], "use a .png, .svg or .pdf file"),
-    (["--plot", "/no/such/folder/x.png"], "no folder"),
-])
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["--strategies", "knuth"], "unknown strategy 'knuth'"),
+        (["--pools", "all,some"], "unknown guess pool 'some'"),
+        (["--strategies", "minmax,minmax"], "named twice"),
+        (["--json", "--csv"], "not allowed with"),
+        (["-n", "9"], "pegs must be between 1 and 8"),
+        (["--plot", "x.gif"], "use a .png, .svg or .pdf file"),
+        (["--plot", "/no/such/folder/x.png"], "no folder"),
+    ],
+)
 def test_bad_input_one_line_exit_2(argv, words, capsys):
     status, text = run("compare", *argv)
     err = capsys.readouterr().err

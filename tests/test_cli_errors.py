@@ -28,6 +28,7 @@ def run(argv, capsys):
 def failing_solve(error):
     def solve(*args, **kwargs):
         raise error
+
     return solve
 
 
@@ -42,21 +43,37 @@ def test_the_base_class_is_public_and_a_value_error():
     assert issubclass(MastermindError, ValueError)
 
 
-@pytest.mark.parametrize("kind", [GameError, CodeError, ScoreError, StrategyError, PlayError,
-                                  InconsistentAnswers, TreeError, ExplorerError, PlotError,
-                                  ComparisonError])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        GameError,
+        CodeError,
+        ScoreError,
+        StrategyError,
+        PlayError,
+        InconsistentAnswers,
+        TreeError,
+        ExplorerError,
+        PlotError,
+        ComparisonError,
+    ],
+)
 def test_the_package_errors_derive_from_it(kind):
     assert issubclass(kind, MastermindError)
 
 
-@pytest.mark.parametrize("argv", [["solve", "99"], ["analyze", "-n", "0"],
-                                  ["analyze", "-n", "99999999999999999999999"],
-                                  ["solve", "1234", "--candidates-only", "--first", "1111",
-                                   "--variant", "distinct"],
-                                  ["tree", "--candidates-only", "--first", "1111",
-                                   "--variant", "distinct"],
-                                  ["optimal", "--memory", "99999999999999999999"],
-                                  ["bound", "--memory", "99999999999999999999"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "99"],
+        ["analyze", "-n", "0"],
+        ["analyze", "-n", "99999999999999999999999"],
+        ["solve", "1234", "--candidates-only", "--first", "1111", "--variant", "distinct"],
+        ["tree", "--candidates-only", "--first", "1111", "--variant", "distinct"],
+        ["optimal", "--memory", "99999999999999999999"],
+        ["bound", "--memory", "99999999999999999999"],
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(argv, capsys, no_debug):
     status, err = run(argv, capsys)
     assert status == 2
@@ -70,9 +87,15 @@ def test_a_package_error_from_the_library_is_bad_input(monkeypatch, capsys, no_d
     assert (status, err) == (2, "mastermind: error: no such code\n")
 
 
-@pytest.mark.parametrize("error", [ZeroDivisionError("division by zero"),
-                                   RuntimeError("lost\nits way"), ValueError("plain"),
-                                   TypeError("odd")])
+@pytest.mark.parametrize(
+    "error",
+    [
+        ZeroDivisionError("division by zero"),
+        RuntimeError("lost\nits way"),
+        ValueError("plain"),
+        TypeError("odd"),
+    ],
+)
 def test_an_unexpected_exception_is_an_internal_error(error, monkeypatch, capsys, no_debug):
     monkeypatch.setattr(analysis, "solve", failing_solve(error))
     status, err = run(["solve", "1234"], capsys)
@@ -113,8 +136,9 @@ def test_interrupts_and_time_limits_stay_unfinished(monkeypatch, capsys, no_debu
     monkeypatch.setattr(analysis, "solve", failing_solve(KeyboardInterrupt()))
     status, err = run(["solve", "1234"], capsys)
     assert status == 1 and "interrupted" in err and "internal error" not in err
-    monkeypatch.setattr(analysis, "solve",
-                        failing_solve(TimeLimitReached("the time limit was reached")))
+    monkeypatch.setattr(
+        analysis, "solve", failing_solve(TimeLimitReached("the time limit was reached"))
+    )
     status, err = run(["solve", "1234"], capsys)
     assert status == 1 and "time limit" in err and "internal error" not in err
     assert err.count("\n") == 1
@@ -127,28 +151,33 @@ def test_the_help_says_what_debug_does(capsys):
 
 
 def test_a_real_process_reports_bad_input_on_one_line():
-    done = subprocess.run([sys.executable, "-m", "mastermind", "solve", "99"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "mastermind", "solve", "99"], capture_output=True, text=True
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [["analyze", "--scheduler", "local:0"],
-                                  ["analyze", "--checkpoint", "/nonexistent/run.db"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["analyze", "--scheduler", "local:0"], ["analyze", "--checkpoint", "/nonexistent/run.db"]],
+)
 def test_the_units_errors_are_bad_input(argv, capsys, no_debug):
     status, err = run(argv, capsys)
     assert status == 2 and err.count("\n") == 1 and err.startswith("mastermind: error: ")
 
 
-def test_a_witness_failing_its_own_check_is_an_internal_error(tmp_path, monkeypatch, capsys,
-                                                              no_debug):
+def test_a_witness_failing_its_own_check_is_an_internal_error(
+    tmp_path, monkeypatch, capsys, no_debug
+):
     from mastermind import bounds
 
     def check_strategy(*args, **kwargs):
         raise bounds.StrategyCheckError("secret 12: the strategy has no move")
 
     monkeypatch.setattr(bounds, "check_strategy", check_strategy)
-    status, err = run(["bound", "-n", "2", "-k", "2", "--witness", str(tmp_path / "w.json")],
-                      capsys)
+    status, err = run(
+        ["bound", "-n", "2", "-k", "2", "--witness", str(tmp_path / "w.json")], capsys
+    )
     assert status == 1 and err.count("\n") == 1
     assert err.startswith("mastermind: internal error: AssertionError: the witness")
     assert not (tmp_path / "w.json").exists()

@@ -27,26 +27,42 @@ def env(**extra: str) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(SRC), NO_COLOR="1", **extra)
 
 
-def run(*argv: str, stdin: str = "", umask: int | None = None, extra_env=None,
-        timeout: float = 300, **kw) -> subprocess.CompletedProcess:
+def run(
+    *argv: str,
+    stdin: str = "",
+    umask: int | None = None,
+    extra_env=None,
+    timeout: float = 300,
+    **kw,
+) -> subprocess.CompletedProcess:
     preexec = None if umask is None else (lambda: os.umask(umask))
-    return subprocess.run([sys.executable, "-m", "mastermind", *argv], input=stdin,
-                          capture_output=True, text=True, env=env(**(extra_env or {})),
-                          timeout=timeout, preexec_fn=preexec, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "mastermind", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env(**(extra_env or {})),
+        timeout=timeout,
+        preexec_fn=preexec,
+        **kw,
+    )
 
 
 def one_line(err: str) -> bool:
     return err.count("\n") == 1 and "Traceback" not in err
 
 
-
-
 def signalled(ctrl_c_at_work: str, sig: int, *argv: str) -> tuple[int, str]:
     """Run the command, sent ``sig`` once its kernel is at work: (status, stderr+stdout)."""
     source = ctrl_c_at_work.replace("_signal.SIGINT", f"_signal.{signal.Signals(sig).name}")
-    done = subprocess.run([sys.executable, "-c", source + RUN_THE_PROGRAM, *argv],
-                          env=env(), stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", source + RUN_THE_PROGRAM, *argv],
+        env=env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return done.returncode, done.stderr + done.stdout
 
 
@@ -98,9 +114,14 @@ def test_a_null_device_is_written_into_not_replaced(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["null"]
 
 
-@pytest.mark.parametrize("option", [["tree", "-n", "2", "-k", "2", "-o"],
-                                    ["bound", "-n", "2", "-k", "2", "--witness"],
-                                    ["optimal", "-n", "2", "-k", "2", "--tree"]])
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["tree", "-n", "2", "-k", "2", "-o"],
+        ["bound", "-n", "2", "-k", "2", "--witness"],
+        ["optimal", "-n", "2", "-k", "2", "--tree"],
+    ],
+)
 def test_a_full_device_is_an_error_and_stays_a_device(tmp_path, option):
     node = tmp_path / "full"
     mknod_char(node, 1, 7)
@@ -129,28 +150,40 @@ def test_a_fifo_is_written_into(tmp_path):
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_leaves_no_temporary_file(tmp_path, ctrl_c_at_work, sig):
     target = tmp_path / "tree.json"
-    status, err = signalled(ctrl_c_at_work, sig, "tree", "-n", "6", "-k", "9", "-o",
-                            str(target))
+    status, err = signalled(ctrl_c_at_work, sig, "tree", "-n", "6", "-k", "9", "-o", str(target))
     assert status == 1 and "nterrupted" in err and "Traceback" not in err, err
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_broken_pipe_is_unfinished_and_quiet():
     """More than a pipe holds (about 300 kB), read 10 bytes of: status 1, nothing said."""
-    proc = subprocess.run(["/bin/bash", "-c", f"{sys.executable} -m mastermind tree -n 5 "
-                           "-k 6 | head -c 10; echo \" ${PIPESTATUS[0]}\""],
-                          capture_output=True, text=True, env=env(), timeout=120)
+    proc = subprocess.run(
+        [
+            "/bin/bash",
+            "-c",
+            f"{sys.executable} -m mastermind tree -n 5 "
+            '-k 6 | head -c 10; echo " ${PIPESTATUS[0]}"',
+        ],
+        capture_output=True,
+        text=True,
+        env=env(),
+        timeout=120,
+    )
     assert proc.stdout.endswith(" 1\n"), proc.stdout
     assert proc.stderr == ""
 
 
 # ---------------------------------------------------------------------- same file twice
-@pytest.mark.parametrize("argv", [
-    ["bound", "-n", "2", "-k", "2", "--witness", "{f}", "--checkpoint", "{f}"],
-    ["analyze", "-n", "2", "-k", "2", "--plot", "{f}.png", "--checkpoint", "{f}.png"],
-    ["optimal", "-n", "2", "-k", "2", "--tree", "{f}", "--checkpoint", "{f}"],
-    ["bound", "-n", "2", "-k", "2", "--witness", "{f}", "--checkpoint", "{d}/./s.json"],
-], ids=["bound", "analyze", "optimal", "another spelling"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bound", "-n", "2", "-k", "2", "--witness", "{f}", "--checkpoint", "{f}"],
+        ["analyze", "-n", "2", "-k", "2", "--plot", "{f}.png", "--checkpoint", "{f}.png"],
+        ["optimal", "-n", "2", "-k", "2", "--tree", "{f}", "--checkpoint", "{f}"],
+        ["bound", "-n", "2", "-k", "2", "--witness", "{f}", "--checkpoint", "{d}/./s.json"],
+    ],
+    ids=["bound", "analyze", "optimal", "another spelling"],
+)
 def test_two_options_naming_the_same_file_are_refused(tmp_path, argv):
     keep = tmp_path / "s.json"
     keep.write_text("precious\n")
@@ -169,8 +202,9 @@ def test_a_hard_link_is_the_same_file(tmp_path):
     a = tmp_path / "a.json"
     a.write_text("precious\n")
     os.link(a, tmp_path / "b.json")
-    done = run("bound", "-n", "2", "-k", "2", "--witness", str(a), "--checkpoint",
-               str(tmp_path / "b.json"))
+    done = run(
+        "bound", "-n", "2", "-k", "2", "--witness", str(a), "--checkpoint", str(tmp_path / "b.json")
+    )
     assert done.returncode == 2 and "name the same file" in done.stderr
 
 
@@ -197,13 +231,16 @@ def test_an_answer_copied_onto_another_unit_does_not_change_the_result(tmp_path)
     first = run("analyze", "--checkpoint", str(path))
     assert first.returncode == 0 and "1296 secrets, total 5801" in first.stdout
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE units SET result = (SELECT result FROM units WHERE key = "
-                     "'walk/1') WHERE key = 'walk/0'")
+        conn.execute(
+            "UPDATE units SET result = (SELECT result FROM units WHERE key = "
+            "'walk/1') WHERE key = 'walk/0'"
+        )
     conn.close()
     again = run("analyze", "--checkpoint", str(path))
     assert again.returncode == 0 and "1296 secrets, total 5801" in again.stdout
-    assert again.stderr.startswith("mastermind: warning: checkpoint ") and one_line(
-        again.stderr), again.stderr
+    assert again.stderr.startswith("mastermind: warning: checkpoint ") and one_line(again.stderr), (
+        again.stderr
+    )
     assert "walk/0" in again.stderr
 
 
@@ -221,16 +258,20 @@ def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
 
 
 # ---------------------------------------------------------------------- sizes
-@pytest.mark.parametrize("argv", [
-    ["analyze", "-n", "8", "-k", "16"],
-    ["first-guesses", "-n", "7", "-k", "16"],
-    ["bound", "-n", "8", "-k", "16", "--variant", "bulls-and-cows"],
-    ["optimal", "-n", "7", "-k", "3", "--variant", "permutation"],
-    ["bound", "-n", "1000000000"],
-    ["analyze", "-n", "9"],
-    ["tree", "-k", "100000000000000000000"],
-    ["solve", "-n", "1000000000", "-k", "1000000000", "1111"],
-], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "-n", "8", "-k", "16"],
+        ["first-guesses", "-n", "7", "-k", "16"],
+        ["bound", "-n", "8", "-k", "16", "--variant", "bulls-and-cows"],
+        ["optimal", "-n", "7", "-k", "3", "--variant", "permutation"],
+        ["bound", "-n", "1000000000"],
+        ["analyze", "-n", "9"],
+        ["tree", "-k", "100000000000000000000"],
+        ["solve", "-n", "1000000000", "-k", "1000000000", "1111"],
+    ],
+    ids=lambda a: " ".join(a),
+)
 def test_a_game_refused_is_refused_before_it_is_announced(argv):
     """Absurd sizes answer at once (the timeout guards a k**n that would never end),
     with the refusal alone: no 'their tables take about 300 GB' first."""
@@ -254,11 +295,20 @@ def test_a_game_already_won_is_not_planned():
     assert "already won" in done.stderr
 
 
-def test_optimal_stopped_before_a_strategy_is_unfinished_with_its_bound(tmp_path,
-                                                                         ctrl_c_at_work):
+def test_optimal_stopped_before_a_strategy_is_unfinished_with_its_bound(tmp_path, ctrl_c_at_work):
     target = tmp_path / "o.json"
-    status, text = signalled(ctrl_c_at_work, signal.SIGINT, "optimal", "-n", "5", "-k", "6",
-                             "--tree", str(target), "--no-progress")
+    status, text = signalled(
+        ctrl_c_at_work,
+        signal.SIGINT,
+        "optimal",
+        "-n",
+        "5",
+        "-k",
+        "6",
+        "--tree",
+        str(target),
+        "--no-progress",
+    )
     assert status == 1, text
     assert "at least 0" not in text and "Traceback" not in text
     assert list(tmp_path.iterdir()) == []
@@ -274,11 +324,29 @@ def stopped_cluster_run(tmp_path: Path, sig: int, group: bool) -> tuple[int, str
 
     pytest.importorskip("distributed")
     path = tmp_path / "c.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "mastermind", "analyze", "-n", "6", "-k",
-                             "9", "--scheduler", "local:2", "--checkpoint", str(path),
-                             "--no-progress"], env=env(), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mastermind",
+            "analyze",
+            "-n",
+            "6",
+            "-k",
+            "9",
+            "--scheduler",
+            "local:2",
+            "--checkpoint",
+            str(path),
+            "--no-progress",
+        ],
+        env=env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and proc.poll() is None:
@@ -314,11 +382,20 @@ def test_sigterm_closes_a_local_cluster_cleanly(tmp_path):
 
 
 # ---------------------------------------------------------------------- smaller things
-@pytest.mark.parametrize("argv", [["analyze", "-n", "４"], ["analyze", "-k", "٦"],
-                                  ["analyze", "-k", "1_6"], ["bound", "--memory", "1_000"],
-                                  ["tree", "--depth", "²"], ["bound", "--time-limit", "nan"],
-                                  ["play", "--think", "٣"], ["optimal", "--max-guesses", "６"]],
-                         ids=lambda a: " ".join(a))
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "-n", "４"],
+        ["analyze", "-k", "٦"],
+        ["analyze", "-k", "1_6"],
+        ["bound", "--memory", "1_000"],
+        ["tree", "--depth", "²"],
+        ["bound", "--time-limit", "nan"],
+        ["play", "--think", "٣"],
+        ["optimal", "--max-guesses", "６"],
+    ],
+    ids=lambda a: " ".join(a),
+)
 def test_integer_options_take_ascii_digits_only(argv):
     done = run(*argv)
     assert done.returncode == 2 and one_line(done.stderr), done.stderr
@@ -331,8 +408,14 @@ def test_analyze_tree_without_json_is_refused():
 
 
 def test_a_line_the_encoding_cannot_read_is_asked_again():
-    done = run("play", "--codemaker", "--seed", "1", stdin="1²34\ngive up\n",
-               extra_env={"PYTHONIOENCODING": "ascii"})
+    done = run(
+        "play",
+        "--codemaker",
+        "--seed",
+        "1",
+        stdin="1²34\ngive up\n",
+        extra_env={"PYTHONIOENCODING": "ascii"},
+    )
     assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
     assert "Try again" in done.stdout and "You gave up" in done.stdout
 

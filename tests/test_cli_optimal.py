@@ -4,11 +4,11 @@ import io
 import json
 
 import pytest
+import reference as ref
 
 from mastermind import Game
 from mastermind.bounds import strategy_distribution
 from mastermind.cli import main
-import reference as ref
 
 
 def run(argv):
@@ -29,8 +29,9 @@ def test_text_and_options():
     assert status == 0 and "total 5626" in text and "at most 5 guesses" in text
     status, text = run(["optimal", "-n", "3", "-k", "3", "--max-guesses", "3"])
     assert status == 0 and "no strategy finds every secret within 3 guesses (proved)" in text
-    status, text = run(["optimal", "-n", "3", "-k", "4", "--variant", "distinct",
-                        "--candidates-only", "--json"])
+    status, text = run(
+        ["optimal", "-n", "3", "-k", "4", "--variant", "distinct", "--candidates-only", "--json"]
+    )
     assert status == 0 and json.loads(text)["candidates_only"] is True
 
 
@@ -40,8 +41,7 @@ def test_tree_file_replays(tmp_path):
     assert status == 0
     data = json.loads(path.read_text())
     assert data["strategy"] == "optimal" and data["total"] == 206
-    assert ref.replay_tree(data) == {int(d): c for d, c in
-                                               data["distribution"].items()}
+    assert ref.replay_tree(data) == {int(d): c for d, c in data["distribution"].items()}
 
 
 def test_time_limit_exit_status():
@@ -51,14 +51,17 @@ def test_time_limit_exit_status():
     assert doc["lower"] <= 11228 <= doc["total"]
 
 
-@pytest.mark.parametrize("argv,words", [
-    (["optimal", "--max-guesses", "0"], "--max-guesses must be between 1 and 64"),
-    (["optimal", "--time-limit", "0"], "--time-limit must be a positive number"),
-    (["optimal", "--memory", "0"], "--memory must be at least 1 MB"),
-    (["optimal", "--first", "1127"], "colours are 1..6"),
-    (["optimal", "--tree", ""], "an empty file name"),
-    (["optimal", "--jobs", "300"], "--jobs must be between 1 and 256"),
-])
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["optimal", "--max-guesses", "0"], "--max-guesses must be between 1 and 64"),
+        (["optimal", "--time-limit", "0"], "--time-limit must be a positive number"),
+        (["optimal", "--memory", "0"], "--memory must be at least 1 MB"),
+        (["optimal", "--first", "1127"], "colours are 1..6"),
+        (["optimal", "--tree", ""], "an empty file name"),
+        (["optimal", "--jobs", "300"], "--jobs must be between 1 and 256"),
+    ],
+)
 def test_bad_input(argv, words, capsys):
     status, _ = run(argv)
     err = capsys.readouterr().err
@@ -67,6 +70,7 @@ def test_bad_input(argv, words, capsys):
 
 def test_strategy_distribution_of_the_default_game():
     from mastermind.optimum import optimal
+
     best = optimal(Game(4, 6))
     assert strategy_distribution(best.game, best.tree) == best.distribution
 
@@ -77,8 +81,9 @@ def test_from_a_position(tmp_path):
     from mastermind.tree import replay_distribution
 
     path = tmp_path / "after.json"
-    status, text = run(["optimal", "--after", "1122=BW", "--after", "1344=-", "--json",
-                        "--tree", str(path)])
+    status, text = run(
+        ["optimal", "--after", "1122=BW", "--after", "1344=-", "--json", "--tree", str(path)]
+    )
     doc = json.loads(text)
     game = Game(4, 6)
     left = game.candidates([("1122", "1 1"), ("1344", "0 0")])
@@ -86,15 +91,19 @@ def test_from_a_position(tmp_path):
     assert doc["history"] == [["1122", "1 1"], ["1344", "0 0"]]
     data = json.loads(path.read_text())
     assert data["history"] == doc["history"]
-    assert {str(d): c for d, c in replay_distribution(data, game).items()} == \
-        doc["distribution"]
+    assert {str(d): c for d, c in replay_distribution(data, game).items()} == doc["distribution"]
     status, text = run(["optimal", "--after", "1122=1,1"])
     assert status == 0 and "after 1122 scored 1 1 (208 secrets left)" in text
 
 
-@pytest.mark.parametrize("after,message", [
-    ("1122", "write GUESS=SCORE"), ("1122=BBBBW", "not a possible score"),
-    ("1129=B", "colours are 1..6")])
+@pytest.mark.parametrize(
+    "after,message",
+    [
+        ("1122", "write GUESS=SCORE"),
+        ("1122=BBBBW", "not a possible score"),
+        ("1129=B", "colours are 1..6"),
+    ],
+)
 def test_bad_positions(after, message, capsys):
     status, _ = run(["optimal", "--after", after])
     assert status == 2 and message in capsys.readouterr().err

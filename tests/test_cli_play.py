@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+import reference as ref
 
 import mastermind
 from mastermind import Game, analyze, choose_guess, solve
 from mastermind.cli import main
 from mastermind.cli.dialogue import play_codebreaker, play_codemaker
 from mastermind.play import PlayError, SecretCodemaker, Session
-
-import reference as ref
 
 G46 = Game(4, 6)
 SECRETS = ref.SECRETS_4_6
@@ -55,9 +54,13 @@ SCORE_PROMPT = re.compile(r"guess (\d+): (\S+)(?:  \(the only code left\))?  sco
 FIX_PROMPT = "fix ROW SCORE or undo> "
 
 
-def scorer(game: Game, secret: str, lies: Optional[dict[int, str]] = None,
-           bad: Optional[dict[int, list[str]]] = None,
-           repair: Callable[[str], Optional[str]] = lambda p: None):
+def scorer(
+    game: Game,
+    secret: str,
+    lies: Optional[dict[int, str]] = None,
+    bad: Optional[dict[int, list[str]]] = None,
+    repair: Callable[[str], Optional[str]] = lambda p: None,
+):
     """A person scoring truthfully, except once for each row in ``lies``, and typing the
     malformed answers ``bad[row]`` before a row's real answer."""
     lies = dict(lies or {})
@@ -75,6 +78,7 @@ def scorer(game: Game, secret: str, lies: Optional[dict[int, str]] = None,
         if prompt == FIX_PROMPT:
             return repair(prompt)
         return None
+
     return policy
 
 
@@ -102,14 +106,20 @@ def test_a_claimed_win_on_a_guess_that_cannot_be_the_secret_is_repaired():
             break
         cands = G46.filter(cands, step.guess, step.score)
     assert row == 4
-    status, text = run_breaker(G46, scorer(G46, secret, lies={row: "4 0"},
-                                           repair=lambda p: f"fix {row} {steps[row - 1].score}"))
+    status, text = run_breaker(
+        G46,
+        scorer(
+            G46, secret, lies={row: "4 0"}, repair=lambda p: f"fix {row} {steps[row - 1].score}"
+        ),
+    )
     assert status == 0 and "These answers are inconsistent" in text
     assert text.count("Solved in") == 1 and solved_count(text) == (len(steps), secret)
 
 
-@pytest.mark.parametrize("secret", SECRETS + [G46.format_code(int(c)) for c in
-                                              random.Random(5).sample(list(G46.secrets), 6)])
+@pytest.mark.parametrize(
+    "secret",
+    SECRETS + [G46.format_code(int(c)) for c in random.Random(5).sample(list(G46.secrets), 6)],
+)
 def test_computer_breaks_a_scored_code_within_the_worst_case(secret):
     status, text = run_breaker(G46, scorer(G46, secret))
     count, found = solved_count(text)
@@ -121,8 +131,9 @@ def test_computer_breaks_a_scored_code_within_the_worst_case(secret):
 def test_computer_breaks_a_code_with_other_options():
     game = Game(4, 6, "distinct")
     for secret in ("1234", "6512"):
-        status, text = run_breaker(game, scorer(game, secret), strategy="entropy",
-                                   candidates_only=True, first="1234")
+        status, text = run_breaker(
+            game, scorer(game, secret), strategy="entropy", candidates_only=True, first="1234"
+        )
         count, found = solved_count(text)
         assert status == 0 and found == secret
         assert count == len(solve(game, secret, "entropy", candidates_only=True, first="1234"))
@@ -139,8 +150,10 @@ def test_score_forms_all_accepted():
 
     status, text = run_breaker(G46, policy)
     assert status == 0 and solved_count(text) == (len(solve(G46, "6543")), "6543")
-    expected = [forms[i % 4].format(s=step.score, p=step.score.pegs())
-                for i, step in enumerate(solve(G46, "6543"))]
+    expected = [
+        forms[i % 4].format(s=step.score, p=step.score.pegs())
+        for i, step in enumerate(solve(G46, "6543"))
+    ]
     assert re.findall(r"score> (.*)", text) == expected and len(expected) == 5
 
 
@@ -154,22 +167,27 @@ def test_malformed_scores_are_asked_again():
     assert "'3 1' is not a possible score: 3 blacks and 1 white cannot happen" in text
     assert "'BWB': write the blacks first" in text
     assert "'2;1' is not a score; write '2 1', '2,1', '21' or pegs 'BBW' ('-' for none)" in text
-    assert ("'banana' is neither a score nor a command: write a score as '2 1', '2,1', '21' "
-            "or pegs 'BBW'") in text
+    assert (
+        "'banana' is neither a score nor a command: write a score as '2 1', '2,1', '21' "
+        "or pegs 'BBW'"
+    ) in text
     assert "I guess; you answer each guess with its score" in text  # help on '?'
 
 
 def test_inconsistent_answer_is_reported_and_fixed():
     secret, truth = "6543", str(G46.score("1122", "6543"))
     fixes = iter(["0 0", "fix 1", "fix 99 0 0", "history", f"fix 1 {truth}"])
-    status, text = run_breaker(G46, scorer(G46, secret, lies={1: "1 0"},
-                                           repair=lambda p: next(fixes)))
+    status, text = run_breaker(
+        G46, scorer(G46, secret, lies={1: "1 0"}, repair=lambda p: next(fixes))
+    )
     assert status == 0 and "Traceback" not in text
     head, _, tail = text.partition("These answers are inconsistent")
     assert tail, text
     # the reported rows are the first smallest conflicting set of the history so far
-    rows = [(G46.code(c), G46.parse_score(s)) for c, s in
-            re.findall(r"guess \d+: (\S+)  score> (.*)", head)]
+    rows = [
+        (G46.code(c), G46.parse_score(s))
+        for c, s in re.findall(r"guess \d+: (\S+)  score> (.*)", head)
+    ]
     rules = ref.game_rules(G46)
     expected = ref.minimal_conflict(rules.secrets, rows, rules.score)
     assert 1 in expected
@@ -239,8 +257,10 @@ def test_end_of_input_and_interrupt_leave_the_game_unfinished():
         def readline(self, size=-1):
             raise KeyboardInterrupt
 
-    for run in (lambda o: play_codebreaker(G46, input=Interrupting(), output=o),
-                lambda o: play_codemaker(G46, input=Interrupting(), output=o)):
+    for run in (
+        lambda o: play_codebreaker(G46, input=Interrupting(), output=o),
+        lambda o: play_codemaker(G46, input=Interrupting(), output=o),
+    ):
         out = io.StringIO()
         assert run(out) == 1 and out.getvalue().endswith("\nInterrupted: the game is unfinished.\n")
 
@@ -248,8 +268,9 @@ def test_end_of_input_and_interrupt_leave_the_game_unfinished():
 # ---------------------------------------------------------------------- the person guesses
 def run_maker(lines: list[str], **kw) -> tuple[int, str]:
     out = io.StringIO()
-    status = play_codemaker(G46, input=io.StringIO("".join(x + "\n" for x in lines)),
-                            output=out, **kw)
+    status = play_codemaker(
+        G46, input=io.StringIO("".join(x + "\n" for x in lines)), output=out, **kw
+    )
     return status, out.getvalue()
 
 
@@ -257,16 +278,27 @@ def test_person_breaks_a_seeded_secret_with_hints():
     secret = G46.format_code(SecretCodemaker(G46, seed=11).secret)
     steps = solve(G46, secret)
     first_cands = G46.filter(G46.secrets, steps[0].guess, steps[0].score)
-    lines = ["hint", "hint suggest", steps[0].guess_text, "hint", "hint suggest", "12",
-             "7777", "frobnicate", "history"] + [s.guess_text for s in steps[1:]]
+    lines = [
+        "hint",
+        "hint suggest",
+        steps[0].guess_text,
+        "hint",
+        "hint suggest",
+        "12",
+        "7777",
+        "frobnicate",
+        "history",
+    ] + [s.guess_text for s in steps[1:]]
     status, text = run_maker(lines, seed=11)
     assert status == 0 and "Traceback" not in text
     assert text.endswith(f"You broke the code in {len(steps)} guesses: {secret}.\n")
     assert "1,296 codes are still possible" in text
     assert "The minmax strategy would play 1122." in text
     assert f"{first_cands.size:,} codes are still possible" in text
-    assert (f"The minmax strategy would play "
-            f"{G46.format_code(choose_guess(G46, first_cands, 'minmax'))}.") in text
+    assert (
+        f"The minmax strategy would play "
+        f"{G46.format_code(choose_guess(G46, first_cands, 'minmax'))}."
+    ) in text
     assert "'12' has 2 colours, a code has 4" in text and "colours are 1..6, got 7" in text
     assert "Unknown command 'frobnicate': type 'help'." in text
     for i, s in enumerate(steps, 1):
@@ -276,8 +308,7 @@ def test_person_breaks_a_seeded_secret_with_hints():
 def test_person_gives_up_or_quits():
     secret = G46.format_code(SecretCodemaker(G46, seed=2).secret)
     status, text = run_maker(["1122", "give up"], seed=2)
-    assert status == 0 and text.endswith(
-        f"You gave up after 1 guess. The secret was {secret}.\n")
+    assert status == 0 and text.endswith(f"You gave up after 1 guess. The secret was {secret}.\n")
     status, text = run_maker(["1122", "quit"], seed=2)
     assert status == 1 and secret not in text.split("guess 1>")[1]
     status, text = run_maker(["1122"], seed=2)
@@ -292,7 +323,9 @@ def test_person_against_the_adversary():
         out = io.StringIO()
         tracker = Session(G46)
 
-        def policy(prompt: str, out: io.StringIO = out, tracker: Session = tracker) -> Optional[str]:
+        def policy(
+            prompt: str, out: io.StringIO = out, tracker: Session = tracker
+        ) -> Optional[str]:
             m = re.search(r"guess (\d+)> $", prompt)
             assert m
             rows = re.findall(r"^\s+(\d+)  (\d{4})   (\d \d) \(", out.getvalue(), re.M)
@@ -300,8 +333,9 @@ def test_person_against_the_adversary():
                 tracker.record(rows[-1][1], rows[-1][2])
             return G46.format_code(tracker.suggest())
 
-        status = play_codemaker(G46, adversary=True, seed=seed,
-                                input=Person(out, policy), output=out)
+        status = play_codemaker(
+            G46, adversary=True, seed=seed, input=Person(out, policy), output=out
+        )
         text = out.getvalue()
         m = re.search(r"You broke the code in (\d+) guesses: (\d{4})\.\n\Z", text)
         assert status == 0 and m, text
@@ -322,7 +356,8 @@ def test_cli_play_in_process(monkeypatch, capsys):
     out = io.StringIO()
     assert main(["play", "--secret", "6543", "-s", "entropy"], out) == 0
     assert out.getvalue().endswith(
-        f"Solved in {len(solve(G46, '6543', 'entropy'))} guesses: the secret is 6543.\n")
+        f"Solved in {len(solve(G46, '6543', 'entropy'))} guesses: the secret is 6543.\n"
+    )
     monkeypatch.setattr(sys, "stdin", io.StringIO("1122\n112\ngive up\n"))
     out = io.StringIO()
     assert main(["play", "--codemaker", "--seed", "4", "-n", "3", "-k", "5"], out) == 0
@@ -335,16 +370,19 @@ def test_cli_play_in_process(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["--codemaker", "--secret", "1234"], "--secret is for the computer as codebreaker"),
-    (["--seed", "3"], "--seed only applies with --codemaker"),
-    (["--secret", "7777"], "colours are 1..6, got 7"),
-    (["--secret", "1111", "--variant", "distinct"], "1111 cannot be a secret"),
-    (["-n", "0"], "pegs must be between 1 and 8"),
-    (["--strategy", "nope"], "invalid choice: 'nope'"),
-    (["--first", "1111", "--candidates-only", "--variant", "distinct"], "not a candidate"),
-    (["--seed", "x", "--codemaker"], "invalid integer value"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--codemaker", "--secret", "1234"], "--secret is for the computer as codebreaker"),
+        (["--seed", "3"], "--seed only applies with --codemaker"),
+        (["--secret", "7777"], "colours are 1..6, got 7"),
+        (["--secret", "1111", "--variant", "distinct"], "1111 cannot be a secret"),
+        (["-n", "0"], "pegs must be between 1 and 8"),
+        (["--strategy", "nope"], "invalid choice: 'nope'"),
+        (["--first", "1111", "--candidates-only", "--variant", "distinct"], "not a candidate"),
+        (["--seed", "x", "--codemaker"], "invalid integer value"),
+    ],
+)
 def test_cli_play_bad_options(argv, message, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     out = io.StringIO()
@@ -362,11 +400,13 @@ def _env() -> dict[str, str]:
 
 def test_cli_play_through_a_pipe():
     cmd = [sys.executable, "-m", "mastermind", "play"]
-    done = subprocess.run(cmd + ["--secret", "1234"], input="", capture_output=True,
-                          text=True, env=_env(), timeout=60)
+    done = subprocess.run(
+        cmd + ["--secret", "1234"], input="", capture_output=True, text=True, env=_env(), timeout=60
+    )
     assert done.returncode == 0 and done.stdout.endswith("the secret is 1234.\n")
-    done = subprocess.run(cmd, input="1 0\nBBX\n", capture_output=True, text=True,
-                          env=_env(), timeout=60)
+    done = subprocess.run(
+        cmd, input="1 0\nBBX\n", capture_output=True, text=True, env=_env(), timeout=60
+    )
     assert done.returncode == 1 and done.stderr == ""
     assert "'BBX' is neither a score nor a command" in done.stdout
     assert done.stdout.endswith("End of input: the game is unfinished.\n")
@@ -377,8 +417,14 @@ pexpect = pytest.importorskip("pexpect")
 
 
 def spawn(*args: str):
-    child = pexpect.spawn(sys.executable, ["-m", "mastermind", "play", *args], env=_env(),
-                          encoding="utf-8", timeout=30, dimensions=(40, 200))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mastermind", "play", *args],
+        env=_env(),
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 200),
+    )
     return child
 
 
@@ -387,8 +433,13 @@ def test_pty_full_game_with_a_mistake_and_a_fix():
     secret, n = "3632", 0
     lied = fixed = False
     while True:
-        i = child.expect([r"guess (\d+): (\d{4})[^\n]*score> ", r"or undo> ",
-                          r"Solved in (\d+) guesses: your secret is (\d{4})\."])
+        i = child.expect(
+            [
+                r"guess (\d+): (\d{4})[^\n]*score> ",
+                r"or undo> ",
+                r"Solved in (\d+) guesses: your secret is (\d{4})\.",
+            ]
+        )
         if i == 0:
             n += 1
             code = child.match.group(2)

@@ -34,7 +34,7 @@ def colour_env(monkeypatch):
 
 def rgb(hex_colour: str) -> str:
     h = hex_colour.lstrip("#")
-    return ";".join(str(int(h[i:i + 2], 16)) for i in (0, 2, 4))
+    return ";".join(str(int(h[i : i + 2], 16)) for i in (0, 2, 4))
 
 
 def glyph_colours(line: str, glyph: str) -> list[str]:
@@ -42,7 +42,7 @@ def glyph_colours(line: str, glyph: str) -> list[str]:
     out, fg = [], None
     pos = 0
     for m in SGR.finditer(line + "\x1b[m"):
-        for ch in line[pos:m.start()]:
+        for ch in line[pos : m.start()]:
             if ch == glyph:
                 out.append(fg)
         params = m.group(1).split(";") if m.group(1) else ["0"]
@@ -50,7 +50,7 @@ def glyph_colours(line: str, glyph: str) -> list[str]:
         while i < len(params):
             p = params[i]
             if p == "38" and params[i + 1] == "2":
-                fg = ";".join(params[i + 2:i + 5])
+                fg = ";".join(params[i + 2 : i + 5])
                 i += 5
                 continue
             if p in ("0", "39"):
@@ -81,11 +81,18 @@ def test_wants_colour(monkeypatch):
     assert not wants_colour(Terminal())
 
 
-@pytest.mark.parametrize("argv", [
-    ["analyze", "-k", "4"], ["solve", "6543"], ["solve", "3 10 1 2", "-k", "10"],
-    ["first-guesses"], ["bound", "-n", "3", "-k", "3"], ["compare", "-k", "3", "--no-seconds"],
-    ["solve", "121", "-n", "3", "-k", "3", "--variant", "black-peg"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "-k", "4"],
+        ["solve", "6543"],
+        ["solve", "3 10 1 2", "-k", "10"],
+        ["first-guesses"],
+        ["bound", "-n", "3", "-k", "3"],
+        ["compare", "-k", "3", "--no-seconds"],
+        ["solve", "121", "-n", "3", "-k", "3", "--variant", "black-peg"],
+    ],
+)
 @pytest.mark.parametrize("why", ["NO_COLOR", "TERM=dumb"])
 def test_no_colour_terminal_gets_the_plain_text(argv, why, monkeypatch):
     if why == "NO_COLOR":
@@ -104,8 +111,21 @@ def test_solve_on_a_colour_terminal(colour_env):
     text = run(["solve", "6543"], Terminal())
     lines = text.splitlines()
     legend = lines[0]
-    assert plain(legend).split() == ["colours:", "1", PEG, "2", PEG, "3", PEG, "4", PEG, "5",
-                                     PEG, "6", PEG]
+    assert plain(legend).split() == [
+        "colours:",
+        "1",
+        PEG,
+        "2",
+        PEG,
+        "3",
+        PEG,
+        "4",
+        PEG,
+        "5",
+        PEG,
+        "6",
+        PEG,
+    ]
     assert glyph_colours(legend, PEG) == [rgb(colour_of(c)) for c in range(1, 7)]
     steps = solve(game, "6543")
     rows = [ln for ln in lines if re.match(r"\s*\d+\s+\d{4}\s", plain(ln))]
@@ -123,8 +143,11 @@ def test_solve_on_a_colour_terminal(colour_env):
 def test_tables_on_a_colour_terminal(colour_env):
     text = plain(run(["compare", "--pools", "all"], Terminal()))
     assert "─" in text  # a rich table
-    rows = {ln.split()[0]: ln.split() for ln in text.splitlines()
-            if ln.split() and ln.split()[0] in ("minmax", "parts")}
+    rows = {
+        ln.split()[0]: ln.split()
+        for ln in text.splitlines()
+        if ln.split() and ln.split()[0] in ("minmax", "parts")
+    }
     assert rows["minmax"][1:3] == ["all", "1122"]
     text = plain(run(["analyze"], Terminal()))
     assert "average 4.4761 (5801/1296), max 5" in text
@@ -198,8 +221,14 @@ def _env(**changes: str | None) -> dict[str, str]:
 
 def _spawn(args: list[str], **env: str | None):
     e = _env(**env)
-    return pexpect.spawn(e["_PY"], ["-m", "mastermind", "play", *args], env=e,
-                         encoding="utf-8", timeout=30, dimensions=(40, 100))
+    return pexpect.spawn(
+        e["_PY"],
+        ["-m", "mastermind", "play", *args],
+        env=e,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 100),
+    )
 
 
 def test_pty_play_shows_pegs():
@@ -216,8 +245,9 @@ def test_pty_play_shows_pegs():
         assert plain(ln).startswith(f"guess {steps.index(step) + 1}: {step.guess_text} ")
         colours = glyph_colours(ln, PEG)
         assert colours[:4] == [rgb(colour_of(c)) for c in game.colours(step.guess)]
-        assert colours[4:] == ([rgb(KEY_BLACK)] * step.score.black
-                               + [rgb(KEY_WHITE)] * step.score.white)
+        assert colours[4:] == (
+            [rgb(KEY_BLACK)] * step.score.black + [rgb(KEY_WHITE)] * step.score.white
+        )
     assert lines[-1] == "Solved in 5 guesses: the secret is 6543."
 
 
@@ -256,6 +286,12 @@ def test_pty_no_color_is_the_piped_text():
     child.expect(pexpect.EOF)
     on_tty = child.before.replace("\r\n", "\n")
     e = _env()
-    piped = subprocess.run([e["_PY"], "-m", "mastermind", "play", "--secret", "6543"],
-                           input="", capture_output=True, text=True, env=e, timeout=60).stdout
+    piped = subprocess.run(
+        [e["_PY"], "-m", "mastermind", "play", "--secret", "6543"],
+        input="",
+        capture_output=True,
+        text=True,
+        env=e,
+        timeout=60,
+    ).stdout
     assert "\x1b" not in on_tty and on_tty == piped

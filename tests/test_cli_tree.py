@@ -5,10 +5,10 @@ import json
 import shutil
 
 import pytest
+import reference as ref
 
 from mastermind import Game, analyze
 from mastermind.cli import main
-import reference as ref
 
 
 def run(argv: list[str]) -> tuple[int, str]:

@@ -8,8 +8,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 import reference as ref
+
 from mastermind import Game, analyze
 from mastermind.comparison import Comparison, ComparisonRow, Pool, compare
 
@@ -25,11 +25,17 @@ def c46() -> Comparison:
 def test_4_6_totals_are_the_published_ones(c46):
     totals = {(r.strategy, str(r.pool)): r.total for r in c46.rows}
     assert totals == {
-        ("minmax", "all"): 5801, ("entropy", "all"): 5722, ("parts", "all"): 5668,
-        ("expected-size", "all"): 5696, ("first-candidate", "all"): 7471,
-        ("minmax", "candidates"): 5828, ("entropy", "candidates"): 5786,
-        ("parts", "candidates"): 5701, ("expected-size", "candidates"): 5722,
-        ("first-candidate", "candidates"): 7471}
+        ("minmax", "all"): 5801,
+        ("entropy", "all"): 5722,
+        ("parts", "all"): 5668,
+        ("expected-size", "all"): 5696,
+        ("first-candidate", "all"): 7471,
+        ("minmax", "candidates"): 5828,
+        ("entropy", "candidates"): 5786,
+        ("parts", "candidates"): 5701,
+        ("expected-size", "candidates"): 5722,
+        ("first-candidate", "candidates"): 7471,
+    }
     # and every [4,6] entry of the known-answer file that a row covers
     checked = 0
     for e in KNOWN:
@@ -103,25 +109,30 @@ def test_plain_table_columns_line_up(c46):
     start = lines[0].index("total")
     end = start + len("total")
     for ln in lines[1:]:  # numbers end where their header ends
-        assert ln[start - 2:end].strip().isdigit() and ln[end] == " "
+        assert ln[start - 2 : end].strip().isdigit() and ln[end] == " "
 
 
 def test_choices_and_order():
     c = compare(Game(3, 4), ["parts", "minmax"], "candidates")
-    assert [(r.strategy, str(r.pool)) for r in c.rows] == [("parts", "candidates"),
-                                                           ("minmax", "candidates")]
+    assert [(r.strategy, str(r.pool)) for r in c.rows] == [
+        ("parts", "candidates"),
+        ("minmax", "candidates"),
+    ]
     c = compare(Game(3, 4), "minmax", ["candidates", "all"])
     assert [str(r.pool) for r in c.rows] == ["candidates", "all"]
     with pytest.raises(KeyError):
         c.row("entropy")
 
 
-@pytest.mark.parametrize("kw,message", [
-    ({"strategies": ["knuth"]}, "unknown strategy 'knuth'"),
-    ({"pools": ["some"]}, "unknown guess pool 'some'"),
-    ({"strategies": ["minmax", "minmax"]}, "named twice"),
-    ({"strategies": []}, "at least one strategy"),
-])
+@pytest.mark.parametrize(
+    "kw,message",
+    [
+        ({"strategies": ["knuth"]}, "unknown strategy 'knuth'"),
+        ({"pools": ["some"]}, "unknown guess pool 'some'"),
+        ({"strategies": ["minmax", "minmax"]}, "named twice"),
+        ({"strategies": []}, "at least one strategy"),
+    ],
+)
 def test_bad_choices(kw, message):
     with pytest.raises(ValueError, match=message):
         compare(Game(2, 2), **kw)
@@ -139,7 +150,11 @@ def test_row_of_any_result():
     a = analyze(Game(4, 6, "distinct"), "entropy")
     row = ComparisonRow.of(a, name="distinct example")
     assert (row.strategy, row.pool, row.total, row.distribution_text) == (
-        "distinct example", Pool.ALL, 1440, "0/7/55/229/69")
+        "distinct example",
+        Pool.ALL,
+        1440,
+        "0/7/55/229/69",
+    )
     c = Comparison(a.game, [row])
     assert c.to_json()["variant"] == "distinct" and c.max == 5
 
@@ -148,22 +163,27 @@ def test_optimal_rows_are_the_optimum_and_beat_every_strategy():
     game = Game(4, 6)
     c = compare(game, ["minmax", "parts"], optimal=True)
     assert [(r.strategy, str(r.pool)) for r in c.rows] == [
-        ("minmax", "all"), ("parts", "all"), ("optimal", "all"),
-        ("minmax", "candidates"), ("parts", "candidates"), ("optimal", "candidates")]
+        ("minmax", "all"),
+        ("parts", "all"),
+        ("optimal", "all"),
+        ("minmax", "candidates"),
+        ("parts", "candidates"),
+        ("optimal", "candidates"),
+    ]
     best = c.row("optimal", "all")
     assert (best.total, best.max, best.first_guess) == (5625, 6, "1123")  # Koyama and Lai
     assert best.distribution == {1: 1, 2: 8, 3: 84, 4: 661, 5: 540, 6: 2}
     for pool in ("all", "candidates"):
-        assert c.row("optimal", pool).total <= min(r.total for r in c.rows
-                                                   if str(r.pool) == pool)
+        assert c.row("optimal", pool).total <= min(r.total for r in c.rows if str(r.pool) == pool)
     # the candidates-only optimum cannot beat the optimum over every code
     assert c.row("optimal", "candidates").total >= best.total
 
 
 def test_optimal_rows_progress_reaches_the_end():
     seen = []
-    compare(Game(3, 3), ["minmax"], ["all"], optimal=True,
-            progress=lambda d, t: seen.append((d, t)))
+    compare(
+        Game(3, 3), ["minmax"], ["all"], optimal=True, progress=lambda d, t: seen.append((d, t))
+    )
     assert seen[-1] == (54, 54) and all(d <= t == 54 for d, t in seen)
     with pytest.raises(ValueError, match="optimal"):
         compare(Game(3, 3), optimal="yes")

@@ -4,10 +4,10 @@ import math
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference as ref
 from mastermind import Game, _core, _scan, _symmetry, _walk
 
 
@@ -151,10 +151,19 @@ def test_xlogx_increments_grow():
     assert dx[0] == 0 and np.all(np.diff(dx) > 0)
 
 
-@pytest.mark.parametrize("n,k,variant", [(5, 8, "classic"), (4, 6, "classic"),
-                                         (6, 4, "classic"), (7, 5, "classic"),
-                                         (5, 8, "black-peg"), (5, 7, "distinct"),
-                                         (4, 10, "bulls-and-cows"), (3, 16, "classic")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [
+        (5, 8, "classic"),
+        (4, 6, "classic"),
+        (6, 4, "classic"),
+        (7, 5, "classic"),
+        (5, 8, "black-peg"),
+        (5, 7, "distinct"),
+        (4, 10, "bulls-and-cows"),
+        (3, 16, "classic"),
+    ],
+)
 def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
     """best_guess and choose (bounds, the eight-guess lanes for few candidates, the
     64-pair blocks for many, the colour-class bounds, the non-candidate floor) against
@@ -164,7 +173,7 @@ def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
     sizes = [2, 3, 5, 8, 12, 16, 20, 25, 31, 32, 33, 40, 64, 130]
     for size in sizes:
         for trial in range(3):
-            if trial == 0:      # a realistic node: the candidates left by two guesses
+            if trial == 0:  # a realistic node: the candidates left by two guesses
                 secret = int(rng.integers(g.size))
                 cands = g.secrets
                 for _ in range(2):
@@ -196,8 +205,10 @@ def test_parallel_scan_of_few_guesses_keeps_ties_by_index(kind):
     first = g.guess("11223")
     cands = g.kernel.filter(first, g.slot((1, 2)), g.secrets)
     rng = np.random.default_rng(kind)
-    for guesses in (_symmetry.canonical_guesses(g.kernel, g.guesses, np.array([first], dtype=np.int32)),
-                    np.sort(rng.choice(g.size, 400, replace=False)).astype(np.int32)):
+    for guesses in (
+        _symmetry.canonical_guesses(g.kernel, g.guesses, np.array([first], dtype=np.int32)),
+        np.sort(rng.choice(g.size, 400, replace=False)).astype(np.int32),
+    ):
         assert guesses.size < cands.size
         keys = g.kernel.keys(guesses, cands, kind)
         is_cand = np.isin(guesses, cands)

@@ -10,12 +10,11 @@ import math
 
 import numpy as np
 import pytest
+import reference as ref
 
 from mastermind import Game, GameError, analyze, solve
-from mastermind.custom import (Comparison, CustomGame, MAX_SLOTS, two_d, two_d_score)
+from mastermind.custom import MAX_SLOTS, Comparison, CustomGame, two_d, two_d_score
 from mastermind.strategies import choose_guess, first_guess, symmetry_classes
-
-import reference as ref
 
 WIN = Comparison(True, True, True)
 TWO_D = [(a, b) for a in range(5) for b in range(5)]
@@ -41,13 +40,16 @@ def test_two_d_float_entropy_rule_agrees():
     """Another greedy entropy rule (float entropy, then a candidate, then the largest
     pair, not the smallest) played in plain Python also has worst case 5 with the same
     distribution."""
+
     def entropy(sizes):
         total = sum(sizes)
         return -sum(p * math.log(p, 2) for p in (v / total for v in sizes if v))
 
     def best(cands):
-        return max((entropy(collections.Counter(two_d_score(v, g) for v in cands).values()),
-                    g in cands, g) for g in TWO_D)[2]
+        return max(
+            (entropy(collections.Counter(two_d_score(v, g) for v in cands).values()), g in cands, g)
+            for g in TWO_D
+        )[2]
 
     lengths: list[int] = []
 
@@ -77,8 +79,7 @@ def test_two_d_four_steps_suffice_and_three_do_not():
 @pytest.mark.parametrize("strategy", ref.STRATEGIES)
 def test_two_d_matches_brute_force(strategy, candidates_only):
     game = two_d()
-    g0, dist, per_secret = ref.analyze(TWO_D, TWO_D, two_d_score, is_win, strategy,
-                                       candidates_only)
+    g0, dist, per_secret = ref.analyze(TWO_D, TWO_D, two_d_score, is_win, strategy, candidates_only)
     result = analyze(game, strategy, candidates_only=candidates_only)
     assert game.codes[result.first_guess] == g0
     assert result.distribution == dist
@@ -110,13 +111,25 @@ def test_two_d_codes_and_scores():
 def custom_of(n: int, k: int, variant: str) -> CustomGame:
     guesses, secrets = ref.variant_sets(n, k, variant)
     black = variant == "black-peg"
-    return CustomGame(guesses, secrets, lambda u, v: ref.score(u, v, black), (n, 0),
-                      name=f"[{n},{k}] {variant} by hand")
+    return CustomGame(
+        guesses,
+        secrets,
+        lambda u, v: ref.score(u, v, black),
+        (n, 0),
+        name=f"[{n},{k}] {variant} by hand",
+    )
 
 
-@pytest.mark.parametrize("n,k,variant", [(3, 4, "distinct"), (3, 3, "black-peg"),
-                                         (3, 4, "bulls-and-cows"), (2, 4, "classic"),
-                                         (3, 3, "permutation")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [
+        (3, 4, "distinct"),
+        (3, 3, "black-peg"),
+        (3, 4, "bulls-and-cows"),
+        (2, 4, "classic"),
+        (3, 3, "permutation"),
+    ],
+)
 @pytest.mark.parametrize("strategy", ref.STRATEGIES)
 def test_custom_equal_to_builtin(n, k, variant, strategy):
     game, custom = Game(n, k, variant), custom_of(n, k, variant)
@@ -126,15 +139,17 @@ def test_custom_equal_to_builtin(n, k, variant, strategy):
         b = analyze(custom, strategy, candidates_only=co, tree=True)
         assert b.distribution == a.distribution
         assert custom.codes[b.first_guess] == game.colours(a.first_guess)
-        assert tree_shape(b.tree, custom.codes.__getitem__) == \
-            tree_shape(a.tree, game.colours)
+        assert tree_shape(b.tree, custom.codes.__getitem__) == tree_shape(a.tree, game.colours)
         assert choose_guess(custom, custom.secrets, strategy, co) == b.first_guess
         assert first_guess(custom, strategy, co) == b.first_guess
 
 
 def tree_shape(node, name):
-    return (name(node.guess), node.size,
-            {tuple(s): tree_shape(c, name) for s, c in node.children.items()})
+    return (
+        name(node.guess),
+        node.size,
+        {tuple(s): tree_shape(c, name) for s, c in node.children.items()},
+    )
 
 
 def test_custom_game_with_slots_in_its_own_order():
@@ -206,8 +221,7 @@ def random_games(draw):
     nsecrets = draw(st.integers(1, size))
     secrets = sorted(draw(st.permutations(range(size)))[:nsecrets])
     nscores = draw(st.integers(1, 4))
-    table = draw(st.lists(st.integers(0, nscores - 1), min_size=size * size,
-                          max_size=size * size))
+    table = draw(st.lists(st.integers(0, nscores - 1), min_size=size * size, max_size=size * size))
 
     def score(u, v):
         return "win" if u == v else f"s{table[u * size + v]}"
@@ -220,8 +234,9 @@ def random_games(draw):
 def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
     guesses, secrets, score = spec
     game = CustomGame(guesses, secrets, score, "win")
-    g0, dist, per_secret = ref.analyze(guesses, secrets, score, lambda s: s == "win",
-                                       strategy, candidates_only)
+    g0, dist, per_secret = ref.analyze(
+        guesses, secrets, score, lambda s: s == "win", strategy, candidates_only
+    )
     result = analyze(game, strategy, candidates_only=candidates_only, jobs=1)
     assert game.codes[result.first_guess] == g0
     assert result.distribution == dist
@@ -233,6 +248,7 @@ def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
 def test_two_d_bounds_by_solution_exists():
     """twoD: the worst-case search finds a 4-guess strategy and proves 3 never do."""
     from mastermind.bounds import check_strategy, solution_exists, worst_case
+
     game = two_d()
     assert not solution_exists(game, 3)
     ok, tree = solution_exists(game, 4, witness=True)
@@ -241,10 +257,12 @@ def test_two_d_bounds_by_solution_exists():
     assert (w.lower, w.upper, w.exact) == (4, 4, True)
 
 
-@pytest.mark.parametrize("n,k,variant", [(3, 3, "classic"), (3, 4, "distinct"),
-                                         (3, 3, "black-peg")])
+@pytest.mark.parametrize(
+    "n,k,variant", [(3, 3, "classic"), (3, 4, "distinct"), (3, 3, "black-peg")]
+)
 def test_custom_bounds_equal_builtin(n, k, variant):
     from mastermind.bounds import worst_case
+
     for co in (False, True):
         a = worst_case(Game(n, k, variant), candidates_only=co)
         b = worst_case(custom_of(n, k, variant), candidates_only=co)
@@ -254,6 +272,7 @@ def test_custom_bounds_equal_builtin(n, k, variant):
 def test_scores_that_are_not_equal_to_themselves_are_refused():
     """A NaN score would count as a new score for every pair: refused, not analysed."""
     import itertools
+
     calls = itertools.count()
     codes = list(range(1, 6))
     for fn, words in [

@@ -16,8 +16,9 @@ from mastermind import simd
 
 SRC = Path(simd.__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(simd.native_build(),
-                                reason="a build for one machine: there is nothing to choose")
+pytestmark = pytest.mark.skipif(
+    simd.native_build(), reason="a build for one machine: there is nothing to choose"
+)
 
 
 def run(code: str, target: str | None = None) -> subprocess.CompletedProcess:
@@ -26,8 +27,9 @@ def run(code: str, target: str | None = None) -> subprocess.CompletedProcess:
     env["PYTHONPATH"] = str(SRC)
     if target is not None:
         env["MASTERMIND_SIMD"] = target
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
+    )
 
 
 REPORT = """
@@ -68,11 +70,13 @@ def test_the_default_is_the_highest_target_the_cpu_runs():
 
 def test_a_target_above_the_cpu_falls_back_with_a_warning():
     """A CPU that runs the baseline only (the probe made to say so) asked for avx512."""
-    code = ("import warnings\nfrom mastermind import _cpu, simd\n_cpu.level = lambda: 0\n"
-            "with warnings.catch_warnings(record=True) as w:\n"
-            "    warnings.simplefilter('always')\n"
-            "    from mastermind import _core\n"
-            "print(simd.target(), _core.SIMD)\nprint(w[0].category.__name__, w[0].message)")
+    code = (
+        "import warnings\nfrom mastermind import _cpu, simd\n_cpu.level = lambda: 0\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    from mastermind import _core\n"
+        "print(simd.target(), _core.SIMD)\nprint(w[0].category.__name__, w[0].message)"
+    )
     done = run(code, "avx512")
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
@@ -83,16 +87,22 @@ def test_a_target_above_the_cpu_falls_back_with_a_warning():
 def test_a_name_that_is_no_target_is_refused():
     done = run("from mastermind import _core", "sse9")
     assert done.returncode != 0
-    assert "MastermindError: MASTERMIND_SIMD='sse9': expected one of baseline, avx2, avx512" \
+    assert (
+        "MastermindError: MASTERMIND_SIMD='sse9': expected one of baseline, avx2, avx512"
         in done.stderr
+    )
 
 
 def test_the_command_line_refuses_it_in_one_line():
-    done = run("import sys\nfrom mastermind.cli import main\n"
-               "sys.exit(main(['analyze', '-n', '3', '-k', '3']))", "AVX-512")
+    done = run(
+        "import sys\nfrom mastermind.cli import main\n"
+        "sys.exit(main(['analyze', '-n', '3', '-k', '3']))",
+        "AVX-512",
+    )
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "mastermind: error: MASTERMIND_SIMD='avx-512': expected one of baseline, avx2, avx512"]
+        "mastermind: error: MASTERMIND_SIMD='avx-512': expected one of baseline, avx2, avx512"
+    ]
 
 
 # Answers that go through every vector kernel and its scalar twin: the histograms of

@@ -22,16 +22,17 @@ distributed = pytest.importorskip("distributed")
 import mastermind  # noqa: E402
 from mastermind import Game, analyze, optimal, solution_exists, worst_case  # noqa: E402
 from mastermind.bounds import check_strategy  # noqa: E402
-from mastermind.engine.checkpoint import CheckpointError, read_costs  # noqa: E402
 from mastermind.custom import two_d  # noqa: E402
+from mastermind.engine.checkpoint import CheckpointError, read_costs  # noqa: E402
 
 SRC = str(Path(mastermind.__file__).resolve().parents[1])  # the package under test
 
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=50)
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
+    )
     c = distributed.Client(cluster)
     try:
         yield c
@@ -53,13 +54,16 @@ def same_analysis(a, b):
     assert a.tree == b.tree
 
 
-@pytest.mark.parametrize("game, strategy, options", [
-    (Game(4, 6), "minmax", {"tree": True}),
-    (Game(4, 6), "entropy", {"candidates_only": True, "tree": True}),
-    (Game(4, 7), "parts", {}),
-    (Game(4, 6, "bulls-and-cows"), "minmax", {"tree": True}),
-    (Game(4, 6, "black-peg"), "entropy", {}),
-])
+@pytest.mark.parametrize(
+    "game, strategy, options",
+    [
+        (Game(4, 6), "minmax", {"tree": True}),
+        (Game(4, 6), "entropy", {"candidates_only": True, "tree": True}),
+        (Game(4, 7), "parts", {}),
+        (Game(4, 6, "bulls-and-cows"), "minmax", {"tree": True}),
+        (Game(4, 6, "black-peg"), "entropy", {}),
+    ],
+)
 def test_an_analysis_on_the_cluster_is_the_in_process_one(workers, game, strategy, options):
     here = analyze(game, strategy, **options)
     there = analyze(game, strategy, client=workers, **options)
@@ -70,8 +74,11 @@ def test_an_analysis_on_the_cluster_is_the_in_process_one(workers, game, strateg
 def test_a_custom_game_runs_on_the_cluster_from_its_score_table(workers):
     here = optimal(two_d())
     there = optimal(two_d(), client=workers)
-    assert (there.total, there.distribution, there.tree) == (here.total, here.distribution,
-                                                             here.tree)
+    assert (there.total, there.distribution, there.tree) == (
+        here.total,
+        here.distribution,
+        here.tree,
+    )
 
 
 @pytest.mark.parametrize("n, k", [(4, 6), (3, 5)])
@@ -79,8 +86,11 @@ def test_a_worst_case_proof_on_the_cluster_is_the_in_process_one(workers, n, k):
     game = Game(n, k)
     here = worst_case(game)
     there = worst_case(game, client=workers)
-    assert (there.lower, there.upper, there.lower_proof) == (here.lower, here.upper,
-                                                             here.lower_proof)
+    assert (there.lower, there.upper, there.lower_proof) == (
+        here.lower,
+        here.upper,
+        here.lower_proof,
+    )
     assert there.witness == here.witness and check_strategy(game, there.witness) == there.upper
     assert there.units > 0
 
@@ -117,10 +127,12 @@ def test_a_worker_killed_in_the_middle_changes_nothing(workers, tmp_path):
     assert len(read_costs(path)) == there.units
 
 
-@pytest.mark.parametrize("n, k, options", [(3, 5, {"tree": True}),
-                                             (4, 4, {"candidates_only": True, "tree": True})])
+@pytest.mark.parametrize(
+    "n, k, options", [(3, 5, {"tree": True}), (4, 4, {"candidates_only": True, "tree": True})]
+)
 def test_units_split_to_the_smallest_on_the_cluster_give_the_in_process_analysis(
-        workers, n, k, options):
+    workers, n, k, options
+):
     game = Game(n, k)
     here = analyze(game, "minmax", **options)
     there = analyze(game, "minmax", client=workers, unit_seconds=0, **options)
@@ -129,11 +141,11 @@ def test_units_split_to_the_smallest_on_the_cluster_give_the_in_process_analysis
 
 
 @pytest.mark.parametrize("d, exists", [(4, False), (5, True)])
-def test_questions_split_to_single_guesses_on_the_cluster_keep_their_verdict(workers, d,
-                                                                            exists):
+def test_questions_split_to_single_guesses_on_the_cluster_keep_their_verdict(workers, d, exists):
     game = Game(3, 5)
-    there = solution_exists(game, d, witness=True, candidates_only=True, client=workers,
-                            unit_seconds=0)
+    there = solution_exists(
+        game, d, witness=True, candidates_only=True, client=workers, unit_seconds=0
+    )
     assert there.exists is exists
     if exists:
         assert check_strategy(game, there.tree, candidates_only=True) <= d
@@ -156,8 +168,15 @@ def test_a_worker_killed_in_the_middle_of_a_split_changes_nothing(workers, tmp_p
         os.kill(pid, signal.SIGKILL)
         killed.append((pid, done, total))
 
-    there = analyze(game, "entropy", tree=True, client=workers, checkpoint=path,
-                    unit_seconds=0, progress=kill_one)
+    there = analyze(
+        game,
+        "entropy",
+        tree=True,
+        client=workers,
+        checkpoint=path,
+        unit_seconds=0,
+        progress=kill_one,
+    )
     assert killed, "the run ended before a worker could be killed"
     same_analysis(there, here)
     assert there.units_split > 0 and len(read_costs(path)) == there.units
@@ -165,9 +184,14 @@ def test_a_worker_killed_in_the_middle_of_a_split_changes_nothing(workers, tmp_p
 
 def cli(*args, **kwargs):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.Popen([sys.executable, "-m", "mastermind", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mastermind", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        **kwargs,
+    )
 
 
 def rows(path):
@@ -178,8 +202,18 @@ def rows(path):
         return 0
 
 
-ANSWER = ("pegs", "colours", "variant", "strategy", "first_guess", "secrets", "total",
-          "average_fraction", "max", "distribution")
+ANSWER = (
+    "pegs",
+    "colours",
+    "variant",
+    "strategy",
+    "first_guess",
+    "secrets",
+    "total",
+    "average_fraction",
+    "max",
+    "distribution",
+)
 
 
 def test_a_client_killed_in_the_middle_resumes_from_its_checkpoint(workers, tmp_path):
@@ -187,8 +221,20 @@ def test_a_client_killed_in_the_middle_resumes_from_its_checkpoint(workers, tmp_
     those from the file and answers what an uninterrupted run answers."""
     address = workers.scheduler.address
     path = str(tmp_path / "c.sqlite")
-    command = ("analyze", "-n", "6", "-k", "6", "--strategy", "minmax", "--json",
-               "--scheduler", address, "--checkpoint", path)
+    command = (
+        "analyze",
+        "-n",
+        "6",
+        "-k",
+        "6",
+        "--strategy",
+        "minmax",
+        "--json",
+        "--scheduler",
+        address,
+        "--checkpoint",
+        path,
+    )
     first = cli(*command)
     deadline = time.monotonic() + 60
     while rows(path) < 2 and first.poll() is None and time.monotonic() < deadline:
@@ -213,9 +259,11 @@ def test_a_checkpoint_of_another_run_is_refused_in_one_line(workers, tmp_path):
     with pytest.raises(CheckpointError, match="another run"):
         analyze(Game(4, 5), "entropy", client=workers, checkpoint=path)
     address = workers.scheduler.address
-    for other in (("analyze", "-n", "4", "-k", "6"), ("analyze", "-n", "4", "-k", "5",
-                                                     "--strategy", "parts"),
-                  ("bound", "-n", "4", "-k", "5")):
+    for other in (
+        ("analyze", "-n", "4", "-k", "6"),
+        ("analyze", "-n", "4", "-k", "5", "--strategy", "parts"),
+        ("bound", "-n", "4", "-k", "5"),
+    ):
         p = cli(*other, "--scheduler", address, "--checkpoint", path)
         out, err = p.communicate(timeout=60)
         assert p.returncode == 2, (out, err)
@@ -248,8 +296,7 @@ def test_a_unit_whose_answer_was_lost_with_its_worker_is_waited_for_again():
             return ValueError("boom") if self.status == "error" else None
 
     ex = DaskExecutor.__new__(DaskExecutor)
-    futures = [Future("lost"), Future("pending"), Future("finished", {"d": 1}),
-               Future("error")]
+    futures = [Future("lost"), Future("pending"), Future("finished", {"d": 1}), Future("error")]
     ex._wait = lambda handles, timeout, return_when: (set(handles), set())
     out = {id(f): (r, e) for f, r, e in ex.wait(futures, 0.1)}
     assert id(futures[0]) not in out and id(futures[1]) not in out

@@ -11,12 +11,24 @@ import pytest
 import mastermind
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = sorted(m.name for m in pkgutil.walk_packages(mastermind.__path__, "mastermind.")
-                 if not m.name.rsplit(".", 1)[1].startswith("_"))
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(mastermind.__path__, "mastermind.")
+    if not m.name.rsplit(".", 1)[1].startswith("_")
+)
 # modules whose docstrings must hold examples (the others may have none)
-WITH_EXAMPLES = {"mastermind", "mastermind.game", "mastermind.rules", "mastermind.strategies",
-                 "mastermind.analysis", "mastermind.bounds", "mastermind.custom",
-                 "mastermind.tree", "mastermind.play", "mastermind.cli.dialogue"}
+WITH_EXAMPLES = {
+    "mastermind",
+    "mastermind.game",
+    "mastermind.rules",
+    "mastermind.strategies",
+    "mastermind.analysis",
+    "mastermind.bounds",
+    "mastermind.custom",
+    "mastermind.tree",
+    "mastermind.play",
+    "mastermind.cli.dialogue",
+}
 
 
 def test_every_module_is_found():
@@ -36,14 +48,19 @@ DOCUMENTS = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "do
 
 
 def test_the_documents_with_examples_are_tested():
-    assert {"README.md", "docs/bounds.md", "docs/variants.md", "docs/getting-started.md",
-            "docs/commands/analyze.md", "docs/commands/optimal.md"} <= set(DOCUMENTS)
+    assert {
+        "README.md",
+        "docs/bounds.md",
+        "docs/variants.md",
+        "docs/getting-started.md",
+        "docs/commands/analyze.md",
+        "docs/commands/optimal.md",
+    } <= set(DOCUMENTS)
 
 
 @pytest.mark.parametrize("path", DOCUMENTS)
 def test_document_examples(path):
     text = (ROOT / path).read_text()
-    result = doctest.testfile(str(ROOT / path), module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(str(ROOT / path), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted > 0 or ">>>" not in text

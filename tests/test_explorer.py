@@ -44,9 +44,14 @@ def decode(data: dict) -> tuple[list[int], list[list[int]], list[int], list[int]
     return parent, kids, size, depth
 
 
-@pytest.mark.parametrize("spec,strategy,co", [((4, 6, "classic"), "minmax", False),
-                                              ((4, 6, "distinct"), "entropy", True),
-                                              ((3, 4, "black-peg"), "parts", False)])
+@pytest.mark.parametrize(
+    "spec,strategy,co",
+    [
+        ((4, 6, "classic"), "minmax", False),
+        ((4, 6, "distinct"), "entropy", True),
+        ((3, 4, "black-peg"), "parts", False),
+    ],
+)
 def test_embedded_tree_plays_every_secret(spec, strategy, co):
     game = Game(*spec)
     result = analyze(game, strategy, candidates_only=co, tree=True)
@@ -64,12 +69,14 @@ def test_embedded_tree_plays_every_secret(spec, strategy, co):
         path.reverse()
         for a, b in zip(path, path[1:]):
             score = game.score_index(data["g"][a], secret)
-            assert data["slots"][data["s"][b]] == (str(score.black) if spec[2] == "black-peg"
-                                                   else str(score))
+            assert data["slots"][data["s"][b]] == (
+                str(score.black) if spec[2] == "black-peg" else str(score)
+            )
         dist[len(path)] = dist.get(len(path), 0) + 1
         if secret % 97 == 0:
             assert [game.format_code(data["g"][i]) for i in path] == [
-                s.guess_text for s in solve(game, secret, strategy, candidates_only=co)]
+                s.guess_text for s in solve(game, secret, strategy, candidates_only=co)
+            ]
     assert dist == result.distribution
     assert {int(d): n for d, n in data["dist"].items()} == result.distribution
     for i, ks in enumerate(kids):  # children in slot order, sizes add up
@@ -110,8 +117,9 @@ def test_custom_game_and_errors(tmp_path, capsys):
 
 # ---------------------------------------------------------------------- in a browser
 def _chromium() -> tuple[str, str] | None:
-    browser = next((shutil.which(b) for b in ("chromium", "chromium-browser") if shutil.which(b)),
-                   None)
+    browser = next(
+        (shutil.which(b) for b in ("chromium", "chromium-browser") if shutil.which(b)), None
+    )
     driver = shutil.which("chromedriver")
     return (browser, driver) if browser and driver else None
 
@@ -125,8 +133,10 @@ def browser():
     except ImportError:
         found = None
     if found is None:
-        message = ("the browser tests need Chromium, chromedriver and selenium "
-                   "(apt-get install chromium chromium-driver; pip install '.[test]')")
+        message = (
+            "the browser tests need Chromium, chromedriver and selenium "
+            "(apt-get install chromium chromium-driver; pip install '.[test]')"
+        )
         if os.environ.get("CI"):
             pytest.fail(message)  # CI installs them: never skip there
         pytest.skip(message)
@@ -134,9 +144,15 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = found[0]
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,900", "--disable-extensions",
-                "--disable-background-networking"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        "--disable-extensions",
+        "--disable-background-networking",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=found[1]), options=options)
     try:
@@ -150,12 +166,13 @@ def _open(driver, path: Path) -> None:
 
     driver.get(path.as_uri())
     WebDriverWait(driver, 30).until(
-        lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+        lambda d: d.execute_script("return document.body.dataset.ready === '1'")
+    )
 
 
 def _rgb(hex_colour: str) -> str:
     h = hex_colour.lstrip("#")
-    return "rgba({}, {}, {}, 1)".format(*(int(h[i:i + 2], 16) for i in (0, 2, 4)))
+    return "rgba({}, {}, {}, 1)".format(*(int(h[i : i + 2], 16) for i in (0, 2, 4)))
 
 
 def _current(driver) -> str:
@@ -170,11 +187,19 @@ def _find(driver, secret: str) -> list[tuple[str, str, str]]:
     box.send_keys(secret)
     driver.find_element("id", "find-button").click()
     WebDriverWait(driver, 30).until(
-        lambda d: d.find_element("id", "steps").get_attribute("data-done")
-        or "error" in (d.find_element("id", "find-message").get_attribute("class") or ""))
-    return [(li.get_attribute("data-guess"), li.get_attribute("data-score"),
-             li.get_attribute("data-left"))
-            for li in driver.find_elements("css selector", "#steps li")]
+        lambda d: (
+            d.find_element("id", "steps").get_attribute("data-done")
+            or "error" in (d.find_element("id", "find-message").get_attribute("class") or "")
+        )
+    )
+    return [
+        (
+            li.get_attribute("data-guess"),
+            li.get_attribute("data-score"),
+            li.get_attribute("data-left"),
+        )
+        for li in driver.find_elements("css selector", "#steps li")
+    ]
 
 
 @pytest.mark.browser
@@ -188,21 +213,24 @@ def test_browser_click_through_a_line_of_play(browser, tmp_path):
     assert _current(browser) == "1122"
     pegs = browser.find_elements("css selector", "#current .peg")
     assert [p.value_of_css_property("background-color") for p in pegs] == [
-        _rgb(colour_of(c)) for c in (1, 1, 2, 2)]
+        _rgb(colour_of(c)) for c in (1, 1, 2, 2)
+    ]
     rows = browser.find_elements("css selector", "#dist-table tr[data-guesses]")
-    assert [(int(r.get_attribute("data-guesses")),
-             int(r.find_element("css selector", "td.all").text)) for r in rows] == sorted(
-        result.distribution.items())
+    assert [
+        (int(r.get_attribute("data-guesses")), int(r.find_element("css selector", "td.all").text))
+        for r in rows
+    ] == sorted(result.distribution.items())
     answers = browser.find_elements("css selector", "#answers .answer")
     assert len(answers) == sum(1 for x in game.partition("1122") if x)  # 12 and 4 0
     steps = solve(game, "6543")
     for step, after in zip(steps, steps[1:]):  # click the answer the secret gives
         assert _current(browser) == step.guess_text
-        browser.find_element("css selector",
-                             f'#answers button.answer[data-score="{step.score}"]').click()
+        browser.find_element(
+            "css selector", f'#answers button.answer[data-score="{step.score}"]'
+        ).click()
         assert _current(browser) == after.guess_text
         crumbs = browser.find_elements("css selector", "#crumbs button")
-        assert [c.text for c in crumbs] == [s.guess_text for s in steps[:steps.index(after) + 1]]
+        assert [c.text for c in crumbs] == [s.guess_text for s in steps[: steps.index(after) + 1]]
     assert "This is the secret: found in 5 guesses." in browser.find_element("id", "current").text
     here = browser.find_elements("css selector", "#dist-table td.here")
     assert [h.text for h in here] == ["", "", "", "", "1"]
@@ -210,8 +238,9 @@ def test_browser_click_through_a_line_of_play(browser, tmp_path):
     assert _current(browser) == steps[-2].guess_text
     browser.find_elements("css selector", "#crumbs button")[0].click()
     assert _current(browser) == "1122"
-    assert browser.execute_script(
-        "return performance.getEntriesByType('resource').length") == 0  # nothing fetched
+    assert (
+        browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    )  # nothing fetched
 
 
 @pytest.mark.browser
@@ -222,14 +251,19 @@ def test_browser_follows_a_typed_secret(browser, tmp_path):
     _open(browser, page)
     for secret in ("6543", "1 1 2 3", "3,6,3,2"):
         got = _find(browser, secret)
-        want = [(s.guess_text, str(s.score), str(s.remaining))
-                for s in solve(game, secret.replace(",", "").replace(" ", ""), "entropy")]
+        want = [
+            (s.guess_text, str(s.score), str(s.remaining))
+            for s in solve(game, secret.replace(",", "").replace(" ", ""), "entropy")
+        ]
         assert got == want
         assert _current(browser) == want[-1][0]
         message = browser.find_element("id", "find-message").text
         assert message == f"Found {want[-1][0]} in {len(want)} guesses."
-    for bad, words in (("7777", "colours are 1..6, got 7"), ("12", "12 has 2 digits"),
-                       ("", "type a secret first")):
+    for bad, words in (
+        ("7777", "colours are 1..6, got 7"),
+        ("12", "12 has 2 digits"),
+        ("", "type a secret first"),
+    ):
         assert _find(browser, bad) == []
         assert words in browser.find_element("id", "find-message").text
 
@@ -243,7 +277,8 @@ def test_browser_5_8_tree(browser, tmp_path):
     page.write_text(to_html(result), encoding="utf-8")
     _open(browser, page)
     assert browser.execute_script("return document.body.dataset.nodes") == str(
-        sum(1 for _ in result.tree.walk()))
+        sum(1 for _ in result.tree.walk())
+    )
     deepest = max(result.tree.walk(), key=lambda x: x[0])
     secret = game.format_code(deepest[1].guess)
     got = _find(browser, secret)

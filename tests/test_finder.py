@@ -8,12 +8,11 @@ import random
 
 import numpy as np
 import pytest
+import reference as ref
 
 from mastermind.bounds import BoundsError, check_strategy, solution_exists
 from mastermind.finder import find_strategy
 from mastermind.game import Game
-
-import reference as ref
 
 
 def agrees(game: Game, d: int, expect: bool, **kw) -> None:
@@ -21,9 +20,11 @@ def agrees(game: Game, d: int, expect: bool, **kw) -> None:
     assert f.status == ("found" if expect else "refuted")
     if expect:
         cands = kw.get("candidates")
-        depth = check_strategy(game, f.tree, cands,
-                               candidates_only=kw.get("candidates_only", False)) \
-            if f.tree is not None else 0
+        depth = (
+            check_strategy(game, f.tree, cands, candidates_only=kw.get("candidates_only", False))
+            if f.tree is not None
+            else 0
+        )
         assert depth <= d
 
 
@@ -47,14 +48,28 @@ def test_random_candidate_sets_against_brute_force(n, k):
         cands = sorted(rng.sample(range(game.size), rng.randint(3, min(game.size, 40))))
         p = brute.least(cands)
         for d in (p - 1, p):
-            agrees(game, d, d >= p, candidates=np.array(cands, dtype=np.int32),
-                   orders=rng.choice(["minmax", "entropy", "parts", ("parts", "minmax")]))
+            agrees(
+                game,
+                d,
+                d >= p,
+                candidates=np.array(cands, dtype=np.int32),
+                orders=rng.choice(["minmax", "entropy", "parts", ("parts", "minmax")]),
+            )
 
 
-@pytest.mark.parametrize("n,k,variant", [(4, 4, "classic"), (4, 5, "classic"),
-                                         (3, 6, "classic"), (5, 3, "classic"),
-                                         (4, 5, "distinct"), (4, 6, "bulls-and-cows"),
-                                         (4, 4, "black-peg"), (5, 5, "permutation")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [
+        (4, 4, "classic"),
+        (4, 5, "classic"),
+        (3, 6, "classic"),
+        (5, 3, "classic"),
+        (4, 5, "distinct"),
+        (4, 6, "bulls-and-cows"),
+        (4, 4, "black-peg"),
+        (5, 5, "permutation"),
+    ],
+)
 def test_same_answers_as_the_exact_search(n, k, variant):
     game = Game(n, k, variant)
     for cands_only in (False, True):
@@ -90,7 +105,14 @@ def test_four_pegs_nine_colours_needs_seven():
 def test_time_limit_and_arguments():
     f = find_strategy(Game(5, 8), 6, time_limit=0.5)
     assert f.status == "time-limit" and f.tree is None and "undecided" in f.summary()
-    for bad in ({"levels": 0}, {"levels": True}, {"orders": "knuth"}, {"orders": ()},
-                {"budget": 0}, {"budget": float("nan")}, {"width": 0}):
+    for bad in (
+        {"levels": 0},
+        {"levels": True},
+        {"orders": "knuth"},
+        {"orders": ()},
+        {"budget": 0},
+        {"budget": float("nan")},
+        {"width": 0},
+    ):
         with pytest.raises(BoundsError):
             find_strategy(Game(3, 3), 3, **bad)

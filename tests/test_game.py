@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 import reference as ref
+
 from mastermind import CodeError, Game, GameError, Score, ScoreError
 from mastermind.game import MAX_CODES
 
@@ -17,8 +17,21 @@ def test_indices_are_lexicographic():
 
 def test_slots_for_n4():
     assert [tuple(s) for s in Game(4, 6).slots] == [
-        (0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 0), (1, 1), (1, 2), (1, 3),
-        (2, 0), (2, 1), (2, 2), (3, 0), (4, 0)]
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+        (3, 0),
+        (4, 0),
+    ]
     assert Game(4, 6).win_slot == 13
 
 
@@ -42,10 +55,18 @@ def test_code_forms_agree():
     assert g.format_code(7) == "1122"
 
 
-@pytest.mark.parametrize("text,why", [
-    ("", "empty"), ("112", "has 3 digits"), ("11223", "has 5 digits"), ("1 1 2", "has 3 colours"), ("1172", "1..6"),
-    ("11a2", "not a code"), ("1 1 2 0", "1..6"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("", "empty"),
+        ("112", "has 3 digits"),
+        ("11223", "has 5 digits"),
+        ("1 1 2", "has 3 colours"),
+        ("1172", "1..6"),
+        ("11a2", "not a code"),
+        ("1 1 2 0", "1..6"),
+    ],
+)
 def test_bad_codes(text, why):
     with pytest.raises(CodeError, match=why):
         Game(4, 6).parse_code(text)
@@ -58,18 +79,37 @@ def test_bad_code_index():
         Game(4, 6).code(-1)
 
 
-@pytest.mark.parametrize("text,score", [
-    ("2 1", (2, 1)), ("2,1", (2, 1)), ("21", (2, 1)), ("BBW", (2, 1)), ("bbw", (2, 1)),
-    ("-", (0, 0)), ("0 0", (0, 0)), ("4 0", (4, 0)), ("WWWW", (0, 4)), (" 1 / 2 ", (1, 2)),
-])
+@pytest.mark.parametrize(
+    "text,score",
+    [
+        ("2 1", (2, 1)),
+        ("2,1", (2, 1)),
+        ("21", (2, 1)),
+        ("BBW", (2, 1)),
+        ("bbw", (2, 1)),
+        ("-", (0, 0)),
+        ("0 0", (0, 0)),
+        ("4 0", (4, 0)),
+        ("WWWW", (0, 4)),
+        (" 1 / 2 ", (1, 2)),
+    ],
+)
 def test_score_parsing(text, score):
     assert Game(4, 6).parse_score(text) == score
 
 
-@pytest.mark.parametrize("text,why", [
-    ("3 1", "cannot happen"), ("3 2", "at most 4"), ("abc", "not a score"), ("2", "not a score"),
-    ("WB", "blacks first"), ("2 1 1", "not a score"), ("", "not a score"),
-])
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("3 1", "cannot happen"),
+        ("3 2", "at most 4"),
+        ("abc", "not a score"),
+        ("2", "not a score"),
+        ("WB", "blacks first"),
+        ("2 1 1", "not a score"),
+        ("", "not a score"),
+    ],
+)
 def test_bad_scores(text, why):
     with pytest.raises(ScoreError, match=why):
         Game(4, 6).parse_score(text)
@@ -79,12 +119,21 @@ def test_score_and_pegs_format():
     assert str(Score(2, 1)) == "2 1" and Score(2, 1).pegs() == "BBW" and Score(0, 0).pegs() == "-"
 
 
-@pytest.mark.parametrize("args,why", [
-    ((0, 6), "pegs"), ((9, 2), "pegs"), ((4, 0), "colours"), ((4, 17), "colours"),
-    ((8, 16), "at most"), ((4.0, 6), "integer"), ((True, 6), "integer"),
-    ((4, 6, "nope"), "unknown variant"), ((5, 4, "distinct"), "pegs <= colours"),
-    ((4, 5, "permutation"), "pegs == colours"),
-])
+@pytest.mark.parametrize(
+    "args,why",
+    [
+        ((0, 6), "pegs"),
+        ((9, 2), "pegs"),
+        ((4, 0), "colours"),
+        ((4, 17), "colours"),
+        ((8, 16), "at most"),
+        ((4.0, 6), "integer"),
+        ((True, 6), "integer"),
+        ((4, 6, "nope"), "unknown variant"),
+        ((5, 4, "distinct"), "pegs <= colours"),
+        ((4, 5, "permutation"), "pegs == colours"),
+    ],
+)
 def test_bad_games(args, why):
     with pytest.raises(GameError, match=why):
         Game(*args)
@@ -101,8 +150,11 @@ def test_candidates_from_history():
     history = [(guess, g.score(guess, "6543")) for guess in ("1122", "3345", "3454")]
     cands = g.candidates(history)
     assert secret in cands.tolist()
-    brute = [v for v in range(g.size)
-             if all(ref.score(g.colours(g.code(u)), g.colours(v)) == tuple(s) for u, s in history)]
+    brute = [
+        v
+        for v in range(g.size)
+        if all(ref.score(g.colours(g.code(u)), g.colours(v)) == tuple(s) for u, s in history)
+    ]
     assert cands.tolist() == brute
 
 
@@ -125,16 +177,19 @@ def test_score_takes_written_codes_only():
     assert g.score_index(1122, 1213) == ref.score(g.colours(1122), g.colours(1213))
 
 
-@pytest.mark.parametrize("value,words", [
-    (-1, "code index -1 is out of range 0..1295"),
-    (1296, "code index 1296 is out of range 0..1295"),
-    (True, "a code index is an integer, not True"),
-    ({1, 2, 3, 4}, "not a code: a set (unordered)"),
-    ({1: 1}, "not a code: a mapping"),
-    (b"1122", "not a code: b'1122' (write it as a string"),
-    (None, "not a code: None"),
-    (1.5, "not a code: 1.5"),
-])
+@pytest.mark.parametrize(
+    "value,words",
+    [
+        (-1, "code index -1 is out of range 0..1295"),
+        (1296, "code index 1296 is out of range 0..1295"),
+        (True, "a code index is an integer, not True"),
+        ({1, 2, 3, 4}, "not a code: a set (unordered)"),
+        ({1: 1}, "not a code: a mapping"),
+        (b"1122", "not a code: b'1122' (write it as a string"),
+        (None, "not a code: None"),
+        (1.5, "not a code: 1.5"),
+    ],
+)
 def test_bad_code_values(value, words):
     g = Game(4, 6)
     with pytest.raises(CodeError) as e:
@@ -145,19 +200,22 @@ def test_bad_code_values(value, words):
             g.colours(value)
 
 
-@pytest.mark.parametrize("text,words", [
-    ("²²²²", "'²' is not a digit 0-9"),
-    ("1²34", "'²' is not a digit 0-9"),
-    ("١٢٣٤", "'١' is not a digit 0-9"),
-    ("１２３４", "'１' is not a digit 0-9"),
-    ("-1234", "has an empty field"),
-    ("1234-", "has an empty field"),
-    ("1,,2,3,4", "has an empty field"),
-    ("1 2 3", "has 3 colours"),
-    ("12", "has 2 digits"),
-    ("", "empty code"),
-    ("x" * 100_000, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
-])
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("²²²²", "'²' is not a digit 0-9"),
+        ("1²34", "'²' is not a digit 0-9"),
+        ("١٢٣٤", "'١' is not a digit 0-9"),
+        ("１２３４", "'１' is not a digit 0-9"),
+        ("-1234", "has an empty field"),
+        ("1234-", "has an empty field"),
+        ("1,,2,3,4", "has an empty field"),
+        ("1 2 3", "has 3 colours"),
+        ("12", "has 2 digits"),
+        ("", "empty code"),
+        ("x" * 100_000, "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
+    ],
+)
 def test_strict_code_parsing(text, words):
     g = Game(4, 6)
     with pytest.raises(CodeError) as e:
@@ -167,13 +225,16 @@ def test_strict_code_parsing(text, words):
 
 def test_separators_that_are_accepted():
     g = Game(4, 6)
-    assert {g.parse_code(t) for t in ("1234", " 1 2 3 4 ", "1,2,3,4", "1-2-3-4", "1; 2 ;3,4",
-                                      "1 , 2 - 3 4")} == {g.code((1, 2, 3, 4))}
+    assert {
+        g.parse_code(t)
+        for t in ("1234", " 1 2 3 4 ", "1,2,3,4", "1-2-3-4", "1; 2 ;3,4", "1 , 2 - 3 4")
+    } == {g.code((1, 2, 3, 4))}
     assert Game(3, 12).parse_code("1 12 3") == Game(3, 12).code((1, 12, 3))
 
 
-@pytest.mark.parametrize("score", [(1,), None, (1.0, 2.0), (True, 0), "٢ ١", b"2 1",
-                                   (1, 2, 3), {2, 1}])
+@pytest.mark.parametrize(
+    "score", [(1,), None, (1.0, 2.0), (True, 0), "٢ ١", b"2 1", (1, 2, 3), {2, 1}]
+)
 def test_bad_score_values(score):
     with pytest.raises(ScoreError):
         Game(4, 6).slot(score)
@@ -187,8 +248,10 @@ def test_the_one_peg_game_suggests_scores_it_can_give():
         Game(1, 6).parse_score("x")
 
 
-@pytest.mark.parametrize("variant,held", [("bulls-and-cows", 5040), ("permutation", 24),
-                                          ("classic", None), ("distinct", None)])
+@pytest.mark.parametrize(
+    "variant,held",
+    [("bulls-and-cows", 5040), ("permutation", 24), ("classic", None), ("distinct", None)],
+)
 def test_variants_hold_only_their_playable_codes(variant, held):
     n, k = (4, 4) if variant == "permutation" else (4, 10)
     g = Game(n, k, variant)
@@ -203,16 +266,23 @@ def test_variants_hold_only_their_playable_codes(variant, held):
 
 
 def test_game_needs_a_game():
-    from mastermind import analyze, solve, Session
+    from mastermind import Session, analyze, solve
     from mastermind.checks import ArgumentError
-    for call in (lambda: analyze("4,6"), lambda: analyze(None), lambda: Session(None),
-                 lambda: solve([4, 6], "1234")):
+
+    for call in (
+        lambda: analyze("4,6"),
+        lambda: analyze(None),
+        lambda: Session(None),
+        lambda: solve([4, 6], "1234"),
+    ):
         with pytest.raises(GameError, match=r"needs a game such as mastermind.Game\(4, 6\)"):
             call()
-    for kw, words in [({"jobs": "2"}, "jobs must be an integer, not '2'"),
-                      ({"jobs": 70000}, "jobs must be between 1 and 256, not 70000"),
-                      ({"jobs": 0}, "between 1 and 256"),
-                      ({"progress": 5}, "progress must be a function"),
-                      ({"time_limit": -1}, "time_limit must be a positive number")]:
+    for kw, words in [
+        ({"jobs": "2"}, "jobs must be an integer, not '2'"),
+        ({"jobs": 70000}, "jobs must be between 1 and 256, not 70000"),
+        ({"jobs": 0}, "between 1 and 256"),
+        ({"progress": 5}, "progress must be a function"),
+        ({"time_limit": -1}, "time_limit must be a positive number"),
+    ]:
         with pytest.raises(ArgumentError, match=words):
             analyze(Game(2, 2), **kw)

@@ -65,8 +65,11 @@ def root_order(game, cands, candidates_only, dl):
     elif candidates_only:
         pool = np.ascontiguousarray(cands)
     elif game.symmetric:
-        pool = run_stoppable(lambda f: _symmetry.canonical_guesses(
-            kernel, game.guesses, np.zeros(0, dtype=np.int32), f))
+        pool = run_stoppable(
+            lambda f: _symmetry.canonical_guesses(
+                kernel, game.guesses, np.zeros(0, dtype=np.int32), f
+            )
+        )
     else:
         pool = np.ascontiguousarray(game.guesses)
     hist = kernel.histograms(pool, cands).astype(np.int64)
@@ -84,15 +87,22 @@ def root_order(game, cands, candidates_only, dl):
         if lb >= INF:
             continue
         g = int(pool[i])
-        parts = [(s, part, estt[int(row[s])]) for s, part in split_by_score(game, g, cands)
-                 if s != win]
-        openings.append(_Opening(g, (lb, int((row * row).sum()), not bool(cand[i]), g),
-                                 parts))
+        parts = [
+            (s, part, estt[int(row[s])]) for s, part in split_by_score(game, g, cands) if s != win
+        ]
+        openings.append(_Opening(g, (lb, int((row * row).sum()), not bool(cand[i]), g), parts))
     openings.sort(key=lambda o: o.order)
     return openings
 
-GAMES = [(3, 4, "classic"), (4, 4, "classic"), (4, 5, "classic"), (4, 6, "classic"),
-         (4, 6, "distinct"), (4, 5, "black-peg")]
+
+GAMES = [
+    (3, 4, "classic"),
+    (4, 4, "classic"),
+    (4, 5, "classic"),
+    (4, 6, "classic"),
+    (4, 6, "distinct"),
+    (4, 5, "black-peg"),
+]
 
 
 def _pool(game, cands, candidates_only):
@@ -139,10 +149,12 @@ def test_search_root_openings_every_guess_of_a_mid_game_set():
     cands = _mid_game(game)
     pool = np.ascontiguousarray(game.guesses)
     for d in (2, 3, 4):
-        expect = root_openings(game, cands, pool, d, _core.VAL_ENTROPY,
-                               game.kernel.nslots - 1) or None
-        got = _search.root_openings(game.kernel, pool, cands, d, _core.VAL_ENTROPY,
-                                    game.kernel.nslots - 1)
+        expect = (
+            root_openings(game, cands, pool, d, _core.VAL_ENTROPY, game.kernel.nslots - 1) or None
+        )
+        got = _search.root_openings(
+            game.kernel, pool, cands, d, _core.VAL_ENTROPY, game.kernel.nslots - 1
+        )
         assert (got is None) == (expect is None)
         if got is not None:
             assert got.tolist() == expect
@@ -158,21 +170,31 @@ def test_search_root_openings_checks_its_arguments():
 
 
 def _kernel_root_order(game, cands, candidates_only, max_guesses, blanks):
-    return _optimal.root_order(game.kernel, game.guesses, cands, np.zeros(0, dtype=np.int32),
-                               candidates_only, game.symmetric, blanks, max_guesses)
+    return _optimal.root_order(
+        game.kernel,
+        game.guesses,
+        cands,
+        np.zeros(0, dtype=np.int32),
+        candidates_only,
+        game.symmetric,
+        blanks,
+        max_guesses,
+    )
 
 
 def _same_openings(game, cands, candidates_only, max_guesses, blanks):
     dl = max_guesses or 100
     expect = root_order(game, cands, candidates_only, dl)
-    guesses, bounds, key2, notcand, bnode = _kernel_root_order(game, cands, candidates_only,
-                                                               max_guesses, blanks)
+    guesses, bounds, key2, notcand, bnode = _kernel_root_order(
+        game, cands, candidates_only, max_guesses, blanks
+    )
     assert guesses.dtype == np.int32 and bounds.dtype == np.int64
     assert guesses.tolist() == [o.guess for o in expect]
-    assert [(int(b), int(k), bool(n), int(g)) for b, k, n, g
-            in zip(bounds, key2, notcand, guesses)] == [o.order for o in expect]
+    assert [
+        (int(b), int(k), bool(n), int(g)) for b, k, n, g in zip(bounds, key2, notcand, guesses)
+    ] == [o.order for o in expect]
     estt = _optimal.est_table(int(cands.size), bnode, dl - 1)
-    for o in expect:                        # the parts' estimates from the root's bnode
+    for o in expect:  # the parts' estimates from the root's bnode
         assert [est for _, _, est in o.parts] == [estt[part.size] for _, part, _ in o.parts]
     return len(expect)
 
@@ -194,7 +216,7 @@ def test_optimal_root_order_of_a_mid_game_set(spec, candidates_only):
     history) and no merged colours, as the plan's function does."""
     game = Game(*spec)
     cands = np.ascontiguousarray(game.secrets, dtype=np.int32)
-    for g in (game.code("1234"), game.code("1455")):    # the largest part each time
+    for g in (game.code("1234"), game.code("1455")):  # the largest part each time
         labels = game.kernel.slots(g, cands)
         part = cands[labels == np.bincount(labels).argmax()]
         if part.size <= max(MASKS_MAX, game.kernel.nslots):
@@ -211,11 +233,12 @@ def test_optimal_root_order_limit_and_refusals():
     cands = np.ascontiguousarray(game.secrets)
     guesses, bounds, _, _, _ = _kernel_root_order(game, cands, False, 0, True)
     cut = int(bounds[len(bounds) // 2])
-    limited = _optimal.root_order(game.kernel, game.guesses, cands, np.zeros(0, np.int32),
-                                  False, True, True, 0, cut)
+    limited = _optimal.root_order(
+        game.kernel, game.guesses, cands, np.zeros(0, np.int32), False, True, True, 0, cut
+    )
     assert limited[0].tolist() == guesses[bounds < cut].tolist()
     assert _optimal.FEW_CODES_MAX == MASKS_MAX
-    with pytest.raises(ValueError):         # few codes: scanned by part counts
-        _kernel_root_order(game, cands[:_optimal.FEW_CODES_MAX], False, 0, False)
-    with pytest.raises(ValueError):         # two guesses: settled without a scan
+    with pytest.raises(ValueError):  # few codes: scanned by part counts
+        _kernel_root_order(game, cands[: _optimal.FEW_CODES_MAX], False, 0, False)
+    with pytest.raises(ValueError):  # two guesses: settled without a scan
         _kernel_root_order(game, cands, False, 2, True)

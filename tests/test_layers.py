@@ -57,8 +57,13 @@ def test_the_ast_check_sees_relative_imports():
 def loaded_after(code: str) -> list[str]:
     """The modules loaded in a fresh interpreter after running ``code``."""
     probe = f"import sys, io, json\n{code}\nprint(json.dumps(sorted(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(SRC), "PATH": ""}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -69,33 +74,49 @@ def test_import_mastermind_loads_only_its_init():
 
 
 def test_help_loads_no_kernel_and_no_numpy():
-    loaded = loaded_after("from mastermind.cli import main\n"
-                          "try:\n    main(['--help'])\nexcept SystemExit as e:\n"
-                          "    assert e.code == 0")
+    loaded = loaded_after(
+        "from mastermind.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit as e:\n"
+        "    assert e.code == 0"
+    )
     assert "numpy" not in loaded
     assert not [m for m in loaded if m.startswith("mastermind._")]
-    assert not [m for m in loaded if m.startswith("mastermind.cli.") and
-                m not in ("mastermind.cli.common",)]
+    assert not [
+        m for m in loaded if m.startswith("mastermind.cli.") and m not in ("mastermind.cli.common",)
+    ]
 
 
 @pytest.mark.parametrize("command", ["analyze", "solve"])
 def test_an_analysis_loads_no_bounds_play_tree_or_custom(command):
     argv = ["analyze", "--json"] if command == "analyze" else ["solve", "6543"]
-    loaded = loaded_after(f"from mastermind.cli import main\n"
-                          f"assert main({argv!r}, io.StringIO()) == 0")
+    loaded = loaded_after(
+        f"from mastermind.cli import main\nassert main({argv!r}, io.StringIO()) == 0"
+    )
     assert "mastermind.analysis" in loaded
-    for name in ("bounds", "play", "tree", "custom", "_search", "cli.play", "cli.bound",
-                 "cli.tree", "cli.dialogue"):
+    for name in (
+        "bounds",
+        "play",
+        "tree",
+        "custom",
+        "_search",
+        "cli.play",
+        "cli.bound",
+        "cli.tree",
+        "cli.dialogue",
+    ):
         assert f"mastermind.{name}" not in loaded
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["analyze", "--json"], ["solve", "6543"],
-                                  ["compare", "-k", "3"]])
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["analyze", "--json"], ["solve", "6543"], ["compare", "-k", "3"]]
+)
 def test_rich_is_loaded_only_for_a_terminal(argv):
     """rich draws on terminals only: help and plain output never import it."""
-    loaded = loaded_after(f"from mastermind.cli import main\n"
-                          f"try:\n    main({argv!r}, io.StringIO())\n"
-                          f"except SystemExit:\n    pass")
+    loaded = loaded_after(
+        f"from mastermind.cli import main\n"
+        f"try:\n    main({argv!r}, io.StringIO())\n"
+        f"except SystemExit:\n    pass"
+    )
     assert not [m for m in loaded if m.split(".")[0] == "rich"]
     assert not [m for m in loaded if m.split(".")[0] == "matplotlib"]
 
@@ -103,8 +124,9 @@ def test_rich_is_loaded_only_for_a_terminal(argv):
 def test_no_public_name_is_also_a_submodule():
     """Importing a submodule sets the package attribute of its name: a function of the same
     name (``mastermind.optimal`` once was both) would then be shadowed by the module."""
-    submodules = {p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir()
-                                                           if (p / "__init__.py").exists()}
+    submodules = {p.stem for p in PACKAGE.glob("*.py")} | {
+        p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()
+    }
     assert not set(mastermind.__all__) & submodules
 
 
@@ -214,10 +236,10 @@ class ImportGraph:
                         bound[alias.asname or alias.name] = sub
                         continue
                     self._edge(name, source)
-                    if (_is_private(alias.name) and source != name
-                            and not self._is_kernel(source)):
-                        self.private.append((str(where), node.lineno,
-                                             f"from {source} import {alias.name}"))
+                    if _is_private(alias.name) and source != name and not self._is_kernel(source):
+                        self.private.append(
+                            (str(where), node.lineno, f"from {source} import {alias.name}")
+                        )
         for node in nodes:
             if isinstance(node, ast.Attribute):
                 chain = []
@@ -233,8 +255,7 @@ class ImportGraph:
                         module = f"{module}.{attr}"
                         continue
                     if _is_private(attr) and module != name and not self._is_kernel(module):
-                        self.private.append((str(where), node.lineno,
-                                             f"{module}.{attr} used"))
+                        self.private.append((str(where), node.lineno, f"{module}.{attr} used"))
                     break
 
     def _edge(self, name: str, target: str) -> None:
@@ -278,9 +299,11 @@ class ImportGraph:
         found: list[list[str]] = []
         for group in self.groups():
             for i, start in enumerate(group):
-                allowed = set(group[i + 1:])
+                allowed = set(group[i + 1 :])
 
-                def extend(path: list[str], start: str = start, allowed: set[str] = allowed) -> None:
+                def extend(
+                    path: list[str], start: str = start, allowed: set[str] = allowed
+                ) -> None:
                     for w in sorted(self.edges[path[-1]]):
                         if len(found) >= most:
                             return
@@ -316,52 +339,71 @@ def fake_package(tmp_path: Path, files: dict[str, str]) -> ImportGraph:
 
 
 def test_the_checker_finds_a_cycle_through_an_import_inside_a_function(tmp_path):
-    graph = fake_package(tmp_path, {
-        "a.py": "from .b import run\n",
-        "b.py": "def run():\n    from . import c\n    return c.go()\n",
-        "c.py": "import pkg.a\n",
-        "d.py": "from .a import run\n"})  # into the cycle, not part of it
+    graph = fake_package(
+        tmp_path,
+        {
+            "a.py": "from .b import run\n",
+            "b.py": "def run():\n    from . import c\n    return c.go()\n",
+            "c.py": "import pkg.a\n",
+            "d.py": "from .a import run\n",
+        },
+    )  # into the cycle, not part of it
     assert graph.cycles() == [["pkg.a", "pkg.b", "pkg.c"]]
     assert graph.problems() == ["import cycle: pkg.a -> pkg.b -> pkg.c -> pkg.a"]
 
 
 def test_the_checker_resolves_relative_imports_in_subpackages(tmp_path):
-    graph = fake_package(tmp_path, {
-        "sub/__init__.py": "from .inner import thing\n",
-        "sub/inner.py": "from ..top import other\nthing = 1\n",
-        "top.py": "from .sub import thing\nother = 2\n"})
+    graph = fake_package(
+        tmp_path,
+        {
+            "sub/__init__.py": "from .inner import thing\n",
+            "sub/inner.py": "from ..top import other\nthing = 1\n",
+            "top.py": "from .sub import thing\nother = 2\n",
+        },
+    )
     assert graph.edges["pkg.sub.inner"] == {"pkg.top"}
     assert graph.edges["pkg.top"] == {"pkg.sub"}
     assert graph.cycles() == [["pkg.sub", "pkg.sub.inner", "pkg.top"]]
 
 
 def test_the_checker_finds_private_imports_and_private_attributes(tmp_path):
-    graph = fake_package(tmp_path, {
-        "a.py": "_hidden = 1\nvisible = 2\n",
-        "b.py": "from .a import visible, _hidden\n",
-        "c.py": "from . import a\n\ndef f():\n    return a._hidden\n",
-        "sub/__init__.py": "",
-        "sub/d.py": "import pkg.a as alias\nfrom .. import a\nx = alias._hidden + a.visible\n",
-        "sub/e.py": "def f():\n    from ..a import _hidden\n    return _hidden\n"})
+    graph = fake_package(
+        tmp_path,
+        {
+            "a.py": "_hidden = 1\nvisible = 2\n",
+            "b.py": "from .a import visible, _hidden\n",
+            "c.py": "from . import a\n\ndef f():\n    return a._hidden\n",
+            "sub/__init__.py": "",
+            "sub/d.py": "import pkg.a as alias\nfrom .. import a\nx = alias._hidden + a.visible\n",
+            "sub/e.py": "def f():\n    from ..a import _hidden\n    return _hidden\n",
+        },
+    )
     assert graph.cycles() == []
     assert graph.problems() == [
         "private import: pkg/b.py:1: from pkg.a import _hidden",
         "private import: pkg/c.py:4: pkg.a._hidden used",
         "private import: pkg/sub/d.py:3: pkg.a._hidden used",
-        "private import: pkg/sub/e.py:2: from pkg.a import _hidden"]
+        "private import: pkg/sub/e.py:2: from pkg.a import _hidden",
+    ]
 
 
 def test_the_checker_allows_kernel_modules_dunders_and_own_names(tmp_path):
-    graph = fake_package(tmp_path, {
-        "__init__.py": "__version__ = '1'\n",
-        "_core.pyx": "cdef int _x = 1\n",
-        "_helpers.py": "_y = 1\n",
-        "a.py": ("from . import _core, __version__\nfrom ._core import _x\n"
-                 "from ._helpers import _y\nimport pkg._core\n"
-                 "z = _core._x + pkg._core._x + _y\n"),
-        "b.py": "from .b import _self\n_self = 1\nfrom .a import __doc__\n",
-        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import T\n",
-        "d.py": "from .c import TYPE_CHECKING\nT = int\n"})
+    graph = fake_package(
+        tmp_path,
+        {
+            "__init__.py": "__version__ = '1'\n",
+            "_core.pyx": "cdef int _x = 1\n",
+            "_helpers.py": "_y = 1\n",
+            "a.py": (
+                "from . import _core, __version__\nfrom ._core import _x\n"
+                "from ._helpers import _y\nimport pkg._core\n"
+                "z = _core._x + pkg._core._x + _y\n"
+            ),
+            "b.py": "from .b import _self\n_self = 1\nfrom .a import __doc__\n",
+            "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import T\n",
+            "d.py": "from .c import TYPE_CHECKING\nT = int\n",
+        },
+    )
     assert graph.edges["pkg.a"] == {"pkg", "pkg._helpers"}  # the compiled one has no file
     assert graph.edges["pkg.c"] == set()  # read by type checkers only, never run
     assert graph.problems() == []
@@ -369,8 +411,16 @@ def test_the_checker_allows_kernel_modules_dunders_and_own_names(tmp_path):
 
 def test_the_checker_names_each_cycle_of_a_tangle(tmp_path):
     """Two cycles through one module are two lines, not one group."""
-    graph = fake_package(tmp_path, {"a.py": "from . import b, c\n", "b.py": "from . import a\n",
-                                    "c.py": "def f():\n    import pkg.a\n"})
+    graph = fake_package(
+        tmp_path,
+        {
+            "a.py": "from . import b, c\n",
+            "b.py": "from . import a\n",
+            "c.py": "def f():\n    import pkg.a\n",
+        },
+    )
     assert graph.groups() == [["pkg.a", "pkg.b", "pkg.c"]]
-    assert graph.problems() == ["import cycle: pkg.a -> pkg.b -> pkg.a",
-                                "import cycle: pkg.a -> pkg.c -> pkg.a"]
+    assert graph.problems() == [
+        "import cycle: pkg.a -> pkg.b -> pkg.a",
+        "import cycle: pkg.a -> pkg.c -> pkg.a",
+    ]

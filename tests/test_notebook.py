@@ -85,7 +85,8 @@ def test_analysis_html_is_the_distribution():
     rows = texts(table)
     assert rows[0][:3] == ["guesses", "secrets", "share"]
     assert [(int(r[0]), int(r[1].replace(",", ""))) for r in rows[1:]] == sorted(
-        a.distribution.items())
+        a.distribution.items()
+    )
     assert sum(float(r[2].rstrip("%")) for r in rows[1:]) == pytest.approx(100, abs=0.3)
     assert "[4,6] minmax" in doc.paragraphs[0] and "1122" in doc.paragraphs[0]
     assert "total 5801" in doc.paragraphs[1] and "5801/1296" in doc.paragraphs[1]
@@ -118,7 +119,8 @@ def test_session_html_history_with_pegs():
     assert rows[0] == ["#", "guess", "score", "left"]
     assert [(r[0], r[1], r[2], r[3]) for r in rows[1:]] == [
         ("1", "1122", "1 0", f"{s.remaining_after()[0]}"),
-        ("2", "1344", "0 2", f"{s.remaining}")]
+        ("2", "1344", "0 2", f"{s.remaining}"),
+    ]
     assert table[1][1]["pegs"] == ["#e6194b", "#e6194b", "#3cb44b", "#3cb44b"]
     assert table[1][2]["keys"] == ["b", "e", "e", "e"]
     assert table[2][1]["pegs"] == pegs_of(game, "1344")

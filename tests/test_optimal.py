@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import reference as ref
+
 import mastermind
 from mastermind import Game, _optimal, two_d
 from mastermind.bounds import check_strategy, strategy_distribution
@@ -34,8 +34,10 @@ def brute(game, max_guesses=None, candidates_only=False):
 def verified(result):
     """The strategy replayed secret by secret with the independent scorer gives the
     reported distribution; returns the total."""
-    assert strategy_distribution(result.game, result.tree,
-                                 candidates_only=result.candidates_only) == result.distribution
+    assert (
+        strategy_distribution(result.game, result.tree, candidates_only=result.candidates_only)
+        == result.distribution
+    )
     assert result.total == sum(d * c for d, c in result.distribution.items())
     return result.total
 
@@ -56,9 +58,16 @@ def test_tiny_games_match_brute_force(n, k, candidates_only):
             assert limited.exact and verified(limited) == want and limited.max <= d
 
 
-@pytest.mark.parametrize("n,k,variant", [(3, 4, "distinct"), (3, 4, "bulls-and-cows"),
-                                         (3, 3, "black-peg"), (4, 4, "permutation"),
-                                         (3, 5, "bulls-and-cows")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [
+        (3, 4, "distinct"),
+        (3, 4, "bulls-and-cows"),
+        (3, 3, "black-peg"),
+        (4, 4, "permutation"),
+        (3, 5, "bulls-and-cows"),
+    ],
+)
 def test_variants_match_brute_force(n, k, variant):
     game = Game(n, k, variant)
     result = optimal(game)
@@ -70,8 +79,9 @@ def test_variants_match_brute_force(n, k, variant):
 @pytest.mark.parametrize("n,k", [(3, 4), (4, 3)])
 def test_larger_tiny_games_match_brute_force(n, k):
     game = Game(n, k)
-    assert optimal(game).total == brute(game) and optimal(game, max_guesses=4).total == \
-        brute(game, 4)
+    assert optimal(game).total == brute(game) and optimal(game, max_guesses=4).total == brute(
+        game, 4
+    )
 
 
 def test_custom_game_matches_brute_force():
@@ -93,8 +103,9 @@ def test_random_candidate_sets_against_brute_force():
     codes = [game.colours(int(g)) for g in game.guesses]
     plain = _optimal.Optimizer(game.kernel, game.guesses, False, False, True, 1 << 26)
     for _ in range(12):
-        cands = np.sort(rng.choice(game.size, int(rng.integers(3, 24)), replace=False)
-                        ).astype(np.int32)
+        cands = np.sort(rng.choice(game.size, int(rng.integers(3, 24)), replace=False)).astype(
+            np.int32
+        )
         secrets = [game.colours(int(c)) for c in cands]
         expect = ref.optimal_total(codes, secrets, ref.score, (3, 0))
         status, value, _, recs = plain.run(cands, np.zeros(0, np.int32), 0, 0)
@@ -162,9 +173,14 @@ def table_rows():
     return json.loads((TABLE / "table.json").read_text())
 
 
-@pytest.mark.parametrize("name,n,k,variant", [("2x6", 2, 6, "classic"),
-                                              ("5x2", 5, 2, "classic"),
-                                              ("4x4-bulls-and-cows", 4, 4, "bulls-and-cows")])
+@pytest.mark.parametrize(
+    "name,n,k,variant",
+    [
+        ("2x6", 2, 6, "classic"),
+        ("5x2", 5, 2, "classic"),
+        ("4x4-bulls-and-cows", 4, 4, "bulls-and-cows"),
+    ],
+)
 def test_table_entries_match_brute_force(name, n, k, variant):
     """Entries of the committed table (results/optimal/table.json) that a brute force
     reaches in a second: the brute force, the solver now and the table agree."""
@@ -204,18 +220,33 @@ def test_the_table_script_writes_and_resumes(tmp_path):
     """scripts/optimal_table.py on two tiny games: the rows, the trees (replayed by the
     script before writing), the Markdown, and a rerun that skips what is done."""
     env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
-    cmd = [sys.executable, str(ROOT / "scripts" / "optimal_table.py"), "--out",
-           str(tmp_path), "--only", "3x3", "4x2-black-peg", "--budget", "60"]
+    cmd = [
+        sys.executable,
+        str(ROOT / "scripts" / "optimal_table.py"),
+        "--out",
+        str(tmp_path),
+        "--only",
+        "3x3",
+        "4x2-black-peg",
+        "--budget",
+        "60",
+    ]
     first = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert first.returncode == 0, first.stderr
     rows = json.loads((tmp_path / "table.json").read_text())
     assert rows["3x3"]["total"] == 73 and rows["3x3"]["distribution"] == {
-        "1": 1, "2": 7, "3": 18, "4": 1}
+        "1": 1,
+        "2": 7,
+        "3": 18,
+        "4": 1,
+    }
     assert rows["4x2-black-peg"]["total"] == brute(Game(4, 2, "black-peg"))
     assert sorted(p.name for p in tmp_path.glob("*.json.gz")) == [
-        "3x3.json.gz", "4x2-black-peg.json.gz"]
+        "3x3.json.gz",
+        "4x2-black-peg.json.gz",
+    ]
     again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
-    assert again.returncode == 0 and again.stderr == ""       # nothing left to do
+    assert again.returncode == 0 and again.stderr == ""  # nothing left to do
     md = subprocess.run(cmd[:4] + ["--markdown"], capture_output=True, text=True, env=env)
     assert "| [3,3] | 27 | **73** |" in md.stdout
 
@@ -223,8 +254,7 @@ def test_the_table_script_writes_and_resumes(tmp_path):
 def test_fixed_openings():
     """The optimum is the least of the optima after each opening class."""
     game = Game(4, 5)
-    totals = {c: optimal(game, first=c).total for c in ("1111", "1112", "1122", "1123",
-                                                          "1234")}
+    totals = {c: optimal(game, first=c).total for c in ("1111", "1112", "1122", "1123", "1234")}
     assert min(totals.values()) == optimal(game).total == 2463
     assert totals["1123"] == 2463 and totals["1111"] > 2463
     r = optimal(game, first="1234")
@@ -236,8 +266,15 @@ def test_the_same_tree_whatever_the_threads():
         game = Game(n, k, variant)
         trees = []
         for threads, par_min in [(1, 1500), (2, 16), (2, 300)]:
-            o = _optimal.Optimizer(game.kernel, game.guesses, False, True,
-                                   game.guesses.size == game.size, 1 << 28, threads)
+            o = _optimal.Optimizer(
+                game.kernel,
+                game.guesses,
+                False,
+                True,
+                game.guesses.size == game.size,
+                1 << 28,
+                threads,
+            )
             o.par_min = par_min
             status, value, _, recs = o.run(game.secrets, np.zeros(0, np.int32), 0, 0)
             trees.append((status, value, recs.tobytes()))
@@ -258,8 +295,14 @@ def test_time_limit_gives_bounds_and_a_strategy():
 
 def test_bad_arguments():
     game = Game(3, 3)
-    for kw in [{"max_guesses": 0}, {"max_guesses": "3"}, {"time_limit": -1}, {"jobs": 0},
-               {"memory": 0}, {"progress": 3}]:
+    for kw in [
+        {"max_guesses": 0},
+        {"max_guesses": "3"},
+        {"time_limit": -1},
+        {"jobs": 0},
+        {"memory": 0},
+        {"progress": 3},
+    ]:
         with pytest.raises(ArgumentError):
             optimal(game, **kw)
     with pytest.raises(ValueError, match="cannot be played"):
@@ -270,10 +313,24 @@ def test_bad_arguments():
 
 def test_json_keys():
     doc = optimal(Game(3, 3)).to_json()
-    assert {"total", "secrets", "average_fraction", "max", "distribution", "first_guess",
-            "exact", "lower", "nodes", "seconds"} <= set(doc)
+    assert {
+        "total",
+        "secrets",
+        "average_fraction",
+        "max",
+        "distribution",
+        "first_guess",
+        "exact",
+        "lower",
+        "nodes",
+        "seconds",
+    } <= set(doc)
     assert (doc["total"], doc["average_fraction"], doc["exact"], doc["lower"]) == (
-        73, "73/27", True, 73)
+        73,
+        "73/27",
+        True,
+        73,
+    )
     assert json.loads(json.dumps(doc)) == doc
 
 
@@ -283,17 +340,25 @@ def test_from_a_position_matches_brute_force(candidates_only):
     that history's symmetry), against the brute force on the same set."""
     game = Game(3, 4)
     codes = [game.colours(int(g)) for g in game.guesses]
-    histories = [[("112", "0 1")], [("123", "1 1")], [("111", "1 0")],
-                 [("112", "0 1"), ("334", "1 0")], [("123", "0 2"), ("214", "0 2")]]
+    histories = [
+        [("112", "0 1")],
+        [("123", "1 1")],
+        [("111", "1 0")],
+        [("112", "0 1"), ("334", "1 0")],
+        [("123", "0 2"), ("214", "0 2")],
+    ]
     for history in histories:
         cands = game.candidates(history)
         secrets = [game.colours(int(c)) for c in cands]
-        expect = ref.optimal_total(codes, secrets, ref.score, (3, 0),
-                                   candidates_only=candidates_only)
+        expect = ref.optimal_total(
+            codes, secrets, ref.score, (3, 0), candidates_only=candidates_only
+        )
         result = optimal(game, history=history, candidates_only=candidates_only)
         assert result.exact and result.total == expect and result.secrets == cands.size
-        assert strategy_distribution(game, result.tree, cands,
-                                     candidates_only=candidates_only) == result.distribution
+        assert (
+            strategy_distribution(game, result.tree, cands, candidates_only=candidates_only)
+            == result.distribution
+        )
         doc = result.to_json()
         assert doc["secrets"] == cands.size and len(doc["history"]) == len(history)
 
@@ -360,4 +425,3 @@ def test_a_stop_at_any_moment_is_never_a_proof():
         status, value, lower, _ = search.run(cands, none, 0, 0, -1, flag)
         timer.join()
         assert status == _optimal.RUN_STOPPED, (delay, status, value, lower)
-

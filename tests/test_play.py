@@ -6,15 +6,21 @@ import random
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mastermind import Game, Score, ScoreError, choose_guess, solve
 from mastermind.game import CodeError
-from mastermind.play import (Adversary, InconsistentAnswers, PlayError, Row, SecretCodemaker,
-                             Session, minimal_conflict)
-
-import reference as ref
+from mastermind.play import (
+    Adversary,
+    InconsistentAnswers,
+    PlayError,
+    Row,
+    SecretCodemaker,
+    Session,
+    minimal_conflict,
+)
 
 G46 = Game(4, 6)
 RULES46 = ref.game_rules(G46)
@@ -24,14 +30,20 @@ SECRETS = ref.SECRETS_4_6
 # ---------------------------------------------------------------------- helpers
 def brute_conflict(rows: list[tuple[int, Score]]) -> tuple[int, ...]:
     """The reference's first smallest set of rows (of [4,6]) with no common secret."""
-    return ref.minimal_conflict(RULES46.secrets, [(G46.code(g), s) for g, s in rows],
-                                RULES46.score)
+    return ref.minimal_conflict(RULES46.secrets, [(G46.code(g), s) for g, s in rows], RULES46.score)
 
 
 # ---------------------------------------------------------------------- Session
-@pytest.mark.parametrize("strategy,candidates_only,first", [
-    ("minmax", False, None), ("entropy", False, None), ("parts", True, None),
-    ("expected-size", False, "1234"), ("first-candidate", False, None)])
+@pytest.mark.parametrize(
+    "strategy,candidates_only,first",
+    [
+        ("minmax", False, None),
+        ("entropy", False, None),
+        ("parts", True, None),
+        ("expected-size", False, "1234"),
+        ("first-candidate", False, None),
+    ],
+)
 def test_session_plays_exactly_the_analysis_guesses(strategy, candidates_only, first):
     for secret in SECRETS:
         steps = solve(G46, secret, strategy, candidates_only=candidates_only, first=first)
@@ -40,7 +52,10 @@ def test_session_plays_exactly_the_analysis_guesses(strategy, candidates_only, f
         while not s.solved:
             g = s.suggest()
             played.append(g)
-            assert s.record(g, G46.score_index(g, G46.code(secret))) == steps[len(played) - 1].remaining
+            assert (
+                s.record(g, G46.score_index(g, G46.code(secret)))
+                == steps[len(played) - 1].remaining
+            )
         assert played == [step.guess for step in steps]
 
 
@@ -132,21 +147,30 @@ def test_inconsistent_answers_name_the_conflicting_rows():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, G46.size - 1), st.integers(0, G46.nslots - 1)),
-                min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, G46.size - 1), st.integers(0, G46.nslots - 1)),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_minimal_conflict_matches_brute_force(rows):
     rows = [(g, G46.slots[slot]) for g, slot in rows]
     assert minimal_conflict(G46, rows) == brute_conflict(rows)
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(0, G46.size - 1),
-       st.lists(st.integers(0, G46.size - 1), min_size=2, max_size=7),
-       st.dictionaries(st.integers(0, 6), st.integers(0, G46.nslots - 1), max_size=2))
+@given(
+    st.integers(0, G46.size - 1),
+    st.lists(st.integers(0, G46.size - 1), min_size=2, max_size=7),
+    st.dictionaries(st.integers(0, 6), st.integers(0, G46.nslots - 1), max_size=2),
+)
 def test_minimal_conflict_of_true_answers_with_a_few_wrong_ones(secret, guesses, wrong):
     """Mostly true answers: conflicts are larger and involve the wrong rows."""
-    rows = [(g, G46.slots[wrong[i]] if i in wrong else G46.score_index(g, secret))
-            for i, g in enumerate(guesses)]
+    rows = [
+        (g, G46.slots[wrong[i]] if i in wrong else G46.score_index(g, secret))
+        for i, g in enumerate(guesses)
+    ]
     found = minimal_conflict(G46, rows)
     assert found == brute_conflict(rows)
     if found:
@@ -170,8 +194,11 @@ def test_secret_codemaker_seed_is_reproducible():
         SecretCodemaker(Game(4, 6, "distinct"), "1111")
 
 
-@pytest.mark.parametrize("game", [G46, Game(4, 6, "distinct"), Game(3, 4, "black-peg"),
-                                  Game(4, 4, "permutation")], ids=str)
+@pytest.mark.parametrize(
+    "game",
+    [G46, Game(4, 6, "distinct"), Game(3, 4, "black-peg"), Game(4, 4, "permutation")],
+    ids=str,
+)
 def test_adversary_never_contradicts_itself(game):
     for seed in range(15):
         rng = random.Random(seed)
@@ -184,8 +211,9 @@ def test_adversary_never_contradicts_itself(game):
             before = adv.candidates
             score = adv.answer(g)
             assert adv.remaining > 0
-            assert np.array_equal(adv.candidates,
-                                  game.candidates((r.guess, r.score) for r in adv.history))
+            assert np.array_equal(
+                adv.candidates, game.candidates((r.guess, r.score) for r in adv.history)
+            )
             if score == game.slots[game.win_slot]:  # only once nothing else is left
                 assert before.tolist() == [g]
             else:  # the largest part of the candidates

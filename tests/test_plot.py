@@ -53,7 +53,7 @@ def test_comparison_plot_one_colour_per_strategy():
     longest = c.max
     assert len(ax.patches) == len(c.rows) * longest
     for i, r in enumerate(c.rows):  # bars come row by row, 1..longest guesses each
-        bars = ax.patches[i * longest:(i + 1) * longest]
+        bars = ax.patches[i * longest : (i + 1) * longest]
         assert [b.get_height() for b in bars] == r.counts(longest)
         hatched = bool(bars[0].get_hatch())
         assert hatched == (str(r.pool) == "candidates")
@@ -92,9 +92,14 @@ def test_errors_are_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
     with pytest.raises(PlotError, match=r"pip install 'mastermind-analysis\[plot\]'"):
         analyze(Game(2, 2)).plot()
-    for argv in (["analyze", "--plot", str(tmp_path / "a.png")],
-                 ["compare", "--plot", str(tmp_path / "c.pdf")]):
+    for argv in (
+        ["analyze", "--plot", str(tmp_path / "a.png")],
+        ["compare", "--plot", str(tmp_path / "c.pdf")],
+    ):
         assert main(argv, io.StringIO()) == 2
         err = capsys.readouterr().err
-        assert err == "mastermind: error: plots need matplotlib: pip install 'mastermind-analysis[plot]'\n"
+        assert (
+            err
+            == "mastermind: error: plots need matplotlib: pip install 'mastermind-analysis[plot]'\n"
+        )
     assert not list(tmp_path.iterdir())

@@ -22,16 +22,35 @@ def record(tmp_path: Path, limit: str) -> dict:
     # the package under test (the checkout's src/ when built in place, else installed)
     env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "record_5_8.py"), "-n", "4", "-k", "6",
-         "--first", "1123", "--workers", "1", "--part-limit", limit,
-         "--cache", str(tmp_path / "cache.jsonl"), "--out", str(tmp_path / "out.json")],
-        capture_output=True, text=True, env=env, timeout=300)
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "record_5_8.py"),
+            "-n",
+            "4",
+            "-k",
+            "6",
+            "--first",
+            "1123",
+            "--workers",
+            "1",
+            "--part-limit",
+            limit,
+            "--cache",
+            str(tmp_path / "cache.jsonl"),
+            "--out",
+            str(tmp_path / "out.json"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads((tmp_path / "out.json").read_text())
 
 
 def replayed_total(doc: dict) -> int:
-    dist = replay_distribution(doc, Game(4, 6))   # the file's tree, every secret
+    dist = replay_distribution(doc, Game(4, 6))  # the file's tree, every secret
     assert sum(dist.values()) == 1296
     return sum(d * c for d, c in dist.items())
 
@@ -41,7 +60,7 @@ def test_record_script_beats_its_rule_and_resumes(tmp_path):
     doc = record(tmp_path, "20")
     assert doc["total"] == replayed_total(doc) < rule
     assert doc["method"]["positions"] == doc["method"]["positions_exact"]
-    again = record(tmp_path, "20")           # every position from the cache
+    again = record(tmp_path, "20")  # every position from the cache
     assert again["total"] == doc["total"]
 
 

@@ -31,9 +31,14 @@ class SumPlan:
     kind = "toy"
 
     def __init__(self, hi, leaf, target=None):
-        self.units = [Unit("sum/0", f"{__name__}:sum_unit",
-                           {"lo": 0, "hi": hi, "leaf": leaf,
-                            "target": -1 if target is None else target}, hi)]
+        self.units = [
+            Unit(
+                "sum/0",
+                f"{__name__}:sum_unit",
+                {"lo": 0, "hi": hi, "leaf": leaf, "target": -1 if target is None else target},
+                hi,
+            )
+        ]
         self.answer = None
         self.merged = 0
 
@@ -53,8 +58,10 @@ class SumPlan:
     def expand(self, unit, split):
         lo, hi = unit.args["lo"], unit.args["hi"]
         mid = (lo + hi) // 2
-        return [Unit(f"{unit.key}/{i}", unit.func, dict(unit.args, lo=a, hi=b), b - a)
-                for i, (a, b) in enumerate([(lo, mid), (mid, hi)])]
+        return [
+            Unit(f"{unit.key}/{i}", unit.func, dict(unit.args, lo=a, hi=b), b - a)
+            for i, (a, b) in enumerate([(lo, mid), (mid, hi)])
+        ]
 
     def merge(self, unit, split, answers):
         self.merged += 1
@@ -114,17 +121,22 @@ def test_a_budget_must_be_seconds():
 
 
 # ------------------------------------------------------------------ analyses
-@pytest.mark.parametrize("n, k, strategy, options", [
-    (3, 5, "entropy", {"tree": True}),
-    (4, 4, "minmax", {"tree": True, "candidates_only": True}),
-    (3, 6, "parts", {}),
-])
-def test_an_analysis_split_to_the_smallest_units_is_the_in_process_one(tmp_path, n, k,
-                                                                      strategy, options):
+@pytest.mark.parametrize(
+    "n, k, strategy, options",
+    [
+        (3, 5, "entropy", {"tree": True}),
+        (4, 4, "minmax", {"tree": True, "candidates_only": True}),
+        (3, 6, "parts", {}),
+    ],
+)
+def test_an_analysis_split_to_the_smallest_units_is_the_in_process_one(
+    tmp_path, n, k, strategy, options
+):
     game = Game(n, k)
     here = analyze(game, strategy, **options)
-    there = analyze(game, strategy, checkpoint=str(tmp_path / "a.sqlite"), unit_seconds=0,
-                    jobs=2, **options)
+    there = analyze(
+        game, strategy, checkpoint=str(tmp_path / "a.sqlite"), unit_seconds=0, jobs=2, **options
+    )
     assert there.distribution == here.distribution and there.tree == here.tree
     assert there.units_split > 0
     assert there.to_json()["units_split"] == there.units_split
@@ -146,33 +158,41 @@ def test_a_stop_in_the_middle_of_a_split_resumes_with_another_budget(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        analyze(game, "minmax", tree=True, checkpoint=path, unit_seconds=0, jobs=2,
-                progress=stop_soon)
+        analyze(
+            game, "minmax", tree=True, checkpoint=path, unit_seconds=0, jobs=2, progress=stop_soon
+        )
     rows = read_units(path)
     assert any(split for *_, split in rows), "stopped before any unit split"
     again = analyze(game, "minmax", tree=True, checkpoint=path, unit_seconds=30, jobs=1)
     assert again.distribution == here.distribution and again.tree == here.tree
-    assert again.units_resumed >= len(rows) - 2   # at most the units in flight lost
+    assert again.units_resumed >= len(rows) - 2  # at most the units in flight lost
 
 
 # ------------------------------------------------------------------ worst-case questions
-@pytest.mark.parametrize("n, k, d, options, exists", [
-    (3, 4, 4, {}, True),
-    (3, 5, 4, {"candidates_only": True}, False),
-    (3, 5, 5, {"candidates_only": True}, True),
-    (4, 4, 4, {}, True),
-    (4, 4, 3, {}, False),
-])
-def test_a_question_split_to_single_guesses_has_the_in_process_verdict(tmp_path, n, k, d,
-                                                                      options, exists):
+@pytest.mark.parametrize(
+    "n, k, d, options, exists",
+    [
+        (3, 4, 4, {}, True),
+        (3, 5, 4, {"candidates_only": True}, False),
+        (3, 5, 5, {"candidates_only": True}, True),
+        (4, 4, 4, {}, True),
+        (4, 4, 3, {}, False),
+    ],
+)
+def test_a_question_split_to_single_guesses_has_the_in_process_verdict(
+    tmp_path, n, k, d, options, exists
+):
     game = Game(n, k)
     here = solution_exists(game, d, witness=True, **options)
-    there = solution_exists(game, d, witness=True, checkpoint=str(tmp_path / "b.sqlite"),
-                            unit_seconds=0, **options)
+    there = solution_exists(
+        game, d, witness=True, checkpoint=str(tmp_path / "b.sqlite"), unit_seconds=0, **options
+    )
     assert here.exists == there.exists == exists
     if exists:  # the witness may differ from the in-process one: it must hold
-        assert check_strategy(game, there.tree,
-                              candidates_only=options.get("candidates_only", False)) <= d
+        assert (
+            check_strategy(game, there.tree, candidates_only=options.get("candidates_only", False))
+            <= d
+        )
 
 
 def test_worst_case_with_split_questions_proves_the_same_bounds(tmp_path):
@@ -185,20 +205,46 @@ def test_worst_case_with_split_questions_proves_the_same_bounds(tmp_path):
 
 # ------------------------------------------------------------------ the command line
 def test_the_commands_count_units_split(tmp_path):
-    from mastermind.cli import main
-
     import io
     import json
 
+    from mastermind.cli import main
+
     out = io.StringIO()
-    status = main(["analyze", "-n", "3", "-k", "5", "--checkpoint", str(tmp_path / "c.sqlite"),
-                   "--unit-seconds", "0", "--json", "--no-progress"], out=out)
+    status = main(
+        [
+            "analyze",
+            "-n",
+            "3",
+            "-k",
+            "5",
+            "--checkpoint",
+            str(tmp_path / "c.sqlite"),
+            "--unit-seconds",
+            "0",
+            "--json",
+            "--no-progress",
+        ],
+        out=out,
+    )
     data = json.loads(out.getvalue())
     assert status == 0 and data["units_split"] > 0
     assert data["total"] == analyze(Game(3, 5)).total
     out = io.StringIO()
-    status = main(["analyze", "-n", "3", "-k", "5", "--checkpoint", str(tmp_path / "d.sqlite"),
-                   "--unit-seconds", "-1"], out=out)
+    status = main(
+        [
+            "analyze",
+            "-n",
+            "3",
+            "-k",
+            "5",
+            "--checkpoint",
+            str(tmp_path / "d.sqlite"),
+            "--unit-seconds",
+            "-1",
+        ],
+        out=out,
+    )
     assert status == 2
 
 
@@ -217,11 +263,17 @@ def test_the_list_schedule_is_the_one_worked_out_by_hand():
     #   t=0: w1 a, w2 b          t=1: a splits -> a/0 on w1, a/1 waits
     #   t=3: b ends -> a/1 on w2  t=4: a/1 splits -> a/1/0 on w2, a/1/1 waits
     #   t=5: a/0 ends -> a/1/1 on w1; a/1/0 ends on w2   t=6: a/1/1 ends: wall 6 s
-    units = [("a", "", 1.0, True), ("a/0", "a", 4.0, False), ("a/1", "a", 1.0, True),
-             ("a/1/0", "a/1", 1.0, False), ("a/1/1", "a/1", 1.0, False), ("b", "", 3.0, False)]
+    units = [
+        ("a", "", 1.0, True),
+        ("a/0", "a", 4.0, False),
+        ("a/1", "a", 1.0, True),
+        ("a/1/0", "a/1", 1.0, False),
+        ("a/1/1", "a/1", 1.0, False),
+        ("b", "", 3.0, False),
+    ]
     assert sim.simulate(units, 2) == pytest.approx(6.0)
-    assert sim.simulate(units, 1) == pytest.approx(11.0)       # every second in turn
-    assert sim.simulate(units, 100) == pytest.approx(4.0 + 1.0)   # the chain a, a/0
+    assert sim.simulate(units, 1) == pytest.approx(11.0)  # every second in turn
+    assert sim.simulate(units, 100) == pytest.approx(4.0 + 1.0)  # the chain a, a/0
     # with 0.5 s of overhead per unit: a 0-1.5, b 0-3.5, a/0 1.5-6, a/1 3.5-5, a/1/0 5-6.5,
     # a/1/1 6-7.5
     assert sim.simulate(units, 2, overhead=0.5) == pytest.approx(7.5)
@@ -257,17 +309,37 @@ def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
     env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    logs = open(tmp_path / "cluster.log", "w")
+    logs = open(tmp_path / "cluster.log", "w")  # noqa: SIM115 (the servers' output, closed below)
     procs = []
     try:
-        procs.append(subprocess.Popen(
-            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-            env=env, cwd=tmp_path, stdout=logs, stderr=subprocess.STDOUT))
+        procs.append(
+            subprocess.Popen(
+                [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                env=env,
+                cwd=tmp_path,
+                stdout=logs,
+                stderr=subprocess.STDOUT,
+            )
+        )
         for _ in range(2):
-            procs.append(subprocess.Popen(
-                [dask, "worker", address, "--nthreads", "1", "--no-dashboard",
-                 "--local-directory", str(tmp_path)],
-                env=env, cwd=tmp_path, stdout=logs, stderr=subprocess.STDOUT))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        dask,
+                        "worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--no-dashboard",
+                        "--local-directory",
+                        str(tmp_path),
+                    ],
+                    env=env,
+                    cwd=tmp_path,
+                    stdout=logs,
+                    stderr=subprocess.STDOUT,
+                )
+            )
         import distributed
 
         deadline = time.monotonic() + 60
@@ -281,15 +353,31 @@ def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
                     raise
                 time.sleep(0.5)
         out = io.StringIO()
-        status = main(["analyze", "-n", "3", "-k", "5", "--scheduler", address,
-                       "--unit-seconds", "0", "--json", "--no-progress", "--tree"], out=out)
+        status = main(
+            [
+                "analyze",
+                "-n",
+                "3",
+                "-k",
+                "5",
+                "--scheduler",
+                address,
+                "--unit-seconds",
+                "0",
+                "--json",
+                "--no-progress",
+                "--tree",
+            ],
+            out=out,
+        )
         data = json.loads(out.getvalue())
         here = analyze(Game(3, 5), "minmax", tree=True)
         assert status == 0 and data["units_split"] > 0
         assert data["distribution"] == {str(d): c for d, c in here.distribution.items()}
         assert data["tree"] == here.tree.to_json(Game(3, 5))
-        there = solution_exists(Game(3, 5), 4, scheduler=address, unit_seconds=0,
-                                candidates_only=True)
+        there = solution_exists(
+            Game(3, 5), 4, scheduler=address, unit_seconds=0, candidates_only=True
+        )
         assert there is False
     finally:
         for p in reversed(procs):
@@ -309,10 +397,12 @@ def test_budgets_that_run_out_inside_the_kernel_keep_the_answers(tmp_path):
     the machine's speed, the answers never do)."""
     game = Game(5, 5)
     here = analyze(game, "minmax", tree=True)
-    there = analyze(game, "minmax", tree=True, checkpoint=str(tmp_path / "a.sqlite"),
-                    unit_seconds=0.005, jobs=2)
+    there = analyze(
+        game, "minmax", tree=True, checkpoint=str(tmp_path / "a.sqlite"), unit_seconds=0.005, jobs=2
+    )
     assert there.distribution == here.distribution and there.tree == here.tree
     game = Game(4, 6)
-    there = solution_exists(game, 5, witness=True, checkpoint=str(tmp_path / "b.sqlite"),
-                            unit_seconds=0.01)
+    there = solution_exists(
+        game, 5, witness=True, checkpoint=str(tmp_path / "b.sqlite"), unit_seconds=0.01
+    )
     assert there.exists and check_strategy(game, there.tree) == 5

@@ -35,11 +35,15 @@ print("threads", len(threading.enumerate()), "cpu", round(time.process_time() - 
 """
 
 
-@pytest.mark.parametrize("n,k,call", [
-    (6, 9, "mm.analyze(g)"),
-    (8, 7, "mm.solve(g, '12345671', first='11223344')"),
-    (8, 7, "s = mm.Session(g); s.record('11223344', '1 3'); s.suggest()"),
-    (6, 9, "mm.choose_guess(g, g.filter(g.secrets, '112233', '1 0'))")])
+@pytest.mark.parametrize(
+    "n,k,call",
+    [
+        (6, 9, "mm.analyze(g)"),
+        (8, 7, "mm.solve(g, '12345671', first='11223344')"),
+        (8, 7, "s = mm.Session(g); s.record('11223344', '1 3'); s.suggest()"),
+        (6, 9, "mm.choose_guess(g, g.filter(g.secrets, '112233', '1 0'))"),
+    ],
+)
 def test_interrupting_python_stops_the_kernel(n, k, call, ctrl_c_at_work):
     """KeyboardInterrupt in the caller while the kernel works (sent once the call is under
     way): the kernel's worker stops too (no thread of the package left, no CPU used
@@ -47,10 +51,16 @@ def test_interrupting_python_stops_the_kernel(n, k, call, ctrl_c_at_work):
 
     [8,7]'s solve is given its opening: the scan of the opening classes reads the stop
     flag between guesses only (each a pass over 5,764,801 codes, about a second here)."""
-    probe = ctrl_c_at_work + (PROBE.replace("{call}", call).replace("{n}", str(n))
-                              .replace("{k}", str(k)))
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(SRC), "PATH": ""}, timeout=300)
+    probe = ctrl_c_at_work + (
+        PROBE.replace("{call}", call).replace("{n}", str(n)).replace("{k}", str(k))
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        timeout=300,
+    )
     lines = done.stdout.split("\n")
     assert lines[0] == "interrupted", done.stdout + done.stderr
     threads, cpu = lines[1].split()[1], float(lines[1].split()[3])
@@ -84,6 +94,7 @@ def assert_best_examined(g: Game, cands: np.ndarray, guess: int) -> None:
     examined first, from the first one (the first candidate is played when none was): so
     its largest part is no larger than the first candidate's, and a code outside the
     candidates is played only when strictly better (ties go to candidates)."""
+
     def largest_part(code: int) -> int:
         return int(g.kernel.histogram(int(code), cands).max())
 

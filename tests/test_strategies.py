@@ -3,8 +3,8 @@ code) and the first-guess symmetry classes."""
 
 import numpy as np
 import pytest
-
 import reference as ref
+
 from mastermind import Game, Strategy, StrategyError, Valuations, choose_guess, first_guess
 from mastermind.analysis import first_guess_table
 from mastermind.strategies import symmetry_classes
@@ -31,10 +31,16 @@ def test_first_guess_table_reproduces_the_published_values():
         assert sum(r.table) == 1296
 
 
-@pytest.mark.parametrize("strategy,code", [
-    ("minmax", "1122"), ("entropy", "1234"), ("parts", "1123"), ("expected-size", "1123"),
-    ("first-candidate", "1111"),
-])
+@pytest.mark.parametrize(
+    "strategy,code",
+    [
+        ("minmax", "1122"),
+        ("entropy", "1234"),
+        ("parts", "1123"),
+        ("expected-size", "1123"),
+        ("first-candidate", "1111"),
+    ],
+)
 def test_openings_4_6(strategy, code):
     g = Game(4, 6)
     assert g.format_code(first_guess(g, strategy)) == code
@@ -43,10 +49,22 @@ def test_openings_4_6(strategy, code):
 
 def test_symmetry_classes():
     assert [Game(4, 6).format_code(i) for i in symmetry_classes(Game(4, 6))] == [
-        "1111", "1112", "1122", "1123", "1234"]
+        "1111",
+        "1112",
+        "1122",
+        "1123",
+        "1234",
+    ]
     g = Game(5, 8)
     assert [g.format_code(i) for i in symmetry_classes(g)] == [
-        "11111", "11112", "11122", "11123", "11223", "11234", "12345"]
+        "11111",
+        "11112",
+        "11122",
+        "11123",
+        "11223",
+        "11234",
+        "12345",
+    ]
     assert len(symmetry_classes(Game(4, 2))) == 3  # at most 2 colours used
 
 

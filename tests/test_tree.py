@@ -8,17 +8,20 @@ import shutil
 import subprocess
 
 import pytest
+import reference as ref
 
 from mastermind import Game, analyze, two_d
 from mastermind.custom import two_d_score
-from mastermind.tree import (TreeError, render, replay, replay_distribution, to_dot,
-                             to_json, to_text)
+from mastermind.tree import TreeError, render, replay, replay_distribution, to_dot, to_json, to_text
 
-import reference as ref
-
-GAMES = [((4, 6, "classic"), "minmax"), ((4, 6, "distinct"), "entropy"),
-         ((3, 4, "black-peg"), "parts"), ((3, 5, "bulls-and-cows"), "expected-size"),
-         ((4, 4, "permutation"), "first-candidate"), ((3, 3, "classic"), "entropy")]
+GAMES = [
+    ((4, 6, "classic"), "minmax"),
+    ((4, 6, "distinct"), "entropy"),
+    ((3, 4, "black-peg"), "parts"),
+    ((3, 5, "bulls-and-cows"), "expected-size"),
+    ((4, 4, "permutation"), "first-candidate"),
+    ((3, 3, "classic"), "entropy"),
+]
 
 
 @pytest.mark.parametrize("candidates_only", [False, True], ids=["all", "cands"])
@@ -39,8 +42,7 @@ def test_two_d_tree_replays():
     assert (data["variant"], data["pegs"], data["end_score"]) == ("custom", None, "=")
     assert replay_distribution(data, game) == {1: 1, 2: 3, 3: 9, 4: 11, 5: 1}
     # by hand, with twoD's own score function only (not the package's score table)
-    texts = {(True, False, False): "<=", (False, True, False): ">=",
-             (False, False, False): "none"}
+    texts = {(True, False, False): "<=", (False, True, False): ">=", (False, False, False): "none"}
     for v in ref.variant_sets(2, 5, "classic")[0]:
         v = (v[0] - 1, v[1] - 1)
         node, path = data["tree"], []
@@ -99,17 +101,22 @@ def test_tree_errors(monkeypatch, tmp_path):
         render("digraph {}", str(tmp_path / "x.svg"))
 
 
-@pytest.mark.parametrize("data, words", [
-    ({}, "needs the fields 'tree' and 'end_score'"),
-    ([1, 2], "needs the fields"),
-    ({"tree": {"guess": "1122"}, "end_score": 40}, "end_score must be"),
-    ({"tree": {"children": {}}, "end_score": "4 0"}, "node at the root has no guess"),
-    ({"tree": {"guess": 1122}, "end_score": "4 0"}, "node at the root has no guess"),
-    ({"tree": {"guess": "1x22"}, "end_score": "4 0"}, "guess '1x22' at the root"),
-    ({"tree": {"guess": "1122", "children": [1]}, "end_score": "4 0"}, "are not an object"),
-    ({"tree": {"guess": "1122", "children": {"0 0": 7}}, "end_score": "4 0"},
-     "node after 1122 has no guess"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({}, "needs the fields 'tree' and 'end_score'"),
+        ([1, 2], "needs the fields"),
+        ({"tree": {"guess": "1122"}, "end_score": 40}, "end_score must be"),
+        ({"tree": {"children": {}}, "end_score": "4 0"}, "node at the root has no guess"),
+        ({"tree": {"guess": 1122}, "end_score": "4 0"}, "node at the root has no guess"),
+        ({"tree": {"guess": "1x22"}, "end_score": "4 0"}, "guess '1x22' at the root"),
+        ({"tree": {"guess": "1122", "children": [1]}, "end_score": "4 0"}, "are not an object"),
+        (
+            {"tree": {"guess": "1122", "children": {"0 0": 7}}, "end_score": "4 0"},
+            "node after 1122 has no guess",
+        ),
+    ],
+)
 def test_replay_names_what_is_wrong_with_a_malformed_tree(data, words):
     from mastermind.tree import TreeError, replay
 

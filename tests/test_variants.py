@@ -8,19 +8,24 @@ import json
 
 import numpy as np
 import pytest
+import reference as ref
 
 from mastermind import Game, GameError, ScoreError, Variant, analyze, solve
 from mastermind.cli import main
 from mastermind.strategies import choose_guess, first_guess
 
-import reference as ref
-
 SMALL = [
-    (3, 3, "classic"), (2, 4, "classic"),
-    (3, 4, "distinct"), (2, 3, "distinct"), (4, 4, "distinct"),
-    (3, 4, "bulls-and-cows"), (3, 5, "bulls-and-cows"),
-    (3, 3, "black-peg"), (2, 4, "black-peg"),
-    (3, 3, "permutation"), (4, 4, "permutation"),
+    (3, 3, "classic"),
+    (2, 4, "classic"),
+    (3, 4, "distinct"),
+    (2, 3, "distinct"),
+    (4, 4, "distinct"),
+    (3, 4, "bulls-and-cows"),
+    (3, 5, "bulls-and-cows"),
+    (3, 3, "black-peg"),
+    (2, 4, "black-peg"),
+    (3, 3, "permutation"),
+    (4, 4, "permutation"),
 ]
 
 
@@ -56,8 +61,10 @@ def test_analysis_matches_brute_force(n, k, variant, strategy, candidates_only):
     assert first_guess(game, strategy, candidates_only) == full
 
 
-@pytest.mark.parametrize("n,k,variant", [(3, 4, "distinct"), (3, 3, "black-peg"),
-                                         (4, 4, "permutation"), (3, 4, "bulls-and-cows")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [(3, 4, "distinct"), (3, 3, "black-peg"), (4, 4, "permutation"), (3, 4, "bulls-and-cows")],
+)
 def test_solve_replays_every_secret(n, k, variant):
     game = Game(n, k, variant)
     guesses, secrets, score, end = ref.mastermind(n, k, variant)
@@ -85,8 +92,10 @@ def test_bulls_and_cows_parts_from_1234():
     assert (result.secrets, result.total, result.max) == (5040, 26751, 8)
 
 
-@pytest.mark.parametrize("strategy,first,total,worst", [
-    ("minmax", None, 5801, 5), ("parts", "1123", 5668, 6), ("entropy", None, 5722, 6)])
+@pytest.mark.parametrize(
+    "strategy,first,total,worst",
+    [("minmax", None, 5801, 5), ("parts", "1123", 5668, 6), ("entropy", None, 5722, 6)],
+)
 def test_classic_anchors_unchanged(strategy, first, total, worst):
     result = analyze(Game(4, 6, "classic"), strategy, first=first)
     assert (result.total, result.max) == (total, worst)
@@ -101,9 +110,15 @@ def test_variant_set_sizes():
 
 
 # ---------------------------------------------------------------------- errors and CLI
-@pytest.mark.parametrize("args,words", [
-    ((5, 4, "distinct"), "pegs <= colours"), ((5, 4, "bulls-and-cows"), "pegs <= colours"),
-    ((3, 4, "permutation"), "pegs == colours"), ((4, 6, "nope"), "unknown variant")])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        ((5, 4, "distinct"), "pegs <= colours"),
+        ((5, 4, "bulls-and-cows"), "pegs <= colours"),
+        ((3, 4, "permutation"), "pegs == colours"),
+        ((4, 6, "nope"), "unknown variant"),
+    ],
+)
 def test_bad_variants(args, words):
     with pytest.raises(GameError, match=words):
         Game(*args)
@@ -127,8 +142,9 @@ def test_cli_variant_everywhere(capsys):
     data = json.loads(out.getvalue())
     assert (data["variant"], data["total"], data["first_guess"]) == ("distinct", 1440, "1123")
     out = io.StringIO()
-    assert main(["solve", "231", "-n", "3", "-k", "3", "--variant", "permutation",
-                 "--json"], out) == 0
+    assert (
+        main(["solve", "231", "-n", "3", "-k", "3", "--variant", "permutation", "--json"], out) == 0
+    )
     assert json.loads(out.getvalue())["steps"][-1]["black"] == 3
     out = io.StringIO()
     assert main(["first-guesses", "--variant", "black-peg", "--json"], out) == 0
@@ -140,25 +156,38 @@ def test_cli_variant_everywhere(capsys):
 
 
 def test_variant_enum_round_trip():
-    assert {str(v) for v in Variant} == {"classic", "distinct", "bulls-and-cows",
-                                         "black-peg", "permutation"}
+    assert {str(v) for v in Variant} == {
+        "classic",
+        "distinct",
+        "bulls-and-cows",
+        "black-peg",
+        "permutation",
+    }
     assert repr(Game(4, 6, "distinct")) == "Game(4, 6, 'distinct')"
     assert np.array_equal(Game(3, 3).guesses, np.arange(27))
 
 
-@pytest.mark.parametrize("spec", [(4, 6, "classic"), (4, 6, "distinct"), (4, 6, "black-peg"),
-                                  (4, 7, "bulls-and-cows"), (5, 5, "permutation"),
-                                  (5, 6, "distinct")])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        (4, 6, "classic"),
+        (4, 6, "distinct"),
+        (4, 6, "black-peg"),
+        (4, 7, "bulls-and-cows"),
+        (5, 5, "permutation"),
+        (5, 6, "distinct"),
+    ],
+)
 def test_symmetric_opening_equals_full_scan(spec):
     game = Game(*spec)
     for strategy in ref.STRATEGIES:
         for co in (False, True):
-            assert first_guess(game, strategy, co) == choose_guess(game, game.secrets,
-                                                                   strategy, co)
+            assert first_guess(game, strategy, co) == choose_guess(game, game.secrets, strategy, co)
 
 
-@pytest.mark.parametrize("spec", [(5, 13, "distinct"), (5, 13, "black-peg"),
-                                  (5, 14, "bulls-and-cows")])
+@pytest.mark.parametrize(
+    "spec", [(5, 13, "distinct"), (5, 13, "black-peg"), (5, 14, "bulls-and-cows")]
+)
 def test_wide_kernel_scores_follow_the_definitions(spec):
     """n * k > 64: the kernel's four-word encoding, on seeded random pairs."""
     n, k, variant = spec
@@ -170,8 +199,9 @@ def test_wide_kernel_scores_follow_the_definitions(spec):
     black = variant == "black-peg"
     for u in guesses:
         for v in secrets:
-            assert tuple(game.score_index(u, v)) == ref.score(game.colours(u),
-                                                                 game.colours(v), black)
+            assert tuple(game.score_index(u, v)) == ref.score(
+                game.colours(u), game.colours(v), black
+            )
         table = np.zeros(game.nslots, dtype=np.int64)
         for v in secrets:
             table[game.slot(ref.score(game.colours(u), game.colours(v), black))] += 1

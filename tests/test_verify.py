@@ -9,10 +9,17 @@ import re
 
 import numpy as np
 import pytest
-
 import reference
-from mastermind.verify import (Claims, Rules, VerifyError, orbits, verify_certificate,
-                               verify_file, verify_strategy)
+
+from mastermind.verify import (
+    Claims,
+    Rules,
+    VerifyError,
+    orbits,
+    verify_certificate,
+    verify_file,
+    verify_strategy,
+)
 
 
 # ---------------------------------------------------------------- the rules themselves
@@ -53,11 +60,15 @@ def test_orbits_are_the_least_code_of_each_class():
 # ---------------------------------------------------------------- soundness by brute force
 def _brute(n, k, variant):
     rules = Rules(n, k, variant)
-    table = rules.score_rows(np.arange(k ** n), np.arange(k ** n))
+    table = rules.score_rows(np.arange(k**n), np.arange(k**n))
     guesses = np.flatnonzero(rules.is_guess).tolist()
     win = rules.win
-    wc = reference.WorstCase(guesses, np.flatnonzero(rules.is_secret).tolist(),
-                             lambda g, v: int(table[g, v]), lambda s: s == win)
+    wc = reference.WorstCase(
+        guesses,
+        np.flatnonzero(rules.is_secret).tolist(),
+        lambda g, v: int(table[g, v]),
+        lambda s: s == win,
+    )
     return rules, table, wc
 
 
@@ -81,35 +92,52 @@ def _claims(rules, table, wc, history, d, records, rng, lie):
     cands = rules.candidates(history)
     syms = _transpositions(rules, cands) if rng.random() < 0.7 else []
     guesses = np.flatnonzero(rules.is_guess)
-    label = orbits([rules.image(*s) for s in syms], rules.k ** rules.n)[guesses]
+    label = orbits([rules.image(*s) for s in syms], rules.k**rules.n)[guesses]
     entries = []
     if d > 0:
         for rep in np.unique(label).tolist():
             row = table[rep, cands]
             parts = [(s, cands[row == s]) for s in np.unique(row) if s != rules.win]
-            bad = [(s, p) for s, p in parts
-                   if not wc.solvable(frozenset(p.tolist()), d - 1)]
+            bad = [(s, p) for s, p in parts if not wc.solvable(frozenset(p.tolist()), d - 1)]
             if not bad and not (lie and parts):
                 continue
             s, part = rng.choice(bad or parts)
             b, w = divmod(int(s), rules.n + 2)
-            ref = _claims(rules, table, wc, history + [[rep, [b, w]]], d - 1, records, rng,
-                          False)
+            ref = _claims(rules, table, wc, history + [[rep, [b, w]]], d - 1, records, rng, False)
             entries.append([rep, [b, w], ref])
-    records.append({"claim": len(records), "history": history, "guesses": d,
-                    "symmetries": syms, "entries": entries})
+    records.append(
+        {
+            "claim": len(records),
+            "history": history,
+            "guesses": d,
+            "symmetries": syms,
+            "entries": entries,
+        }
+    )
     return len(records) - 1
 
 
-@pytest.mark.parametrize("n,k,variant", [(2, 3, "classic"), (3, 2, "classic"),
-                                         (2, 4, "classic"), (3, 3, "bulls-and-cows"),
-                                         (2, 3, "black-peg")])
+@pytest.mark.parametrize(
+    "n,k,variant",
+    [
+        (2, 3, "classic"),
+        (3, 2, "classic"),
+        (2, 4, "classic"),
+        (3, 3, "bulls-and-cows"),
+        (2, 3, "black-peg"),
+    ],
+)
 def test_every_accepted_claim_is_true(n, k, variant):
     rules, table, wc = _brute(n, k, variant)
     rng = random.Random(n * 100 + k)
     guesses = np.flatnonzero(rules.is_guess).tolist()
-    histories = [[]] + [[[g, [b, w]]] for g in guesses[:3] for b in range(n + 1)
-                        for w in range(n + 1 - b) if (b, w) != (n, 0)]
+    histories = [[]] + [
+        [[g, [b, w]]]
+        for g in guesses[:3]
+        for b in range(n + 1)
+        for w in range(n + 1 - b)
+        if (b, w) != (n, 0)
+    ]
     accepted = rejected = 0
     for history in histories:
         cands = rules.candidates(history)
@@ -193,8 +221,13 @@ def _mutants(records):
     m = json.loads(json.dumps(records))
     m[0]["lower"] += 1
     m[0]["upper"] += 1
-    out.append(("claim one guess fewer (a higher lower bound)", m,
-                "no claim that the whole game cannot be solved in 5"))
+    out.append(
+        (
+            "claim one guess fewer (a higher lower bound)",
+            m,
+            "no claim that the whole game cannot be solved in 5",
+        )
+    )
     m = json.loads(json.dumps(records))
     root = next(r for r in m if r.get("history") == [])
     root["guesses"] += 1
@@ -206,9 +239,14 @@ def _mutants(records):
     m = json.loads(json.dumps(records))
     j = next(j for j, r in enumerate(m) if r.get("history") and r.get("guesses", 0) > 0)
     m[j]["symmetries"] = [[[1, 0, 2, 3, 4], [0, 1, 2]]] + m[j]["symmetries"]
-    if np.array_equal(np.sort(Rules(3, 5, "classic").image(*m[j]["symmetries"][0])[
-            Rules(3, 5, "classic").candidates(m[j]["history"])]),
-            Rules(3, 5, "classic").candidates(m[j]["history"])):  # pragma: no cover
+    if np.array_equal(
+        np.sort(
+            Rules(3, 5, "classic").image(*m[j]["symmetries"][0])[
+                Rules(3, 5, "classic").candidates(m[j]["history"])
+            ]
+        ),
+        Rules(3, 5, "classic").candidates(m[j]["history"]),
+    ):  # pragma: no cover
         m[j]["symmetries"][0] = [[4, 1, 2, 3, 0], [0, 1, 2]]
     out.append(("a symmetry that does not fix the set", m, "does not map the set"))
     m = json.loads(json.dumps(records))
@@ -246,9 +284,11 @@ def test_a_truncated_or_damaged_file_is_rejected(p35, tmp_path):
 
 
 def test_header_checks(p35):
-    for key, value, words in [("format", "x", "not a certificate"),
-                              ("version", 99, "version 99"),
-                              ("lower", 0, "lower <= upper")]:
+    for key, value, words in [
+        ("format", "x", "not a certificate"),
+        ("version", 99, "version 99"),
+        ("lower", 0, "lower <= upper"),
+    ]:
         head = dict(p35[0], **{key: value})
         with pytest.raises(VerifyError, match=words):
             _check([head] + p35[1:])
@@ -275,8 +315,11 @@ def test_strategy_tree_against_the_reference(tmp_path):
 
 
 def test_a_tree_that_misses_a_secret_is_rejected():
-    tree = {"pegs": 2, "colours": 2, "tree": {"guess": "11", "children": {
-        "1 0": {"guess": "12"}, "0 0": {"guess": "22"}}}}
+    tree = {
+        "pegs": 2,
+        "colours": 2,
+        "tree": {"guess": "11", "children": {"1 0": {"guess": "12"}, "0 0": {"guess": "22"}}},
+    }
     with pytest.raises(VerifyError, match="after 1 0 at the root: after 1 has no next|no next"):
         verify_strategy(tree)
     tree["tree"]["guess"] = "13"
@@ -287,10 +330,9 @@ def test_a_tree_that_misses_a_secret_is_rejected():
 def test_the_checker_stands_alone():
     """verify.py imports nothing of the package: only the standard library and NumPy."""
     import ast
+    from pathlib import Path
 
     import mastermind.verify as v
-
-    from pathlib import Path
 
     source = Path(v.__file__).read_text()
     tree = ast.parse(source)
@@ -301,6 +343,14 @@ def test_the_checker_stands_alone():
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, "a relative import"
             names.add(node.module.split(".")[0])
-    assert names <= {"__future__", "gzip", "json", "re", "zlib", "dataclasses", "typing",
-                     "numpy"}, names
+    assert names <= {
+        "__future__",
+        "gzip",
+        "json",
+        "re",
+        "zlib",
+        "dataclasses",
+        "typing",
+        "numpy",
+    }, names
     assert len(source.splitlines()) < 500  # readable in one sitting

@@ -22,20 +22,41 @@ _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # public name -> the module that defines it
 _EXPORTS = {
-    "check_strategy": "bounds", "solution_exists": "bounds", "worst_case": "bounds",
-    "Analysis": "analysis", "FirstGuessRow": "analysis", "Node": "analysis",
-    "Step": "analysis", "analyze": "analysis", "first_guess_table": "analysis",
+    "check_strategy": "bounds",
+    "solution_exists": "bounds",
+    "worst_case": "bounds",
+    "Analysis": "analysis",
+    "FirstGuessRow": "analysis",
+    "Node": "analysis",
+    "Step": "analysis",
+    "analyze": "analysis",
+    "first_guess_table": "analysis",
     "solve": "analysis",
-    "Comparison": "comparison", "ComparisonRow": "comparison", "compare": "comparison",
-    "CustomGame": "custom", "two_d": "custom",
+    "Comparison": "comparison",
+    "ComparisonRow": "comparison",
+    "compare": "comparison",
+    "CustomGame": "custom",
+    "two_d": "custom",
     "MastermindError": "errors",
-    "Optimum": "optimum", "optimal": "optimum",
-    "CodeError": "game", "Game": "game", "GameError": "game", "ScoreError": "game",
-    "Score": "rules", "Variant": "rules", "score_slots": "rules",
-    "Strategy": "rules", "StrategyError": "rules",
-    "Valuations": "strategies", "choose_guess": "strategies", "first_guess": "strategies",
-    "Adversary": "play", "InconsistentAnswers": "play", "PlayError": "play",
-    "SecretCodemaker": "play", "Session": "play",
+    "Optimum": "optimum",
+    "optimal": "optimum",
+    "CodeError": "game",
+    "Game": "game",
+    "GameError": "game",
+    "ScoreError": "game",
+    "Score": "rules",
+    "Variant": "rules",
+    "score_slots": "rules",
+    "Strategy": "rules",
+    "StrategyError": "rules",
+    "Valuations": "strategies",
+    "choose_guess": "strategies",
+    "first_guess": "strategies",
+    "Adversary": "play",
+    "InconsistentAnswers": "play",
+    "PlayError": "play",
+    "SecretCodemaker": "play",
+    "Session": "play",
     "__version__": "version",
 }
 
@@ -56,8 +77,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from .analysis import (Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table,
-                           solve)
+    from .analysis import Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table, solve
     from .bounds import check_strategy, solution_exists, worst_case
     from .comparison import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d

@@ -5,7 +5,6 @@ from typing import Any, Optional, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-
 from typing_extensions import disjoint_base
 
 from ._core import Kernel, StopFlag
@@ -20,20 +19,42 @@ RUN_ABOVE_LIMIT: int
 RUN_STOPPED: int
 
 def est_table(m: int, b: int, dl: int) -> list[int]: ...
-def root_order(kernel: Kernel, guesses: _I32, cands: _I32, history: _I32, cands_only: bool,
-               symmetry: bool, blanks: bool, max_guesses: int = 0, limit: int = 0
-               ) -> tuple[_I32, npt.NDArray[np.int64], npt.NDArray[np.int64],
-                          npt.NDArray[np.bool_], int]: ...
+def root_order(
+    kernel: Kernel,
+    guesses: _I32,
+    cands: _I32,
+    history: _I32,
+    cands_only: bool,
+    symmetry: bool,
+    blanks: bool,
+    max_guesses: int = 0,
+    limit: int = 0,
+) -> tuple[_I32, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_], int]: ...
 
 @disjoint_base
 class Optimizer:
     last: Any
     par_min: int
-    def __init__(self, kernel: Kernel, guesses: _I32, cands_only: bool, symmetry: bool,
-                 blanks: bool, mem_limit: int, threads: int = 1) -> None: ...
+    def __init__(
+        self,
+        kernel: Kernel,
+        guesses: _I32,
+        cands_only: bool,
+        symmetry: bool,
+        blanks: bool,
+        mem_limit: int,
+        threads: int = 1,
+    ) -> None: ...
     @property
     def progress(self) -> tuple[int, int]: ...
     @property
     def stats(self) -> dict[str, int]: ...
-    def run(self, cands: _I32, history: _I32, max_guesses: int, limit: int, first: int = -1,
-            stop: Optional[StopFlag] = None) -> tuple[int, int, int, Any]: ...
+    def run(
+        self,
+        cands: _I32,
+        history: _I32,
+        max_guesses: int,
+        limit: int,
+        first: int = -1,
+        stop: Optional[StopFlag] = None,
+    ) -> tuple[int, int, int, Any]: ...

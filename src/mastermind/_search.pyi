@@ -5,26 +5,36 @@ from typing import Any, Optional, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-
 from typing_extensions import disjoint_base
 
 from ._core import Kernel, StopFlag
 
 _I32: TypeAlias = npt.NDArray[np.int32]
 
-def root_openings(kernel: Kernel, pool: _I32, cands: _I32, d: int, order: int,
-                  nonwin: int) -> Optional[_I32]: ...
+def root_openings(
+    kernel: Kernel, pool: _I32, cands: _I32, d: int, order: int, nonwin: int
+) -> Optional[_I32]: ...
 
 @disjoint_base
 class Searcher:
     order: int
     matrix_after: int
-    def __init__(self, kernel: Kernel, digits: npt.NDArray[np.uint8], n: int, k: int,
-                 guesses: _I32, cands_only: bool, symmetry: bool, merge_dead: bool,
-                 mem_limit: int) -> None: ...
+    def __init__(
+        self,
+        kernel: Kernel,
+        digits: npt.NDArray[np.uint8],
+        n: int,
+        k: int,
+        guesses: _I32,
+        cands_only: bool,
+        symmetry: bool,
+        merge_dead: bool,
+        mem_limit: int,
+    ) -> None: ...
     @property
     def stats(self) -> dict[str, Any]: ...
     @property
     def aborted(self) -> int: ...
-    def run(self, cands: _I32, d: int, node_limit: int = 0,
-            stop: Optional[StopFlag] = None) -> tuple[int, int]: ...
+    def run(
+        self, cands: _I32, d: int, node_limit: int = 0, stop: Optional[StopFlag] = None
+    ) -> tuple[int, int]: ...

@@ -25,8 +25,15 @@ from .game import CodeLike, Game, Score
 from .rules import DistributionSummary
 from .stopping import new_flag, run_stoppable
 from .strategies import Strategy, Valuations, next_guess, symmetry_classes
-from .strategy_walk import (Node, build_tree, expand_top, graft, in_score_order,
-                            resolve_first, walk_tasks)
+from .strategy_walk import (
+    Node,
+    build_tree,
+    expand_top,
+    graft,
+    in_score_order,
+    resolve_first,
+    walk_tasks,
+)
 from .units_analysis import AnalysisPlan, checkpoint_params
 
 Progress = Callable[[int, int], None]
@@ -43,9 +50,9 @@ class Analysis(DistributionSummary):
     distribution: dict[int, int]
     seconds: float = 0.0
     tree: Optional[Node] = None
-    units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
+    units: Optional[int] = None  # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
-    units_split: Optional[int] = None    # and how many split past their budget
+    units_split: Optional[int] = None  # and how many split past their budget
     unit_records: Optional[list] = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -86,14 +93,23 @@ class Analysis(DistributionSummary):
         return analysis_html(self)
 
 
-def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
-            candidates_only: bool = False, first: Optional[CodeLike] = None,
-            tree: bool = False, jobs: Optional[int] = None,
-            progress: Optional[Progress] = None, symmetry: bool = True,
-            plain: bool = False, time_limit: Optional[float] = None,
-            scheduler: Optional[str] = None, client: Any = None,
-            checkpoint: Optional[str] = None,
-            unit_seconds: Optional[float] = UNIT_SECONDS) -> Analysis:
+def analyze(
+    game: Game,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    *,
+    candidates_only: bool = False,
+    first: Optional[CodeLike] = None,
+    tree: bool = False,
+    jobs: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    symmetry: bool = True,
+    plain: bool = False,
+    time_limit: Optional[float] = None,
+    scheduler: Optional[str] = None,
+    client: Any = None,
+    checkpoint: Optional[str] = None,
+    unit_seconds: Optional[float] = UNIT_SECONDS,
+) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
     Parameters
@@ -131,27 +147,41 @@ def analyze(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
     limit = checks.time_limit(time_limit)
     budget = checks_unit_seconds(unit_seconds)
     start = time.perf_counter()
-    how = _How(strategy, candidates_only, tree, symmetry and game.symmetric and not plain,
-               plain, threads)
+    how = _How(
+        strategy, candidates_only, tree, symmetry and game.symmetric and not plain, plain, threads
+    )
     engine = wants_engine(scheduler, client, checkpoint)
     flag = new_flag(limit)
     g0 = resolve_first(game, strategy, candidates_only, first, plain)
     if engine:
-        with open_run(game, kind="analyze", params=checkpoint_params(
-                game, strategy, candidates_only, g0, tree, symmetry, plain),
-                scheduler=scheduler, client=client, threads=threads,
-                checkpoint=checkpoint) as run:
+        with open_run(
+            game,
+            kind="analyze",
+            params=checkpoint_params(game, strategy, candidates_only, g0, tree, symmetry, plain),
+            scheduler=scheduler,
+            client=client,
+            threads=threads,
+            checkpoint=checkpoint,
+        ) as run:
             dist, root = _as_units(game, how, g0, run, flag, progress, limit, budget)
-        return Analysis(game, strategy, candidates_only, g0, dist,
-                        time.perf_counter() - start, root, units=run.units,
-                        units_resumed=run.resumed, units_split=run.split,
-                        unit_records=run.records)
+        return Analysis(
+            game,
+            strategy,
+            candidates_only,
+            g0,
+            dist,
+            time.perf_counter() - start,
+            root,
+            units=run.units,
+            units_resumed=run.resumed,
+            units_split=run.split,
+            unit_records=run.records,
+        )
     if game.secrets.size <= _DIRECT_MAX:
         dist, root = _whole(game, how, g0, flag, progress)
     else:
         dist, root = _here(game, how, g0, flag, progress)
-    return Analysis(game, strategy, candidates_only, g0, dist, time.perf_counter() - start,
-                    root)
+    return Analysis(game, strategy, candidates_only, g0, dist, time.perf_counter() - start, root)
 
 
 class _How(NamedTuple):
@@ -160,7 +190,7 @@ class _How(NamedTuple):
     strategy: Strategy
     candidates_only: bool
     tree: bool
-    symmetry: bool       # one guess per symmetry class (never with ``plain``)
+    symmetry: bool  # one guess per symmetry class (never with ``plain``)
     plain: bool
     threads: int
 
@@ -168,8 +198,9 @@ class _How(NamedTuple):
 _DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and smaller)
 
 
-def _whole(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
-           ) -> tuple[dict[int, int], Optional[Node]]:
+def _whole(
+    game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
+) -> tuple[dict[int, int], Optional[Node]]:
     """A small game walked whole by the kernel in this thread: cheaper than expanding its
     top in Python and waking threads for work this small."""
     total = int(game.secrets.size)
@@ -177,25 +208,49 @@ def _whole(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progres
     blanks = how.symmetry and game.guesses.size == game.size
     if progress:
         progress(0, total)
-    counts, recs, _ = run_stoppable(lambda f: _walk.walk(
-        game.kernel, game.guesses, game.secrets, how.strategy.kind,
-        cands_only=how.candidates_only, shortcut_ok=game.secrets_are_guesses, first=g0,
-        depth=1, record=how.tree, symmetry=how.symmetry, blanks=blanks, plain=how.plain,
-        stop=f), flag, inline=True)
+    counts, recs, _ = run_stoppable(
+        lambda f: _walk.walk(
+            game.kernel,
+            game.guesses,
+            game.secrets,
+            how.strategy.kind,
+            cands_only=how.candidates_only,
+            shortcut_ok=game.secrets_are_guesses,
+            first=g0,
+            depth=1,
+            record=how.tree,
+            symmetry=how.symmetry,
+            blanks=blanks,
+            plain=how.plain,
+            stop=f,
+        ),
+        flag,
+        inline=True,
+    )
     if progress:
         progress(total, total)
     dist = {d: int(c) for d, c in enumerate(counts.tolist()) if c}
     return dist, (in_score_order(build_tree(game, recs)) if how.tree else None)
 
 
-def _here(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
-          ) -> tuple[dict[int, int], Optional[Node]]:
+def _here(
+    game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
+) -> tuple[dict[int, int], Optional[Node]]:
     """The top expanded here, then every subtree below it in one kernel call, largest
     first so that every thread stays busy to the end; the call runs in a helper thread
     (the kernel releases the GIL) while this one reports progress from its counter."""
     total = int(game.secrets.size)
-    top = expand_top(game, how.strategy, how.candidates_only, g0, how.tree, how.symmetry,
-                     how.plain, how.threads, flag)
+    top = expand_top(
+        game,
+        how.strategy,
+        how.candidates_only,
+        g0,
+        how.tree,
+        how.symmetry,
+        how.plain,
+        how.threads,
+        flag,
+    )
     sel = top.tasks
     done = total - sum(t.cands.size for t in sel)
     if progress:
@@ -207,9 +262,22 @@ def _here(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress
             if progress:
                 progress(done + int(counter[0]), total)
 
-        dists, recs = run_stoppable(lambda f: walk_tasks(
-            game, how.strategy, how.candidates_only, how.tree, how.symmetry, how.plain,
-            how.threads, sel, counter, f), flag, every=report)
+        dists, recs = run_stoppable(
+            lambda f: walk_tasks(
+                game,
+                how.strategy,
+                how.candidates_only,
+                how.tree,
+                how.symmetry,
+                how.plain,
+                how.threads,
+                sel,
+                counter,
+                f,
+            ),
+            flag,
+            every=report,
+        )
         graft(game, sel, dists, recs, top.dist)
         if progress:
             progress(total, total)
@@ -218,14 +286,37 @@ def _here(game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress
     return dict(sorted(top.dist.items())), top.root
 
 
-def _as_units(game: Game, how: _How, g0: int, run: Any, flag: Any,
-              progress: Optional[Progress], limit: Optional[float],
-              budget: Optional[float] = None) -> tuple[dict[int, int], Optional[Node]]:
+def _as_units(
+    game: Game,
+    how: _How,
+    g0: int,
+    run: Any,
+    flag: Any,
+    progress: Optional[Progress],
+    limit: Optional[float],
+    budget: Optional[float] = None,
+) -> tuple[dict[int, int], Optional[Node]]:
     """The top expanded here, the subtrees below it as units of ``run``."""
-    top = expand_top(game, how.strategy, how.candidates_only, g0, how.tree, how.symmetry,
-                     how.plain, how.threads, flag)
-    run.execute(AnalysisPlan(game, top, how.strategy, how.candidates_only, how.tree,
-                             how.symmetry, how.plain), flag, progress, limit, budget)
+    top = expand_top(
+        game,
+        how.strategy,
+        how.candidates_only,
+        g0,
+        how.tree,
+        how.symmetry,
+        how.plain,
+        how.threads,
+        flag,
+    )
+    run.execute(
+        AnalysisPlan(
+            game, top, how.strategy, how.candidates_only, how.tree, how.symmetry, how.plain
+        ),
+        flag,
+        progress,
+        limit,
+        budget,
+    )
     if top.root is not None:
         in_score_order(top.root)
     return dict(sorted(top.dist.items())), top.root
@@ -241,9 +332,15 @@ class Step:
     guess_text: str
 
 
-def solve(game: Game, secret: CodeLike, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
-          candidates_only: bool = False, first: Optional[CodeLike] = None,
-          jobs: Optional[int] = None) -> list[Step]:
+def solve(
+    game: Game,
+    secret: CodeLike,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    *,
+    candidates_only: bool = False,
+    first: Optional[CodeLike] = None,
+    jobs: Optional[int] = None,
+) -> list[Step]:
     """The trace of one game against ``secret``: a list of :class:`Step`.  Ctrl-C stops it
     (within a fraction of a second, even on [8,8])."""
     strategy = Strategy.parse(strategy)
@@ -262,8 +359,14 @@ def solve(game: Game, secret: CodeLike, strategy: Union[str, Strategy] = Strateg
             return steps
         if len(steps) > 64:  # pragma: no cover - every strategy here splits or wins
             raise RuntimeError("the strategy does not terminate")
-        g = next_guess(game, cands, strategy, candidates_only=candidates_only,
-                       history=[st.guess for st in steps], jobs=jobs).guess
+        g = next_guess(
+            game,
+            cands,
+            strategy,
+            candidates_only=candidates_only,
+            history=[st.guess for st in steps],
+            jobs=jobs,
+        ).guess
 
 
 @dataclass(frozen=True)
@@ -287,6 +390,9 @@ def first_guess_table(game: Game) -> list[FirstGuessRow]:
     rows = []
     for g in symmetry_classes(game):
         table = game.partition(g)
-        rows.append(FirstGuessRow(g, game.format_code(g), tuple(int(x) for x in table),
-                                  Valuations.of(table)))
+        rows.append(
+            FirstGuessRow(
+                g, game.format_code(g), tuple(int(x) for x in table), Valuations.of(table)
+            )
+        )
     return rows

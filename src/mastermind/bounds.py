@@ -38,21 +38,41 @@ from .finder import find_strategy
 from .game import CodeLike, Game, Score, reference_score
 from .limits import DEFAULT_MEMORY
 from .rules import guesses_text
-from .search import (BoundsError, Search, SearchStats, SearchUnfinished, Witnessed,
-                     check_game, check_max_guesses, deadline, prepare, separable)
+from .search import (
+    BoundsError,
+    Search,
+    SearchStats,
+    SearchUnfinished,
+    Witnessed,
+    check_game,
+    check_max_guesses,
+    deadline,
+    prepare,
+    separable,
+)
 from .stopping import TimeLimitReached
 from .strategies import Strategy, symmetry_classes
 from .strategy_walk import Node
 from .units_bounds import UnitSearch, checkpoint_params
 
-__all__ = ["DEFAULT_MEMORY", "BoundsError", "SearchStats", "SearchUnfinished", "Step",
-           "StrategyCheckError", "WorstCase", "Witnessed", "check_strategy",
-           "counting_bound", "solution_exists", "strategy_distribution", "worst_case"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "BoundsError",
+    "SearchStats",
+    "SearchUnfinished",
+    "Step",
+    "StrategyCheckError",
+    "WorstCase",
+    "Witnessed",
+    "check_strategy",
+    "counting_bound",
+    "solution_exists",
+    "strategy_distribution",
+    "worst_case",
+]
 
 _QUICK = 2.0  # seconds a cheap proof at the lower bound may take (a quarter of a limit)
 _FIND_MIN = 2500  # games with this many secrets search their gap with mastermind.finder
-
-
 
 
 class StrategyCheckError(BoundsError):
@@ -61,31 +81,57 @@ class StrategyCheckError(BoundsError):
 
 # ---------------------------------------------------------------------- public API
 @overload
-def solution_exists(game: Game, max_guesses: int, candidates: Any = ..., guesses: Any = ...,
-                    *, witness: Literal[False] = ..., candidates_only: bool = ...,
-                    symmetry: bool = ..., time_limit: Optional[float] = ...,
-                    node_limit: int = ..., memory: int = ...,
-                    stats: Optional[SearchStats] = ...) -> bool: ...
+def solution_exists(
+    game: Game,
+    max_guesses: int,
+    candidates: Any = ...,
+    guesses: Any = ...,
+    *,
+    witness: Literal[False] = ...,
+    candidates_only: bool = ...,
+    symmetry: bool = ...,
+    time_limit: Optional[float] = ...,
+    node_limit: int = ...,
+    memory: int = ...,
+    stats: Optional[SearchStats] = ...,
+) -> bool: ...
 
 
 @overload
-def solution_exists(game: Game, max_guesses: int, candidates: Any = ..., guesses: Any = ...,
-                    *, witness: Literal[True], candidates_only: bool = ...,
-                    symmetry: bool = ..., time_limit: Optional[float] = ...,
-                    node_limit: int = ..., memory: int = ...,
-                    stats: Optional[SearchStats] = ...) -> Witnessed: ...
+def solution_exists(
+    game: Game,
+    max_guesses: int,
+    candidates: Any = ...,
+    guesses: Any = ...,
+    *,
+    witness: Literal[True],
+    candidates_only: bool = ...,
+    symmetry: bool = ...,
+    time_limit: Optional[float] = ...,
+    node_limit: int = ...,
+    memory: int = ...,
+    stats: Optional[SearchStats] = ...,
+) -> Witnessed: ...
 
 
-def solution_exists(game: Game, max_guesses: int,
-                    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
-                    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
-                    witness: bool = False, candidates_only: bool = False,
-                    symmetry: bool = True, time_limit: Optional[float] = None,
-                    node_limit: int = 0, memory: int = DEFAULT_MEMORY,
-                    stats: Optional[SearchStats] = None, scheduler: Optional[str] = None,
-                    client: Any = None, checkpoint: Optional[str] = None,
-                    unit_seconds: Optional[float] = UNIT_SECONDS
-                    ) -> Union[bool, Witnessed]:
+def solution_exists(
+    game: Game,
+    max_guesses: int,
+    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    *,
+    witness: bool = False,
+    candidates_only: bool = False,
+    symmetry: bool = True,
+    time_limit: Optional[float] = None,
+    node_limit: int = 0,
+    memory: int = DEFAULT_MEMORY,
+    stats: Optional[SearchStats] = None,
+    scheduler: Optional[str] = None,
+    client: Any = None,
+    checkpoint: Optional[str] = None,
+    unit_seconds: Optional[float] = UNIT_SECONDS,
+) -> Union[bool, Witnessed]:
     """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
 
     The winning guess counts.  The search is exact: a ``False`` is a proof.
@@ -139,16 +185,27 @@ def solution_exists(game: Game, max_guesses: int,
     memory = checks.memory(memory)
     if wants_engine(scheduler, client, checkpoint):
         if candidates is not None or guesses is not None or node_limit or stats is not None:
-            raise BoundsError("with a scheduler, a client or a checkpoint the question is "
-                              "about every secret: no candidates, guesses, node_limit or "
-                              "stats")
-        return _exists_as_units(game, d, witness, candidates_only, symmetry, time_limit,
-                                memory, scheduler, client, checkpoint,
-                                checks_unit_seconds(unit_seconds))
+            raise BoundsError(
+                "with a scheduler, a client or a checkpoint the question is "
+                "about every secret: no candidates, guesses, node_limit or "
+                "stats"
+            )
+        return _exists_as_units(
+            game,
+            d,
+            witness,
+            candidates_only,
+            symmetry,
+            time_limit,
+            memory,
+            scheduler,
+            client,
+            checkpoint,
+            checks_unit_seconds(unit_seconds),
+        )
     until = deadline(time_limit)
     start = time.monotonic()
-    cands, pool, sym, guessable = prepare(game, candidates, guesses, candidates_only,
-                                          symmetry)
+    cands, pool, sym, guessable = prepare(game, candidates, guesses, candidates_only, symmetry)
     if cands.size == 0:
         ok, tree = True, None
     elif not guessable:
@@ -164,10 +221,19 @@ def solution_exists(game: Game, max_guesses: int,
     return Witnessed(ok, tree) if witness else ok
 
 
-def _exists_as_units(game: Game, d: int, witness: bool, candidates_only: bool,
-                     symmetry: bool, time_limit: Any, memory: int, scheduler: Any,
-                     client: Any, checkpoint: Any, unit_seconds: Optional[float] = None
-                     ) -> Union[bool, Witnessed]:
+def _exists_as_units(
+    game: Game,
+    d: int,
+    witness: bool,
+    candidates_only: bool,
+    symmetry: bool,
+    time_limit: Any,
+    memory: int,
+    scheduler: Any,
+    client: Any,
+    checkpoint: Any,
+    unit_seconds: Optional[float] = None,
+) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
     units (:mod:`mastermind.units_bounds`)."""
     check_game(game)
@@ -175,20 +241,35 @@ def _exists_as_units(game: Game, d: int, witness: bool, candidates_only: bool,
     if not game.secrets_are_guesses and not candidates_only:
         return Witnessed(False, None) if witness else False  # a secret never played
     cands = np.ascontiguousarray(game.secrets)
-    with open_run(game, kind="bound", params=checkpoint_params(candidates_only, symmetry,
-                                                                memory),
-                  scheduler=scheduler, client=client, threads=checks.threads(None),
-                  checkpoint=checkpoint) as run:
-        search = UnitSearch(Search(game, game.guesses, candidates_only, symmetry, memory),
-                            game, candidates_only, symmetry, memory, run,
-                            unit_seconds=unit_seconds)
+    with open_run(
+        game,
+        kind="bound",
+        params=checkpoint_params(candidates_only, symmetry, memory),
+        scheduler=scheduler,
+        client=client,
+        threads=checks.threads(None),
+        checkpoint=checkpoint,
+    ) as run:
+        search = UnitSearch(
+            Search(game, game.guesses, candidates_only, symmetry, memory),
+            game,
+            candidates_only,
+            symmetry,
+            memory,
+            run,
+            unit_seconds=unit_seconds,
+        )
         ok, _ = search.run(cands, d, until)
         tree = search.witness(cands, d, until) if ok and witness else None
     return Witnessed(ok, tree) if witness else ok
 
 
-def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
-                   *, candidates_only: bool = False) -> int:
+def counting_bound(
+    game: Game,
+    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    *,
+    candidates_only: bool = False,
+) -> int:
     """The smallest d that counting allows: d guesses find at most 1 + P + ... + P^(d-1)
     codes, P the most non-winning parts any allowed guess makes on the candidates (no
     subset gets more).  A lower bound on the worst case.
@@ -215,10 +296,14 @@ def counting_bound(game: Game, candidates: Union[Iterable[CodeLike], np.ndarray,
     return d
 
 
-def check_strategy(game: Game, tree: Node,
-                   candidates: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
-                   guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
-                   candidates_only: bool = False) -> int:
+def check_strategy(
+    game: Game,
+    tree: Node,
+    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    *,
+    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    candidates_only: bool = False,
+) -> int:
     """Play the strategy ``tree`` against every candidate; return its worst case.
 
     Independent of the search and the kernel: scores come from
@@ -240,14 +325,21 @@ def check_strategy(game: Game, tree: Node,
     ...
     mastermind.bounds.StrategyCheckError: secret 12: after 11 scored 1 0 the strategy has no move
     """
-    return max(strategy_distribution(game, tree, candidates, guesses=guesses,
-                                     candidates_only=candidates_only))
+    return max(
+        strategy_distribution(
+            game, tree, candidates, guesses=guesses, candidates_only=candidates_only
+        )
+    )
 
 
-def strategy_distribution(game: Game, tree: Node,
-                          candidates: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
-                          guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
-                          candidates_only: bool = False) -> dict[int, int]:
+def strategy_distribution(
+    game: Game,
+    tree: Node,
+    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    *,
+    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    candidates_only: bool = False,
+) -> dict[int, int]:
     """{number of guesses: secrets} from playing the strategy ``tree`` against every
     candidate, as :func:`check_strategy` plays it (independently of the kernel).
 
@@ -289,7 +381,9 @@ def strategy_distribution(game: Game, tree: Node,
     def where(secret: int, path: list[tuple[int, Any]]) -> str:
         return f"secret {game.format_code(secret)}: " + (
             "after " + ", ".join(f"{game.format_code(u)} scored {s}" for u, s in path)
-            if path else "at the start")
+            if path
+            else "at the start"
+        )
 
     dist: dict[int, int] = {}
     for secret in cands.tolist():
@@ -298,13 +392,12 @@ def strategy_distribution(game: Game, tree: Node,
         while True:
             assert node is not None
             g = node.guess
-            if not isinstance(g, (int, np.integer)) or not 0 <= g < game.size or (
-                    g not in allowed):
-                raise StrategyCheckError(f"{where(secret, path)}: {g!r} is not an allowed "
-                                         "guess")
+            if not isinstance(g, (int, np.integer)) or not 0 <= g < game.size or (g not in allowed):
+                raise StrategyCheckError(f"{where(secret, path)}: {g!r} is not an allowed guess")
             if candidates_only and any(score(u, g) != s for u, s in path):
-                raise StrategyCheckError(f"{where(secret, path)}: {game.format_code(g)} is "
-                                         "not a candidate")
+                raise StrategyCheckError(
+                    f"{where(secret, path)}: {game.format_code(g)} is not a candidate"
+                )
             s = score(g, secret)
             path.append((g, s))
             if won(s):
@@ -353,9 +446,9 @@ class WorstCase:
     seconds: float = 0.0
     witness: Optional[Node] = None
     steps: list[Step] = field(default_factory=list)
-    units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
+    units: Optional[int] = None  # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
-    units_split: Optional[int] = None    # and how many split past their budget
+    units_split: Optional[int] = None  # and how many split past their budget
     certificate: Optional[CertificateStats] = None  # the file written for ``certificate=``
 
     @property
@@ -365,11 +458,15 @@ class WorstCase:
     def summary(self) -> str:
         """One line: ``"5: a strategy needing at most 5 guesses exists; none with 4"``."""
         if self.exact:
-            return (f"{self.upper}: a strategy needing at most {guesses_text(self.upper)} "
-                    f"exists; none with {self.upper - 1}")
-        return (f"{self.lower}..{self.upper}: a strategy needing at most "
-                f"{guesses_text(self.upper)} exists; none with {self.lower - 1}; "
-                f"{self.lower}..{self.upper - 1} undecided ({self.status})")
+            return (
+                f"{self.upper}: a strategy needing at most {guesses_text(self.upper)} "
+                f"exists; none with {self.upper - 1}"
+            )
+        return (
+            f"{self.lower}..{self.upper}: a strategy needing at most "
+            f"{guesses_text(self.upper)} exists; none with {self.lower - 1}; "
+            f"{self.lower}..{self.upper - 1} undecided ({self.status})"
+        )
 
     def _repr_html_(self) -> str:
         from .notebook import worst_case_html
@@ -391,8 +488,15 @@ class WorstCase:
             "heuristic_upper": self.heuristic_upper,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
-            "steps": [{"guesses": s.guesses, "exists": s.exists, "nodes": s.nodes,
-                       "seconds": round(s.seconds, 3)} for s in self.steps],
+            "steps": [
+                {
+                    "guesses": s.guesses,
+                    "exists": s.exists,
+                    "nodes": s.nodes,
+                    "seconds": round(s.seconds, 3),
+                }
+                for s in self.steps
+            ],
         }
         if self.units is not None:
             out["units"] = self.units
@@ -400,22 +504,34 @@ class WorstCase:
             out["units_split"] = self.units_split
         if self.certificate is not None:
             c = self.certificate
-            out["certificate"] = {"path": c.path, "claims": c.claims, "entries": c.entries,
-                                  "bytes": c.size, "seconds": round(c.seconds, 3)}
+            out["certificate"] = {
+                "path": c.path,
+                "claims": c.claims,
+                "entries": c.entries,
+                "bytes": c.size,
+                "seconds": round(c.seconds, 3),
+            }
         if tree and self.witness is not None:
             out["witness"] = self.witness.to_json(self.game)
         return out
 
 
-def worst_case(game: Game, *, candidates_only: bool = False,
-               time_limit: Optional[float] = None, symmetry: bool = True,
-               memory: int = DEFAULT_MEMORY,
-               heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,),
-               jobs: Optional[int] = None, scheduler: Optional[str] = None,
-               client: Any = None, checkpoint: Optional[str] = None,
-               progress: Optional[Any] = None,
-               unit_seconds: Optional[float] = UNIT_SECONDS,
-               certificate: Optional[str] = None) -> WorstCase:
+def worst_case(
+    game: Game,
+    *,
+    candidates_only: bool = False,
+    time_limit: Optional[float] = None,
+    symmetry: bool = True,
+    memory: int = DEFAULT_MEMORY,
+    heuristics: Iterable[Union[str, Strategy]] = (Strategy.MINMAX,),
+    jobs: Optional[int] = None,
+    scheduler: Optional[str] = None,
+    client: Any = None,
+    checkpoint: Optional[str] = None,
+    progress: Optional[Any] = None,
+    unit_seconds: Optional[float] = UNIT_SECONDS,
+    certificate: Optional[str] = None,
+) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
     In this order, all within ``time_limit``: the counting bound
@@ -486,26 +602,35 @@ def worst_case(game: Game, *, candidates_only: bool = False,
         check_certifiable(game, candidates_only, certificate)
     if not wants_engine(scheduler, client, checkpoint):
         search = Search(game, game.guesses, candidates_only, symmetry, memory)
-        result = _WorstCaseRun(game, search, candidates_only, until, symmetry, memory,
-                               heuristics, threads, True).result()
+        result = _WorstCaseRun(
+            game, search, candidates_only, until, symmetry, memory, heuristics, threads, True
+        ).result()
         return _certified(result, certificate, search, until)
-    with open_run(game, kind="bound", params=checkpoint_params(candidates_only, symmetry,
-                                                                memory),
-                  scheduler=scheduler, client=client, threads=threads,
-                  checkpoint=checkpoint) as run:
+    with open_run(
+        game,
+        kind="bound",
+        params=checkpoint_params(candidates_only, symmetry, memory),
+        scheduler=scheduler,
+        client=client,
+        threads=threads,
+        checkpoint=checkpoint,
+    ) as run:
         local = Search(game, game.guesses, candidates_only, symmetry, memory)
-        units = UnitSearch(local, game, candidates_only, symmetry, memory, run, progress,
-                           unit_seconds=budget)
+        units = UnitSearch(
+            local, game, candidates_only, symmetry, memory, run, progress, unit_seconds=budget
+        )
         # (the root's questions are the units: no budgeted rounds over the top)
-        result = _WorstCaseRun(game, units, candidates_only, until, symmetry, memory,
-                               heuristics, threads, False).result()
+        result = _WorstCaseRun(
+            game, units, candidates_only, until, symmetry, memory, heuristics, threads, False
+        ).result()
     result.units, result.units_resumed = run.units, run.resumed
     result.units_split = run.split
     return _certified(result, certificate, local, until)
 
 
-def _certified(result: WorstCase, path: Optional[str], search: Search,
-               until: Optional[float]) -> WorstCase:
+def _certified(
+    result: WorstCase, path: Optional[str], search: Search, until: Optional[float]
+) -> WorstCase:
     """``result`` with its certificate written to ``path`` (when asked and time is left)."""
     if path is None or result.witness is None or result.status == "interrupted":
         return result
@@ -513,8 +638,15 @@ def _certified(result: WorstCase, path: Optional[str], search: Search,
     if left is not None and left <= 0:
         return result
     try:
-        result.certificate = write_certificate(path, result.game, result.lower, result.upper,
-                                               result.witness, search=search, time_limit=left)
+        result.certificate = write_certificate(
+            path,
+            result.game,
+            result.lower,
+            result.upper,
+            result.witness,
+            search=search,
+            time_limit=left,
+        )
     except SearchUnfinished as e:
         result.status = e.reason if result.exact else result.status
     except KeyboardInterrupt:
@@ -526,11 +658,20 @@ class _WorstCaseRun:
     """One :func:`worst_case` computation: the bounds so far and the steps that moved
     them, in three phases (:meth:`result`)."""
 
-    def __init__(self, game: Game, search: Any, candidates_only: bool,
-                 until: Optional[float], symmetry: bool, memory: int,
-                 heuristics: list[Strategy], threads: int, use_finder: bool):
+    def __init__(
+        self,
+        game: Game,
+        search: Any,
+        candidates_only: bool,
+        until: Optional[float],
+        symmetry: bool,
+        memory: int,
+        heuristics: list[Strategy],
+        threads: int,
+        use_finder: bool,
+    ):
         self.game = game
-        self.search = search            # a Search, or the root's questions as units
+        self.search = search  # a Search, or the root's questions as units
         self.candidates_only = candidates_only
         self.until = until
         self.memory = memory
@@ -546,7 +687,7 @@ class _WorstCaseRun:
         self.tree: Optional[Node] = None
         self.heuristic: Optional[int] = None
         self.steps: list[Step] = []
-        self.finder_nodes = 0           # nodes of the finder's own searches
+        self.finder_nodes = 0  # nodes of the finder's own searches
 
     def result(self) -> WorstCase:
         """Run the phases until the bounds meet or the time or Ctrl-C stops them."""
@@ -559,10 +700,20 @@ class _WorstCaseRun:
             status = e.reason
         except KeyboardInterrupt:
             status = "interrupted"
-        return WorstCase(self.game, self.candidates_only, self.lower, self.upper,
-                         self.lower_proof, self.source, status, self.heuristic,
-                         self.search.nodes + self.finder_nodes,
-                         time.monotonic() - self.start, self.tree, self.steps)
+        return WorstCase(
+            self.game,
+            self.candidates_only,
+            self.lower,
+            self.upper,
+            self.lower_proof,
+            self.source,
+            status,
+            self.heuristic,
+            self.search.nodes + self.finder_nodes,
+            time.monotonic() - self.start,
+            self.tree,
+            self.steps,
+        )
 
     # ---------------------------------------------------------------- the phases
     def refute_lower(self) -> None:
@@ -572,8 +723,7 @@ class _WorstCaseRun:
             left = self._left()
             quick = _QUICK if left is None else min(_QUICK, 0.25 * left)
             stop = time.monotonic() + quick
-            ok = self._attempt(self.lower, stop if self.until is None
-                               else min(stop, self.until))
+            ok = self._attempt(self.lower, stop if self.until is None else min(stop, self.until))
             if ok is None:
                 return
             if ok:
@@ -590,8 +740,14 @@ class _WorstCaseRun:
             if left is not None and left <= 0:
                 raise self._out_of_time()
             try:
-                a = analyze(self.game, h, candidates_only=self.candidates_only, tree=True,
-                            jobs=self.threads, time_limit=left)
+                a = analyze(
+                    self.game,
+                    h,
+                    candidates_only=self.candidates_only,
+                    tree=True,
+                    jobs=self.threads,
+                    time_limit=left,
+                )
             except TimeLimitReached:
                 raise self._out_of_time() from None
             if a.max < self.upper:
@@ -620,8 +776,7 @@ class _WorstCaseRun:
         return None if self.until is None else self.until - time.monotonic()
 
     def _out_of_time(self) -> SearchUnfinished:
-        return SearchUnfinished("time-limit", self.search.nodes,
-                                time.monotonic() - self.start)
+        return SearchUnfinished("time-limit", self.search.nodes, time.monotonic() - self.start)
 
     def _attempt(self, d: int, stop: Optional[float]) -> Optional[bool]:
         """One search at d, recorded; None when it did not finish by ``stop``."""
@@ -642,8 +797,14 @@ class _WorstCaseRun:
         if left is not None and left <= 0:
             return None, None
         shared = self.search if isinstance(self.search, Search) else None
-        f = find_strategy(self.game, d, candidates_only=self.candidates_only,
-                          time_limit=left, memory=self.memory, search=shared)
+        f = find_strategy(
+            self.game,
+            d,
+            candidates_only=self.candidates_only,
+            time_limit=left,
+            memory=self.memory,
+            search=shared,
+        )
         ok = {"found": True, "refuted": False}.get(f.status)
         self.steps.append(Step(d, ok, f.nodes, f.seconds))
         self.finder_nodes += f.nodes

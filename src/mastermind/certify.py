@@ -29,8 +29,9 @@ import gzip
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -70,8 +71,14 @@ class CertificateStats:
 class _Builder:
     """Writes the claims of one refutation, bottom-up, each set once (by its codes)."""
 
-    def __init__(self, game: Game, search: Search, out: Any, until: Optional[float],
-                 progress: Optional[Callable[[int], None]]):
+    def __init__(
+        self,
+        game: Game,
+        search: Search,
+        out: Any,
+        until: Optional[float],
+        progress: Optional[Callable[[int], None]],
+    ):
         self.game, self.search, self.out, self.progress = game, search, out, progress
         self.until = until
         self.flag = new_flag(None if until is None else max(until - time.monotonic(), 1e-3))
@@ -150,8 +157,13 @@ class _Builder:
                 ref = self.claim(part, d - 1, history + [[g, list(score)]])
                 entries.append([g, [int(score[0]), int(score[1])], ref])
         index = self.count
-        record = {"claim": index, "history": history, "guesses": d,
-                  "symmetries": [list(s) for s in syms], "entries": entries}
+        record = {
+            "claim": index,
+            "history": history,
+            "guesses": d,
+            "symmetries": [list(s) for s in syms],
+            "entries": entries,
+        }
         self.out.write(json.dumps(record, separators=(",", ":")) + "\n")
         self.count += 1
         self.entries += len(entries)
@@ -183,8 +195,10 @@ class _Builder:
         """A part of ``guess`` that cannot be solved within ``d`` (one must exist): parts
         largest first, in rounds of growing node budgets, so that one hard part does not
         hold up an easy refutation of another."""
-        open_parts = sorted(((s, p) for s, p in split_by_score(self.game, guess, cands)
-                             if s != self.win), key=lambda sp: -sp[1].size)
+        open_parts = sorted(
+            ((s, p) for s, p in split_by_score(self.game, guess, cands) if s != self.win),
+            key=lambda sp: -sp[1].size,
+        )
         for s, part in open_parts:  # a part already claimed costs no new claim
             known = self.claims.get(part.tobytes())
             if known is not None and known[1] >= d:
@@ -200,8 +214,9 @@ class _Builder:
             open_parts = still
             if not open_parts:
                 break
-        raise RuntimeError(f"guess {guess} has no part that fails: the refutation "
-                           "does not hold")  # pragma: no cover - a search bug
+        raise RuntimeError(
+            f"guess {guess} has no part that fails: the refutation does not hold"
+        )  # pragma: no cover - a search bug
 
 
 def _witness(node: Node) -> dict[str, Any]:
@@ -215,18 +230,26 @@ def check_certifiable(game: Any, candidates_only: bool, path: Any) -> None:
     """Raise :class:`CertificateError` unless a certificate can be made for ``game``."""
     if not isinstance(path, (str, os.PathLike)):
         raise CertificateError(f"a certificate is written to a path, not {path!r}")
-    if (not isinstance(game, Game) or game.variant is Variant.PERMUTATION
-            or candidates_only):
-        raise CertificateError("certificates are made for the classic game and the "
-                               "distinct, bulls-and-cows and black-peg variants, every "
-                               "code allowed as a guess")
+    if not isinstance(game, Game) or game.variant is Variant.PERMUTATION or candidates_only:
+        raise CertificateError(
+            "certificates are made for the classic game and the "
+            "distinct, bulls-and-cows and black-peg variants, every "
+            "code allowed as a guess"
+        )
 
 
-def write_certificate(path: str, game: Game, lower: int, upper: int, witness: Node, *,
-                      search: Optional[Search] = None, memory: int = DEFAULT_MEMORY,
-                      time_limit: Optional[float] = None,
-                      progress: Optional[Callable[[int], None]] = None
-                      ) -> CertificateStats:
+def write_certificate(
+    path: str,
+    game: Game,
+    lower: int,
+    upper: int,
+    witness: Node,
+    *,
+    search: Optional[Search] = None,
+    memory: int = DEFAULT_MEMORY,
+    time_limit: Optional[float] = None,
+    progress: Optional[Callable[[int], None]] = None,
+) -> CertificateStats:
     """Write the certificate of ``lower <= p <= upper`` for ``game`` to ``path``
     (gzip-compressed JSON lines): the claims refuting ``lower - 1`` guesses, found again
     with an exact search, and the ``witness`` tree reaching ``upper``.
@@ -249,10 +272,14 @@ def write_certificate(path: str, game: Game, lower: int, upper: int, witness: No
     tmp = f"{path}.part{os.getpid()}"
     try:
         with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=9) as out:
-            head = {"format": FORMAT, "version": VERSION,
-                    "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
-                    "lower": int(lower), "upper": int(upper),
-                    "producer": f"mastermind {__version__}"}
+            head = {
+                "format": FORMAT,
+                "version": VERSION,
+                "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
+                "lower": int(lower),
+                "upper": int(upper),
+                "producer": f"mastermind {__version__}",
+            }
             out.write(json.dumps(head) + "\n")
             until = None if limit is None else start + limit
             builder = _Builder(game, search, out, until, progress)
@@ -264,6 +291,6 @@ def write_certificate(path: str, game: Game, lower: int, upper: int, witness: No
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    return CertificateStats(path, builder.count, builder.entries, os.path.getsize(path),
-                            time.monotonic() - start)
-
+    return CertificateStats(
+        path, builder.count, builder.entries, os.path.getsize(path), time.monotonic() - start
+    )

@@ -31,8 +31,7 @@ def game(value: Any, who: str) -> Any:
     """``value`` if it is a game (:class:`~mastermind.game.Game` or
     :class:`~mastermind.custom.CustomGame`), else :class:`GameError`."""
     if not isinstance(value, CodeSets):
-        raise GameError(f"{who}() needs a game such as mastermind.Game(4, 6), not "
-                        f"{shown(value)}")
+        raise GameError(f"{who}() needs a game such as mastermind.Game(4, 6), not {shown(value)}")
     return value
 
 
@@ -59,10 +58,14 @@ def time_limit(value: Any) -> Optional[float]:
     """A positive number of seconds, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-            or value != value or value == float("inf"):
-        raise ArgumentError(f"time_limit must be a positive number of seconds, not "
-                            f"{shown(value)}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not value > 0
+        or value != value
+        or value == float("inf")
+    ):
+        raise ArgumentError(f"time_limit must be a positive number of seconds, not {shown(value)}")
     return float(value)
 
 

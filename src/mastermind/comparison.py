@@ -62,7 +62,9 @@ class Pool(str, enum.Enum):
         try:
             return cls(value)
         except ValueError:
-            raise ComparisonError(f"unknown guess pool {value!r}; choose all or candidates") from None
+            raise ComparisonError(
+                f"unknown guess pool {value!r}; choose all or candidates"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -85,11 +87,13 @@ class ComparisonRow(DistributionSummary):
         any object with its ``game``, ``strategy`` (or ``name``), ``candidates_only``,
         ``first_guess`` (a code index), ``distribution`` and ``seconds``."""
         label = name if name is not None else str(result.strategy)
-        return cls(label, Pool.CANDIDATES if result.candidates_only else Pool.ALL,
-                   result.game.format_code(result.first_guess),
-                   dict(sorted(result.distribution.items())),
-                   float(getattr(result, "seconds", 0.0)))
-
+        return cls(
+            label,
+            Pool.CANDIDATES if result.candidates_only else Pool.ALL,
+            result.game.format_code(result.first_guess),
+            dict(sorted(result.distribution.items())),
+            float(getattr(result, "seconds", 0.0)),
+        )
 
     def counts(self, upto: Optional[int] = None) -> list[int]:
         """Secrets found in 1, 2, ..., ``upto`` (default: the maximum) guesses."""
@@ -129,8 +133,17 @@ class Comparison:
     game: Any
     rows: list[ComparisonRow] = field(default_factory=list)
 
-    COLUMNS = ("strategy", "guesses from", "first guess", "total", "average",
-               "exact average", "max", "secrets found in 1/2/3/... guesses", "seconds")
+    COLUMNS = (
+        "strategy",
+        "guesses from",
+        "first guess",
+        "total",
+        "average",
+        "exact average",
+        "max",
+        "secrets found in 1/2/3/... guesses",
+        "seconds",
+    )
     """The columns of the text, Markdown and HTML tables (CSV and JSON name them in
     snake_case and give the distribution one column per number of guesses)."""
 
@@ -151,9 +164,16 @@ class Comparison:
         """The table as text cells, one list per row, in :attr:`COLUMNS` order."""
         out = []
         for r in self.rows:
-            cells = [r.strategy, r.pool.label, r.first_guess, str(r.total),
-                     f"{float(r.average):.4f}", r.exact_average, str(r.max),
-                     r.distribution_text]
+            cells = [
+                r.strategy,
+                r.pool.label,
+                r.first_guess,
+                str(r.total),
+                f"{float(r.average):.4f}",
+                r.exact_average,
+                str(r.max),
+                r.distribution_text,
+            ]
             if seconds:
                 cells.append(f"{r.seconds:.3f}")
             out.append(cells)
@@ -172,12 +192,15 @@ class Comparison:
     def to_text(self, seconds: bool = True) -> str:
         """A plain table with aligned columns, under :meth:`title`."""
         heads, rows = self.headers(seconds), self.cells(seconds)
-        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-                  for i, h in enumerate(heads)]
+        widths = [
+            max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(heads)
+        ]
 
         def line(cells: Sequence[str]) -> str:
-            return "  ".join(c.rjust(w) if h in self.NUMERIC else c.ljust(w)
-                             for c, w, h in zip(cells, widths, heads)).rstrip()
+            return "  ".join(
+                c.rjust(w) if h in self.NUMERIC else c.ljust(w)
+                for c, w, h in zip(cells, widths, heads)
+            ).rstrip()
 
         return "\n".join([self.title(), "", line(heads)] + [line(r) for r in rows])
 
@@ -197,13 +220,35 @@ class Comparison:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         upto = self.max
-        w.writerow(["strategy", "pool", "first_guess", "secrets", "total", "average",
-                    "average_fraction", "max"] + [f"guesses_{d}" for d in range(1, upto + 1)]
-                   + (["seconds"] if seconds else []))
+        w.writerow(
+            [
+                "strategy",
+                "pool",
+                "first_guess",
+                "secrets",
+                "total",
+                "average",
+                "average_fraction",
+                "max",
+            ]
+            + [f"guesses_{d}" for d in range(1, upto + 1)]
+            + (["seconds"] if seconds else [])
+        )
         for r in self.rows:
-            w.writerow([r.strategy, r.pool.value, r.first_guess, r.secrets, r.total,
-                        f"{float(r.average):.6f}", r.exact_average, r.max] + r.counts(upto)
-                       + ([f"{r.seconds:.6f}"] if seconds else []))
+            w.writerow(
+                [
+                    r.strategy,
+                    r.pool.value,
+                    r.first_guess,
+                    r.secrets,
+                    r.total,
+                    f"{float(r.average):.6f}",
+                    r.exact_average,
+                    r.max,
+                ]
+                + r.counts(upto)
+                + ([f"{r.seconds:.6f}"] if seconds else [])
+            )
         return buf.getvalue()
 
     def to_json(self) -> dict[str, Any]:
@@ -230,8 +275,12 @@ class Comparison:
         return plot_comparison(self, ax)
 
 
-def _names(values: Union[str, Iterable[Any], None], default: Sequence[Any],
-           parse: Callable[[Any], Any], what: str) -> list[Any]:
+def _names(
+    values: Union[str, Iterable[Any], None],
+    default: Sequence[Any],
+    parse: Callable[[Any], Any],
+    what: str,
+) -> list[Any]:
     if values is None:
         return list(default)
     if isinstance(values, str):
@@ -247,10 +296,15 @@ def _names(values: Union[str, Iterable[Any], None], default: Sequence[Any],
     return out
 
 
-def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], None] = None,
-            pools: Union[str, Iterable[Union[str, Pool]], None] = None, *,
-            optimal: bool = False, jobs: Optional[int] = None,
-            progress: Optional[Progress] = None) -> Comparison:
+def compare(
+    game: Any,
+    strategies: Union[str, Iterable[Union[str, Strategy]], None] = None,
+    pools: Union[str, Iterable[Union[str, Pool]], None] = None,
+    *,
+    optimal: bool = False,
+    jobs: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> Comparison:
     """Play every strategy with every guess pool against every secret of ``game``.
 
     Each strategy opens with its own first guess (the rule's choice over the pool).  The
@@ -287,28 +341,35 @@ def compare(game: Any, strategies: Union[str, Iterable[Union[str, Strategy]], No
     for pool in chosen_pools:
         for strategy in chosen:
             done = len(result.rows) * secrets
-            report = None if progress is None else (
-                lambda d, t, done=done: progress(done + d, total))
-            a = analyze(game, strategy, candidates_only=pool is Pool.CANDIDATES, jobs=jobs,
-                        progress=report)
+            report = (
+                None if progress is None else (lambda d, t, done=done: progress(done + d, total))
+            )
+            a = analyze(
+                game, strategy, candidates_only=pool is Pool.CANDIDATES, jobs=jobs, progress=report
+            )
             result.rows.append(ComparisonRow.of(a))
         if optimal:
-            result.rows.append(_optimal_row(game, pool, jobs, progress,
-                                            len(result.rows) * secrets, total))
+            result.rows.append(
+                _optimal_row(game, pool, jobs, progress, len(result.rows) * secrets, total)
+            )
     if progress is not None:
         progress(total, total)
     return result
 
 
-def _optimal_row(game: Any, pool: Pool, jobs: Optional[int], progress: Optional[Progress],
-                 done: int, total: int) -> ComparisonRow:
+def _optimal_row(
+    game: Any, pool: Pool, jobs: Optional[int], progress: Optional[Progress], done: int, total: int
+) -> ComparisonRow:
     """The row of the exact optimum with ``pool`` (its progress, the root's guesses tried,
     shown as a share of the row's secrets)."""
     from .optimum import optimal
 
     secrets = int(game.secrets.size)
-    report = None if progress is None else (
-        lambda d, t: progress(done + (secrets * d // t if t else 0), total))
+    report = (
+        None
+        if progress is None
+        else (lambda d, t: progress(done + (secrets * d // t if t else 0), total))
+    )
     best = optimal(game, candidates_only=pool is Pool.CANDIDATES, jobs=jobs, progress=report)
     if not best.exact:  # only Ctrl-C stops a search without a time limit
         raise KeyboardInterrupt

@@ -121,10 +121,18 @@ class CustomGame(CodeSets):
     n: Optional[int] = None  # not an [n,k] game
     k: Optional[int] = None
 
-    def __init__(self, guesses: Iterable[Hashable], secrets: Iterable[Hashable],
-                 score: Callable[[Any, Any], Hashable], end_scores: Any, *,
-                 name: str = "custom", format_code: Optional[Formatter] = None,
-                 format_score: Optional[Formatter] = None, sort: bool = True):
+    def __init__(
+        self,
+        guesses: Iterable[Hashable],
+        secrets: Iterable[Hashable],
+        score: Callable[[Any, Any], Hashable],
+        end_scores: Any,
+        *,
+        name: str = "custom",
+        format_code: Optional[Formatter] = None,
+        format_score: Optional[Formatter] = None,
+        sort: bool = True,
+    ):
         if not callable(score):
             raise GameError(f"score must be a function of (guess, secret), not {shown(score)}")
         g_list = self._unique(guesses, "guesses")
@@ -132,11 +140,15 @@ class CustomGame(CodeSets):
         known = set(g_list)
         missing = [v for v in v_list if v not in known]
         if missing:
-            raise GameError(f"{len(missing)} secret(s) cannot be guessed, e.g. {missing[0]!r}: "
-                            "every secret must also be a guess (the game ends on playing it)")
+            raise GameError(
+                f"{len(missing)} secret(s) cannot be guessed, e.g. {missing[0]!r}: "
+                "every secret must also be a guess (the game ends on playing it)"
+            )
         if len(g_list) > MAX_CODES:
-            raise GameError(f"{len(g_list):,} codes; a custom game has at most {MAX_CODES:,} "
-                            "(the score table is codes x codes bytes)")
+            raise GameError(
+                f"{len(g_list):,} codes; a custom game has at most {MAX_CODES:,} "
+                "(the score table is codes x codes bytes)"
+            )
         self.codes: tuple = tuple(_sorted_or_listed(g_list) if sort else g_list)
         self.size = len(self.codes)
         self._index = {c: i for i, c in enumerate(self.codes)}
@@ -150,13 +162,18 @@ class CustomGame(CodeSets):
         self.secrets_are_guesses = True
         self._build_table(end_scores)
         self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
-        self.kernel = _core.Kernel.from_table(self.table, self.nslots, self.win_slot,
-                                              self._xlogx)
+        self.kernel = _core.Kernel.from_table(self.table, self.nslots, self.win_slot, self._xlogx)
         self._texts = self._text_index()
 
     @classmethod
-    def from_definition(cls, G: Iterable[Hashable], V: Iterable[Hashable], score: Callable,
-                        endstates: Any, **options: Any) -> "CustomGame":
+    def from_definition(
+        cls,
+        G: Iterable[Hashable],
+        V: Iterable[Hashable],
+        score: Callable,
+        endstates: Any,
+        **options: Any,
+    ) -> "CustomGame":
         """The game from its definition with the framework's own names: ``G`` the
         guesses, ``V`` the secrets, ``score`` and ``endstates`` (the end scores), as in
         ``CustomGame.from_definition(**definition)`` with a dictionary of those four keys;
@@ -184,8 +201,9 @@ class CustomGame(CodeSets):
             except TypeError:
                 raise GameError(f"{what}: codes must be hashable, got {shown(x)}") from None
             if len(out) > MAX_CODES:
-                raise GameError(f"more than {MAX_CODES:,} {what}; a custom game has at most "
-                                f"{MAX_CODES:,} codes")
+                raise GameError(
+                    f"more than {MAX_CODES:,} {what}; a custom game has at most {MAX_CODES:,} codes"
+                )
         if not out:
             raise GameError(f"no {what}")
         return list(out)
@@ -211,20 +229,26 @@ class CustomGame(CodeSets):
         ends = self._end_set(end_scores, values)
         end_ids = [ids[s] for s in values if s in ends]
         if not end_ids:
-            raise GameError(f"no end score occurs (end scores: {shown(end_scores)}); "
-                            f"score(v, v) gives {values[raw[self.secrets[0], 0]]!r}")
+            raise GameError(
+                f"no end score occurs (end scores: {shown(end_scores)}); "
+                f"score(v, v) gives {values[raw[self.secrets[0], 0]]!r}"
+            )
         is_end = np.isin(raw, end_ids)
         diag = is_end[self.secrets, np.arange(self.secrets.size)]
         if not diag.all():
             v = self.codes[self.secrets[int(np.argmin(diag))]]
-            raise GameError(f"score({v!r}, {v!r}) = {self.score_function(v, v)!r} is not an "
-                            "end score: the game could not end on the secret")
+            raise GameError(
+                f"score({v!r}, {v!r}) = {self.score_function(v, v)!r} is not an "
+                "end score: the game could not end on the secret"
+            )
         if int(is_end.sum()) != self.secrets.size:
             is_end[self.secrets, np.arange(self.secrets.size)] = False
             gi, vi = (int(x[0]) for x in np.nonzero(is_end))
             g, v = self.codes[gi], secret_objs[vi]
-            raise GameError(f"score({g!r}, {v!r}) = {self.score_function(g, v)!r} is an end "
-                            "score although the guess is not the secret")
+            raise GameError(
+                f"score({g!r}, {v!r}) = {self.score_function(g, v)!r} is an end "
+                "score although the guess is not the secret"
+            )
         # Slots: the scores in sorted (else first-seen) order, end scores merged into one.
         order = _sorted_or_listed(values)
         labels: list = []
@@ -240,8 +264,9 @@ class CustomGame(CodeSets):
                 slot_of_id[ids[s]] = len(labels)
                 labels.append(s)
         if len(labels) > MAX_SLOTS:
-            raise GameError(f"{len(labels)} distinct scores; the kernel handles at most "
-                            f"{MAX_SLOTS}")
+            raise GameError(
+                f"{len(labels)} distinct scores; the kernel handles at most {MAX_SLOTS}"
+            )
         self.slots: tuple = tuple(labels)
         self.nslots = len(labels)
         self.win_slot = win
@@ -259,18 +284,26 @@ class CustomGame(CodeSets):
             value = self.score_function(g, v) if twice else None
             if twice and ids.get(value, -1) != sid:
                 first = next(s for s, i in ids.items() if i == sid)
-                why = ("returns a value not equal to itself (NaN?)" if value != value
-                       or first != first or repr(first) == repr(value)
-                       else "is not deterministic")
-                raise GameError(f"the score function {why}: score({shown(g)}, {shown(v)}) "
-                                f"gave {shown(first)}, then {shown(value)}")
+                why = (
+                    "returns a value not equal to itself (NaN?)"
+                    if value != value or first != first or repr(first) == repr(value)
+                    else "is not deterministic"
+                )
+                raise GameError(
+                    f"the score function {why}: score({shown(g)}, {shown(v)}) "
+                    f"gave {shown(first)}, then {shown(value)}"
+                )
         if len(ids) > MAX_SLOTS + 1:
             bad = next((s for s in ids if s != s), None)
             if bad is not None:
-                raise GameError(f"the score function returns {shown(bad)}, which is not "
-                                "equal to itself (NaN?): every such value counts as a new score")
-            raise GameError(f"the score function gives more than {MAX_SLOTS} distinct "
-                            "scores; the kernel handles at most that many")
+                raise GameError(
+                    f"the score function returns {shown(bad)}, which is not "
+                    "equal to itself (NaN?): every such value counts as a new score"
+                )
+            raise GameError(
+                f"the score function gives more than {MAX_SLOTS} distinct "
+                "scores; the kernel handles at most that many"
+            )
 
     def _score_failure(self, g: Any, secrets: list, error: Exception) -> str:
         for v in secrets:
@@ -308,8 +341,10 @@ class CustomGame(CodeSets):
 
     # ------------------------------------------------------------------ codes
     def __repr__(self) -> str:
-        return (f"<CustomGame {self.name!r}: {self.size} codes, {self.secrets.size} secrets, "
-                f"{self.nslots} scores>")
+        return (
+            f"<CustomGame {self.name!r}: {self.size} codes, {self.secrets.size} secrets, "
+            f"{self.nslots} scores>"
+        )
 
     def index(self, code: Hashable) -> int:
         """The index of a code object."""
@@ -393,14 +428,16 @@ class CustomGame(CodeSets):
         raise ScoreError(f"{shown(text)} is not a score of {self.name}; scores are {forms}")
 
     # ------------------------------------------------------------------ sets
-    def partition(self, guess: Any, candidates: Union[Iterable[Any], np.ndarray, None] = None
-                  ) -> np.ndarray:
+    def partition(
+        self, guess: Any, candidates: Union[Iterable[Any], np.ndarray, None] = None
+    ) -> np.ndarray:
         """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
         cands = self._candidates(candidates)
         return self.kernel.histogram(self.guess(guess), cands)
 
-    def filter(self, candidates: Union[Iterable[Any], np.ndarray, None], guess: Any,
-               score: Any) -> np.ndarray:
+    def filter(
+        self, candidates: Union[Iterable[Any], np.ndarray, None], guess: Any, score: Any
+    ) -> np.ndarray:
         """The candidates that give ``score`` to ``guess``."""
         cands = self._candidates(candidates)
         return self.kernel.filter(self.guess(guess), self.slot(score), cands)
@@ -423,13 +460,11 @@ def two_d_score(x: tuple[int, int], y: tuple[int, int]) -> Comparison:
     >>> two_d_score((1, 3), (2, 3)), two_d_score((2, 0), (0, 4)).less
     (Comparison(less=True, greater=False, equal=False), False)
     """
-    return Comparison(all(a <= b for a, b in zip(x, y)),
-                      all(a >= b for a, b in zip(x, y)),
-                      x == y)
+    return Comparison(all(a <= b for a, b in zip(x, y)), all(a >= b for a, b in zip(x, y)), x == y)
 
 
 def two_d(size: int = 5) -> CustomGame:
-    """"twoD": guess a pair of digits 0..size-1; each answer tells whether the guess is
+    """ "twoD": guess a pair of digits 0..size-1; each answer tells whether the guess is
     coordinate-wise <= the secret, >= it, and equal to it.
 
     The framework's original write-up of this game gives its end states as
@@ -447,10 +482,15 @@ def two_d(size: int = 5) -> CustomGame:
     codes = [(a, b) for a in range(size) for b in range(size)]
     width = len(str(size - 1))
     sep = "" if width == 1 else " "
-    return CustomGame(codes, codes, two_d_score, Comparison(True, True, True),
-                      name=f"twoD {size}x{size}",
-                      format_code=lambda c: f"{c[0]}{sep}{c[1]}",
-                      format_score=_two_d_text)
+    return CustomGame(
+        codes,
+        codes,
+        two_d_score,
+        Comparison(True, True, True),
+        name=f"twoD {size}x{size}",
+        format_code=lambda c: f"{c[0]}{sep}{c[1]}",
+        format_score=_two_d_text,
+    )
 
 
 def _two_d_text(s: Comparison) -> str:

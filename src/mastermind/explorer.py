@@ -32,8 +32,8 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from .errors import MastermindError
 from .analysis import Analysis, Node
+from .errors import MastermindError
 from .pegs import COLOURS
 
 __all__ = ["ExplorerError", "page_data", "to_html"]
@@ -94,13 +94,18 @@ def page_data(result: Analysis) -> dict[str, Any]:
         "dist": {str(d): n for d, n in sorted(result.distribution.items())},
         "slots": _score_texts(game),
         "win": int(game.win_slot),
-        "keys": ([[sc.black, 0 if game.variant.value == "black-peg" else sc.white]
-                  for sc in game.slots] if mastermind else None),
-        "palette": list(COLOURS[:game.k]) if mastermind else None,
+        "keys": (
+            [[sc.black, 0 if game.variant.value == "black-peg" else sc.white] for sc in game.slots]
+            if mastermind
+            else None
+        ),
+        "palette": list(COLOURS[: game.k]) if mastermind else None,
         "codes": None,
         "list": LIST_MAX,
         "delay": STEP_MS,
-        "g": g, "c": c, "s": s,
+        "g": g,
+        "c": c,
+        "s": s,
     }
     if not mastermind:  # a custom game: its codes as text (at most 20,000 of them)
         codes = [game.format_code(i) for i in range(game.size)]
@@ -119,15 +124,22 @@ def to_html(result: Analysis) -> str:
     game = result.game
     pool = "candidates only" if result.candidates_only else "all codes"
     heading = f"{game.name} {result.strategy}, {pool}: strategy explorer"
-    summary = (f"{result.secrets:,} secrets; first guess {game.format_code(result.first_guess)}; "
-               f"total {result.total:,}, average {data['average']} ({data['average_fraction']}), "
-               f"max {result.max}. Pick the answer you got to see the next guess.")
+    summary = (
+        f"{result.secrets:,} secrets; first guess {game.format_code(result.first_guess)}; "
+        f"total {result.total:,}, average {data['average']} ({data['average_fraction']}), "
+        f"max {result.max}. Pick the answer you got to see the next guess."
+    )
     example = game.format_code(int(game.secrets[game.secrets.size // 2]))
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     page = _asset("explorer.html")
-    for key, value in (("TITLE", escape(heading)), ("HEADING", escape(heading)),
-                       ("SUMMARY", escape(summary)), ("EXAMPLE", escape(example)),
-                       ("STYLE", _asset("explorer.css")), ("SCRIPT", _asset("explorer.js")),
-                       ("DATA", blob)):
+    for key, value in (
+        ("TITLE", escape(heading)),
+        ("HEADING", escape(heading)),
+        ("SUMMARY", escape(summary)),
+        ("EXAMPLE", escape(example)),
+        ("STYLE", _asset("explorer.css")),
+        ("SCRIPT", _asset("explorer.js")),
+        ("DATA", blob),
+    ):
         page = page.replace("{{" + key + "}}", value, 1)
     return page

@@ -40,8 +40,15 @@ import numpy as np
 from . import _symmetry, checks
 from .game import CodeLike, Game
 from .limits import DEFAULT_MEMORY
-from .search import (BoundsError, Search, SearchUnfinished, check_max_guesses, deadline,
-                     prepare, separable)
+from .search import (
+    BoundsError,
+    Search,
+    SearchUnfinished,
+    check_max_guesses,
+    deadline,
+    prepare,
+    separable,
+)
 from .strategy_walk import Node
 
 __all__ = ["Finding", "find_strategy"]
@@ -75,11 +82,11 @@ class Finding:
 
     def summary(self) -> str:
         d = self.max_guesses
-        head = {"found": f"a strategy finds every secret within {d} guesses",
-                "refuted": f"no strategy finds every secret within {d} guesses (proved)"
-                }.get(self.status, f"undecided within {d} guesses ({self.status})")
-        return (f"{head}   [{self.rounds} rounds, {self.nodes:,} nodes, "
-                f"{self.seconds:.1f} s]")
+        head = {
+            "found": f"a strategy finds every secret within {d} guesses",
+            "refuted": f"no strategy finds every secret within {d} guesses (proved)",
+        }.get(self.status, f"undecided within {d} guesses ({self.status})")
+        return f"{head}   [{self.rounds} rounds, {self.nodes:,} nodes, {self.seconds:.1f} s]"
 
 
 class _Top:
@@ -88,7 +95,7 @@ class _Top:
     def __init__(self, cands: np.ndarray, d: int, path: list[tuple[int, int]], level: int):
         self.cands = cands
         self.d = d
-        self.path = path                 # (guess, slot) from the root
+        self.path = path  # (guess, slot) from the root
         self.level = level
         self.guesses: Optional[np.ndarray] = None
         self.dropped: set[int] = set()
@@ -99,10 +106,21 @@ class _Top:
 
 
 class _Finder:
-    def __init__(self, game: Game, pool: np.ndarray, candidates_only: bool, symmetry: bool,
-                 levels: int, orders: Sequence[str], budget: float, width: int,
-                 memory: int, deadline: Optional[float],
-                 log: Optional[Callable[[str], None]], search: Optional[Search]):
+    def __init__(
+        self,
+        game: Game,
+        pool: np.ndarray,
+        candidates_only: bool,
+        symmetry: bool,
+        levels: int,
+        orders: Sequence[str],
+        budget: float,
+        width: int,
+        memory: int,
+        deadline: Optional[float],
+        log: Optional[Callable[[str], None]],
+        search: Optional[Search],
+    ):
         self.game = game
         self.pool = pool
         self.candidates_only = candidates_only
@@ -157,7 +175,7 @@ class _Finder:
             lists.append(idx[np.lexsort((pool[idx],) + tuple(reversed(key)))])
         seen: set[int] = set()
         out = []
-        for row in zip(*lists):          # interleaved, each guess once
+        for row in zip(*lists):  # interleaved, each guess once
             for i in row:
                 if int(i) not in seen:
                     seen.add(int(i))
@@ -169,16 +187,25 @@ class _Finder:
         if g not in top.parts:
             labels = self.game.kernel.slots(g, top.cands)
             slots, counts = np.unique(labels, return_counts=True)
-            parts = [(int(s), np.ascontiguousarray(top.cands[labels == s]))
-                     for s, c in sorted(zip(slots.tolist(), counts.tolist()),
-                                        key=lambda x: -x[1]) if s != self.game.win_slot]
+            parts = [
+                (int(s), np.ascontiguousarray(top.cands[labels == s]))
+                for s, c in sorted(zip(slots.tolist(), counts.tolist()), key=lambda x: -x[1])
+                if s != self.game.win_slot
+            ]
             top.parts[g] = parts
             top.proved[g] = set()
         return top.parts[g]
 
     # ---------------------------------------------------------------- the rounds
-    def question(self, cands: np.ndarray, d: int, path: list[tuple[int, int]], level: int,
-                 budget: float, width: int) -> Optional[bool]:
+    def question(
+        self,
+        cands: np.ndarray,
+        d: int,
+        path: list[tuple[int, int]],
+        level: int,
+        budget: float,
+        width: int,
+    ) -> Optional[bool]:
         """Can ``cands`` be solved within d guesses?  True, False, or None (out of budget)."""
         m = int(cands.size)
         if m <= 1:
@@ -229,8 +256,9 @@ class _Finder:
             for j, (s, part) in enumerate(parts):
                 if j in top.proved[g]:
                     continue
-                r = self.question(part, top.d - 1, top.path + [(g, s)], top.level + 1,
-                                  budget, width)
+                r = self.question(
+                    part, top.d - 1, top.path + [(g, s)], top.level + 1, budget, width
+                )
                 if r is None:
                     answer = None
                     break
@@ -245,7 +273,7 @@ class _Finder:
                 self._decided(top)
                 return True
             top.dropped.add(i)
-            del top.parts[g]              # the parts of a dropped guess are not needed
+            del top.parts[g]  # the parts of a dropped guess are not needed
         if len(top.dropped) == len(top.guesses):
             top.result = False
             self._decided(top)
@@ -254,15 +282,22 @@ class _Finder:
 
     def _decided(self, top: _Top) -> None:
         game = self.game
-        rec = {"path": [[game.format_code(g), str(game.slots[s])] for g, s in top.path],
-               "secrets": int(top.cands.size), "guesses_left": top.d, "solvable": top.result,
-               "guess": game.format_code(top.choice) if top.choice >= 0 else None,
-               "round": self.round, "guesses_dropped": len(top.dropped)}
+        rec = {
+            "path": [[game.format_code(g), str(game.slots[s])] for g, s in top.path],
+            "secrets": int(top.cands.size),
+            "guesses_left": top.d,
+            "solvable": top.result,
+            "guess": game.format_code(top.choice) if top.choice >= 0 else None,
+            "round": self.round,
+            "guesses_dropped": len(top.dropped),
+        }
         self.decided.append(rec)
         if self.log is not None:
             where = " ".join(f"{g}:{s}" for g, s in rec["path"]) or "root"
-            self.log(f"{where} ({rec['secrets']} secrets, {top.d} left): "
-                     + (f"solved by {rec['guess']}" if top.result else "refuted"))
+            self.log(
+                f"{where} ({rec['secrets']} secrets, {top.d} left): "
+                + (f"solved by {rec['guess']}" if top.result else "refuted")
+            )
 
     # ---------------------------------------------------------------- the strategy
     def tree(self, cands: np.ndarray, d: int) -> Node:
@@ -280,14 +315,22 @@ class _Finder:
         return node
 
 
-def find_strategy(game: Game, max_guesses: int,
-                  candidates: Union[Iterable[CodeLike], np.ndarray, None] = None, *,
-                  candidates_only: bool = False, levels: int = 2,
-                  orders: Union[str, Sequence[str]] = ("minmax", "entropy"),
-                  budget: float = 0.25, width: int = 4, time_limit: Optional[float] = None,
-                  memory: int = DEFAULT_MEMORY, max_rounds: int = 64,
-                  log: Optional[Callable[[str], None]] = None,
-                  search: Optional[Search] = None) -> Finding:
+def find_strategy(
+    game: Game,
+    max_guesses: int,
+    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
+    *,
+    candidates_only: bool = False,
+    levels: int = 2,
+    orders: Union[str, Sequence[str]] = ("minmax", "entropy"),
+    budget: float = 0.25,
+    width: int = 4,
+    time_limit: Optional[float] = None,
+    memory: int = DEFAULT_MEMORY,
+    max_rounds: int = 64,
+    log: Optional[Callable[[str], None]] = None,
+    search: Optional[Search] = None,
+) -> Finding:
     """Look for a strategy finding every candidate within ``max_guesses`` guesses.
 
     Parameters
@@ -324,8 +367,20 @@ def find_strategy(game: Game, max_guesses: int,
     until = deadline(time_limit)
     start = time.monotonic()
     cands, pool, sym, guessable = prepare(game, candidates, None, candidates_only, True)
-    finder = _Finder(game, pool, candidates_only, sym, levels, orders, float(budget), width,
-                     checks.memory(memory), until, log, search)
+    finder = _Finder(
+        game,
+        pool,
+        candidates_only,
+        sym,
+        levels,
+        orders,
+        float(budget),
+        width,
+        checks.memory(memory),
+        until,
+        log,
+        search,
+    )
     status, tree = "time-limit", None
     try:
         if not guessable:
@@ -333,7 +388,7 @@ def find_strategy(game: Game, max_guesses: int,
         else:
             for r in range(max_rounds):
                 finder.round = r
-                answer = finder.question(cands, d, [], 0, budget * 2 ** r, width * 2 ** r)
+                answer = finder.question(cands, d, [], 0, budget * 2**r, width * 2**r)
                 if answer is not None:
                     status = "found" if answer else "refuted"
                     break
@@ -343,5 +398,14 @@ def find_strategy(game: Game, max_guesses: int,
         status = e.reason
     except KeyboardInterrupt:
         status = "interrupted"
-    return Finding(game, d, candidates_only, status, tree, finder.round + 1,
-                   finder.search.nodes, time.monotonic() - start, finder.decided)
+    return Finding(
+        game,
+        d,
+        candidates_only,
+        status,
+        tree,
+        finder.round + 1,
+        finder.search.nodes,
+        time.monotonic() - start,
+        finder.decided,
+    )

@@ -33,8 +33,20 @@ from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
 from .rules import Score, Variant, reference_score, score_slots
 
 __all__ = [
-    "CodeError", "CodeLike", "CodeSets", "Game", "GameError", "Score", "ScoreError", "Variant",
-    "MAX_CODES", "MAX_COLOURS", "MAX_PEGS", "build_cost", "reference_score", "score_slots",
+    "CodeError",
+    "CodeLike",
+    "CodeSets",
+    "Game",
+    "GameError",
+    "Score",
+    "ScoreError",
+    "Variant",
+    "MAX_CODES",
+    "MAX_COLOURS",
+    "MAX_PEGS",
+    "build_cost",
+    "reference_score",
+    "score_slots",
     "shown",
 ]
 
@@ -58,11 +70,10 @@ def shown(value: object, width: int = 40) -> str:
     """``repr(value)``, cut to about ``width`` characters (error messages never echo a
     whole 100 kB input)."""
     text = repr(value)
-    return text if len(text) <= width else text[:width - 4] + "...'"
+    return text if len(text) <= width else text[: width - 4] + "...'"
 
 
-def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC
-               ) -> tuple[int, int]:
+def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC) -> tuple[int, int]:
     """(codes the kernel holds, bytes its tables take) for ``Game(n, k, variant)``,
     without building it: what the command line warns about before a big build.
 
@@ -87,9 +98,7 @@ def _checked_game(n: object, k: object, variant: object) -> tuple[int, int, Vari
     refuses a game, done before anything is built or announced."""
     n, k, variant = _checked_size(n, k, variant)
     if k**n > MAX_CODES:
-        raise GameError(
-            f"[{n},{k}] has {k**n:,} codes; this package handles at most {MAX_CODES:,}"
-        )
+        raise GameError(f"[{n},{k}] has {k**n:,} codes; this package handles at most {MAX_CODES:,}")
     if variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS) and n > k:
         raise GameError(f"{variant} needs pegs <= colours (no repeated colour), got [{n},{k}]")
     if variant is Variant.PERMUTATION and n != k:
@@ -124,13 +133,18 @@ class CodeSets:
         guesses: np.ndarray
         kernel: _core.Kernel
         name: str
+
         def code(self, value: CodeLike) -> int: ...
         def guess(self, value: CodeLike) -> int: ...
         def slot(self, score: Union[Score, tuple[int, int], str]) -> int: ...
         def format_code(self, index: int) -> str: ...
 
-    def as_indices(self, codes: Iterable[CodeLike] | np.ndarray | None,
-                   default: np.ndarray | None = None, what: str = "codes") -> np.ndarray:
+    def as_indices(
+        self,
+        codes: Iterable[CodeLike] | np.ndarray | None,
+        default: np.ndarray | None = None,
+        what: str = "codes",
+    ) -> np.ndarray:
         """A sorted, duplicate-free, range-checked int32 array (the kernel's contract)."""
         if codes is None:
             assert default is not None
@@ -149,9 +163,9 @@ class CodeSets:
             raise CodeError(f"{what}: {self.format_code(bad)} cannot be played in {self.name}")
         return out
 
-
-    def candidates(self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
-                   ) -> np.ndarray:
+    def candidates(
+        self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
+    ) -> np.ndarray:
         """The secrets consistent with every (guess, score) of ``history``."""
         cands = self.secrets
         for guess, score in history:
@@ -196,10 +210,16 @@ class Game(CodeSets):
         self.win_slot = self.slots.index(Score(n, 0))
         self._slot_of = {s: i for i, s in enumerate(self.slots)}
         all_codes = np.arange(self.size, dtype=np.int32)
-        distinct = (_core.distinct_codes(n, k) if variant in (
-            Variant.DISTINCT, Variant.BULLS_AND_COWS, Variant.PERMUTATION) else all_codes)
-        self.guesses = all_codes if variant in (Variant.CLASSIC, Variant.BLACK_PEG,
-                                                Variant.DISTINCT) else distinct
+        distinct = (
+            _core.distinct_codes(n, k)
+            if variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS, Variant.PERMUTATION)
+            else all_codes
+        )
+        self.guesses = (
+            all_codes
+            if variant in (Variant.CLASSIC, Variant.BLACK_PEG, Variant.DISTINCT)
+            else distinct
+        )
         self.secrets = distinct if variant is not Variant.BLACK_PEG else all_codes
         # every built-in secret set lies inside its guess set
         self.secrets_are_guesses = True
@@ -210,8 +230,15 @@ class Game(CodeSets):
         self.digits = _core.code_digits(n, k, self.universe)
         self._xlogx, self.entropy_scale = _core.build_xlogx(int(self.secrets.size))
         self.kernel = _core.Kernel.from_codes(
-            _core.encode_codes(self.digits, k), self.digits, k, self._slot_table(),
-            self.nslots, self.win_slot, self._xlogx, self.universe)
+            _core.encode_codes(self.digits, k),
+            self.digits,
+            k,
+            self._slot_table(),
+            self.nslots,
+            self.win_slot,
+            self._xlogx,
+            self.universe,
+        )
 
     # ------------------------------------------------------------------ construction
 
@@ -232,7 +259,10 @@ class Game(CodeSets):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.n, self.k, self.variant) == (
-            other.n, other.k, other.variant)
+            other.n,
+            other.k,
+            other.variant,
+        )
 
     def __hash__(self) -> int:
         return hash((self.n, self.k, self.variant))
@@ -246,8 +276,10 @@ class Game(CodeSets):
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise CodeError(f"a code index is an integer, not {shown(index)}")
         if not 0 <= index < self.size:
-            raise CodeError(f"code index {index} is out of range 0..{self.size - 1} "
-                            f"(game.code({self._example()[5:]}) gives a code's index)")
+            raise CodeError(
+                f"code index {index} is out of range 0..{self.size - 1} "
+                f"(game.code({self._example()[5:]}) gives a code's index)"
+            )
         return int(index)
 
     def colours(self, index: int) -> tuple[int, ...]:
@@ -293,19 +325,23 @@ class Game(CodeSets):
         mastermind.game.CodeError: '1²34' is not a code: '²' is not a digit 0-9 (e.g. '1234')
         """
         if not isinstance(text, str):
-            raise CodeError(f"not a code: {shown(text)} (write a code as a string, "
-                            f"{self._example()})")
+            raise CodeError(
+                f"not a code: {shown(text)} (write a code as a string, {self._example()})"
+            )
         s = text.strip()
         if not s:
             raise CodeError("empty code")
         odd = next((ch for ch in s if ch not in "0123456789,;- \t"), None)
         if odd is not None:
-            raise CodeError(f"{shown(text)} is not a code: {odd!r} is not a digit 0-9 "
-                            f"({self._example()})")
+            raise CodeError(
+                f"{shown(text)} is not a code: {odd!r} is not a digit 0-9 ({self._example()})"
+            )
         parts = _SEPARATOR.split(s)
         if "" in parts:
-            raise CodeError(f"{shown(text)} has an empty field (a separator at the start, at "
-                            f"the end or two in a row; {self._example()})")
+            raise CodeError(
+                f"{shown(text)} has an empty field (a separator at the start, at "
+                f"the end or two in a row; {self._example()})"
+            )
         if len(parts) == 1 and len(parts[0]) == self.n and self.n > 1:
             parts = list(parts[0])  # compact form: one digit per colour (also when k >= 10)
         if len(parts) != self.n:
@@ -315,8 +351,9 @@ class Game(CodeSets):
                 got = "no separators (with 10 or more colours write them apart)"
             else:
                 got = f"{len(parts)} colours"
-            raise CodeError(f"{shown(text)} has {got}; a code has {self.n} colours "
-                            f"({self._example()})")
+            raise CodeError(
+                f"{shown(text)} has {got}; a code has {self.n} colours ({self._example()})"
+            )
         return self.index([int(p) for p in parts])
 
     def _example(self) -> str:
@@ -332,16 +369,21 @@ class Game(CodeSets):
             return self.parse_code(value)
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             return self._checked_index(value)
-        if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray)
-                                                and value.ndim == 1):
+        if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1):
             return self.index(list(value))
         if isinstance(value, (bytes, bytearray)):
-            raise CodeError(f"not a code: {shown(value)} (write it as a string, "
-                            f"{self._example()})")
-        kind = ("a set (unordered)" if isinstance(value, (set, frozenset))
-                else "a mapping" if isinstance(value, Mapping) else shown(value))
-        raise CodeError(f"not a code: {kind}; a code is a string such as "
-                        f"{self._example()[5:]}, a list of colours or an index")
+            raise CodeError(f"not a code: {shown(value)} (write it as a string, {self._example()})")
+        kind = (
+            "a set (unordered)"
+            if isinstance(value, (set, frozenset))
+            else "a mapping"
+            if isinstance(value, Mapping)
+            else shown(value)
+        )
+        raise CodeError(
+            f"not a code: {kind}; a code is a string such as "
+            f"{self._example()[5:]}, a list of colours or an index"
+        )
 
     def is_guess(self, index: int) -> bool:
         return _contains(self.guesses, index)
@@ -370,9 +412,11 @@ class Game(CodeSets):
         ``score(1122, 1213)`` would silently mean indices: see :meth:`score_index`."""
         for value in (guess, secret):
             if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-                raise CodeError(f"score() takes written codes such as "
-                                f"{self._example()[5:]}, not the integer {value}; for code "
-                                "indices use game.score_index(i, j)")
+                raise CodeError(
+                    f"score() takes written codes such as "
+                    f"{self._example()[5:]}, not the integer {value}; for code "
+                    "indices use game.score_index(i, j)"
+                )
         return self.score_index(self.code(guess), self.code(secret))
 
     def score_index(self, guess: int, secret: int) -> Score:
@@ -388,13 +432,17 @@ class Game(CodeSets):
         """The slot number of a score (a pair of integers, or a string)."""
         if isinstance(score, str):
             s = self.parse_score(score)
-        elif (isinstance(score, (tuple, list)) and len(score) == 2
-              and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-                      for x in score)):
+        elif (
+            isinstance(score, (tuple, list))
+            and len(score) == 2
+            and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in score)
+        ):
             s = Score(int(score[0]), int(score[1]))
         else:
-            raise ScoreError(f"not a score: {shown(score)} (a score is a pair of integers "
-                             "such as (2, 1), or text such as '2 1')")
+            raise ScoreError(
+                f"not a score: {shown(score)} (a score is a pair of integers "
+                "such as (2, 1), or text such as '2 1')"
+            )
         if s not in self._slot_of:
             raise ScoreError(f"{s.black} {s.white} is not a possible score for {self.n} positions")
         return self._slot_of[s]
@@ -405,11 +453,14 @@ class Game(CodeSets):
         if self.variant is Variant.BLACK_PEG:
             b = min(2, self.n)
             return f"the number of blacks, e.g. '{b}', or pegs '{'B' * b}' ('-' for none)"
-        ex = next(s for s in (Score(2, 1), Score(1, 1), Score(0, 2), Score(1, 0))
-                  if s in self._slot_of)
+        ex = next(
+            s for s in (Score(2, 1), Score(1, 1), Score(0, 2), Score(1, 0)) if s in self._slot_of
+        )
         compact = f", '{ex.black}{ex.white}'" if self.n < 10 else ""
-        return (f"'{ex.black} {ex.white}', '{ex.black},{ex.white}'{compact} or pegs "
-                f"'{ex.pegs()}' ('-' for none)")
+        return (
+            f"'{ex.black} {ex.white}', '{ex.black},{ex.white}'{compact} or pegs "
+            f"'{ex.pegs()}' ('-' for none)"
+        )
 
     def parse_score(self, text: str) -> Score:
         """Strict score parsing: ``"2 1"``, ``"2,1"``, ``"21"`` (n < 10), ``"BBW"`` pegs
@@ -423,7 +474,9 @@ class Game(CodeSets):
             b, w = int(m.group(1)), int(m.group(2))
         elif re.fullmatch(r"[0-9]", s) and self.variant is Variant.BLACK_PEG:
             b, w = int(s), 0
-        elif re.fullmatch(r"[0-9][0-9]", s) and self.n < 10 and self.variant is not Variant.BLACK_PEG:
+        elif (
+            re.fullmatch(r"[0-9][0-9]", s) and self.n < 10 and self.variant is not Variant.BLACK_PEG
+        ):
             b, w = int(s[0]), int(s[1])
         elif re.fullmatch(r"[BbWw]+|-", s):
             up = s.upper()
@@ -434,21 +487,27 @@ class Game(CodeSets):
             raise ScoreError(f"{shown(text)} is not a score; write {forms}")
         score = Score(b, w)
         if score not in self._slot_of:
-            why = ("a black-peg score has no whites" if self.variant is Variant.BLACK_PEG and w
-                   else f"blacks + whites is at most {self.n}" if b + w > self.n
-                   else f"{self.n - 1} blacks and 1 white cannot happen")
+            why = (
+                "a black-peg score has no whites"
+                if self.variant is Variant.BLACK_PEG and w
+                else f"blacks + whites is at most {self.n}"
+                if b + w > self.n
+                else f"{self.n - 1} blacks and 1 white cannot happen"
+            )
             raise ScoreError(f"{shown(text)} is not a possible score: {why}")
         return score
 
     # ------------------------------------------------------------------ sets
-    def partition(self, guess: CodeLike, candidates: Iterable[CodeLike] | np.ndarray | None = None
-                  ) -> np.ndarray:
+    def partition(
+        self, guess: CodeLike, candidates: Iterable[CodeLike] | np.ndarray | None = None
+    ) -> np.ndarray:
         """The partition table of ``guess`` over ``candidates`` (default: all secrets)."""
         cands = self.as_indices(candidates, self.secrets, "candidates")
         return self.kernel.histogram(self.guess(guess), cands)
 
-    def filter(self, candidates: np.ndarray, guess: CodeLike,
-               score: Union[Score, tuple[int, int], str]) -> np.ndarray:
+    def filter(
+        self, candidates: np.ndarray, guess: CodeLike, score: Union[Score, tuple[int, int], str]
+    ) -> np.ndarray:
         """The candidates that give ``score`` to ``guess``."""
         cands = self.as_indices(candidates, self.secrets, "candidates")
         return self.kernel.filter(self.guess(guess), self.slot(score), cands)

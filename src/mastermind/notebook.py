@@ -21,10 +21,18 @@ from typing import Any, Optional
 from .pegs import CSS, keys_html, peg_html
 from .rules import average_text
 
-__all__ = ["analysis_html", "code_html", "comparison_html", "score_html", "session_html",
-           "worst_case_html"]
+__all__ = [
+    "analysis_html",
+    "code_html",
+    "comparison_html",
+    "score_html",
+    "session_html",
+    "worst_case_html",
+]
 
-_STYLE = CSS + """\
+_STYLE = (
+    CSS
+    + """\
 .mm table{border-collapse:collapse;margin:.3em 0}
 .mm th,.mm td{padding:.15em .6em;text-align:left;border-bottom:1px solid #ddd}
 .mm td.n,.mm th.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -32,6 +40,7 @@ _STYLE = CSS + """\
 .mm .bar{display:inline-block;height:.8em;background:#4363d8;vertical-align:middle}
 .mm p{margin:.2em 0}
 """
+)
 
 
 def _wrap(body: str) -> str:
@@ -62,15 +71,23 @@ def score_html(game: Any, score: Any) -> str:
     return f'<span class="mm-code">{shown}</span>{keys_html(score.black, white, game.n)}'
 
 
-def _table(headers: list[str], rows: list[list[str]], numeric: set[str],
-           classes: Optional[list[str]] = None) -> str:
-    head = "".join(f'<th class="n">{escape(h)}</th>' if h in numeric else f"<th>{escape(h)}</th>"
-                   for h in headers)
+def _table(
+    headers: list[str],
+    rows: list[list[str]],
+    numeric: set[str],
+    classes: Optional[list[str]] = None,
+) -> str:
+    head = "".join(
+        f'<th class="n">{escape(h)}</th>' if h in numeric else f"<th>{escape(h)}</th>"
+        for h in headers
+    )
     body = []
     for i, row in enumerate(rows):
         cls = f' class="{classes[i]}"' if classes and classes[i] else ""
-        cells = "".join(f'<td class="n">{c}</td>' if h in numeric else f"<td>{c}</td>"
-                        for h, c in zip(headers, row))
+        cells = "".join(
+            f'<td class="n">{c}</td>' if h in numeric else f"<td>{c}</td>"
+            for h, c in zip(headers, row)
+        )
         body.append(f"<tr{cls}>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
@@ -84,16 +101,24 @@ def analysis_html(a: Any) -> str:
     the distribution as a table with bars."""
     game, avg = a.game, a.average
     top = max(a.distribution.values())
-    rows = [[str(d), f"{c:,}", f"{c / a.secrets:.1%}",
-             f'<span class="bar" style="width:{max(1, round(12 * c / top * 10)) / 10}em">'
-             "</span>"]
-            for d, c in sorted(a.distribution.items())]
-    head = (f"<p><b>{escape(game.name)} {escape(str(a.strategy))}</b>, {_pool(a.candidates_only)}, "
-            f"first guess {code_html(game, a.first_guess)}</p>"
-            f"<p>{a.secrets:,} secrets: total {a.total}, average {average_text(avg)}, "
-            f"max {a.max}</p>")
-    return _wrap(head + _table(["guesses", "secrets", "share", ""], rows,
-                               {"guesses", "secrets", "share"}))
+    rows = [
+        [
+            str(d),
+            f"{c:,}",
+            f"{c / a.secrets:.1%}",
+            f'<span class="bar" style="width:{max(1, round(12 * c / top * 10)) / 10}em"></span>',
+        ]
+        for d, c in sorted(a.distribution.items())
+    ]
+    head = (
+        f"<p><b>{escape(game.name)} {escape(str(a.strategy))}</b>, {_pool(a.candidates_only)}, "
+        f"first guess {code_html(game, a.first_guess)}</p>"
+        f"<p>{a.secrets:,} secrets: total {a.total}, average {average_text(avg)}, "
+        f"max {a.max}</p>"
+    )
+    return _wrap(
+        head + _table(["guesses", "secrets", "share", ""], rows, {"guesses", "secrets", "share"})
+    )
 
 
 def comparison_html(c: Any) -> str:
@@ -102,8 +127,7 @@ def comparison_html(c: Any) -> str:
     rows = []
     for r, cells in zip(c.rows, c.cells()):
         cells = [escape(x) for x in cells]
-        cells[2] = code_html(c.game, c.game.code(r.first_guess)) if _has_pegs(c.game) \
-            else cells[2]
+        cells[2] = code_html(c.game, c.game.code(r.first_guess)) if _has_pegs(c.game) else cells[2]
         rows.append(cells)
     return _wrap(f"<p><b>{escape(c.title())}</b></p>" + _table(heads, rows, set(c.NUMERIC)))
 
@@ -114,21 +138,31 @@ def session_html(s: Any) -> str:
     game = s.game
     left = s.remaining_after()
     conflict = set(s.conflict())
-    rows = [[str(i), code_html(game, r.guess), score_html(game, r.score), f"{left[i - 1]:,}"]
-            for i, r in enumerate(s.history, 1)]
+    rows = [
+        [str(i), code_html(game, r.guess), score_html(game, r.score), f"{left[i - 1]:,}"]
+        for i, r in enumerate(s.history, 1)
+    ]
     if s.solved:
         state = f"solved in {len(s.history)} guesses: {code_html(game, s.history[-1].guess)}"
     elif not s.consistent:
         rows_text = ", ".join(map(str, sorted(conflict)))
         state = f"inconsistent: rows {rows_text} cannot all be true"
     else:
-        state = (f"{s.remaining:,} candidates left; the {escape(str(s.strategy))} strategy "
-                 f"plays {code_html(game, s.suggest())}")
-    head = (f"<p><b>{escape(game.name)}</b> session, {escape(str(s.strategy))}: "
-            f"{state}</p>")
-    table = (_table(["#", "guess", "score", "left"], rows, {"#", "left"},
-                    ["conflict" if i in conflict else "" for i in range(1, len(rows) + 1)])
-             if rows else "<p>(no guesses yet)</p>")
+        state = (
+            f"{s.remaining:,} candidates left; the {escape(str(s.strategy))} strategy "
+            f"plays {code_html(game, s.suggest())}"
+        )
+    head = f"<p><b>{escape(game.name)}</b> session, {escape(str(s.strategy))}: {state}</p>"
+    table = (
+        _table(
+            ["#", "guess", "score", "left"],
+            rows,
+            {"#", "left"},
+            ["conflict" if i in conflict else "" for i in range(1, len(rows) + 1)],
+        )
+        if rows
+        else "<p>(no guesses yet)</p>"
+    )
     return _wrap(head + table)
 
 
@@ -136,14 +170,18 @@ def worst_case_html(w: Any) -> str:
     """A :class:`~mastermind.bounds.WorstCase`: the bounds, how each was proved, and the
     searches run."""
     value = str(w.upper) if w.exact else f"{w.lower}..{w.upper}"
-    head = (f"<p><b>{escape(w.game.name)}</b>, {_pool(w.candidates_only)}: worst case "
-            f"<b>{value}</b> ({escape(w.status)})</p>"
-            f"<p>{escape(w.summary())}</p>"
-            f"<p>lower bound by {escape(w.lower_proof)}, upper bound by "
-            f"{escape(w.upper_source)}; {w.nodes:,} nodes in {w.seconds:.2f} s</p>")
+    head = (
+        f"<p><b>{escape(w.game.name)}</b>, {_pool(w.candidates_only)}: worst case "
+        f"<b>{value}</b> ({escape(w.status)})</p>"
+        f"<p>{escape(w.summary())}</p>"
+        f"<p>lower bound by {escape(w.lower_proof)}, upper bound by "
+        f"{escape(w.upper_source)}; {w.nodes:,} nodes in {w.seconds:.2f} s</p>"
+    )
     what = {True: "exists", False: "none", None: "unfinished"}
-    rows = [[str(s.guesses), what[s.exists], f"{s.nodes:,}", f"{s.seconds:.2f}"]
-            for s in w.steps]
-    table = _table(["at most", "strategy", "nodes", "seconds"], rows,
-                   {"at most", "nodes", "seconds"}) if rows else ""
+    rows = [[str(s.guesses), what[s.exists], f"{s.nodes:,}", f"{s.seconds:.2f}"] for s in w.steps]
+    table = (
+        _table(["at most", "strategy", "nodes", "seconds"], rows, {"at most", "nodes", "seconds"})
+        if rows
+        else ""
+    )
     return _wrap(head + table)

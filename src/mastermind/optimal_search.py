@@ -22,8 +22,7 @@ from .rules import Strategy
 from .stopping import TimeLimitReached
 from .strategy_walk import Node, build_tree, in_score_order
 
-__all__ = ["SEEDS", "Answer", "Optimum", "fallback_strategy", "new_optimizer",
-           "optimum_from"]
+__all__ = ["SEEDS", "Answer", "Optimum", "fallback_strategy", "new_optimizer", "optimum_from"]
 
 #: the one-step strategies whose trees give the search its first upper bound
 SEEDS = (Strategy.ENTROPY, Strategy.EXPECTED_SIZE, Strategy.PARTS, Strategy.MINMAX)
@@ -44,9 +43,15 @@ class Answer(NamedTuple):
 def new_optimizer(game: Any, candidates_only: bool, memory: int, threads: int) -> Any:
     """The kernel's optimal search over ``game`` (its symmetry, and absent colours merged
     when every code may be guessed), a memo of ``memory`` bytes, on ``threads`` threads."""
-    return _optimal.Optimizer(game.kernel, game.guesses, candidates_only, game.symmetric,
-                              game.symmetric and game.guesses.size == game.size,
-                              int(memory), threads)
+    return _optimal.Optimizer(
+        game.kernel,
+        game.guesses,
+        candidates_only,
+        game.symmetric,
+        game.symmetric and game.guesses.size == game.size,
+        int(memory),
+        threads,
+    )
 
 
 @dataclass
@@ -68,14 +73,14 @@ class Optimum:
     exact: bool
     lower: Optional[int]
     tree: Optional[Node]
-    status: str                  # "exact", "time-limit" or "interrupted"
+    status: str  # "exact", "time-limit" or "interrupted"
     source: str
     nodes: int = 0
     seconds: float = 0.0
-    strategy: str = "optimal"    # how tree exports name it
+    strategy: str = "optimal"  # how tree exports name it
     history: list[tuple[int, int]] = field(default_factory=list)  # (guess, slot) played before
-    secrets_left: int = 0        # the secrets the history leaves (all, without one)
-    units: Optional[int] = None          # with a scheduler or a checkpoint: units of work,
+    secrets_left: int = 0  # the secrets the history leaves (all, without one)
+    units: Optional[int] = None  # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
 
     @property
@@ -102,14 +107,16 @@ class Optimum:
     def summary(self) -> str:
         """One line: the total, the average, the maximum, whether it is proved."""
         if not self.feasible:
-            return (f"no strategy finds every secret within {self.max_guesses} guesses "
-                    f"(proved)")
+            return f"no strategy finds every secret within {self.max_guesses} guesses (proved)"
         if self.total is None:
             return f"no strategy found yet ({self.status}); the optimum is at least {self.lower}"
         avg = self.average
         assert avg is not None
-        each = (str(avg) if avg.denominator == 1
-                else f"{avg.numerator}/{avg.denominator} = {float(avg):.4f}")
+        each = (
+            str(avg)
+            if avg.denominator == 1
+            else f"{avg.numerator}/{avg.denominator} = {float(avg):.4f}"
+        )
         head = f"total {self.total} ({each} a secret), max {self.max}"
         if self.exact:
             return f"{head}: the least possible"
@@ -130,8 +137,9 @@ class Optimum:
             "average_fraction": None if avg is None else f"{avg.numerator}/{avg.denominator}",
             "max": self.max,
             "distribution": {str(d): c for d, c in sorted(self.distribution.items())},
-            "first_guess": (None if self.first_guess is None
-                            else game.format_code(self.first_guess)),
+            "first_guess": (
+                None if self.first_guess is None else game.format_code(self.first_guess)
+            ),
             "history": [[game.format_code(g), str(game.slots[s])] for g, s in self.history],
             "exact": self.exact,
             "lower": self.lower,
@@ -149,8 +157,14 @@ class Optimum:
         return out
 
 
-def fallback_strategy(game: Any, candidates_only: bool, max_guesses: Optional[int],
-                      g0: Optional[int], limit: Optional[float], threads: int) -> Any:
+def fallback_strategy(
+    game: Any,
+    candidates_only: bool,
+    max_guesses: Optional[int],
+    g0: Optional[int],
+    limit: Optional[float],
+    threads: int,
+) -> Any:
     """The best one-step strategy within the constraints (an analysis with its tree), or
     None when none of them keeps within ``max_guesses``."""
     start = time.perf_counter()
@@ -159,8 +173,15 @@ def fallback_strategy(game: Any, candidates_only: bool, max_guesses: Optional[in
         left = None if limit is None else limit - (time.perf_counter() - start)
         if left is not None and left <= 0:
             raise TimeLimitReached("the time limit was reached")
-        a = analyze(game, strategy, candidates_only=candidates_only, first=g0, tree=True,
-                    jobs=threads, time_limit=left)
+        a = analyze(
+            game,
+            strategy,
+            candidates_only=candidates_only,
+            first=g0,
+            tree=True,
+            jobs=threads,
+            time_limit=left,
+        )
         if max_guesses is not None and a.max > max_guesses:
             continue
         if best is None or a.total < best.total:
@@ -177,23 +198,47 @@ def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
         return 0
     if secrets > 1 << 20:
         return 2 * secrets - 1
-    est = int(_optimal.est_table(secrets, int(game.nslots) - 1,
-                                 int(max_guesses or 100))[secrets])
+    est = int(_optimal.est_table(secrets, int(game.nslots) - 1, int(max_guesses or 100))[secrets])
     return est if 0 < est < _optimal.NO_STRATEGY else 2 * secrets - 1
 
 
-def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
-                 g0: Optional[int], seed: Any, found: Optional[Answer], status: str,
-                 deadline_passed: bool, nodes: int, seconds: float, secrets: int,
-                 history: list[tuple[int, int]]) -> Optimum:
+def optimum_from(
+    game: Any,
+    candidates_only: bool,
+    max_guesses: Optional[int],
+    g0: Optional[int],
+    seed: Any,
+    found: Optional[Answer],
+    status: str,
+    deadline_passed: bool,
+    nodes: int,
+    seconds: float,
+    secrets: int,
+    history: list[tuple[int, int]],
+) -> Optimum:
     """The Optimum from the search's answer ``found`` (None: stopped before it had one),
     or from the seed strategy when the search did not improve on it."""
-    code, value, lower, recs = (found if found is not None
-                                else Answer(_optimal.RUN_STOPPED, -1, 0, None))
+    code, value, lower, recs = (
+        found if found is not None else Answer(_optimal.RUN_STOPPED, -1, 0, None)
+    )
     if code == _optimal.RUN_ABOVE_LIMIT and seed is None:
         # nothing at all: no strategy within max_guesses
-        return Optimum(game, candidates_only, max_guesses, g0, {}, True, None, None, status,
-                       "search", nodes, seconds, history=history, secrets_left=secrets)
+        return Optimum(
+            game,
+            candidates_only,
+            max_guesses,
+            g0,
+            {},
+            True,
+            None,
+            None,
+            status,
+            "search",
+            nodes,
+            seconds,
+            history=history,
+            secrets_left=secrets,
+        )
     if code == _optimal.RUN_ABOVE_LIMIT:  # pragma: no cover - the seed is within the limit
         raise RuntimeError("the optimal search lost its seed strategy")
     if code == _optimal.RUN_OPTIMUM or (value >= 0 and (seed is None or value < seed.total)):
@@ -216,7 +261,19 @@ def optimum_from(game: Any, candidates_only: bool, max_guesses: Optional[int],
         status = "time-limit" if deadline_passed else "interrupted"
     if total is not None and low >= total:
         exact, low = True, total
-    return Optimum(game, candidates_only, max_guesses,
-                   None if tree is None else tree.guess, dict(sorted(dist.items())), exact,
-                   low, tree, "exact" if exact else status, source, nodes, seconds,
-                   history=history, secrets_left=secrets)
+    return Optimum(
+        game,
+        candidates_only,
+        max_guesses,
+        None if tree is None else tree.guess,
+        dict(sorted(dist.items())),
+        exact,
+        low,
+        tree,
+        "exact" if exact else status,
+        source,
+        nodes,
+        seconds,
+        history=history,
+        secrets_left=secrets,
+    )

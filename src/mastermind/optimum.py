@@ -38,12 +38,21 @@ __all__ = ["DEFAULT_MEMORY", "Optimum", "optimal"]
 Progress = Callable[[int, int], None]
 
 
-def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bool = False,
-            first: Optional[CodeLike] = None, history: Iterable[tuple[CodeLike, Any]] = (),
-            time_limit: Optional[float] = None, jobs: Optional[int] = None,
-            progress: Optional[Progress] = None, memory: int = DEFAULT_MEMORY,
-            scheduler: Optional[str] = None, client: Any = None,
-            checkpoint: Optional[str] = None) -> Optimum:
+def optimal(
+    game: Any,
+    *,
+    max_guesses: Optional[int] = None,
+    candidates_only: bool = False,
+    first: Optional[CodeLike] = None,
+    history: Iterable[tuple[CodeLike, Any]] = (),
+    time_limit: Optional[float] = None,
+    jobs: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    memory: int = DEFAULT_MEMORY,
+    scheduler: Optional[str] = None,
+    client: Any = None,
+    checkpoint: Optional[str] = None,
+) -> Optimum:
     """The strategy with the least total number of guesses over every secret of ``game``.
 
     Parameters
@@ -76,12 +85,15 @@ def optimal(game: Any, *, max_guesses: Optional[int] = None, candidates_only: bo
         finished unit is recorded in the SQLite ``checkpoint`` and a rerun resumes
         (docs/distributed.md).  The same strategy; ``progress`` then counts units.
     """
-    q = _question(game, max_guesses, candidates_only, first, history, jobs, time_limit,
-                  progress, memory)
+    q = _question(
+        game, max_guesses, candidates_only, first, history, jobs, time_limit, progress, memory
+    )
     if wants_engine(scheduler, client, checkpoint):
         if q.played:
-            raise checks.ArgumentError("a history cannot be combined with a scheduler or a "
-                                       "checkpoint (the units split the game from its root)")
+            raise checks.ArgumentError(
+                "a history cannot be combined with a scheduler or a "
+                "checkpoint (the units split the game from its root)"
+            )
         return _as_units(game, q, scheduler, client, checkpoint)
     return _here(game, q)
 
@@ -90,10 +102,19 @@ class _Question:
     """An optimum asked for, its arguments checked: the position (``played``, its
     candidates ``cands``), the opening ``g0`` if given, and how to search."""
 
-    def __init__(self, game: Any, max_guesses: Optional[int], candidates_only: bool,
-                 g0: Optional[int], played: list[tuple[int, int]], cands: np.ndarray,
-                 limit: Optional[float], threads: int, progress: Optional[Progress],
-                 memory: int):
+    def __init__(
+        self,
+        game: Any,
+        max_guesses: Optional[int],
+        candidates_only: bool,
+        g0: Optional[int],
+        played: list[tuple[int, int]],
+        cands: np.ndarray,
+        limit: Optional[float],
+        threads: int,
+        progress: Optional[Progress],
+        memory: int,
+    ):
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
         self.g0 = g0
@@ -112,15 +133,26 @@ class _Question:
         return None if self.limit is None else self.limit - self.elapsed()
 
 
-def _question(game: Any, max_guesses: Any, candidates_only: bool, first: Any,
-              history: Iterable[tuple[CodeLike, Any]], jobs: Any, time_limit: Any,
-              progress: Any, memory: Any) -> _Question:
+def _question(
+    game: Any,
+    max_guesses: Any,
+    candidates_only: bool,
+    first: Any,
+    history: Iterable[tuple[CodeLike, Any]],
+    jobs: Any,
+    time_limit: Any,
+    progress: Any,
+    memory: Any,
+) -> _Question:
     """The arguments of :func:`optimal` checked, the position played out."""
     checks.game(game, "optimal")
     if not game.secrets_are_guesses and not candidates_only:
         raise checks.ArgumentError(f"in {game.name} some secrets cannot be guessed")
-    if max_guesses is not None and (isinstance(max_guesses, bool) or not isinstance(
-            max_guesses, (int, np.integer)) or not 1 <= max_guesses <= 64):
+    if max_guesses is not None and (
+        isinstance(max_guesses, bool)
+        or not isinstance(max_guesses, (int, np.integer))
+        or not 1 <= max_guesses <= 64
+    ):
         raise checks.ArgumentError(f"max_guesses must be an integer 1..64, not {max_guesses!r}")
     threads = checks.threads(jobs)
     limit = checks.time_limit(time_limit)
@@ -132,15 +164,28 @@ def _question(game: Any, max_guesses: Any, candidates_only: bool, first: Any,
         raise checks.ArgumentError("no secret is consistent with that history")
     for g, s in played:
         if s == game.win_slot:
-            raise checks.ArgumentError(f"the game is already won: {game.format_code(g)} "
-                                       f"scored {game.slots[s]}; nothing is left to plan")
+            raise checks.ArgumentError(
+                f"the game is already won: {game.format_code(g)} "
+                f"scored {game.slots[s]}; nothing is left to plan"
+            )
     g0 = None if first is None else game.guess(first)
     if g0 is not None and candidates_only and not _among(g0, cands):
         after = " after that history" if played else ""
-        raise checks.ArgumentError(f"{game.format_code(g0)} is not a candidate{after}, and "
-                                   "only candidates may be played")
-    return _Question(game, None if max_guesses is None else int(max_guesses),
-                     candidates_only, g0, played, cands, limit, threads, progress, memory)
+        raise checks.ArgumentError(
+            f"{game.format_code(g0)} is not a candidate{after}, and only candidates may be played"
+        )
+    return _Question(
+        game,
+        None if max_guesses is None else int(max_guesses),
+        candidates_only,
+        g0,
+        played,
+        cands,
+        limit,
+        threads,
+        progress,
+        memory,
+    )
 
 
 def _among(code: int, cands: np.ndarray) -> bool:
@@ -156,8 +201,9 @@ def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
     if q.limit is None or q.played:
         return None, "exact"
     try:
-        return fallback_strategy(game, q.candidates_only, q.max_guesses, q.g0, q.limit,
-                                 q.threads), "exact"
+        return fallback_strategy(
+            game, q.candidates_only, q.max_guesses, q.g0, q.limit, q.threads
+        ), "exact"
     except TimeLimitReached:
         return None, "time-limit"
     except KeyboardInterrupt:
@@ -172,37 +218,68 @@ def _here(game: Any, q: _Question) -> Optimum:
     hist = np.array([g for g, _ in q.played], dtype=np.int32)
     progress = q.progress
     found: Optional[Answer] = None
-    if status != "interrupted":             # (out of time: the search's bound at least)
+    if status != "interrupted":  # (out of time: the search's bound at least)
         try:
-            found = Answer(*run_stoppable(
-                lambda f: search.run(q.cands, hist, int(q.max_guesses or 0),
-                                     0 if seed is None else seed.total + 1,
-                                     -1 if q.g0 is None else q.g0, f),
-                flag, every=(None if progress is None else lambda: progress(*search.progress))))
+            found = Answer(
+                *run_stoppable(
+                    lambda f: search.run(
+                        q.cands,
+                        hist,
+                        int(q.max_guesses or 0),
+                        0 if seed is None else seed.total + 1,
+                        -1 if q.g0 is None else q.g0,
+                        f,
+                    ),
+                    flag,
+                    every=(None if progress is None else lambda: progress(*search.progress)),
+                )
+            )
         except TimeLimitReached:  # (the kernel hands back what it found, see below)
             status = "time-limit"
         except KeyboardInterrupt:
             status = "interrupted"
     if found is None and search.last is not None:  # stopped: what the kernel had found
         found = Answer(*search.last)
-    return optimum_from(game, q.candidates_only, q.max_guesses, q.g0, seed, found, status,
-                        flag.value == _core.STOP_DEADLINE, int(search.stats["nodes"]), q.elapsed(),
-                        int(q.cands.size), q.played)
+    return optimum_from(
+        game,
+        q.candidates_only,
+        q.max_guesses,
+        q.g0,
+        seed,
+        found,
+        status,
+        flag.value == _core.STOP_DEADLINE,
+        int(search.stats["nodes"]),
+        q.elapsed(),
+        int(q.cands.size),
+        q.played,
+    )
 
 
-def _as_units(game: Any, q: _Question, scheduler: Any, client: Any,
-              checkpoint: Any) -> Optimum:
+def _as_units(game: Any, q: _Question, scheduler: Any, client: Any, checkpoint: Any) -> Optimum:
     """The subtrees below the root as units (:mod:`mastermind.units_optimal`), on a Dask
     cluster or on threads here, recorded in ``checkpoint``."""
     flag = new_flag(q.limit)
     plan: Any = None
-    with open_run(game, kind="optimal", params=checkpoint_params(
-            game, q.candidates_only, q.max_guesses, q.g0), scheduler=scheduler,
-            client=client, threads=q.threads, checkpoint=checkpoint) as run:
+    with open_run(
+        game,
+        kind="optimal",
+        params=checkpoint_params(game, q.candidates_only, q.max_guesses, q.g0),
+        scheduler=scheduler,
+        client=client,
+        threads=q.threads,
+        checkpoint=checkpoint,
+    ) as run:
         seed, status = _fallback(game, q)
         if status == "exact":
-            plan = plan_optimal(game, q.max_guesses, q.candidates_only, q.g0, q.memory,
-                                set() if run.store is None else run.store.keys())
+            plan = plan_optimal(
+                game,
+                q.max_guesses,
+                q.candidates_only,
+                q.g0,
+                q.memory,
+                set() if run.store is None else run.store.keys(),
+            )
             try:
                 run.execute(plan, flag, q.progress, q.left())
             except TimeLimitReached:
@@ -210,9 +287,20 @@ def _as_units(game: Any, q: _Question, scheduler: Any, client: Any,
             except KeyboardInterrupt:
                 status = "interrupted"
     found = None if plan is None else plan.answer(status == "exact")
-    result = optimum_from(game, q.candidates_only, q.max_guesses, q.g0, seed, found, status,
-                          flag.value == _core.STOP_DEADLINE, 0 if plan is None else plan.nodes, q.elapsed(),
-                          int(game.secrets.size), [])
+    result = optimum_from(
+        game,
+        q.candidates_only,
+        q.max_guesses,
+        q.g0,
+        seed,
+        found,
+        status,
+        flag.value == _core.STOP_DEADLINE,
+        0 if plan is None else plan.nodes,
+        q.elapsed(),
+        int(game.secrets.size),
+        [],
+    )
     if plan is not None:
         result.units = run.units if status == "exact" else plan.offered
         result.units_resumed = run.resumed

@@ -18,10 +18,22 @@ from html import escape
 
 # (hex, name) of colours 1..16
 _PALETTE = (
-    ("#e6194b", "red"), ("#3cb44b", "green"), ("#ffe119", "yellow"), ("#4363d8", "blue"),
-    ("#f58231", "orange"), ("#911eb4", "purple"), ("#42d4f4", "cyan"), ("#f032e6", "magenta"),
-    ("#bfef45", "lime"), ("#fabed4", "pink"), ("#469990", "teal"), ("#dcbeff", "lavender"),
-    ("#9a6324", "brown"), ("#fffac8", "beige"), ("#800000", "maroon"), ("#000075", "navy"),
+    ("#e6194b", "red"),
+    ("#3cb44b", "green"),
+    ("#ffe119", "yellow"),
+    ("#4363d8", "blue"),
+    ("#f58231", "orange"),
+    ("#911eb4", "purple"),
+    ("#42d4f4", "cyan"),
+    ("#f032e6", "magenta"),
+    ("#bfef45", "lime"),
+    ("#fabed4", "pink"),
+    ("#469990", "teal"),
+    ("#dcbeff", "lavender"),
+    ("#9a6324", "brown"),
+    ("#fffac8", "beige"),
+    ("#800000", "maroon"),
+    ("#000075", "navy"),
 )
 
 COLOURS = tuple(h for h, _ in _PALETTE)
@@ -58,11 +70,16 @@ CSS = """\
 
 def peg_html(c: int) -> str:
     """One code peg as an HTML span (its number and colour name in the tooltip)."""
-    return (f'<span class="mm-peg" style="background:{colour_of(c)}" '
-            f'title="{c} ({escape(name_of(c))})"></span>')
+    return (
+        f'<span class="mm-peg" style="background:{colour_of(c)}" '
+        f'title="{c} ({escape(name_of(c))})"></span>'
+    )
 
 
 def keys_html(black: int, white: int, n: int) -> str:
     """A score as key pegs: ``black`` black, ``white`` white, the rest empty."""
-    return ('<span class="mm-key b"></span>' * black + '<span class="mm-key w"></span>' * white
-            + '<span class="mm-key e"></span>' * max(0, n - black - white))
+    return (
+        '<span class="mm-key b"></span>' * black
+        + '<span class="mm-key w"></span>' * white
+        + '<span class="mm-key e"></span>' * max(0, n - black - white)
+    )

@@ -38,14 +38,23 @@ from typing import Optional, Protocol, Union
 
 import numpy as np
 
+from . import checks
 from .errors import MastermindError
 from .game import CodeLike, Game, Score, ScoreError
-from . import checks
 from .strategies import Choice, Strategy, first_guess, next_guess
 
 __all__ = [
-    "Adversary", "Codemaker", "InconsistentAnswers", "PlayError", "Row", "SecretCodemaker",
-    "Session", "cannot_be_true", "minimal_conflict", "rows_text", "to_score",
+    "Adversary",
+    "Codemaker",
+    "InconsistentAnswers",
+    "PlayError",
+    "Row",
+    "SecretCodemaker",
+    "Session",
+    "cannot_be_true",
+    "minimal_conflict",
+    "rows_text",
+    "to_score",
 ]
 
 ScoreLike = Union[Score, tuple[int, int], str]
@@ -64,8 +73,11 @@ class InconsistentAnswers(PlayError):
 
     def __init__(self, rows: Iterable[int], message: Optional[str] = None):
         self.rows = tuple(rows)
-        super().__init__(message or f"{cannot_be_true(self.rows)}: no secret gives "
-                                    f"{'that answer' if len(self.rows) == 1 else 'every answer'}")
+        super().__init__(
+            message
+            or f"{cannot_be_true(self.rows)}: no secret gives "
+            f"{'that answer' if len(self.rows) == 1 else 'every answer'}"
+        )
 
 
 def cannot_be_true(rows: tuple[int, ...]) -> str:
@@ -165,8 +177,14 @@ class Session:
     (256, ['3333', '3334', '3335'])
     """
 
-    def __init__(self, game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
-                 candidates_only: bool = False, first: Optional[CodeLike] = None):
+    def __init__(
+        self,
+        game: Game,
+        strategy: Union[str, Strategy] = Strategy.MINMAX,
+        *,
+        candidates_only: bool = False,
+        first: Optional[CodeLike] = None,
+    ):
         self.game = checks.game(game, "Session")
         self.strategy = Strategy.parse(strategy)
         self.candidates_only = bool(candidates_only)
@@ -174,8 +192,10 @@ class Session:
         if first is not None:
             self._first = game.guess(first)
             if self.candidates_only and not game.is_secret(self._first):
-                raise PlayError(f"{game.format_code(self._first)} is not a candidate, and only "
-                                "candidates may be played")
+                raise PlayError(
+                    f"{game.format_code(self._first)} is not a candidate, and only "
+                    "candidates may be played"
+                )
         self._rows: list[Row] = []
         self._cands: np.ndarray = game.secrets
         self._suggestion: Optional[Choice] = None  # kept until the next move
@@ -189,8 +209,10 @@ class Session:
         return self._first
 
     def __repr__(self) -> str:
-        return (f"<Session {self.game.name} {self.strategy}: {len(self._rows)} rows, "
-                f"{self.remaining} candidates>")
+        return (
+            f"<Session {self.game.name} {self.strategy}: {len(self._rows)} rows, "
+            f"{self.remaining} candidates>"
+        )
 
     def _repr_html_(self) -> str:
         from .notebook import session_html
@@ -229,8 +251,11 @@ class Session:
     def solved(self) -> bool:
         """Whether the last row is a win that fits every answer (a win on a guess that cannot
         be the secret only makes the answers inconsistent)."""
-        return (bool(self._rows) and self._rows[-1].score == self.game.slots[self.game.win_slot]
-                and self.consistent)
+        return (
+            bool(self._rows)
+            and self._rows[-1].score == self.game.slots[self.game.win_slot]
+            and self.consistent
+        )
 
     def conflict(self) -> tuple[int, ...]:
         """A smallest set of rows (1-based) that cannot all be true; ``()`` if consistent."""
@@ -263,15 +288,22 @@ class Session:
         if not self.consistent:
             raise self._inconsistent()
         old = self._suggestion
-        if old is None or not old.complete and (
-                time_limit is None or time_limit > self._suggestion_limit):
+        if (
+            old is None
+            or not old.complete
+            and (time_limit is None or time_limit > self._suggestion_limit)
+        ):
             if not self._rows:
                 self._suggestion = Choice(self.first, True, 0.0)
             else:
                 self._suggestion = next_guess(
-                    self.game, self._cands, self.strategy,
+                    self.game,
+                    self._cands,
+                    self.strategy,
                     candidates_only=self.candidates_only,
-                    history=[r.guess for r in self._rows], time_limit=time_limit)
+                    history=[r.guess for r in self._rows],
+                    time_limit=time_limit,
+                )
             self._suggestion_limit = time_limit or 0.0
         assert self._suggestion is not None
         return self._suggestion.guess
@@ -290,8 +322,9 @@ class Session:
         """
         self._check_open()
         if not self.consistent:
-            raise self._inconsistent("the answers are already inconsistent: fix or undo a row "
-                                     "before recording another")
+            raise self._inconsistent(
+                "the answers are already inconsistent: fix or undo a row before recording another"
+            )
         g = self.game.guess(guess)
         s = to_score(self.game, score)
         self._rows.append(Row(g, s))
@@ -312,8 +345,11 @@ class Session:
     def fix(self, row: int, score: ScoreLike) -> int:
         """Replace the score of ``row`` (1-based) and return how many candidates are left;
         raises :class:`InconsistentAnswers` if the answers are still inconsistent."""
-        if isinstance(row, bool) or not isinstance(row, (int, np.integer)) \
-                or not 1 <= row <= len(self._rows):
+        if (
+            isinstance(row, bool)
+            or not isinstance(row, (int, np.integer))
+            or not 1 <= row <= len(self._rows)
+        ):
             have = f"rows 1..{len(self._rows)}" if self._rows else "no rows yet"
             raise PlayError(f"no row {row!r}: there are {have}")
         s = to_score(self.game, score)
@@ -330,8 +366,9 @@ class Session:
 
     def _check_open(self) -> None:
         if self.solved:
-            raise PlayError(f"the code is already broken: it is "
-                            f"{self.game.format_code(self._rows[-1].guess)}")
+            raise PlayError(
+                f"the code is already broken: it is {self.game.format_code(self._rows[-1].guess)}"
+            )
 
     def _inconsistent(self, message: Optional[str] = None) -> InconsistentAnswers:
         rows = self.conflict()
@@ -359,8 +396,9 @@ class SecretCodemaker:
     (Score(black=0, white=0), Score(black=4, white=0))
     """
 
-    def __init__(self, game: Game, secret: Optional[CodeLike] = None, *,
-                 seed: Optional[int] = None):
+    def __init__(
+        self, game: Game, secret: Optional[CodeLike] = None, *, seed: Optional[int] = None
+    ):
         self.game = game
         if secret is None:
             secret = int(game.secrets[random.Random(seed).randrange(game.secrets.size)])

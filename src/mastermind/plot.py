@@ -23,8 +23,12 @@ SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 """The files :func:`save_plot` writes, by suffix."""
 
 STRATEGY_COLOURS = {
-    "minmax": "#1f77b4", "entropy": "#ff7f0e", "parts": "#2ca02c",
-    "expected-size": "#d62728", "first-candidate": "#9467bd", "optimal": "#333333",
+    "minmax": "#1f77b4",
+    "entropy": "#ff7f0e",
+    "parts": "#2ca02c",
+    "expected-size": "#d62728",
+    "first-candidate": "#9467bd",
+    "optimal": "#333333",
 }
 _OTHER_COLOURS = ("#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 CANDIDATES_HATCH = "///"
@@ -69,13 +73,17 @@ def _axes(ax: Any) -> Any:
 def _colour(strategy: str, seen: dict[str, str]) -> str:
     if strategy not in seen:
         seen[strategy] = STRATEGY_COLOURS.get(
-            strategy, _OTHER_COLOURS[len([s for s in seen if s not in STRATEGY_COLOURS])
-                                     % len(_OTHER_COLOURS)])
+            strategy,
+            _OTHER_COLOURS[
+                len([s for s in seen if s not in STRATEGY_COLOURS]) % len(_OTHER_COLOURS)
+            ],
+        )
     return seen[strategy]
 
 
-def _bars(ax: Any, series: Sequence[tuple[str, dict[int, int], str, Optional[str]]],
-          labels: bool) -> None:
+def _bars(
+    ax: Any, series: Sequence[tuple[str, dict[int, int], str, Optional[str]]], labels: bool
+) -> None:
     """Grouped bars: for each number of guesses, one bar per series."""
     longest = max(max(dist) for _, dist, _, _ in series)
     width = 0.8 / len(series)
@@ -83,12 +91,18 @@ def _bars(ax: Any, series: Sequence[tuple[str, dict[int, int], str, Optional[str
     for i, (label, dist, colour, hatch) in enumerate(series):
         offset = (i - (len(series) - 1) / 2) * width
         heights = [dist.get(d, 0) for d in xs]
-        bars = ax.bar([x + offset for x in xs], heights, width, label=label,
-                      color="white" if hatch else colour, edgecolor=colour,
-                      hatch=hatch, linewidth=1.0)
+        bars = ax.bar(
+            [x + offset for x in xs],
+            heights,
+            width,
+            label=label,
+            color="white" if hatch else colour,
+            edgecolor=colour,
+            hatch=hatch,
+            linewidth=1.0,
+        )
         if labels:
-            ax.bar_label(bars, labels=[str(h) if h else "" for h in heights], padding=2,
-                         fontsize=8)
+            ax.bar_label(bars, labels=[str(h) if h else "" for h in heights], padding=2, fontsize=8)
     ax.set_xticks(list(xs))
     ax.set_xlabel("guesses needed (the winning guess included)")
     ax.set_ylabel("secrets")
@@ -106,9 +120,11 @@ def plot_analysis(result: Any, ax: Any = None) -> Any:
     colour = STRATEGY_COLOURS.get(str(result.strategy), _OTHER_COLOURS[0])
     _bars(ax, [(str(result.strategy), result.distribution, colour, None)], labels=True)
     avg = result.average
-    ax.set_title(f"{game.name} {result.strategy}, {pool}, first guess "
-                 f"{game.format_code(result.first_guess)}\n{result.secrets} secrets: average "
-                 f"{average_text(avg)}, max {result.max}")
+    ax.set_title(
+        f"{game.name} {result.strategy}, {pool}, first guess "
+        f"{game.format_code(result.first_guess)}\n{result.secrets} secrets: average "
+        f"{average_text(avg)}, max {result.max}"
+    )
     return ax
 
 
@@ -124,17 +140,30 @@ def plot_comparison(comparison: Any, ax: Any = None) -> Any:
     series = []
     for r in rows:
         pool = str(r.pool)
-        series.append((f"{r.strategy}, {r.pool.label}: {float(r.average):.4f}",
-                       r.distribution, _colour(r.strategy, seen),
-                       CANDIDATES_HATCH if pool == "candidates" else None))
+        series.append(
+            (
+                f"{r.strategy}, {r.pool.label}: {float(r.average):.4f}",
+                r.distribution,
+                _colour(r.strategy, seen),
+                CANDIDATES_HATCH if pool == "candidates" else None,
+            )
+        )
     _bars(ax, series, labels=False)
     best = min(rows, key=lambda r: r.average)
-    ax.set_title(f"{comparison.game.name}, {rows[0].secrets} secrets: guesses needed; best "
-                 f"average {float(best.average):.4f} ({best.strategy}, {best.pool.label})")
+    ax.set_title(
+        f"{comparison.game.name}, {rows[0].secrets} secrets: guesses needed; best "
+        f"average {float(best.average):.4f} ({best.strategy}, {best.pool.label})"
+    )
     # below the axes: inside, it would hide the tallest bars
-    ax.legend(title="strategy, pool: average", fontsize=8, title_fontsize=8,
-              ncols=2 if len(rows) > 3 else 1, loc="upper center",
-              bbox_to_anchor=(0.5, -0.14), frameon=False)
+    ax.legend(
+        title="strategy, pool: average",
+        fontsize=8,
+        title_fontsize=8,
+        ncols=2 if len(rows) > 3 else 1,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.14),
+        frameon=False,
+    )
     return ax
 
 

@@ -24,8 +24,9 @@ import numpy as np
 __all__ = ["replay"]
 
 
-def replay(game: Any, recs: Any, cands: Any,
-           candidates_only: bool = False) -> Optional[tuple[int, int]]:
+def replay(
+    game: Any, recs: Any, cands: Any, candidates_only: bool = False
+) -> Optional[tuple[int, int]]:
     """(total guesses over ``cands``, the most guesses any code needs) of the tree that
     ``recs`` describe, or None if they do not describe a strategy finding every code of
     ``cands`` (a wrong size, a missing or extra branch, an unknown guess, a guess outside
@@ -44,8 +45,9 @@ def replay(game: Any, recs: Any, cands: Any,
         if i == 0:
             if parent != -1:
                 return None
-        elif not (0 <= parent < i and 0 <= slot < nslots and slot != win
-                  and slot not in children[parent]):
+        elif not (
+            0 <= parent < i and 0 <= slot < nslots and slot != win and slot not in children[parent]
+        ):
             return None
         else:
             children[parent][slot] = i

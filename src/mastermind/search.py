@@ -32,9 +32,19 @@ from .limits import MAX_GUESSES
 from .stopping import new_flag, run_stoppable
 from .strategy_walk import Node, build_tree, split_by_score
 
-__all__ = ["REASONS", "BoundsError", "Search", "SearchStats", "SearchUnfinished",
-           "Witnessed", "check_game", "check_max_guesses", "deadline", "prepare",
-           "separable"]
+__all__ = [
+    "REASONS",
+    "BoundsError",
+    "Search",
+    "SearchStats",
+    "SearchUnfinished",
+    "Witnessed",
+    "check_game",
+    "check_max_guesses",
+    "deadline",
+    "prepare",
+    "separable",
+]
 
 
 class BoundsError(MastermindError):
@@ -58,8 +68,11 @@ class SearchUnfinished(Exception):
         self.seconds = seconds
 
 
-REASONS = {_core.STOP_DEADLINE: "time-limit", _core.STOP_REQUESTED: "interrupted",
-           _core.STOP_NODE_LIMIT: "node-limit"}
+REASONS = {
+    _core.STOP_DEADLINE: "time-limit",
+    _core.STOP_REQUESTED: "interrupted",
+    _core.STOP_NODE_LIMIT: "node-limit",
+}
 
 
 class Witnessed(NamedTuple):
@@ -85,8 +98,9 @@ class SearchStats:
 class Search:
     """One exact search context (guess set, mode, memo) over a game."""
 
-    def __init__(self, game: Game, guesses: np.ndarray, candidates_only: bool,
-                 symmetry: bool, memory: int):
+    def __init__(
+        self, game: Game, guesses: np.ndarray, candidates_only: bool, symmetry: bool, memory: int
+    ):
         self.game = game
         self.candidates_only = candidates_only
         # Absent colours may be merged inside a guess only when the merged guess is
@@ -97,8 +111,9 @@ class Search:
         else:  # a custom game: no colours, so no symmetry and no merged colours
             digits, n, k = np.zeros((game.size, 1), dtype=np.uint8), 1, 1
             symmetry = merge_dead = False
-        self.core = _search.Searcher(game.kernel, digits, n, k, guesses, candidates_only,
-                                   symmetry, merge_dead, int(memory))
+        self.core = _search.Searcher(
+            game.kernel, digits, n, k, guesses, candidates_only, symmetry, merge_dead, int(memory)
+        )
         self.guess_set = guesses
         self.stop: Optional[_core.StopFlag] = None  # a flag set from elsewhere stops runs
 
@@ -106,8 +121,9 @@ class Search:
     def nodes(self) -> int:
         return int(self.core.stats["nodes"])
 
-    def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
-            node_limit: int = 0) -> tuple[bool, int]:
+    def run(
+        self, cands: np.ndarray, d: int, deadline: Optional[float] = None, node_limit: int = 0
+    ) -> tuple[bool, int]:
         """(answer, guess that works at the root).  Runs the kernel through
         :func:`~mastermind.stopping.run_stoppable` so that Ctrl-C (or :attr:`stop`, when
         set) stops it cleanly; raises :class:`SearchUnfinished` when stopped."""
@@ -124,19 +140,24 @@ class Search:
         try:
             r, g = run_stoppable(lambda f: self.core.run(cands, d, node_limit, f), flag)
         except KeyboardInterrupt:
-            raise SearchUnfinished("interrupted", self.nodes - nodes0,
-                                   time.monotonic() - start) from None
+            raise SearchUnfinished(
+                "interrupted", self.nodes - nodes0, time.monotonic() - start
+            ) from None
         if r < 0:
-            raise SearchUnfinished(REASONS.get(self.core.aborted, "interrupted"),
-                                   self.nodes - nodes0, time.monotonic() - start)
+            raise SearchUnfinished(
+                REASONS.get(self.core.aborted, "interrupted"),
+                self.nodes - nodes0,
+                time.monotonic() - start,
+            )
         return bool(r), int(g)
 
     def witness(self, cands: np.ndarray, d: int, deadline: Optional[float] = None) -> Node:
         """The strategy tree of a set known solvable within d guesses."""
         return build_tree(self.game, self.witness_records(cands, d, deadline))
 
-    def witness_records(self, cands: np.ndarray, d: int,
-                        deadline: Optional[float] = None) -> np.ndarray:
+    def witness_records(
+        self, cands: np.ndarray, d: int, deadline: Optional[float] = None
+    ) -> np.ndarray:
         """The strategy tree of a set known solvable within d guesses, as the kernel's
         tree records (parent, slot, guess, size, depth), depth-first, children in slot
         order: at each set the guess the search finds first."""
@@ -144,8 +165,16 @@ class Search:
         self._witness(cands, d, deadline, recs, -1, -1, 1)
         return np.array(recs, dtype=np.int32).reshape(-1, 5)
 
-    def _witness(self, cands: np.ndarray, d: int, deadline: Optional[float], recs: list,
-                 parent: int, slot: int, depth: int) -> None:
+    def _witness(
+        self,
+        cands: np.ndarray,
+        d: int,
+        deadline: Optional[float],
+        recs: list,
+        parent: int,
+        slot: int,
+        depth: int,
+    ) -> None:
         m = int(cands.size)
         if m == 1:
             recs.append((parent, slot, int(cands[0]), 1, depth))
@@ -169,8 +198,9 @@ class Search:
         stats.seconds = seconds
 
 
-def prepare(game: Game, candidates: Any, guesses: Any, candidates_only: bool,
-             symmetry: bool) -> tuple[np.ndarray, np.ndarray, bool, bool]:
+def prepare(
+    game: Game, candidates: Any, guesses: Any, candidates_only: bool, symmetry: bool
+) -> tuple[np.ndarray, np.ndarray, bool, bool]:
     """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
     check_game(game)
     cands = game.as_indices(candidates, game.secrets, "candidates")
@@ -198,8 +228,7 @@ def check_max_guesses(max_guesses: Any) -> int:
     if isinstance(max_guesses, bool) or not isinstance(max_guesses, (int, np.integer)):
         raise BoundsError(f"max_guesses must be an integer, not {max_guesses!r}")
     if not 0 <= max_guesses <= MAX_GUESSES:
-        raise BoundsError(f"max_guesses must be between 0 and {MAX_GUESSES}, not "
-                          f"{max_guesses}")
+        raise BoundsError(f"max_guesses must be between 0 and {MAX_GUESSES}, not {max_guesses}")
     return int(max_guesses)
 
 

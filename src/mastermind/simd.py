@@ -76,11 +76,14 @@ def _choose(wanted: str, runs: tuple[str, ...]) -> str:
     if not wanted:
         return runs[-1]
     if wanted not in TARGETS:
-        raise MastermindError(f"MASTERMIND_SIMD={wanted!r}: expected one of "
-                              f"{', '.join(TARGETS)}")
+        raise MastermindError(f"MASTERMIND_SIMD={wanted!r}: expected one of {', '.join(TARGETS)}")
     if wanted not in runs:
-        warnings.warn(f"MASTERMIND_SIMD={wanted}: this CPU does not run that build of the "
-                      f"kernel; using {runs[-1]}", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"MASTERMIND_SIMD={wanted}: this CPU does not run that build of the "
+            f"kernel; using {runs[-1]}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return runs[-1]
     return wanted
 
@@ -91,8 +94,11 @@ def load_kernel(name: str) -> ModuleType:
     folder = HERE / "_targets" / target()
     path = _extension(folder, name.rsplit(".", 1)[-1])
     if path is None:
-        raise ImportError(f"{name}: no build for {target()} in {folder} (build the kernel: "
-                          f"python setup.py build_ext --inplace)", name=name)
+        raise ImportError(
+            f"{name}: no build for {target()} in {folder} (build the kernel: "
+            f"python setup.py build_ext --inplace)",
+            name=name,
+        )
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
     assert spec is not None

@@ -51,8 +51,13 @@ def stopped(flag: _core.StopFlag) -> None:
         raise TimeLimitReached("the time limit was reached")
 
 
-def run_stoppable(work: Callable[[_core.StopFlag], T], flag: Optional[_core.StopFlag] = None,
-                  *, inline: bool = False, every: Optional[Callable[[], None]] = None) -> T:
+def run_stoppable(
+    work: Callable[[_core.StopFlag], T],
+    flag: Optional[_core.StopFlag] = None,
+    *,
+    inline: bool = False,
+    every: Optional[Callable[[], None]] = None,
+) -> T:
     """``work(flag)``, run so that Ctrl-C stops it: in a worker thread, waited for by this
     one, which sets ``flag`` on KeyboardInterrupt, waits for the worker (it sees the flag
     within milliseconds) and re-raises.  ``inline`` (small work), or a call from a thread

@@ -36,8 +36,16 @@ from .limits import INLINE_PAIRS
 from .rules import Strategy, StrategyError
 from .stopping import new_flag, run_stoppable
 
-__all__ = ["Choice", "Strategy", "StrategyError", "Valuations", "choose_guess", "first_guess",
-           "next_guess", "symmetry_classes"]
+__all__ = [
+    "Choice",
+    "Strategy",
+    "StrategyError",
+    "Valuations",
+    "choose_guess",
+    "first_guess",
+    "next_guess",
+    "symmetry_classes",
+]
 
 
 @dataclass(frozen=True)
@@ -59,11 +67,15 @@ class Valuations:
         return cls(max(t), abs(ent), math.fsum(x * x for x in t) / total, len(t))
 
 
-
-
-def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strategy] = Strategy.MINMAX,
-                 candidates_only: bool = False, guesses: np.ndarray | None = None, *,
-                 jobs: Optional[int] = None) -> int:
+def choose_guess(
+    game: Game,
+    candidates: np.ndarray,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    candidates_only: bool = False,
+    guesses: np.ndarray | None = None,
+    *,
+    jobs: Optional[int] = None,
+) -> int:
     """The guess the strategy plays with ``candidates`` left (sorted int32 indices).
 
     ``guesses`` defaults to the game's guess set (or the candidates with
@@ -84,7 +96,8 @@ def choose_guess(game: Game, candidates: np.ndarray, strategy: Union[str, Strate
         raise CodeError("no guess is allowed")
     g, _, _ = run_stoppable(
         lambda flag: _scan.best_guess(game.kernel, pool, cands, strategy.kind, threads, flag),
-        inline=pool.size * cands.size < INLINE_PAIRS)
+        inline=pool.size * cands.size < INLINE_PAIRS,
+    )
     return int(g)
 
 
@@ -99,10 +112,16 @@ class Choice:
     seconds: float
 
 
-def next_guess(game: Game, candidates: np.ndarray,
-               strategy: Union[str, Strategy] = Strategy.MINMAX, *,
-               candidates_only: bool = False, history: Sequence[int] = (),
-               time_limit: Optional[float] = None, jobs: Optional[int] = None) -> Choice:
+def next_guess(
+    game: Game,
+    candidates: np.ndarray,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    *,
+    candidates_only: bool = False,
+    history: Sequence[int] = (),
+    time_limit: Optional[float] = None,
+    jobs: Optional[int] = None,
+) -> Choice:
     """The strategy's guess after the guesses ``history`` (code indices) left
     ``candidates``: the same guess as :func:`choose_guess`, found faster by scanning one
     guess per symmetry class of the history (as the analyses do), and within
@@ -136,12 +155,22 @@ def next_guess(game: Game, candidates: np.ndarray,
             pool = _symmetry.canonical_guesses(kernel, pool, past, flag)
         if flag.value == _core.STOP_DEADLINE:  # out of time before any guess was scored
             return -1
-        return _walk.choose(kernel, pool, cands, strategy.kind, candidates_only,
-                            game.secrets_are_guesses, threads, blanks, flag)
+        return _walk.choose(
+            kernel,
+            pool,
+            cands,
+            strategy.kind,
+            candidates_only,
+            game.secrets_are_guesses,
+            threads,
+            blanks,
+            flag,
+        )
 
     flag = new_flag(limit)
-    g = run_stoppable(work, flag, inline=limit is None and
-                      game.guesses.size * cands.size < INLINE_PAIRS)
+    g = run_stoppable(
+        work, flag, inline=limit is None and game.guesses.size * cands.size < INLINE_PAIRS
+    )
     if flag.value == _core.STOP_REQUESTED:  # pragma: no cover - run_stoppable raised already
         raise KeyboardInterrupt
     complete = flag.value == _core.STOP_NONE
@@ -182,8 +211,13 @@ def _partitions(n: int, most: int, largest: int | None = None) -> list[list[int]
     return out
 
 
-def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
-                candidates_only: bool = False, *, jobs: Optional[int] = None) -> int:
+def first_guess(
+    game: Game,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    candidates_only: bool = False,
+    *,
+    jobs: Optional[int] = None,
+) -> int:
     """The rule-chosen opening: the best symmetry-class representative (equal to the full
     scan over the guess set, since the key and candidacy are class properties and a class's
     representative is its smallest index).  Games without that symmetry (custom games,
@@ -201,5 +235,6 @@ def first_guess(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX,
         reps = reps[np.isin(reps, cands)]
     g, _, _ = run_stoppable(
         lambda flag: _scan.best_guess(game.kernel, reps, cands, strategy.kind, threads, flag),
-        inline=reps.size * cands.size < INLINE_PAIRS)
+        inline=reps.size * cands.size < INLINE_PAIRS,
+    )
     return int(g)

@@ -28,8 +28,20 @@ from .limits import INLINE_PAIRS
 from .stopping import run_stoppable, stopped
 from .strategies import Strategy, choose_guess, first_guess
 
-__all__ = ["EXPAND_MIN", "Node", "Task", "Top", "build_tree", "expand_top", "graft",
-           "guess_lists", "in_score_order", "resolve_first", "split_by_score", "walk_tasks"]
+__all__ = [
+    "EXPAND_MIN",
+    "Node",
+    "Task",
+    "Top",
+    "build_tree",
+    "expand_top",
+    "graft",
+    "guess_lists",
+    "in_score_order",
+    "resolve_first",
+    "split_by_score",
+    "walk_tasks",
+]
 
 
 @dataclass
@@ -53,9 +65,13 @@ class Node:
         return out
 
 
-
-def resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
-                  first: Optional[CodeLike], plain: bool = False) -> int:
+def resolve_first(
+    game: Game,
+    strategy: Strategy,
+    candidates_only: bool,
+    first: Optional[CodeLike],
+    plain: bool = False,
+) -> int:
     """The opening: ``first`` checked (a candidate when only candidates may be played),
     or the one the rule chooses (over the symmetry classes; with ``plain``, by the full
     scan)."""
@@ -65,8 +81,9 @@ def resolve_first(game: Game, strategy: Strategy, candidates_only: bool,
         return first_guess(game, strategy, candidates_only)
     g = game.guess(first)
     if candidates_only and not game.is_secret(g):
-        raise ArgumentError(f"{game.format_code(g)} is not a candidate, and only candidates "
-                            "may be played")
+        raise ArgumentError(
+            f"{game.format_code(g)} is not a candidate, and only candidates may be played"
+        )
     return g
 
 
@@ -91,8 +108,17 @@ class Top:
     tasks: list[Task]
 
 
-def expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, tree: bool,
-                use_symmetry: bool, plain: bool, threads: int, flag: Any) -> Top:
+def expand_top(
+    game: Game,
+    strategy: Strategy,
+    candidates_only: bool,
+    g0: int,
+    tree: bool,
+    use_symmetry: bool,
+    plain: bool,
+    threads: int,
+    flag: Any,
+) -> Top:
     """The top two levels of the strategy tree, expanded here (their large scans shared
     by ``threads`` threads); the independent subtrees below them, largest first."""
     kernel = game.kernel
@@ -102,9 +128,11 @@ def expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, t
     root = Node(g0, total) if tree else None
     tasks: list[Task] = []
     h1 = np.array([g0], dtype=np.int32)
-    level2 = (run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f),
-                            flag)
-              if use_symmetry and not candidates_only else game.guesses)
+    level2 = (
+        run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f), flag)
+        if use_symmetry and not candidates_only
+        else game.guesses
+    )
     stopped(flag)
     expand_min = EXPAND_MIN if not plain else total + 1
     for s1, part in split_by_score(game, g0, game.secrets):
@@ -114,10 +142,23 @@ def expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, t
         if part.size <= expand_min:
             tasks.append(Task(part, 2, h1, root, game.slots[s1]))
             continue
-        g2 = int(run_stoppable(partial(
-            _walk.choose, kernel, level2, part, strategy.kind, candidates_only,
-            game.secrets_are_guesses, threads, blanks), flag,
-            inline=level2.size * part.size < INLINE_PAIRS))
+        g2 = int(
+            run_stoppable(
+                partial(
+                    _walk.choose,
+                    kernel,
+                    level2,
+                    part,
+                    strategy.kind,
+                    candidates_only,
+                    game.secrets_are_guesses,
+                    threads,
+                    blanks,
+                ),
+                flag,
+                inline=level2.size * part.size < INLINE_PAIRS,
+            )
+        )
         stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
         node = Node(g2, int(part.size)) if tree else None
         if root is not None:
@@ -132,9 +173,18 @@ def expand_top(game: Game, strategy: Strategy, candidates_only: bool, g0: int, t
     return Top(dist, root, [tasks[i] for i in order])
 
 
-def walk_tasks(game: Game, strategy: Strategy, candidates_only: bool, tree: bool,
-               use_symmetry: bool, plain: bool, threads: int, sel: list[Task],
-               counter: Optional[np.ndarray], flag: Any) -> tuple[np.ndarray, Optional[list]]:
+def walk_tasks(
+    game: Game,
+    strategy: Strategy,
+    candidates_only: bool,
+    tree: bool,
+    use_symmetry: bool,
+    plain: bool,
+    threads: int,
+    sel: list[Task],
+    counter: Optional[np.ndarray],
+    flag: Any,
+) -> tuple[np.ndarray, Optional[list]]:
     """The kernel's walk of the subtrees ``sel`` (in that order, one per thread): their
     distributions, one row each, and their records (or None).  Each subtree's answer
     depends on it alone, never on the threads or on the other subtrees."""
@@ -144,22 +194,41 @@ def walk_tasks(game: Game, strategy: Strategy, candidates_only: bool, tree: bool
     width = max(1, max(t.history.size for t in sel))
     histories = np.zeros((len(sel), width), dtype=np.int32)
     for row, t in enumerate(sel):
-        histories[row, :t.history.size] = t.history
+        histories[row, : t.history.size] = t.history
     hlens = np.array([t.history.size for t in sel], dtype=np.int32)
     blanks = use_symmetry and game.guesses.size == game.size
-    glists, goffsets, task_glist = guess_lists(game, sel, use_symmetry and not candidates_only,
-                                                flag)
+    glists, goffsets, task_glist = guess_lists(
+        game, sel, use_symmetry and not candidates_only, flag
+    )
     stopped(flag)
     dists, recs, _ = _walk.walk_many(
-        game.kernel, game.guesses, cands, offsets, depths, histories, hlens, strategy.kind,
-        cands_only=candidates_only, shortcut_ok=game.secrets_are_guesses, record=tree,
-        symmetry=use_symmetry, blanks=blanks, threads=threads, plain=plain, glists=glists,
-        goffsets=goffsets, task_glist=task_glist, done=counter, stop=flag)
+        game.kernel,
+        game.guesses,
+        cands,
+        offsets,
+        depths,
+        histories,
+        hlens,
+        strategy.kind,
+        cands_only=candidates_only,
+        shortcut_ok=game.secrets_are_guesses,
+        record=tree,
+        symmetry=use_symmetry,
+        blanks=blanks,
+        threads=threads,
+        plain=plain,
+        glists=glists,
+        goffsets=goffsets,
+        task_glist=task_glist,
+        done=counter,
+        stop=flag,
+    )
     return dists, recs
 
 
-def graft(game: Game, sel: list[Task], dists: np.ndarray, recs: Optional[list],
-          dist: dict[int, int]) -> None:
+def graft(
+    game: Game, sel: list[Task], dists: np.ndarray, recs: Optional[list], dist: dict[int, int]
+) -> None:
     """Add the walked subtrees' distributions to ``dist`` and hang their trees."""
     for depth, count in enumerate(dists.sum(axis=0).tolist()):
         if count:
@@ -179,8 +248,9 @@ def in_score_order(root: Node) -> Node:
     return root
 
 
-def guess_lists(game: Game, tasks: list[Task], symmetric: bool, flag: Any
-                 ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
+def guess_lists(
+    game: Game, tasks: list[Task], symmetric: bool, flag: Any
+) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
     """The canonical guesses of each distinct history among ``tasks``, computed once:
     (concatenated lists, offsets, list number of every task); Nones without symmetry."""
     if not symmetric:
@@ -192,8 +262,7 @@ def guess_lists(game: Game, tasks: list[Task], symmetric: bool, flag: Any
         key = t.history.tobytes()
         if key not in index:
             index[key] = len(lists)
-            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t.history,
-                                                     flag))
+            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t.history, flag))
         task_glist[i] = index[key]
     offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
     return np.concatenate(lists).astype(np.int32), offsets, task_glist
@@ -205,8 +274,11 @@ def split_by_score(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int,
     labels = game.kernel.slots(guess, cands)
     order = np.argsort(labels, kind="stable")
     bounds = np.searchsorted(labels[order], np.arange(game.nslots + 1))
-    return [(s, np.ascontiguousarray(cands[order[bounds[s]:bounds[s + 1]]]))
-            for s in range(game.nslots) if bounds[s + 1] > bounds[s]]
+    return [
+        (s, np.ascontiguousarray(cands[order[bounds[s] : bounds[s + 1]]]))
+        for s in range(game.nslots)
+        if bounds[s + 1] > bounds[s]
+    ]
 
 
 def build_tree(game: Game, recs: np.ndarray) -> Node:
@@ -222,5 +294,3 @@ def build_tree(game: Game, recs: np.ndarray) -> Node:
         if parent >= 0:
             nodes[parent].children[game.slots[slot]] = node
     return nodes[0]
-
-

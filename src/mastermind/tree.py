@@ -36,8 +36,8 @@ import subprocess
 from collections.abc import Iterator
 from typing import Any, Optional
 
-from .errors import MastermindError
 from .analysis import Analysis, Node
+from .errors import MastermindError
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """File suffixes that :func:`render` asks Graphviz's ``dot`` for."""
@@ -64,8 +64,10 @@ def _tree(result: Analysis) -> Node:
 def _texts(game: Any) -> dict[Any, str]:
     texts = {s: score_text(game, s) for s in game.slots}
     if len(set(texts.values())) != len(texts):
-        raise TreeError("two scores of the game are written alike; give the game a "
-                        "format_score that tells them apart")
+        raise TreeError(
+            "two scores of the game are written alike; give the game a "
+            "format_score that tells them apart"
+        )
     return texts
 
 
@@ -82,9 +84,11 @@ def summary(result: Analysis) -> str:
     """One line: game, strategy, pool, first guess, and the distribution's totals."""
     game = result.game
     avg = result.average
-    return (f"{game.name} {result.strategy}, {_pool(result)}, first guess "
-            f"{game.format_code(result.first_guess)}: {result.secrets} secrets, total "
-            f"{result.total}, average {float(avg):.4f}, max {result.max}")
+    return (
+        f"{game.name} {result.strategy}, {_pool(result)}, first guess "
+        f"{game.format_code(result.first_guess)}: {result.secrets} secrets, total "
+        f"{result.total}, average {float(avg):.4f}, max {result.max}"
+    )
 
 
 # ---------------------------------------------------------------------- JSON
@@ -137,34 +141,42 @@ def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
     """
     target = game.secret(secret)
     if not isinstance(data, dict) or "tree" not in data or "end_score" not in data:
-        raise TreeError("not an exported tree: it needs the fields 'tree' and 'end_score' "
-                        "(as tree.to_json writes them)")
+        raise TreeError(
+            "not an exported tree: it needs the fields 'tree' and 'end_score' "
+            "(as tree.to_json writes them)"
+        )
     node, end = data["tree"], data["end_score"]
     if not isinstance(end, str):
-        raise TreeError(f"the tree's end_score must be a score's text such as "
-                        f"{score_text(game, game.slots[game.win_slot])!r}, not {end!r}")
+        raise TreeError(
+            f"the tree's end_score must be a score's text such as "
+            f"{score_text(game, game.slots[game.win_slot])!r}, not {end!r}"
+        )
     played: list[str] = []
     while True:
         where = f"after {' '.join(played)}" if played else "at the root"
         if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
-            raise TreeError(f"the tree's node {where} has no guess (a node is an object "
-                            "with a 'guess' text and 'children')")
+            raise TreeError(
+                f"the tree's node {where} has no guess (a node is an object "
+                "with a 'guess' text and 'children')"
+            )
         try:
             guess = game.guess(node["guess"])
         except MastermindError as e:
-            raise TreeError(f"the tree's guess {node['guess']!r} {where} is not a guess of "
-                            f"{game.name}: {e}") from None
+            raise TreeError(
+                f"the tree's guess {node['guess']!r} {where} is not a guess of {game.name}: {e}"
+            ) from None
         played.append(node["guess"])
         answer = score_text(game, game.score_index(guess, target))
         if answer == end:
             return played
         children = node.get("children", {})
         if not isinstance(children, dict):
-            raise TreeError(f"the tree's children after {' '.join(played)} are not an object "
-                            "of answers to nodes")
+            raise TreeError(
+                f"the tree's children after {' '.join(played)} are not an object "
+                "of answers to nodes"
+            )
         if answer not in children:
-            raise TreeError(f"the tree has no move after {' '.join(played)} "
-                            f"answered {answer}")
+            raise TreeError(f"the tree has no move after {' '.join(played)} answered {answer}")
         node = children[answer]
         if len(played) > 64:
             raise TreeError("the tree does not end")
@@ -196,8 +208,10 @@ def _text_lines(result: Analysis, max_depth: Optional[int], header: bool) -> Ite
     width = max(len(t) for t in texts.values())
     if header:
         yield f"# {summary(result)}"
-        yield (f"# Play the guess; under it, find the answer you got and play what follows "
-               f"the arrow.  {texts[win]} ends the game.")
+        yield (
+            f"# Play the guess; under it, find the answer you got and play what follows "
+            f"the arrow.  {texts[win]} ends the game."
+        )
 
     def label(nd: Node) -> str:
         if nd.size == 1 and not nd.children:
@@ -211,8 +225,9 @@ def _text_lines(result: Analysis, max_depth: Optional[int], header: bool) -> Ite
             yield f"{indent}  ..."
             return
         won = nd.size - sum(c.size for c in nd.children.values())  # 1: the guess may win
-        answers = [(s, nd.children.get(s)) for s in game.slots
-                   if s in nd.children or (s == win and won)]
+        answers = [
+            (s, nd.children.get(s)) for s in game.slots if s in nd.children or (s == win and won)
+        ]
         for s, child in answers:
             head = f"{indent}  {texts[s]:<{width}}  -> "
             if child is None:
@@ -252,8 +267,9 @@ def to_dot(result: Analysis, max_depth: Optional[int] = None) -> str:
         name = f"n{count}"
         count += 1
         leaf = nd.size == 1 and not nd.children
-        text = (game.format_code(nd.guess) if leaf
-                else f"{game.format_code(nd.guess)}\n{nd.size} left")
+        text = (
+            game.format_code(nd.guess) if leaf else f"{game.format_code(nd.guess)}\n{nd.size} left"
+        )
         style = ", peripheries=2" if leaf else ""
         out.append(f"  {name} [label={_quote(text)}{style}];")
         if nd.children and max_depth is not None and depth >= max_depth:
@@ -286,12 +302,19 @@ def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float =
         raise TreeError(f"cannot render to {path!r}: use a .svg, .png or .pdf file")
     program = dot_program()
     if program is None:
-        raise TreeError("Graphviz is not installed (no 'dot' on PATH): install it (e.g. "
-                        "'apt-get install graphviz') or write the tree with --format dot "
-                        "and render it elsewhere")
+        raise TreeError(
+            "Graphviz is not installed (no 'dot' on PATH): install it (e.g. "
+            "'apt-get install graphviz') or write the tree with --format dot "
+            "and render it elsewhere"
+        )
     try:
-        run = subprocess.run([program, f"-T{fmt}", "-o", path], input=dot_text,
-                             capture_output=True, text=True, timeout=timeout)
+        run = subprocess.run(
+            [program, f"-T{fmt}", "-o", path],
+            input=dot_text,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         raise TreeError(f"dot took more than {timeout:.0f} s; try --depth") from None
     if run.returncode != 0:

@@ -23,9 +23,16 @@ from .rules import Strategy
 from .stopping import Stopped, TimeLimitReached, new_flag
 from .strategy_walk import Task, Top, graft, guess_lists, split_by_score, walk_tasks
 
-__all__ = ["SPLIT_MIN", "UNIT_FLOOR", "UNITS_TARGET", "AnalysisPlan", "checkpoint_params",
-           "merge_split",
-           "plan_units", "walk_unit"]
+__all__ = [
+    "SPLIT_MIN",
+    "UNIT_FLOOR",
+    "UNITS_TARGET",
+    "AnalysisPlan",
+    "checkpoint_params",
+    "merge_split",
+    "plan_units",
+    "walk_unit",
+]
 
 PROBE = 0.125
 """The share of its budget a unit first spends walking its subtrees whole (one kernel
@@ -44,13 +51,25 @@ UNITS_TARGET = 512
 secrets / UNITS_TARGET candidates); larger subtrees are units of their own."""
 
 
-def checkpoint_params(game: Any, strategy: Strategy, candidates_only: bool, g0: int,
-                      tree: bool, symmetry: bool, plain: bool) -> dict[str, Any]:
+def checkpoint_params(
+    game: Any,
+    strategy: Strategy,
+    candidates_only: bool,
+    g0: int,
+    tree: bool,
+    symmetry: bool,
+    plain: bool,
+) -> dict[str, Any]:
     """What an analysis unit's answer depends on, beside the game: its checkpoint's
     parameters."""
-    return {"strategy": strategy.value, "candidates_only": bool(candidates_only),
-            "first": game.format_code(g0), "tree": bool(tree),
-            "symmetry": bool(symmetry), "plain": bool(plain)}
+    return {
+        "strategy": strategy.value,
+        "candidates_only": bool(candidates_only),
+        "first": game.format_code(g0),
+        "tree": bool(tree),
+        "symmetry": bool(symmetry),
+        "plain": bool(plain),
+    }
 
 
 def plan_units(tasks: list[Task], secrets: int) -> list[list[int]]:
@@ -78,8 +97,16 @@ class AnalysisPlan:
 
     kind = "analyze"
 
-    def __init__(self, game: Any, top: Top, strategy: Strategy, candidates_only: bool,
-                 tree: bool, symmetry: bool, plain: bool):
+    def __init__(
+        self,
+        game: Any,
+        top: Top,
+        strategy: Strategy,
+        candidates_only: bool,
+        tree: bool,
+        symmetry: bool,
+        plain: bool,
+    ):
         self.game = game
         self.top = top
         self.groups = plan_units(top.tasks, int(game.secrets.size))
@@ -89,16 +116,27 @@ class AnalysisPlan:
             width = max(t.history.size for t in sel)
             histories = np.zeros((len(sel), width), dtype=np.int32)
             for row, t in enumerate(sel):
-                histories[row, :t.history.size] = t.history
-            args = {"strategy": strategy.value, "candidates_only": bool(candidates_only),
-                    "tree": bool(tree), "symmetry": bool(symmetry), "plain": bool(plain),
-                    "cands": np.concatenate([t.cands for t in sel]).astype(np.int32),
-                    "sizes": np.array([t.cands.size for t in sel], dtype=np.int64),
-                    "depths": np.array([t.depth for t in sel], dtype=np.int32),
-                    "histories": histories,
-                    "hlens": np.array([t.history.size for t in sel], dtype=np.int32)}
-            self.units.append(Unit(f"walk/{number}", "mastermind.units_analysis:walk_unit",
-                                   args, int(args["cands"].size)))
+                histories[row, : t.history.size] = t.history
+            args = {
+                "strategy": strategy.value,
+                "candidates_only": bool(candidates_only),
+                "tree": bool(tree),
+                "symmetry": bool(symmetry),
+                "plain": bool(plain),
+                "cands": np.concatenate([t.cands for t in sel]).astype(np.int32),
+                "sizes": np.array([t.cands.size for t in sel], dtype=np.int64),
+                "depths": np.array([t.depth for t in sel], dtype=np.int32),
+                "histories": histories,
+                "hlens": np.array([t.history.size for t in sel], dtype=np.int32),
+            }
+            self.units.append(
+                Unit(
+                    f"walk/{number}",
+                    "mastermind.units_analysis:walk_unit",
+                    args,
+                    int(args["cands"].size),
+                )
+            )
         self._next = 0
         self._left = len(self.units)
 
@@ -114,14 +152,24 @@ class AnalysisPlan:
         subtree, each opening with a node of that size."""
         sizes = np.asarray(unit.args["sizes"])
         dists = np.asarray(result["dists"])
-        if (dists.ndim != 2 or dists.shape[0] != sizes.size or dists.dtype.kind not in "iu"
-                or (dists < 0).any() or not np.array_equal(dists.sum(axis=1), sizes)):
+        if (
+            dists.ndim != 2
+            or dists.shape[0] != sizes.size
+            or dists.dtype.kind not in "iu"
+            or (dists < 0).any()
+            or not np.array_equal(dists.sum(axis=1), sizes)
+        ):
             return False
         if not unit.args["tree"]:
             return True
         recs, counts = np.asarray(result["recs"]), np.asarray(result["rec_counts"])
-        if (recs.ndim != 2 or recs.shape[1] != 5 or counts.shape != sizes.shape
-                or (counts < 1).any() or int(counts.sum()) != recs.shape[0]):
+        if (
+            recs.ndim != 2
+            or recs.shape[1] != 5
+            or counts.shape != sizes.shape
+            or (counts < 1).any()
+            or int(counts.sum()) != recs.shape[0]
+        ):
             return False
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         return bool(np.array_equal(recs[starts, 3], sizes) and (recs[starts, 0] == -1).all())
@@ -133,14 +181,17 @@ class AnalysisPlan:
         first = int(split["done"])
         cuts = np.cumsum(split["rsizes"])[:-1]
         children = []
-        for i, (c, d, h, hl) in enumerate(zip(np.split(split["rcands"], cuts), split["rdepths"],
-                                             split["rhist"], split["rhlens"])):
+        for i, (c, d, h, hl) in enumerate(
+            zip(np.split(split["rcands"], cuts), split["rdepths"], split["rhist"], split["rhlens"])
+        ):
             args = dict(unit.args)
-            args.update(cands=np.ascontiguousarray(c, dtype=np.int32),
-                        sizes=np.array([c.size], dtype=np.int64),
-                        depths=np.array([d], dtype=np.int32),
-                        histories=np.ascontiguousarray(h[:hl][None, :], dtype=np.int32),
-                        hlens=np.array([hl], dtype=np.int32))
+            args.update(
+                cands=np.ascontiguousarray(c, dtype=np.int32),
+                sizes=np.array([c.size], dtype=np.int64),
+                depths=np.array([d], dtype=np.int32),
+                histories=np.ascontiguousarray(h[:hl][None, :], dtype=np.int32),
+                hlens=np.array([hl], dtype=np.int32),
+            )
             children.append(Unit(f"{unit.key}/{first + i}", unit.func, args, int(c.size)))
         return children
 
@@ -155,12 +206,17 @@ class AnalysisPlan:
         else:
             ok = np.array_equal(wsizes, sizes)
         dists = np.asarray(split["dists"])
-        return bool(ok and 0 <= done <= wsizes.size and dists.shape[0] == done
-                    and np.array_equal(dists.sum(axis=1), wsizes[:done])
-                    and np.array_equal(np.asarray(split["rsizes"]), wsizes[done:]))
+        return bool(
+            ok
+            and 0 <= done <= wsizes.size
+            and dists.shape[0] == done
+            and np.array_equal(dists.sum(axis=1), wsizes[:done])
+            and np.array_equal(np.asarray(split["rsizes"]), wsizes[done:])
+        )
 
-    def merge(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-              ) -> Optional[dict[str, Any]]:
+    def merge(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> Optional[dict[str, Any]]:
         """The unit's answer once every sub-unit has its own (:func:`merge_split`)."""
         return merge_split(unit.key, unit.args, split, answers)
 
@@ -182,10 +238,22 @@ class AnalysisPlan:
         return len(self.units)
 
 
-def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tree: bool,
-              symmetry: bool, plain: bool, cands: np.ndarray, sizes: np.ndarray,
-              depths: np.ndarray, histories: np.ndarray, hlens: np.ndarray,
-              budget: Optional[float] = None) -> dict[str, Any]:
+def walk_unit(
+    game: Any,
+    *,
+    stop: Any,
+    strategy: str,
+    candidates_only: bool,
+    tree: bool,
+    symmetry: bool,
+    plain: bool,
+    cands: np.ndarray,
+    sizes: np.ndarray,
+    depths: np.ndarray,
+    histories: np.ndarray,
+    hlens: np.ndarray,
+    budget: Optional[float] = None,
+) -> dict[str, Any]:
     """One unit, on a worker: its subtrees walked by the kernel in one thread; their
     distributions (one row each) and, with ``tree``, their records (concatenated, with
     each subtree's number of rows).
@@ -200,19 +268,23 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
     flag = stop if stop is not None else new_flag()
     how = Strategy.parse(strategy)
     cuts = np.cumsum(sizes)[:-1]
-    sel = [Task(np.ascontiguousarray(c), int(d), np.ascontiguousarray(h[:hl]), None, None)
-           for c, d, h, hl in zip(np.split(cands, cuts), depths, histories, hlens)]
+    sel = [
+        Task(np.ascontiguousarray(c), int(d), np.ascontiguousarray(h[:hl]), None, None)
+        for c, d, h, hl in zip(np.split(cands, cuts), depths, histories, hlens)
+    ]
     if budget is None or (len(sel) == 1 and sel[0].cands.size < SPLIT_MIN):
         # (a subtree too small to split is walked whole: a split must make progress)
-        dists, recs = walk_tasks(game, how, candidates_only, tree, symmetry, plain, 1, sel,
-                                 None, flag)
+        dists, recs = walk_tasks(
+            game, how, candidates_only, tree, symmetry, plain, 1, sel, None, flag
+        )
         return _answer(dists, recs if tree else None)
     deadline = _core.monotonic() + max(0.0, budget)
     if budget > 0:  # most units are far below their budget: first, the plain walk
         flag.set_time_limit(budget * PROBE)
         try:
-            dists, recs = walk_tasks(game, how, candidates_only, tree, symmetry, plain, 1, sel,
-                                     None, flag)
+            dists, recs = walk_tasks(
+                game, how, candidates_only, tree, symmetry, plain, 1, sel, None, flag
+            )
             return _answer(dists, recs if tree else None)
         except (Stopped, TimeLimitReached):
             if flag.value != _core.STOP_DEADLINE:
@@ -240,16 +312,29 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
     done = 0
     total = sum(int(t.cands.size) for t in sel)
     # each history's guesses computed once for the unit, not once per batch
-    lists = (guess_lists(game, sel, symmetry and not candidates_only, flag) if sel
-             else (None, None, None))
+    lists = (
+        guess_lists(game, sel, symmetry and not candidates_only, flag)
+        if sel
+        else (None, None, None)
+    )
     for batch in _batches(sel, max(UNIT_FLOOR, total // 16)):
         left = deadline - _core.monotonic()
         if left <= 0:
             break
         flag.set_time_limit(left)
         try:
-            dists, recs = _walk_batch(game, how, candidates_only, tree, symmetry, plain,
-                                      sel[done:done + batch], lists, done, flag)
+            dists, recs = _walk_batch(
+                game,
+                how,
+                candidates_only,
+                tree,
+                symmetry,
+                plain,
+                sel[done : done + batch],
+                lists,
+                done,
+                flag,
+            )
         except (Stopped, TimeLimitReached):  # (the kernel's, or a check between calls)
             if flag.value != _core.STOP_DEADLINE:
                 raise
@@ -266,29 +351,41 @@ def walk_unit(game: Any, *, stop: Any, strategy: str, candidates_only: bool, tre
     width = max([r.size for r in rows], default=1)
     dists = np.zeros((done, width), dtype=np.int64)
     for i, r in enumerate(rows):
-        dists[i, :r.size] = r
+        dists[i, : r.size] = r
     rest = sel[done:]
     hwidth = max([t.history.size for t in rest], default=1)
     rhist = np.zeros((len(rest), max(1, hwidth)), dtype=np.int32)
     for i, t in enumerate(rest):
-        rhist[i, :t.history.size] = t.history
+        rhist[i, : t.history.size] = t.history
     out = _answer(dists, recs_done if tree else None)
-    out.update({
-        "split": 1, "guess": int(guess), "won": int(won), "depth": int(depth), "done": done,
-        "wsizes": np.array([t.cands.size for t in sel], dtype=np.int64),
-        "wslots": np.array(slots, dtype=np.int32),
-        "rcands": (np.concatenate([t.cands for t in rest]).astype(np.int32) if rest
-                   else np.zeros(0, dtype=np.int32)),
-        "rsizes": np.array([t.cands.size for t in rest], dtype=np.int64),
-        "rdepths": np.array([t.depth for t in rest], dtype=np.int32),
-        "rhist": rhist, "rhlens": np.array([t.history.size for t in rest], dtype=np.int32)})
+    out.update(
+        {
+            "split": 1,
+            "guess": int(guess),
+            "won": int(won),
+            "depth": int(depth),
+            "done": done,
+            "wsizes": np.array([t.cands.size for t in sel], dtype=np.int64),
+            "wslots": np.array(slots, dtype=np.int32),
+            "rcands": (
+                np.concatenate([t.cands for t in rest]).astype(np.int32)
+                if rest
+                else np.zeros(0, dtype=np.int32)
+            ),
+            "rsizes": np.array([t.cands.size for t in rest], dtype=np.int64),
+            "rdepths": np.array([t.depth for t in rest], dtype=np.int32),
+            "rhist": rhist,
+            "rhlens": np.array([t.history.size for t in rest], dtype=np.int32),
+        }
+    )
     if not rest:  # split one level down and walked whole within its budget
         return merge_split("", {"tree": tree, "sizes": sizes}, out, {})  # type: ignore
     return out
 
 
-def merge_split(key: str, args: dict[str, Any], split: dict[str, Any],
-                answers: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]:
+def merge_split(
+    key: str, args: dict[str, Any], split: dict[str, Any], answers: dict[str, dict[str, Any]]
+) -> Optional[dict[str, Any]]:
     """The answer of unit ``key`` (arguments ``args``) that split, once every sub-unit
     has its own (None before): the walked subtrees' and the sub-units' rows in order,
     folded back into the split node when the unit had split one level down (its guess,
@@ -311,7 +408,7 @@ def merge_split(key: str, args: dict[str, Any], split: dict[str, Any],
     width = max(r.size for r in rows) if rows else 1
     dists = np.zeros((len(rows), width), dtype=np.int64)
     for i, r in enumerate(rows):
-        dists[i, :r.size] = r
+        dists[i, : r.size] = r
     g = int(split["guess"])
     if g >= 0:  # one subtree, split below its node: fold the rows back into it
         depth = int(split["depth"])
@@ -335,8 +432,9 @@ def merge_split(key: str, args: dict[str, Any], split: dict[str, Any],
             recs = [np.concatenate(parts)]
     out: dict[str, Any] = {"dists": dists}
     if tree:
-        out["recs"] = (np.concatenate(recs).astype(np.int32) if recs
-                       else np.zeros((0, 5), dtype=np.int32))
+        out["recs"] = (
+            np.concatenate(recs).astype(np.int32) if recs else np.zeros((0, 5), dtype=np.int32)
+        )
         out["rec_counts"] = np.array([r.shape[0] for r in recs], dtype=np.int64)
     return out
 
@@ -345,22 +443,35 @@ def _answer(dists: Any, recs: Optional[list]) -> dict[str, Any]:
     """A unit's answer: the distribution rows and, for a tree, the records."""
     out: dict[str, Any] = {"dists": np.asarray(dists, dtype=np.int64)}
     if recs is not None:
-        out["recs"] = (np.concatenate(recs).astype(np.int32) if recs
-                       else np.zeros((0, 5), dtype=np.int32))
+        out["recs"] = (
+            np.concatenate(recs).astype(np.int32) if recs else np.zeros((0, 5), dtype=np.int32)
+        )
         out["rec_counts"] = np.array([r.shape[0] for r in recs], dtype=np.int64)
     return out
 
 
-def _node_guess(game: Any, how: Strategy, candidates_only: bool, symmetry: bool, plain: bool,
-                t: Task, flag: Any) -> int:
+def _node_guess(
+    game: Any, how: Strategy, candidates_only: bool, symmetry: bool, plain: bool, t: Task, flag: Any
+) -> int:
     """The guess the kernel's walk plays at the root of subtree ``t``: the rule's scan
     over the guesses the walk scans there (one per symmetry class of the history)."""
     guesses = game.guesses
     if symmetry and not candidates_only:
         guesses = _symmetry.canonical_guesses(game.kernel, game.guesses, t.history, flag)
     blanks = symmetry and game.guesses.size == game.size
-    return int(_walk.choose(game.kernel, guesses, t.cands, how.kind, candidates_only,
-                            game.secrets_are_guesses, 1, blanks, flag))
+    return int(
+        _walk.choose(
+            game.kernel,
+            guesses,
+            t.cands,
+            how.kind,
+            candidates_only,
+            game.secrets_are_guesses,
+            1,
+            blanks,
+            flag,
+        )
+    )
 
 
 def _batches(sel: list[Task], most: int) -> list[int]:
@@ -378,9 +489,18 @@ def _batches(sel: list[Task], most: int) -> list[int]:
     return out
 
 
-def _walk_batch(game: Any, how: Strategy, candidates_only: bool, tree: bool, symmetry: bool,
-                plain: bool, sel: list[Task], lists: tuple, first: int, flag: Any
-                ) -> tuple[np.ndarray, Optional[list]]:
+def _walk_batch(
+    game: Any,
+    how: Strategy,
+    candidates_only: bool,
+    tree: bool,
+    symmetry: bool,
+    plain: bool,
+    sel: list[Task],
+    lists: tuple,
+    first: int,
+    flag: Any,
+) -> tuple[np.ndarray, Optional[list]]:
     """:func:`~mastermind.strategy_walk.walk_tasks` on one thread for the subtrees
     ``sel`` (from place ``first`` of the unit's), with the unit's lists of guesses
     (:func:`~mastermind.strategy_walk.guess_lists`, computed once)."""
@@ -391,14 +511,32 @@ def _walk_batch(game: Any, how: Strategy, candidates_only: bool, tree: bool, sym
     width = max(1, max(t.history.size for t in sel))
     histories = np.zeros((len(sel), width), dtype=np.int32)
     for row, t in enumerate(sel):
-        histories[row, :t.history.size] = t.history
+        histories[row, : t.history.size] = t.history
     hlens = np.array([t.history.size for t in sel], dtype=np.int32)
     blanks = symmetry and game.guesses.size == game.size
-    mine = (None if task_glist is None
-            else np.ascontiguousarray(task_glist[first:first + len(sel)]))
+    mine = (
+        None if task_glist is None else np.ascontiguousarray(task_glist[first : first + len(sel)])
+    )
     dists, recs, _ = _walk.walk_many(
-        game.kernel, game.guesses, cands, offsets, depths, histories, hlens, how.kind,
-        cands_only=candidates_only, shortcut_ok=game.secrets_are_guesses, record=tree,
-        symmetry=symmetry, blanks=blanks, threads=1, plain=plain, glists=glists,
-        goffsets=goffsets, task_glist=mine, done=None, stop=flag)
+        game.kernel,
+        game.guesses,
+        cands,
+        offsets,
+        depths,
+        histories,
+        hlens,
+        how.kind,
+        cands_only=candidates_only,
+        shortcut_ok=game.secrets_are_guesses,
+        record=tree,
+        symmetry=symmetry,
+        blanks=blanks,
+        threads=1,
+        plain=plain,
+        glists=glists,
+        goffsets=goffsets,
+        task_glist=mine,
+        done=None,
+        stop=flag,
+    )
     return dists, recs

@@ -39,12 +39,16 @@ __all__ = ["ExistsPlan", "UnitSearch", "checkpoint_params", "exists_unit", "root
 def checkpoint_params(candidates_only: bool, symmetry: bool, memory: int) -> dict[str, Any]:
     """What a proof's unit answers (and witnesses) depend on, beside the game: its
     checkpoint's parameters."""
-    return {"candidates_only": bool(candidates_only), "symmetry": bool(symmetry),
-            "memory": int(memory)}
+    return {
+        "candidates_only": bool(candidates_only),
+        "symmetry": bool(symmetry),
+        "memory": int(memory),
+    }
 
 
-def root_openings(game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order: int,
-                  nonwin: int) -> Optional[list[int]]:
+def root_openings(
+    game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order: int, nonwin: int
+) -> Optional[list[int]]:
     """The openings the kernel's search tries at the root for d guesses, in its order
     (:func:`mastermind._search.root_openings`, the ranking the search makes at a node);
     None when it refutes d before trying any (no unit needed)."""
@@ -58,11 +62,18 @@ class UnitSearch:
     :class:`mastermind.search.Search` that :func:`~mastermind.bounds.worst_case` uses
     (``run``, ``witness``, ``nodes``)."""
 
-    def __init__(self, local: Search, game: Any, candidates_only: bool, symmetry: bool,
-                 memory: int, run: Any,
-                 progress: Optional[Callable[[int, int], None]] = None,
-                 unit_seconds: Optional[float] = None):
-        self.local = local                  # an in-process search for the tiny questions
+    def __init__(
+        self,
+        local: Search,
+        game: Any,
+        candidates_only: bool,
+        symmetry: bool,
+        memory: int,
+        run: Any,
+        progress: Optional[Callable[[int, int], None]] = None,
+        unit_seconds: Optional[float] = None,
+    ):
+        self.local = local  # an in-process search for the tiny questions
         self.game = game
         self.candidates_only = candidates_only
         self.symmetry = symmetry
@@ -70,7 +81,7 @@ class UnitSearch:
         self.engine = run
         self.store = run.store
         self.progress = progress
-        self.unit_seconds = unit_seconds    # each unit's budget (None: never split)
+        self.unit_seconds = unit_seconds  # each unit's budget (None: never split)
         self._nodes = 0
         self._answers: dict[tuple[int, int, int], tuple[bool, Optional[np.ndarray]]] = {}
         self._proved: dict[tuple[bytes, int], int] = {}
@@ -149,8 +160,9 @@ class UnitSearch:
             pool = pool[np.isin(pool, cands)]
         return pool
 
-    def run(self, cands: np.ndarray, d: int, deadline: Optional[float] = None,
-            node_limit: int = 0) -> tuple[bool, int]:
+    def run(
+        self, cands: np.ndarray, d: int, deadline: Optional[float] = None, node_limit: int = 0
+    ) -> tuple[bool, int]:
         """(whether every code of ``cands`` can be found within d guesses, the opening
         that proves it, or -1); :class:`~mastermind.search.SearchUnfinished` when stopped
         by ``deadline`` (a monotonic time) or Ctrl-C."""
@@ -160,8 +172,14 @@ class UnitSearch:
         seconds = None if deadline is None else deadline - start
         if seconds is not None and seconds <= 0:
             raise SearchUnfinished("time-limit", 0, 0.0)
-        openings = root_openings(self.game, cands, self._pool(cands), d, self.local.core.order,
-                                 self.game.kernel.nslots - 1)
+        openings = root_openings(
+            self.game,
+            cands,
+            self._pool(cands),
+            d,
+            self.local.core.order,
+            self.game.kernel.nslots - 1,
+        )
         if not openings:
             self._proved[(cands.tobytes(), d)] = -1
             return False, -1
@@ -170,11 +188,13 @@ class UnitSearch:
         try:
             self.engine.execute(plan, new_flag(), self.progress, seconds, self.unit_seconds)
         except TimeLimitReached:
-            raise SearchUnfinished("time-limit", self._nodes - nodes0,
-                                   time.monotonic() - start) from None
+            raise SearchUnfinished(
+                "time-limit", self._nodes - nodes0, time.monotonic() - start
+            ) from None
         except KeyboardInterrupt:
-            raise SearchUnfinished("interrupted", self._nodes - nodes0,
-                                   time.monotonic() - start) from None
+            raise SearchUnfinished(
+                "interrupted", self._nodes - nodes0, time.monotonic() - start
+            ) from None
         self._replay(plan)
         g = plan.answer()
         self._proved[(cands.tobytes(), d)] = g
@@ -200,7 +220,6 @@ class UnitSearch:
             else:
                 node.children[game.slots[s]] = build_tree(game, self._records(g, s, d - 1))
         return node
-
 
     def _records(self, g: int, s: int, e: int) -> np.ndarray:
         """The witness of part s of opening g within e guesses: the one found when the
@@ -230,14 +249,17 @@ class ExistsPlan:
         self.d = d
         self.openings = openings
         self.parts: list[list[tuple[int, np.ndarray]]] = []
-        self.answers: list[dict[int, bool]] = []   # per opening: slot -> answer
+        self.answers: list[dict[int, bool]] = []  # per opening: slot -> answer
         self.units: dict[str, tuple[int, int]] = {}
         self.offered: list[int] = []
         self._split_parts: dict[str, list] = {}
         for g in openings:
-            parts = [(s, part) for s, part in split_by_score(game, g, cands)
-                     if s != game.win_slot and part.size >= 3]
-            parts.sort(key=lambda p: -p[1].size)     # the largest first, as the search does
+            parts = [
+                (s, part)
+                for s, part in split_by_score(game, g, cands)
+                if s != game.win_slot and part.size >= 3
+            ]
+            parts.sort(key=lambda p: -p[1].size)  # the largest first, as the search does
             self.parts.append(parts)
             self.answers.append({})
             self.offered.append(0)
@@ -299,14 +321,21 @@ class ExistsPlan:
                     continue
                 key = f"exists/{g}/{s}/{self.d - 1}"
                 self.units[key] = (i, s)
-                return Unit(key, "mastermind.units_bounds:exists_unit",
-                            {"cands": part, "d": self.d - 1,
-                             "candidates_only": self.search.candidates_only,
-                             "symmetry": self.search.symmetry,
-                             "memory": self.search.memory,
-                             "history": np.array([g], dtype=np.int32)}, int(part.size))
+                return Unit(
+                    key,
+                    "mastermind.units_bounds:exists_unit",
+                    {
+                        "cands": part,
+                        "d": self.d - 1,
+                        "candidates_only": self.search.candidates_only,
+                        "symmetry": self.search.symmetry,
+                        "memory": self.search.memory,
+                        "history": np.array([g], dtype=np.int32),
+                    },
+                    int(part.size),
+                )
             if st is True:
-                return None                  # later openings are not needed
+                return None  # later openings are not needed
         return None
 
     def valid(self, unit: Unit, result: dict[str, Any]) -> bool:
@@ -318,8 +347,9 @@ class ExistsPlan:
             return False
         if not ok:
             return True
-        played = replay(self.search.game, result["recs"], unit.args["cands"],
-                        bool(unit.args["candidates_only"]))
+        played = replay(
+            self.search.game, result["recs"], unit.args["cands"], bool(unit.args["candidates_only"])
+        )
         return played is not None and played[1] <= int(unit.args["d"])
 
     # ------------------------------------------------------------ splits
@@ -332,15 +362,16 @@ class ExistsPlan:
         children = []
         for g, parts in ors:
             history = np.append(unit.args["history"], np.int32(g)).astype(np.int32)
-            for key, s, part in parts:
+            for key, _s, part in parts:
                 if part.size >= 3:
                     args = dict(unit.args)
                     args.update(cands=part, d=int(unit.args["d"]) - 1, history=history)
                     children.append(Unit(key, unit.func, args, int(part.size)))
         return children
 
-    def _ors(self, unit: Unit, split: dict[str, Any]
-             ) -> list[tuple[int, list[tuple[str, int, np.ndarray]]]]:
+    def _ors(
+        self, unit: Unit, split: dict[str, Any]
+    ) -> list[tuple[int, list[tuple[str, int, np.ndarray]]]]:
         """(guess, its non-winning parts as (key, slot, codes), the largest first) for
         each guess of a split question, in order (computed once per split)."""
         cached = self._split_parts.get(unit.key)
@@ -349,9 +380,11 @@ class ExistsPlan:
         game = self.search.game
         out = []
         for g in np.asarray(split["openings"]).tolist():
-            parts = [(f"{unit.key}/{g}/{s}", s, part)
-                     for s, part in split_by_score(game, g, unit.args["cands"])
-                     if s != game.win_slot]
+            parts = [
+                (f"{unit.key}/{g}/{s}", s, part)
+                for s, part in split_by_score(game, g, unit.args["cands"])
+                if s != game.win_slot
+            ]
             parts.sort(key=lambda p: -p[2].size)
             out.append((int(g), parts))
         self._split_parts[unit.key] = out
@@ -364,15 +397,16 @@ class ExistsPlan:
         guesses = self.search.game.guesses
         return bool(openings.ndim == 1 and np.isin(openings, guesses).all())
 
-    def _verdicts(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-                  ) -> list[Optional[bool]]:
+    def _verdicts(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> list[Optional[bool]]:
         """Each guess of a split question: True (every part solvable within one guess
         fewer), False (a part is not), None (open)."""
         e = int(unit.args["d"]) - 1
         out: list[Optional[bool]] = []
-        for g, parts in self._ors(unit, split):
+        for _g, parts in self._ors(unit, split):
             state: Optional[bool] = True
-            for key, s, part in parts:
+            for key, _s, part in parts:
                 if part.size <= 2:
                     ok: Optional[bool] = part.size <= e
                 else:
@@ -386,15 +420,15 @@ class ExistsPlan:
             out.append(state)
         return out
 
-    def merge(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-              ) -> Optional[dict[str, Any]]:
+    def merge(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> Optional[dict[str, Any]]:
         """The question's answer as soon as it is decided: solvable when some guess has
         every part solvable (its witness: the guess, each part's witness below it,
         replayed before it is used), unsolvable when every guess has a part that is
         not.  Either way the same verdict as the question's own search."""
         verdicts = self._verdicts(unit, split, answers)
-        nodes = int(split.get("nodes", 0)) + sum(int(a.get("nodes", 0))
-                                                 for a in answers.values())
+        nodes = int(split.get("nodes", 0)) + sum(int(a.get("nodes", 0)) for a in answers.values())
         if True in verdicts:
             i = verdicts.index(True)
             g, parts = self._ors(unit, split)[i]
@@ -404,17 +438,23 @@ class ExistsPlan:
             return {"ok": 0, "nodes": nodes}
         return None
 
-    def unneeded(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-                 ) -> list[str]:
+    def unneeded(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> list[str]:
         """The sub-questions of guesses already refuted, not answered yet."""
-        out = []
-        for (g, parts), v in zip(self._ors(unit, split), self._verdicts(unit, split, answers)):
+        out: list[str] = []
+        for (_g, parts), v in zip(self._ors(unit, split), self._verdicts(unit, split, answers)):
             if v is False:
                 out.extend(key for key, _, part in parts if part.size >= 3 and key not in answers)
         return out
 
-    def _witness(self, unit: Unit, g: int, parts: list[tuple[str, int, np.ndarray]],
-                 answers: dict[str, dict[str, Any]]) -> np.ndarray:
+    def _witness(
+        self,
+        unit: Unit,
+        g: int,
+        parts: list[tuple[str, int, np.ndarray]],
+        answers: dict[str, dict[str, Any]],
+    ) -> np.ndarray:
         """Guess g on top, each part's witness hung below it (records, depth-first),
         replayed against the question's set: a witness that does not hold is an error."""
         game = self.search.game
@@ -425,8 +465,9 @@ class ExistsPlan:
             if part.size <= 2:
                 r = [[-1, -1, int(part[0]), int(part.size), 1]]
                 if part.size == 2:
-                    r.append([0, int(game.kernel.slots(int(part[0]), part[1:])[0]),
-                              int(part[1]), 1, 2])
+                    r.append(
+                        [0, int(game.kernel.slots(int(part[0]), part[1:])[0]), int(part[1]), 1, 2]
+                    )
                 sub = np.array(r, dtype=np.int32)
             else:
                 sub = np.array(answers[key]["recs"], dtype=np.int32, copy=True)
@@ -452,7 +493,7 @@ class ExistsPlan:
         self.answers[i][s] = ok
         drop = []
         stop = self._first_false(i)
-        after = {t for t, _ in self.parts[i][stop + 1:]}
+        after = {t for t, _ in self.parts[i][stop + 1 :]}
         for key, (j, t) in self.units.items():
             if key == unit.key:
                 continue
@@ -461,9 +502,18 @@ class ExistsPlan:
         return drop
 
 
-def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_only: bool,
-                symmetry: bool, memory: int, history: Optional[np.ndarray] = None,
-                budget: Optional[float] = None) -> dict[str, Any]:
+def exists_unit(
+    game: Any,
+    *,
+    stop: Any,
+    cands: np.ndarray,
+    d: int,
+    candidates_only: bool,
+    symmetry: bool,
+    memory: int,
+    history: Optional[np.ndarray] = None,
+    budget: Optional[float] = None,
+) -> dict[str, Any]:
     """One question, on a worker: can every code of ``cands`` be found within ``d``
     guesses?  A search of its own (a fresh memo: the answer and the witness depend on
     the question alone); when solvable, the witness as records (parent, slot, guess,
@@ -475,13 +525,13 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
     order; :meth:`ExistsPlan.expand` makes their parts sub-questions within d - 1)."""
     flag = stop if stop is not None else new_flag()
     search = Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
-    search.stop = flag                       # a stop request reaches the search
+    search.stop = flag  # a stop request reaches the search
     splits = budget is not None and cands.size >= 3 and d >= 3
-    if splits:
+    if budget is not None and splits:
         flag.set_time_limit(max(float(budget), 1e-9))
     try:
         ok, _ = search.run(cands, d)
-        flag.set_time_limit(0)               # a witness, once proved, is found in full
+        flag.set_time_limit(0)  # a witness, once proved, is found in full
         recs = search.witness_records(cands, d) if ok else None
     except (SearchUnfinished, TimeLimitReached):
         if not (splits and flag.value == _core.STOP_DEADLINE):
@@ -495,21 +545,26 @@ def exists_unit(game: Any, *, stop: Any, cands: np.ndarray, d: int, candidates_o
     return out
 
 
-def _split_question(game: Any, search: Search, cands: np.ndarray, d: int,
-                    candidates_only: bool, symmetry: bool, history: Optional[np.ndarray]
-                    ) -> dict[str, Any]:
+def _split_question(
+    game: Any,
+    search: Search,
+    cands: np.ndarray,
+    d: int,
+    candidates_only: bool,
+    symmetry: bool,
+    history: Optional[np.ndarray],
+) -> dict[str, Any]:
     """A question that ran past its budget: the guesses its search tries at its set (or
     its refutation, when none can work)."""
     if symmetry and game.symmetric and history is not None:
-        pool = _symmetry.canonical_guesses(game.kernel, game.guesses,
-                                           np.ascontiguousarray(history, dtype=np.int32))
+        pool = _symmetry.canonical_guesses(
+            game.kernel, game.guesses, np.ascontiguousarray(history, dtype=np.int32)
+        )
     else:
         pool = np.ascontiguousarray(game.guesses, dtype=np.int32)
     if candidates_only:
         pool = np.ascontiguousarray(pool[np.isin(pool, cands)], dtype=np.int32)
-    openings = root_openings(game, cands, pool, d, search.core.order,
-                             game.kernel.nslots - 1)
+    openings = root_openings(game, cands, pool, d, search.core.order, game.kernel.nslots - 1)
     if not openings:
         return {"ok": 0, "nodes": search.nodes}
-    return {"split": 1, "nodes": search.nodes,
-            "openings": np.array(openings, dtype=np.int32)}
+    return {"split": 1, "nodes": search.nodes, "openings": np.array(openings, dtype=np.int32)}

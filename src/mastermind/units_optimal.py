@@ -31,23 +31,37 @@ from .records import replay
 from .stopping import Stopped, new_flag
 from .strategy_walk import split_by_score
 
-__all__ = ["INF", "OptimalPlan", "WholePlan", "checkpoint_params", "optimal_unit",
-           "plan_optimal", "root_order", "valid_answer"]
+__all__ = [
+    "INF",
+    "OptimalPlan",
+    "WholePlan",
+    "checkpoint_params",
+    "optimal_unit",
+    "plan_optimal",
+    "root_order",
+    "valid_answer",
+]
 
-INF = NO_STRATEGY    # the kernel's "no strategy within the guesses left"
-NO_LIMIT = 100       # guesses left when there is no limit
+INF = NO_STRATEGY  # the kernel's "no strategy within the guesses left"
+NO_LIMIT = 100  # guesses left when there is no limit
 
 
 class Opening:
     """One root guess: its place in the order and its parts' answers so far."""
 
-    def __init__(self, guess: int, lb: int, key2: int, notcand: bool,
-                 parts: list[tuple[int, np.ndarray, int]]):
+    def __init__(
+        self,
+        guess: int,
+        lb: int,
+        key2: int,
+        notcand: bool,
+        parts: list[tuple[int, np.ndarray, int]],
+    ):
         self.guess = guess
         self.order = (lb, key2, notcand, guess)
-        self.parts = parts                          # (slot, candidates, estimate)
-        self.exact: dict[int, int] = {}             # slot -> exact total
-        self.lower: dict[int, int] = {}             # slot -> proved lower bound
+        self.parts = parts  # (slot, candidates, estimate)
+        self.exact: dict[int, int] = {}  # slot -> exact total
+        self.lower: dict[int, int] = {}  # slot -> proved lower bound
         self.recs: dict[int, np.ndarray] = {}
         self.m = 0
 
@@ -62,8 +76,9 @@ class Opening:
         return len(self.exact) == len(self.parts)
 
 
-def root_order(game: Any, cands: np.ndarray, candidates_only: bool, dl: int,
-               max_guesses: int = 0) -> list[Opening]:
+def root_order(
+    game: Any, cands: np.ndarray, candidates_only: bool, dl: int, max_guesses: int = 0
+) -> list[Opening]:
     """The root's guesses the in-process search would explore, in its order, with their
     parts and the parts' estimates: the kernel's own ranking at a node
     (:func:`mastermind._optimal.root_order`: one guess per symmetry class, the ones giving
@@ -72,14 +87,23 @@ def root_order(game: Any, cands: np.ndarray, candidates_only: bool, dl: int,
     m = int(cands.size)
     blanks = game.symmetric and game.guesses.size == game.size
     guesses, bounds, key2, notcand, bnode = _optimal.root_order(
-        game.kernel, game.guesses, cands, np.zeros(0, dtype=np.int32), candidates_only,
-        game.symmetric, blanks, max_guesses)
+        game.kernel,
+        game.guesses,
+        cands,
+        np.zeros(0, dtype=np.int32),
+        candidates_only,
+        game.symmetric,
+        blanks,
+        max_guesses,
+    )
     estt = est_table(m, bnode, dl - 1)
     openings = []
-    for g, lb, k2, nc in zip(guesses.tolist(), bounds.tolist(), key2.tolist(),
-                             notcand.tolist()):
-        parts = [(s, part, estt[part.size]) for s, part in split_by_score(game, g, cands)
-                 if s != game.win_slot]
+    for g, lb, k2, nc in zip(guesses.tolist(), bounds.tolist(), key2.tolist(), notcand.tolist()):
+        parts = [
+            (s, part, estt[part.size])
+            for s, part in split_by_score(game, g, cands)
+            if s != game.win_slot
+        ]
         o = Opening(g, lb, k2, bool(nc), parts)
         o.m = m
         openings.append(o)
@@ -92,8 +116,16 @@ class OptimalPlan:
 
     kind = "optimal"
 
-    def __init__(self, openings: list[Opening], dl: int, limited: bool,
-                 candidates_only: bool, memory: int, recorded: set[str], game: Any = None):
+    def __init__(
+        self,
+        openings: list[Opening],
+        dl: int,
+        limited: bool,
+        candidates_only: bool,
+        memory: int,
+        recorded: set[str],
+        game: Any = None,
+    ):
         self.game = game
         self.openings = openings
         self.dl = dl
@@ -138,19 +170,27 @@ class OptimalPlan:
     def lower(self) -> int:
         """A proved lower bound of the optimum (the least bound of an opening still in
         the running)."""
-        bounds = [o.bound() for i, o in enumerate(self.openings) if self.alive(i)
-                  or o.complete()]
+        bounds = [o.bound() for i, o in enumerate(self.openings) if self.alive(i) or o.complete()]
         return min(bounds) if bounds else INF
 
     # -- the units
     def _unit(self, i: int, s: int, part: np.ndarray, limit: int) -> Unit:
         o = self.openings[i]
-        args = {"cands": part, "history": np.array([o.guess], dtype=np.int32),
-                "max_guesses": self.dl - 1 if self.limited else 0,
-                "candidates_only": self.candidates_only, "memory": self.memory}
+        args = {
+            "cands": part,
+            "history": np.array([o.guess], dtype=np.int32),
+            "max_guesses": self.dl - 1 if self.limited else 0,
+            "candidates_only": self.candidates_only,
+            "memory": self.memory,
+        }
         ident = digest("mastermind.units_optimal:optimal_unit", args)
-        return Unit(f"part/{o.guess}/{s}", "mastermind.units_optimal:optimal_unit",
-                    dict(args, limit=limit), int(part.size), ident)
+        return Unit(
+            f"part/{o.guess}/{s}",
+            "mastermind.units_optimal:optimal_unit",
+            dict(args, limit=limit),
+            int(part.size),
+            ident,
+        )
 
     def next(self) -> Optional[Unit]:
         first_pass = bool(self.recorded)
@@ -170,7 +210,7 @@ class OptimalPlan:
                 self.inflight[key] = (i, s)
                 self.offered += 1
                 return self._unit(i, s, part, max(limit, 0))
-        if first_pass:                   # every recorded unit offered: now the others
+        if first_pass:  # every recorded unit offered: now the others
             self.recorded.clear()
             return self.next()
         return None
@@ -181,8 +221,12 @@ class OptimalPlan:
         o = self.chosen()
         if o is not None:
             total = o.bound()
-            return Answer(RUN_OPTIMUM if done else RUN_STOPPED, total,
-                          total if done else self.lower(), _records(o))
+            return Answer(
+                RUN_OPTIMUM if done else RUN_STOPPED,
+                total,
+                total if done else self.lower(),
+                _records(o),
+            )
         if done:
             return Answer(RUN_ABOVE_LIMIT, INF, INF, None)
         return Answer(RUN_STOPPED, -1, self.lower(), None)
@@ -200,27 +244,43 @@ class OptimalPlan:
             o.exact[s] = value
             o.lower.pop(s, None)
             o.recs[s] = result["recs"]
-        else:                                # at or above its limit (or no strategy)
+        else:  # at or above its limit (or no strategy)
             o.lower[s] = max(o.lower.get(s, 0), value if value >= 0 else INF)
-        return [k for k, (j, _) in self.inflight.items()
-                if not self.alive(j) and not self.openings[j].complete()]
+        return [
+            k
+            for k, (j, _) in self.inflight.items()
+            if not self.alive(j) and not self.openings[j].complete()
+        ]
 
 
-def optimal_unit(game: Any, *, stop: Any, cands: np.ndarray, history: np.ndarray,
-                 max_guesses: int, limit: int, candidates_only: bool,
-                 memory: int, first: int = -1) -> dict[str, Any]:
+def optimal_unit(
+    game: Any,
+    *,
+    stop: Any,
+    cands: np.ndarray,
+    history: np.ndarray,
+    max_guesses: int,
+    limit: int,
+    candidates_only: bool,
+    memory: int,
+    first: int = -1,
+) -> dict[str, Any]:
     """One subtree, on a worker: the kernel's search on ``cands`` after ``history``,
     below ``limit`` (0: none); its status (``RUN_OPTIMUM`` exact, ``RUN_ABOVE_LIMIT``
     nothing below the limit), value (the total, or a lower bound >= the limit) and, when
     exact, its tree's records."""
     search = new_optimizer(game, candidates_only, memory, 1)
     flag = stop if stop is not None else new_flag()
-    status, value, lower, recs = search.run(cands, history, int(max_guesses), int(limit),
-                                            int(first), flag)
+    status, value, lower, recs = search.run(
+        cands, history, int(max_guesses), int(limit), int(first), flag
+    )
     if status == RUN_STOPPED:
         raise Stopped("the unit was stopped")
-    out: dict[str, Any] = {"status": int(status), "value": int(value),
-                           "nodes": int(search.stats["nodes"])}
+    out: dict[str, Any] = {
+        "status": int(status),
+        "value": int(value),
+        "nodes": int(search.stats["nodes"]),
+    }
     if status == RUN_OPTIMUM:
         out["recs"] = np.ascontiguousarray(recs, dtype=np.int32)
     return out
@@ -246,14 +306,30 @@ class WholePlan:
 
     kind = "optimal"
 
-    def __init__(self, cands: np.ndarray, max_guesses: Optional[int], g0: Optional[int],
-                 candidates_only: bool, memory: int, game: Any = None):
+    def __init__(
+        self,
+        cands: np.ndarray,
+        max_guesses: Optional[int],
+        g0: Optional[int],
+        candidates_only: bool,
+        memory: int,
+        game: Any = None,
+    ):
         self.game = game
-        self.unit = Unit("whole", "mastermind.units_optimal:optimal_unit",
-                         {"cands": cands, "history": np.zeros(0, dtype=np.int32),
-                          "max_guesses": max_guesses or 0, "limit": 0,
-                          "candidates_only": candidates_only, "memory": memory,
-                          "first": -1 if g0 is None else g0}, int(cands.size))
+        self.unit = Unit(
+            "whole",
+            "mastermind.units_optimal:optimal_unit",
+            {
+                "cands": cands,
+                "history": np.zeros(0, dtype=np.int32),
+                "max_guesses": max_guesses or 0,
+                "limit": 0,
+                "candidates_only": candidates_only,
+                "memory": memory,
+                "first": -1 if g0 is None else g0,
+            },
+            int(cands.size),
+        )
         self.result: Optional[dict[str, Any]] = None
         self.offered = 0
         self.nodes = 0
@@ -287,16 +363,26 @@ class WholePlan:
         return Answer(int(r["status"]), int(r["value"]), int(r["value"]), r.get("recs"))
 
 
-def checkpoint_params(game: Any, candidates_only: bool, max_guesses: Optional[int],
-                      g0: Optional[int]) -> dict[str, Any]:
+def checkpoint_params(
+    game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Optional[int]
+) -> dict[str, Any]:
     """What an optimal search's units answer depends on, beside the game (the memory
     does not change an exact answer): its checkpoint's parameters."""
-    return {"candidates_only": bool(candidates_only), "max_guesses": max_guesses,
-            "first": None if g0 is None else game.format_code(g0)}
+    return {
+        "candidates_only": bool(candidates_only),
+        "max_guesses": max_guesses,
+        "first": None if g0 is None else game.format_code(g0),
+    }
 
 
-def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
-                 g0: Optional[int], memory: int, recorded: set[str]) -> Any:
+def plan_optimal(
+    game: Any,
+    max_guesses: Optional[int],
+    candidates_only: bool,
+    g0: Optional[int],
+    memory: int,
+    recorded: set[str],
+) -> Any:
     """The plan: the root's openings (just ``g0`` when given), or the whole search as
     one unit for a small game or two guesses or fewer."""
     cands = np.ascontiguousarray(game.secrets)
@@ -304,15 +390,13 @@ def plan_optimal(game: Any, max_guesses: Optional[int], candidates_only: bool,
     if cands.size <= max(_optimal.FEW_CODES_MAX, game.kernel.nslots) or dl <= 2:
         return WholePlan(cands, max_guesses, g0, candidates_only, memory, game)
     if g0 is not None:
-        parts = [(s, part, 0) for s, part in split_by_score(game, g0, cands)
-                 if s != game.win_slot]
+        parts = [(s, part, 0) for s, part in split_by_score(game, g0, cands) if s != game.win_slot]
         o = Opening(g0, 0, 0, False, parts)
         o.m = int(cands.size)
         openings = [o]
     else:
         openings = root_order(game, cands, candidates_only, dl, max_guesses or 0)
-    return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded,
-                       game)
+    return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded, game)
 
 
 def valid_answer(game: Any, unit: Unit, result: dict[str, Any]) -> bool:

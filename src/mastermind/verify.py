@@ -20,13 +20,24 @@ import gzip
 import json
 import re
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 
-__all__ = ["FORMAT", "VERSION", "Claims", "Rules", "Verdict", "VerifyError", "read_records",
-           "verify_certificate", "verify_file", "verify_strategy"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Claims",
+    "Rules",
+    "Verdict",
+    "VerifyError",
+    "read_records",
+    "verify_certificate",
+    "verify_file",
+    "verify_strategy",
+]
 
 FORMAT = "mastermind-certificate"
 VERSION = 1
@@ -55,27 +66,33 @@ class Rules:
     """Codes of [n,k] as ranks 0..k^n-1 (base k, first position most significant, colours
     0..k-1), the secrets and guesses a variant allows, and the score of any guess."""
 
-    def __init__(self, n: int, k: int, variant: str):
+    def __init__(self, n: Any, k: Any, variant: Any):
         if variant not in VARIANTS:
             raise VerifyError(f"unknown variant {variant!r}")
-        if not (isinstance(n, int) and isinstance(k, int) and 1 <= n <= 10 and 1 <= k <= 20
-                and k ** n <= 1 << 22):
+        if not (
+            isinstance(n, int)
+            and isinstance(k, int)
+            and 1 <= n <= 10
+            and 1 <= k <= 20
+            and k**n <= 1 << 22
+        ):
             raise VerifyError(f"game [{n},{k}] is outside what this checker handles")
         self.n, self.k, self.variant = n, k, variant
-        ranks = np.arange(k ** n, dtype=np.int64)
-        self.digits = np.stack([(ranks // k ** (n - 1 - j)) % k for j in range(n)], 1
-                               ).astype(np.int8)
+        ranks = np.arange(k**n, dtype=np.int64)
+        self.digits = np.stack([(ranks // k ** (n - 1 - j)) % k for j in range(n)], 1).astype(
+            np.int8
+        )
         distinct = np.array([len(set(row)) == n for row in self.digits.tolist()])
         if variant == "permutation" and n != k:
             raise VerifyError("the permutation variant needs as many pegs as colours")
-        all_codes = np.ones(k ** n, dtype=bool)
-        self.is_secret = distinct if variant in ("distinct", "bulls-and-cows",
-                                                 "permutation") else all_codes
+        all_codes = np.ones(k**n, dtype=bool)
+        self.is_secret = (
+            distinct if variant in ("distinct", "bulls-and-cows", "permutation") else all_codes
+        )
         self.is_guess = distinct if variant in ("bulls-and-cows", "permutation") else all_codes
         if variant in ("distinct", "bulls-and-cows") and n > k:
             raise VerifyError(f"{variant} needs pegs <= colours")
-        self.counts = np.stack([(self.digits == c).sum(1) for c in range(k)], 1
-                               ).astype(np.int8)
+        self.counts = np.stack([(self.digits == c).sum(1) for c in range(k)], 1).astype(np.int8)
         self.win = self.n * (self.n + 2)  # the slot of score (n, 0)
         self.table: np.ndarray | None = None
 
@@ -87,22 +104,21 @@ class Rules:
         black = (self.digits[g][:, None, :] == self.digits[s][None, :, :]).sum(2, np.int32)
         if self.variant == "black-peg":
             return black * (self.n + 2)
-        common = np.minimum(self.counts[g][:, None, :], self.counts[s][None, :, :]).sum(
-            2, np.int32)
+        common = np.minimum(self.counts[g][:, None, :], self.counts[s][None, :, :]).sum(2, np.int32)
         return black * (self.n + 2) + (common - black)
 
     def _table(self) -> np.ndarray | None:
         """Every pair's slot, for games of up to ``TABLE_CODES`` codes: built once, block
         by block, from :meth:`score_rows`, and checked symmetric (the score of g against
         x is the score of x against g), so that a secret's row holds its column too."""
-        size = self.k ** self.n
+        size = self.k**self.n
         if self.table is None and size <= TABLE_CODES:
             table = np.empty((size, size), dtype=np.uint8)
             step = max(1, (1 << 22) // (size * self.n))
             every = np.arange(size)
             for start in range(0, size, step):
-                rows = every[start:start + step]
-                table[start:start + rows.size] = self.score_rows(rows, every)
+                rows = every[start : start + step]
+                table[start : start + rows.size] = self.score_rows(rows, every)
             if not np.array_equal(table, table.T):  # pragma: no cover - the rules are
                 raise VerifyError("the score is not symmetric")  # symmetric
             self.table = table
@@ -118,7 +134,7 @@ class Rules:
         out = np.empty((g.size, s.size), dtype=np.uint8)
         step = max(1, (1 << 22) // max(1, s.size * self.n))
         for start in range(0, g.size, step):
-            out[start:start + step] = self.score_rows(g[start:start + step], s)
+            out[start : start + step] = self.score_rows(g[start : start + step], s)
         return out
 
     def part_sizes(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -136,17 +152,20 @@ class Rules:
             index = self.scores(guesses, secrets).T.astype(np.int64)
             index += np.arange(len(guesses), dtype=np.int64) * width
         sizes = np.bincount(index.ravel(), minlength=len(guesses) * width)
-        return sizes.reshape(len(guesses), width)[:, :self.win]
+        return sizes.reshape(len(guesses), width)[:, : self.win]
 
     def slot(self, score: Any) -> int:
-        if (not isinstance(score, list) or len(score) != 2
-                or not all(isinstance(v, int) and v >= 0 for v in score)
-                or score[0] + score[1] > self.n):
+        if (
+            not isinstance(score, list)
+            or len(score) != 2
+            or not all(isinstance(v, int) and v >= 0 for v in score)
+            or score[0] + score[1] > self.n
+        ):
             raise VerifyError(f"{score!r} is not a score of [{self.n},{self.k}]")
         return score[0] * (self.n + 2) + score[1]
 
     def code(self, value: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < self.k ** self.n:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < self.k**self.n:
             raise VerifyError(f"{value!r} is not a code of [{self.n},{self.k}]")
         return value
 
@@ -161,7 +180,7 @@ class Rules:
         if not isinstance(history, list):
             raise VerifyError("a history is a list of [guess, [black, white]]")
         keep = self.is_secret.copy()
-        everything = np.arange(self.k ** self.n)
+        everything = np.arange(self.k**self.n)
         for step in history:
             if not isinstance(step, list) or len(step) != 2:
                 raise VerifyError(f"{step!r} is not a [guess, score] pair")
@@ -172,11 +191,13 @@ class Rules:
     def image(self, colours: Any, positions: Any) -> np.ndarray:
         """The permutation of all codes that renames colour c as colours[c] and moves
         position j to positions[j]; refuses anything that is not such a permutation."""
-        if (not isinstance(colours, list) or sorted(colours) != list(range(self.k))
-                or not isinstance(positions, list)
-                or sorted(positions) != list(range(self.n))):
-            raise VerifyError(f"{[colours, positions]!r} is not a colour and position "
-                              "permutation")
+        if (
+            not isinstance(colours, list)
+            or sorted(colours) != list(range(self.k))
+            or not isinstance(positions, list)
+            or sorted(positions) != list(range(self.n))
+        ):
+            raise VerifyError(f"{[colours, positions]!r} is not a colour and position permutation")
         moved = np.empty(self.digits.shape, dtype=np.int64)
         moved[:, positions] = np.asarray(colours)[self.digits]
         return moved @ (self.k ** np.arange(self.n - 1, -1, -1, dtype=np.int64))
@@ -199,15 +220,14 @@ def orbits(images: list[np.ndarray], size: int) -> np.ndarray:
 def separable(p: int, d: int) -> int:
     """The most codes d guesses can tell apart when no guess makes more than p parts
     besides the winning one: 1 + p + ... + p^(d-1)."""
-    return sum(p ** i for i in range(max(d, 0)))
+    return sum(p**i for i in range(max(d, 0)))
 
 
 # ------------------------------------------------------------------ certificates
 def _open(path: str) -> Any:
     with open(path, "rb") as raw:
         gzipped = raw.read(2) == b"\x1f\x8b"
-    return gzip.open(path, "rt", encoding="utf-8") if gzipped else open(
-        path, encoding="utf-8")
+    return gzip.open(path, "rt", encoding="utf-8") if gzipped else open(path, encoding="utf-8")
 
 
 def read_records(path: str) -> Iterator[dict[str, Any]]:
@@ -252,8 +272,9 @@ class Claims:
         self.sets.append(cands)  # accepted
         self.depths.append(d)
 
-    def _rests_on(self, record: dict[str, Any], cands: np.ndarray, d: int, where: str,
-                  index: int) -> None:
+    def _rests_on(
+        self, record: dict[str, Any], cands: np.ndarray, d: int, where: str, index: int
+    ) -> None:
         """Check that every guess fails within d (d >= 1): each class of guesses is
         dismissed (it keeps the set whole, or it leaves a part too big for d - 1 guesses)
         or has an entry naming one of its parts an earlier claim proves unsolvable in
@@ -268,7 +289,7 @@ class Claims:
             if not np.array_equal(np.sort(img[cands]), cands):
                 raise VerifyError(f"{where}: symmetry {sym!r} does not map the set onto itself")
             images.append(img)
-        label = orbits(images, rules.k ** rules.n)[guesses]
+        label = orbits(images, rules.k**rules.n)[guesses]
         if not np.all(rules.is_guess[label]):  # pragma: no cover - a guess set is closed
             raise VerifyError(f"{where}: a symmetry leaves the guess set")
         reps = np.unique(label)
@@ -277,8 +298,7 @@ class Claims:
         largest = sizes.max(1)
         # dismissed: a guess that leaves the set whole (never in a shortest strategy), or
         # one with a part too big for d - 1 guesses (counting)
-        covered = set(reps[(largest == cands.size) | (largest > separable(most, d - 1))]
-                      .tolist())
+        covered = set(reps[(largest == cands.size) | (largest > separable(most, d - 1))].tolist())
         for entry in record.get("entries", []):
             if not isinstance(entry, list) or len(entry) != 3:
                 raise VerifyError(f"{where}: an entry is [guess, score, claim]")
@@ -289,16 +309,22 @@ class Claims:
                 raise VerifyError(f"{where}: entry {entry!r} must name an earlier claim")
             part = cands[rules.scores([g], cands)[0] == slot]
             if not np.array_equal(part, self.sets[ref]):
-                raise VerifyError(f"{where}: entry {entry!r}: the part of guess {g} with "
-                                  f"that score is not the set of claim {ref}")
+                raise VerifyError(
+                    f"{where}: entry {entry!r}: the part of guess {g} with "
+                    f"that score is not the set of claim {ref}"
+                )
             if self.depths[ref] < d - 1:
-                raise VerifyError(f"{where}: entry {entry!r}: claim {ref} is about "
-                                  f"{self.depths[ref]} guesses, fewer than {d - 1}")
+                raise VerifyError(
+                    f"{where}: entry {entry!r}: claim {ref} is about "
+                    f"{self.depths[ref]} guesses, fewer than {d - 1}"
+                )
             covered.add(int(label[np.searchsorted(guesses, g)]))
         missing = [r for r in reps.tolist() if r not in covered]
         if missing:
-            raise VerifyError(f"{where}: guess {missing[0]} (and {len(missing) - 1} other "
-                              f"classes) is not shown to fail within {d} guesses")
+            raise VerifyError(
+                f"{where}: guess {missing[0]} (and {len(missing) - 1} other "
+                f"classes) is not shown to fail within {d} guesses"
+            )
 
 
 def _replay(rules: Rules, tree: Any, secrets: np.ndarray, decode: Any) -> np.ndarray:
@@ -320,10 +346,11 @@ def _replay(rules: Rules, tree: Any, secrets: np.ndarray, decode: Any) -> np.nda
             b, w = divmod(slot, rules.n + 2)
             key = f"{b} {w}"
             if key not in children:
-                raise VerifyError(f"{where}: after {g} the score {key} has no next move "
-                                  f"({int((slots == slot).sum())} secrets left)")
-            stack.append((children[key], at[slots == slot], depth + 1,
-                          f"after {key} at {where}"))
+                raise VerifyError(
+                    f"{where}: after {g} the score {key} has no next move "
+                    f"({int((slots == slot).sum())} secrets left)"
+                )
+            stack.append((children[key], at[slots == slot], depth + 1, f"after {key} at {where}"))
     return need
 
 
@@ -334,9 +361,11 @@ def _witness_upper(rules: Rules, record: dict[str, Any], upper: int) -> None:
         raise VerifyError(f"the witness needs {int(need.max())} guesses, more than {upper}")
 
 
-def verify_certificate(records: Iterator[dict[str, Any]],
-                       progress: Callable[[int, int], None] | None = None,
-                       total: int = 0) -> Verdict:
+def verify_certificate(
+    records: Iterator[dict[str, Any]],
+    progress: Callable[[int, int], None] | None = None,
+    total: int = 0,
+) -> Verdict:
     """Check a certificate record by record; the verdict, or :class:`VerifyError`.
     ``progress(claims checked, total)`` is called as it goes (``total``: the claims the
     file holds, if known)."""
@@ -344,12 +373,13 @@ def verify_certificate(records: Iterator[dict[str, Any]],
     if head is None or head.get("format") != FORMAT:
         raise VerifyError(f"not a certificate (the first record must have format {FORMAT!r})")
     if head.get("version") != VERSION:
-        raise VerifyError(f"certificate version {head.get('version')!r}; this checker reads "
-                          f"version {VERSION}")
+        raise VerifyError(
+            f"certificate version {head.get('version')!r}; this checker reads version {VERSION}"
+        )
     game = head.get("game", {})
     rules = Rules(game.get("pegs"), game.get("colours"), game.get("variant", "classic"))
     lower, upper = head.get("lower"), head.get("upper")
-    if not all(isinstance(v, int) for v in (lower, upper)) or not 1 <= lower <= upper:
+    if not (isinstance(lower, int) and isinstance(upper, int) and 1 <= lower <= upper):
         raise VerifyError("the header needs whole numbers 1 <= lower <= upper")
     claims, root, witnessed, ended = Claims(rules), None, False, False
     for record in records:
@@ -366,8 +396,10 @@ def verify_certificate(records: Iterator[dict[str, Any]],
             witnessed = True
         elif record.get("end") is True:
             if record.get("claims") != len(claims.sets):
-                raise VerifyError(f"the end record counts {record.get('claims')} claims, "
-                                  f"the file has {len(claims.sets)}")
+                raise VerifyError(
+                    f"the end record counts {record.get('claims')} claims, "
+                    f"the file has {len(claims.sets)}"
+                )
             ended = True
         else:
             raise VerifyError(f"a record of unknown kind: {sorted(record)!r}")
@@ -377,11 +409,14 @@ def verify_certificate(records: Iterator[dict[str, Any]],
         raise VerifyError(f"no claim that the whole game cannot be solved in {lower - 1}")
     if not witnessed:
         raise VerifyError("no witness tree for the upper bound")
-    name = f"p({rules.n},{rules.k})" + ("" if rules.variant == "classic"
-                                          else f" {rules.variant}")
+    name = f"p({rules.n},{rules.k})" + ("" if rules.variant == "classic" else f" {rules.variant}")
     exact = f", so {name} = {lower}" if lower == upper else ""
-    return Verdict(f"{name} >= {lower} and <= {upper}: proved{exact} "
-                   f"({len(claims.sets):,} claims checked)", lower, upper, len(claims.sets))
+    return Verdict(
+        f"{name} >= {lower} and <= {upper}: proved{exact} ({len(claims.sets):,} claims checked)",
+        lower,
+        upper,
+        len(claims.sets),
+    )
 
 
 # ------------------------------------------------------------------ strategy trees
@@ -415,8 +450,11 @@ def verify_strategy(data: Any) -> Verdict:
     counts = np.bincount(need)
     dist = {d: int(c) for d, c in enumerate(counts.tolist()) if c}
     total, most = int(need.sum()), int(need.max())
-    stated = [("total", data.get("total"), total), ("max", data.get("max"), most),
-              ("max_guesses", data.get("max_guesses"), most)]
+    stated = [
+        ("total", data.get("total"), total),
+        ("max", data.get("max"), most),
+        ("max_guesses", data.get("max_guesses"), most),
+    ]
     for key, said, got in stated:
         if said is not None and (said < got if key == "max_guesses" else said != got):
             raise VerifyError(f"the file says {key} {said}, the tree gives {got}")
@@ -424,9 +462,13 @@ def verify_strategy(data: Any) -> Verdict:
     if said is not None and {int(d): c for d, c in said.items()} != dist:
         raise VerifyError(f"the file's distribution {said} is not the tree's {dist}")
     name = f"[{n},{k}]" + ("" if rules.variant == "classic" else f" {rules.variant}")
-    return Verdict(f"{name}: the strategy finds all {secrets.size:,} secrets, {total:,} "
-                   f"guesses in all, at most {most}: checked", upper=most, total=total,
-                   distribution=dist)
+    return Verdict(
+        f"{name}: the strategy finds all {secrets.size:,} secrets, {total:,} "
+        f"guesses in all, at most {most}: checked",
+        upper=most,
+        total=total,
+        distribution=dist,
+    )
 
 
 def verify_file(path: str, progress: Callable[[int, int], None] | None = None) -> Verdict:
@@ -442,8 +484,9 @@ def verify_file(path: str, progress: Callable[[int, int], None] | None = None) -
     except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError) as e:
         raise VerifyError(f"the file cannot be read to its end: {e}") from None
     except json.JSONDecodeError as e:
-        raise VerifyError(f"neither a certificate nor a strategy tree: not JSON ({e.msg}, "
-                          f"line {e.lineno})") from None
+        raise VerifyError(
+            f"neither a certificate nor a strategy tree: not JSON ({e.msg}, line {e.lineno})"
+        ) from None
     total = 0
     if progress is not None:  # the claims to check: one line each (a quick first pass)
         with _open(path) as f:

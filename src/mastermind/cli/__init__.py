@@ -29,12 +29,27 @@ from collections.abc import Sequence
 from typing import Any, Optional, TextIO
 
 from ..errors import MastermindError
+from .common import (
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    EXIT_USAGE,
+    Interrupted,
+    OutputError,
+    Parser,
+    UsageError,
+    check_jobs,
+)
 
-from .common import (EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, Interrupted, OutputError, Parser,
-                     UsageError, check_jobs)
-
-__all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNFINISHED", "EXIT_USAGE", "UsageError",
-           "build_parser", "debugging", "main"]
+__all__ = [
+    "COMMANDS",
+    "EXIT_OK",
+    "EXIT_UNFINISHED",
+    "EXIT_USAGE",
+    "UsageError",
+    "build_parser",
+    "debugging",
+    "main",
+]
 
 DEBUG_VARIABLE = "MASTERMIND_DEBUG"
 """Set (not empty, not 0) at run time: an internal error prints its traceback (at build
@@ -42,20 +57,27 @@ time the same variable asks setup.py for a debug build of the kernel)."""
 
 # command -> (module in this package, one-line summary, aliases)
 COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "analyze": ("analyze", "play a strategy against every secret: the distribution of guesses",
-                ("analyse",)),
+    "analyze": (
+        "analyze",
+        "play a strategy against every secret: the distribution of guesses",
+        ("analyse",),
+    ),
     "solve": ("solve", "play a strategy against one secret, step by step", ()),
-    "compare": ("compare", "every strategy and guess pool in one table: text, JSON, CSV, "
-                "Markdown", ()),
-    "first-guesses": ("first_guesses",
-                      "the four valuations of every first-guess symmetry class", ()),
+    "compare": (
+        "compare",
+        "every strategy and guess pool in one table: text, JSON, CSV, Markdown",
+        (),
+    ),
+    "first-guesses": (
+        "first_guesses",
+        "the four valuations of every first-guess symmetry class",
+        (),
+    ),
     "play": ("play", "play a game: the computer breaks your code, or you break its code", ()),
-    "tree": ("tree", "write the whole strategy tree: JSON, Graphviz DOT/SVG/PNG, cheat sheet",
-             ()),
+    "tree": ("tree", "write the whole strategy tree: JSON, Graphviz DOT/SVG/PNG, cheat sheet", ()),
     "bound": ("bound", "the exact worst case: the fewest guesses that always suffice", ()),
     "optimal": ("optimal", "the exact expected case: the least total number of guesses", ()),
-    "verify": ("verify", "check a worst-case certificate or a strategy tree, independently",
-               ()),
+    "verify": ("verify", "check a worst-case certificate or a strategy tree, independently", ()),
 }
 
 
@@ -76,25 +98,30 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = Parser(
         prog="mastermind",
         description="Analyse generalized [n,k]-Mastermind: play the classic one-step "
-                    "strategies against one secret or against every secret, prove worst "
-                    "cases, play a game.",
+        "strategies against one secret or against every secret, prove worst "
+        "cases, play a game.",
         epilog="Codes are written 1122 (colours 1..k; separate them, '1 10 3 2', when "
-               "k >= 10). Examples: 'mastermind analyze', 'mastermind analyze -n 5 -k 8 "
-               "--strategy entropy --json', 'mastermind solve 6543'. "
-               "'mastermind COMMAND --help' explains a command. Exit status: 0 done, "
-               "1 unfinished (Ctrl-C, a time limit, output that could not be written, "
-               "an internal error), 2 bad input.")
+        "k >= 10). Examples: 'mastermind analyze', 'mastermind analyze -n 5 -k 8 "
+        "--strategy entropy --json', 'mastermind solve 6543'. "
+        "'mastermind COMMAND --help' explains a command. Exit status: 0 done, "
+        "1 unfinished (Ctrl-C, a time limit, output that could not be written, "
+        "an internal error), 2 bad input.",
+    )
     parser.add_argument("--version", action="version", version=f"mastermind {__version__}")
-    parser.add_argument("--debug", action="store_true",
-                        help=f"on an internal error (a bug), print its traceback; the same as "
-                             f"setting {DEBUG_VARIABLE}=1 when running a command")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help=f"on an internal error (a bug), print its traceback; the same as "
+        f"setting {DEBUG_VARIABLE}=1 when running a command",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     chosen = _command_named(argv)
     for name, (module, summary, aliases) in COMMANDS.items():
         p = sub.add_parser(name, aliases=list(aliases), help=summary, description=summary)
         # also after the command (`mastermind analyze --debug`), without a line in its help
-        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                       help=argparse.SUPPRESS)
+        p.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+        )
         if name == chosen:
             importlib.import_module(f".{module}", __name__).configure(p)
     if chosen is not None:  # what argparse finds wrong at the top is about the command
@@ -118,8 +145,14 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
             signal.signal(signal.SIGTERM, previous)
 
 
-def _show_warning(message: Any, category: Any, filename: str, lineno: int,
-                  file: Optional[TextIO] = None, line: Optional[str] = None) -> None:
+def _show_warning(
+    message: Any,
+    category: Any,
+    filename: str,
+    lineno: int,
+    file: Optional[TextIO] = None,
+    line: Optional[str] = None,
+) -> None:
     """A warning on one line of stderr: ``mastermind: warning: ...``."""
     try:
         print(f"mastermind: warning: {_one_line(message)}", file=file or sys.stderr)
@@ -169,8 +202,7 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
         return EXIT_UNFINISHED
     except OSError as e:  # standard output full or gone (a file error is a UsageError)
         _silence_stdout()
-        print(f"mastermind: error: cannot write the output: {e.strerror or e}",
-              file=sys.stderr)
+        print(f"mastermind: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return EXIT_UNFINISHED
     except MemoryError:
         print("mastermind: error: out of memory: try a smaller game", file=sys.stderr)
@@ -214,8 +246,11 @@ def _internal_error(e: BaseException, debug: bool) -> int:
         hint = "the traceback is above"
     else:
         hint = f"set {DEBUG_VARIABLE}=1 or pass --debug for the traceback"
-    print(f"mastermind: internal error: {type(e).__name__}: {_one_line(e)} ({hint}); "
-          "please report it", file=sys.stderr)
+    print(
+        f"mastermind: internal error: {type(e).__name__}: {_one_line(e)} ({hint}); "
+        "please report it",
+        file=sys.stderr,
+    )
     return EXIT_UNFINISHED
 
 

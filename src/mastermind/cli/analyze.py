@@ -7,11 +7,27 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from ..rules import average_text
-from .common import (EXIT_OK, UsageError, check_files, check_first, check_scheduler,
-                     discard_on_error, distributed_options, game_options, jobs_option,
-                     long_run_note, make_game, output_options, plot_destination,
-                     strategy_options, unit_errors, unit_seconds, unit_seconds_option,
-                     units_text, uses_units)
+from .common import (
+    EXIT_OK,
+    UsageError,
+    check_files,
+    check_first,
+    check_scheduler,
+    discard_on_error,
+    distributed_options,
+    game_options,
+    jobs_option,
+    long_run_note,
+    make_game,
+    output_options,
+    plot_destination,
+    strategy_options,
+    unit_errors,
+    unit_seconds,
+    unit_seconds_option,
+    units_text,
+    uses_units,
+)
 from .progress import ProgressBar
 from .render import wants_colour
 
@@ -20,21 +36,28 @@ if TYPE_CHECKING:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("Play a strategy against every secret and report how many secrets are "
-                     "found with 1, 2, 3... guesses.")
+    p.description = (
+        "Play a strategy against every secret and report how many secrets are "
+        "found with 1, 2, 3... guesses."
+    )
     game_options(p)
     strategy_options(p)
     output_options(p)
-    p.add_argument("--tree", action="store_true",
-                   help="include the strategy tree (guess per node) in the JSON output "
-                        "(with --json)")
+    p.add_argument(
+        "--tree",
+        action="store_true",
+        help="include the strategy tree (guess per node) in the JSON output (with --json)",
+    )
     jobs_option(p)
     distributed_options(p)
     unit_seconds_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
-    p.add_argument("--plot", metavar="FILE",
-                   help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
-                        "matplotlib: pip install 'mastermind-analysis[plot]')")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the distribution to FILE (.png, .svg or .pdf; needs "
+        "matplotlib: pip install 'mastermind-analysis[plot]')",
+    )
     p.set_defaults(func=run)
 
 
@@ -43,8 +66,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..checks import threads
 
     if args.tree and not args.json:
-        raise UsageError("--tree adds the strategy tree to the JSON output: give --json too "
-                         "(or use 'mastermind tree' for a tree to read)")
+        raise UsageError(
+            "--tree adds the strategy tree to the JSON output: give --json too "
+            "(or use 'mastermind tree' for a tree to read)"
+        )
     check_scheduler(args)
     unit_seconds(args)
     check_files(args, **{"--plot": args.plot})
@@ -53,18 +78,28 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         game = make_game(args)
         check_first(args, game)
         if args.scheduler is None:
-            long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size),
-                          threads(args.jobs))
-        bar = ProgressBar(f"{game.name} {args.strategy}",
-                          enabled=False if args.no_progress else None,
-                          unit="units" if uses_units(args) else "secrets")
+            long_run_note(
+                f"{game.name} {args.strategy}", int(game.secrets.size), threads(args.jobs)
+            )
+        bar = ProgressBar(
+            f"{game.name} {args.strategy}",
+            enabled=False if args.no_progress else None,
+            unit="units" if uses_units(args) else "secrets",
+        )
         try:
             with unit_errors(args):
-                result = analyze(game, args.strategy, candidates_only=args.candidates_only,
-                                 first=args.first, tree=args.tree, jobs=args.jobs,
-                                 progress=bar, scheduler=args.scheduler,
-                                 checkpoint=args.checkpoint,
-                                 unit_seconds=unit_seconds(args))
+                result = analyze(
+                    game,
+                    args.strategy,
+                    candidates_only=args.candidates_only,
+                    first=args.first,
+                    tree=args.tree,
+                    jobs=args.jobs,
+                    progress=bar,
+                    scheduler=args.scheduler,
+                    checkpoint=args.checkpoint,
+                    unit_seconds=unit_seconds(args),
+                )
         finally:
             bar.close()
         if plot is not None:
@@ -77,15 +112,19 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         _table(result, out)
         return EXIT_OK
     pool = "candidates only" if args.candidates_only else "all guesses allowed"
-    out.write(f"{game.name} {result.strategy}, {pool}, first guess "
-              f"{game.format_code(result.first_guess)}\n\n")
+    out.write(
+        f"{game.name} {result.strategy}, {pool}, first guess "
+        f"{game.format_code(result.first_guess)}\n\n"
+    )
     out.write(" guesses   secrets\n")
     for d, c in sorted(result.distribution.items()):
         out.write(f"{d:8d}  {c:8d}\n")
     avg = result.average
-    out.write(f"\n{result.secrets} secrets, total {result.total}, average {average_text(avg)}"
-              f", max {result.max}"
-              f"   [{result.seconds:.3f} s]\n")
+    out.write(
+        f"\n{result.secrets} secrets, total {result.total}, average {average_text(avg)}"
+        f", max {result.max}"
+        f"   [{result.seconds:.3f} s]\n"
+    )
     if result.units is not None:
         out.write(f"{units_text(result.units, result.units_resumed)}\n")
     return EXIT_OK
@@ -98,14 +137,19 @@ def _table(result: "Analysis", out: TextIO) -> None:
     game, avg = result.game, result.average
     pool = "candidates only" if result.candidates_only else "all guesses allowed"
     top = max(result.distribution.values())
-    rows = [(str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
-            for d, c in sorted(result.distribution.items())]
-    print_table(out, ["guesses", "secrets", "share", ""], rows,
-                numeric={"guesses", "secrets", "share"},
-                title=f"{game.name} {result.strategy}, {pool}, first guess "
-                      f"{game.format_code(result.first_guess)}",
-                caption=f"{result.secrets:,} secrets, total {result.total:,}, average "
-                        f"{average_text(avg)}, max "
-                        f"{result.max}   [{result.seconds:.3f} s]"
-                        + ("" if result.units is None
-                           else f"\n{units_text(result.units, result.units_resumed)}"))
+    rows = [
+        (str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
+        for d, c in sorted(result.distribution.items())
+    ]
+    print_table(
+        out,
+        ["guesses", "secrets", "share", ""],
+        rows,
+        numeric={"guesses", "secrets", "share"},
+        title=f"{game.name} {result.strategy}, {pool}, first guess "
+        f"{game.format_code(result.first_guess)}",
+        caption=f"{result.secrets:,} secrets, total {result.total:,}, average "
+        f"{average_text(avg)}, max "
+        f"{result.max}   [{result.seconds:.3f} s]"
+        + ("" if result.units is None else f"\n{units_text(result.units, result.units_resumed)}"),
+    )

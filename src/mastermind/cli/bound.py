@@ -11,11 +11,29 @@ from typing import Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
-                     check_scheduler, check_time_limit, distributed_options, game_options, integer,
-                     jobs_option, kept_note, make_game, number, output_file, output_options,
-                     unit_errors, unit_seconds, unit_seconds_option, units_text,
-                     uses_units)
+from .common import (
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    UsageError,
+    check_files,
+    check_memory,
+    check_scheduler,
+    check_time_limit,
+    distributed_options,
+    game_options,
+    integer,
+    jobs_option,
+    kept_note,
+    make_game,
+    number,
+    output_file,
+    output_options,
+    unit_errors,
+    unit_seconds,
+    unit_seconds_option,
+    units_text,
+    uses_units,
+)
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
@@ -23,31 +41,55 @@ DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("Prove the minimal worst case p(n,k): a strategy that always finds the "
-                     "secret within p guesses exists (the witness), and none within p-1 (an "
-                     "exhaustive search with sound pruning only). On time-out or Ctrl-C the "
-                     "bounds proved so far are printed and the exit status is 1.")
+    p.description = (
+        "Prove the minimal worst case p(n,k): a strategy that always finds the "
+        "secret within p guesses exists (the witness), and none within p-1 (an "
+        "exhaustive search with sound pruning only). On time-out or Ctrl-C the "
+        "bounds proved so far are printed and the exit status is 1."
+    )
     game_options(p)
     output_options(p)
-    p.add_argument("--candidates-only", action="store_true",
-                   help="only codes that can still be the secret may be played")
-    p.add_argument("--time-limit", type=number, default=None, metavar="S",
-                   help="stop after S seconds (the whole command: the cheap proofs first, "
-                        "then the heuristic upper bound, then the search) and report the "
-                        "bounds proved so far")
-    p.add_argument("--witness", metavar="FILE",
-                   help="write the strategy tree reaching the upper bound (JSON) to FILE")
-    p.add_argument("--certificate", metavar="FILE",
-                   help="also write a certificate of both bounds (gzip-compressed JSON lines) "
-                        "to FILE, for 'mastermind verify FILE' to check without the search "
-                        "(every code allowed as a guess; docs/certificates.md)")
-    p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
-                   help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
+    p.add_argument(
+        "--candidates-only",
+        action="store_true",
+        help="only codes that can still be the secret may be played",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=number,
+        default=None,
+        metavar="S",
+        help="stop after S seconds (the whole command: the cheap proofs first, "
+        "then the heuristic upper bound, then the search) and report the "
+        "bounds proved so far",
+    )
+    p.add_argument(
+        "--witness",
+        metavar="FILE",
+        help="write the strategy tree reaching the upper bound (JSON) to FILE",
+    )
+    p.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="also write a certificate of both bounds (gzip-compressed JSON lines) "
+        "to FILE, for 'mastermind verify FILE' to check without the search "
+        "(every code allowed as a guess; docs/certificates.md)",
+    )
+    p.add_argument(
+        "--memory",
+        type=integer,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})",
+    )
     jobs_option(p)
     distributed_options(p)
     unit_seconds_option(p)
-    p.add_argument("--no-progress", action="store_true",
-                   help="never show the progress bar (shown for units of work)")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="never show the progress bar (shown for units of work)",
+    )
     p.set_defaults(func=run)
 
 
@@ -71,39 +113,58 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             from ..certify import check_certifiable
 
             check_certifiable(game, args.candidates_only, args.certificate)
-        left = (None if args.time_limit is None
-                else max(args.time_limit - (time.monotonic() - start), 1e-3))
-        bar = ProgressBar(f"{game.name} worst case", unit="units",
-                          enabled=False if args.no_progress or not uses_units(args) else None)
+        left = (
+            None
+            if args.time_limit is None
+            else max(args.time_limit - (time.monotonic() - start), 1e-3)
+        )
+        bar = ProgressBar(
+            f"{game.name} worst case",
+            unit="units",
+            enabled=False if args.no_progress or not uses_units(args) else None,
+        )
         try:
             with unit_errors(args):
-                result = worst_case(game, candidates_only=args.candidates_only,
-                                    time_limit=left, memory=args.memory << 20, jobs=args.jobs,
-                                    scheduler=args.scheduler, checkpoint=args.checkpoint,
-                                    progress=bar if uses_units(args) else None,
-                                    unit_seconds=unit_seconds(args),
-                                    certificate=args.certificate)
+                result = worst_case(
+                    game,
+                    candidates_only=args.candidates_only,
+                    time_limit=left,
+                    memory=args.memory << 20,
+                    jobs=args.jobs,
+                    scheduler=args.scheduler,
+                    checkpoint=args.checkpoint,
+                    progress=bar if uses_units(args) else None,
+                    unit_seconds=unit_seconds(args),
+                    certificate=args.certificate,
+                )
         finally:
             bar.close()
         if dest is not None and result.witness is None:  # stopped too early for one
             dest.discard()
-            sys.stderr.write(f"mastermind: nothing written to {args.witness}: the search was "
-                             "stopped before it found a strategy\n")
+            sys.stderr.write(
+                f"mastermind: nothing written to {args.witness}: the search was "
+                "stopped before it found a strategy\n"
+            )
         elif dest is not None:
             try:
-                worst = check_strategy(game, result.witness,
-                                       candidates_only=args.candidates_only)
+                worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
             except StrategyCheckError as e:  # the search's own witness: a bug, not bad input
-                raise AssertionError(f"the witness the search built fails its check: {e}"
-                                     ) from e
-            doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
-                   "candidates_only": args.candidates_only, "max_guesses": worst,
-                   "tree": result.witness.to_json(game)}
+                raise AssertionError(f"the witness the search built fails its check: {e}") from e
+            doc = {
+                "pegs": game.n,
+                "colours": game.k,
+                "variant": game.variant.value,
+                "candidates_only": args.candidates_only,
+                "max_guesses": worst,
+                "tree": result.witness.to_json(game),
+            }
             dest.write(json.dumps(doc) + "\n")
             dest.commit()
     if args.certificate is not None and result.certificate is None:
-        sys.stderr.write(f"mastermind: nothing written to {args.certificate}: stopped "
-                         "before the certificate was complete\n")
+        sys.stderr.write(
+            f"mastermind: nothing written to {args.certificate}: stopped "
+            "before the certificate was complete\n"
+        )
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
@@ -118,9 +179,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}\n")
         for s in result.steps:
             what = {True: "exists", False: "none", None: "unfinished"}[s.exists]
-            out.write(f"  at most {guesses_text(s.guesses) + ':':<12} {what:<10} "
-                      f"{s.nodes:>12,} nodes "
-                      f"{s.seconds:10.2f} s\n")
+            out.write(
+                f"  at most {guesses_text(s.guesses) + ':':<12} {what:<10} "
+                f"{s.nodes:>12,} nodes "
+                f"{s.seconds:10.2f} s\n"
+            )
         out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
         if result.units is not None:
             out.write(f"{units_text(result.units, result.units_resumed)}\n")
@@ -139,8 +202,10 @@ def _check_certificate_path(args: argparse.Namespace) -> None:
     path = args.certificate
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.exists(path) and not os.path.isfile(path):
-        raise UsageError(f"--certificate {path}: not a regular file (the certificate is "
-                         "written beside it and renamed onto it)")
+        raise UsageError(
+            f"--certificate {path}: not a regular file (the certificate is "
+            "written beside it and renamed onto it)"
+        )
     if not os.path.isdir(folder):
         raise UsageError(f"--certificate {path}: no folder {folder}")
     if not os.access(folder, os.W_OK):
@@ -148,23 +213,31 @@ def _check_certificate_path(args: argparse.Namespace) -> None:
 
 
 def _certificate_text(c: Any) -> str:
-    return (f"certificate: {c.path} ({c.claims:,} claims, {c.size:,} bytes, "
-            f"{c.seconds:.1f} s); check it with 'mastermind verify {c.path}'")
+    return (
+        f"certificate: {c.path} ({c.claims:,} claims, {c.size:,} bytes, "
+        f"{c.seconds:.1f} s); check it with 'mastermind verify {c.path}'"
+    )
 
 
 def _table(result: Any, candidates_only: bool, out: TextIO) -> None:
     """The result on a terminal: the searches as a rich table."""
     what = {True: "exists", False: "none", None: "unfinished"}
     pool = "candidates only" if candidates_only else "all guesses allowed"
-    rows = [[str(s.guesses), what[s.exists], f"{s.nodes:,}", f"{s.seconds:.2f}"]
-            for s in result.steps]
-    caption = (f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}; "
-               f"{result.nodes:,} nodes searched in {result.seconds:.2f} s"
-               + ("" if result.units is None
-                  else f"\n{units_text(result.units, result.units_resumed)}")
-               + ("" if result.certificate is None
-                  else f"\n{_certificate_text(result.certificate)}")
-               + ("" if result.exact else f"\nstopped: {result.status}"))
-    print_table(out, ["at most", "strategy", "nodes", "seconds"], rows,
-                numeric={"at most", "nodes", "seconds"},
-                title=f"{result.game.name}, {pool}: {result.summary()}", caption=caption)
+    rows = [
+        [str(s.guesses), what[s.exists], f"{s.nodes:,}", f"{s.seconds:.2f}"] for s in result.steps
+    ]
+    caption = (
+        f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}; "
+        f"{result.nodes:,} nodes searched in {result.seconds:.2f} s"
+        + ("" if result.units is None else f"\n{units_text(result.units, result.units_resumed)}")
+        + ("" if result.certificate is None else f"\n{_certificate_text(result.certificate)}")
+        + ("" if result.exact else f"\nstopped: {result.status}")
+    )
+    print_table(
+        out,
+        ["at most", "strategy", "nodes", "seconds"],
+        rows,
+        numeric={"at most", "nodes", "seconds"},
+        title=f"{result.game.name}, {pool}: {result.summary()}",
+        caption=caption,
+    )

@@ -78,25 +78,54 @@ def check_time_limit(args: argparse.Namespace) -> None:
 
 def game_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("game")
-    g.add_argument("-n", "--pegs", type=integer, default=4, metavar="N",
-                   help=f"positions in a code, 1..{MAX_PEGS} (default 4)")
-    g.add_argument("-k", "--colours", "--colors", dest="colours", type=integer, default=6,
-                   metavar="K", help=f"colours, 1..{MAX_COLOURS} (default 6)")
-    g.add_argument("--variant", default="classic", choices=[v.value for v in Variant],
-                   help="classic (default): repetition everywhere; distinct: secrets without "
-                        "repeated colours; bulls-and-cows: no repetition anywhere; "
-                        "black-peg: blacks only; permutation: n = k, no repetition")
+    g.add_argument(
+        "-n",
+        "--pegs",
+        type=integer,
+        default=4,
+        metavar="N",
+        help=f"positions in a code, 1..{MAX_PEGS} (default 4)",
+    )
+    g.add_argument(
+        "-k",
+        "--colours",
+        "--colors",
+        dest="colours",
+        type=integer,
+        default=6,
+        metavar="K",
+        help=f"colours, 1..{MAX_COLOURS} (default 6)",
+    )
+    g.add_argument(
+        "--variant",
+        default="classic",
+        choices=[v.value for v in Variant],
+        help="classic (default): repetition everywhere; distinct: secrets without "
+        "repeated colours; bulls-and-cows: no repetition anywhere; "
+        "black-peg: blacks only; permutation: n = k, no repetition",
+    )
 
 
 def strategy_options(p: argparse.ArgumentParser) -> None:
     s = p.add_argument_group("strategy")
-    s.add_argument("-s", "--strategy", default="minmax", choices=[x.value for x in Strategy],
-                   help="minmax (Knuth, default), entropy, parts (most parts), expected-size "
-                        "(Irving), first-candidate")
-    s.add_argument("--candidates-only", action="store_true",
-                   help="guess only codes that can still be the secret (default: any code)")
-    s.add_argument("--first", metavar="CODE",
-                   help="the opening guess, e.g. 1122 (default: the strategy's own choice)")
+    s.add_argument(
+        "-s",
+        "--strategy",
+        default="minmax",
+        choices=[x.value for x in Strategy],
+        help="minmax (Knuth, default), entropy, parts (most parts), expected-size "
+        "(Irving), first-candidate",
+    )
+    s.add_argument(
+        "--candidates-only",
+        action="store_true",
+        help="guess only codes that can still be the secret (default: any code)",
+    )
+    s.add_argument(
+        "--first",
+        metavar="CODE",
+        help="the opening guess, e.g. 1122 (default: the strategy's own choice)",
+    )
 
 
 def output_options(p: argparse.ArgumentParser) -> None:
@@ -104,23 +133,35 @@ def output_options(p: argparse.ArgumentParser) -> None:
 
 
 def jobs_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-j", "--jobs", type=integer, default=None, metavar="N",
-                   help=f"threads to use, 1..{MAX_JOBS} (default: every core); the result "
-                        "does not depend on it")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=integer,
+        default=None,
+        metavar="N",
+        help=f"threads to use, 1..{MAX_JOBS} (default: every core); the result "
+        "does not depend on it",
+    )
 
 
 def distributed_options(p: argparse.ArgumentParser) -> None:
     d = p.add_argument_group("beyond one machine (docs/distributed.md)")
-    d.add_argument("--scheduler", metavar="ADDRESS|local:N",
-                   help="run the work as units on a Dask cluster: the scheduler's address "
-                        "(e.g. tcp://10.0.0.5:8786), or local:N to start N worker processes "
-                        "on this machine for the run (needs pip install "
-                        "'mastermind-analysis[distributed]'); the result is the same")
-    d.add_argument("--checkpoint", metavar="FILE",
-                   help="record each finished unit of work in FILE (SQLite), with or without "
-                        "--scheduler; after Ctrl-C, a crash or a reboot, the same command "
-                        "again resumes: only the unfinished units run. A FILE written for "
-                        "another game, other options or another version is refused")
+    d.add_argument(
+        "--scheduler",
+        metavar="ADDRESS|local:N",
+        help="run the work as units on a Dask cluster: the scheduler's address "
+        "(e.g. tcp://10.0.0.5:8786), or local:N to start N worker processes "
+        "on this machine for the run (needs pip install "
+        "'mastermind-analysis[distributed]'); the result is the same",
+    )
+    d.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record each finished unit of work in FILE (SQLite), with or without "
+        "--scheduler; after Ctrl-C, a crash or a reboot, the same command "
+        "again resumes: only the unfinished units run. A FILE written for "
+        "another game, other options or another version is refused",
+    )
 
 
 def check_files(args: argparse.Namespace, **options: Optional[str]) -> None:
@@ -132,7 +173,7 @@ def check_files(args: argparse.Namespace, **options: Optional[str]) -> None:
     if checkpoint:
         named.append(("--checkpoint", checkpoint))
     for i, (a, pa) in enumerate(named):
-        for b, pb in named[i + 1:]:
+        for b, pb in named[i + 1 :]:
             if _same_file(pa, pb):
                 raise UsageError(f"{a} and {b} name the same file ({pb}): give each its own")
     if checkpoint:
@@ -152,8 +193,10 @@ def _same_file(a: str, b: str) -> bool:
 
 def uses_units(args: argparse.Namespace) -> bool:
     """Whether the command runs as units of work (a scheduler or a checkpoint)."""
-    return (getattr(args, "scheduler", None) is not None
-            or getattr(args, "checkpoint", None) is not None)
+    return (
+        getattr(args, "scheduler", None) is not None
+        or getattr(args, "checkpoint", None) is not None
+    )
 
 
 def check_scheduler(args: argparse.Namespace) -> None:
@@ -174,8 +217,10 @@ def unit_errors(args: argparse.Namespace, err: TextIO = sys.stderr) -> Iterator[
         path = getattr(args, "checkpoint", None)
         if path is None:
             raise
-        raise Interrupted(f"interrupted; {_recorded(path)} finished units are kept in {path}: "
-                          "run the same command again to resume") from None
+        raise Interrupted(
+            f"interrupted; {_recorded(path)} finished units are kept in {path}: "
+            "run the same command again to resume"
+        ) from None
     except Exception as e:
         units = sys.modules.get("mastermind.engine.units")
         if units is None or not isinstance(e, units.UnitError):
@@ -193,8 +238,10 @@ def kept_note(args: argparse.Namespace, finished: bool, err: TextIO = sys.stderr
     """After a run stopped early with a checkpoint: what it keeps, how to resume."""
     path = getattr(args, "checkpoint", None)
     if path is not None and not finished:
-        err.write(f"mastermind: {_recorded(path)} finished units are kept in {path}: run the "
-                  "same command again to resume\n")
+        err.write(
+            f"mastermind: {_recorded(path)} finished units are kept in {path}: run the "
+            "same command again to resume\n"
+        )
 
 
 def _recorded(path: str) -> str:
@@ -237,8 +284,10 @@ def check_first(args: argparse.Namespace, game: "Game") -> None:
         return
     g = game.guess(args.first)
     if not game.is_secret(g):
-        raise UsageError(f"--first {game.format_code(g)} is not a candidate, and with "
-                         "--candidates-only only candidates may be played")
+        raise UsageError(
+            f"--first {game.format_code(g)} is not a candidate, and with "
+            "--candidates-only only candidates may be played"
+        )
 
 
 def make_game(args: argparse.Namespace, err: TextIO = sys.stderr) -> "Game":
@@ -250,14 +299,17 @@ def make_game(args: argparse.Namespace, err: TextIO = sys.stderr) -> "Game":
     except GameError:
         codes = size = 0  # Game() below says what is wrong
     if size >= BIG_BUILD:
-        err.write(f"mastermind: [{args.pegs},{args.colours}] {args.variant}: {codes:,} codes; "
-                  f"their tables take about {size / 2**30:.1f} GB and some seconds to build\n")
+        err.write(
+            f"mastermind: [{args.pegs},{args.colours}] {args.variant}: {codes:,} codes; "
+            f"their tables take about {size / 2**30:.1f} GB and some seconds to build\n"
+        )
         err.flush()
     try:
         return Game(args.pegs, args.colours, args.variant)
     except MemoryError:
-        raise GameError(f"not enough memory for [{args.pegs},{args.colours}] (about "
-                        f"{size / 2**30:.1f} GB)") from None
+        raise GameError(
+            f"not enough memory for [{args.pegs},{args.colours}] (about {size / 2**30:.1f} GB)"
+        ) from None
 
 
 def seconds_text(seconds: float) -> str:
@@ -277,10 +329,12 @@ def long_run_note(what: str, secrets: int, threads: int, err: TextIO = sys.stder
     grows about as the square of the number of secrets)."""
     seconds = 74.0 * (secrets / 531441) ** 2 * 2 / max(1, threads)
     if seconds >= LONG_RUN:
-        err.write(f"mastermind: {what}: {secrets:,} secrets, a long run: roughly "
-                  f"{seconds_text(seconds)} with {threads} thread{'s' if threads != 1 else ''} "
-                  "(extrapolated from [6,9]: 531,441 secrets in about a minute on 2 cores). "
-                  "Progress is shown on a terminal; Ctrl-C stops it.\n")
+        err.write(
+            f"mastermind: {what}: {secrets:,} secrets, a long run: roughly "
+            f"{seconds_text(seconds)} with {threads} thread{'s' if threads != 1 else ''} "
+            "(extrapolated from [6,9]: 531,441 secrets in about a minute on 2 cores). "
+            "Progress is shown on a terminal; Ctrl-C stops it.\n"
+        )
         err.flush()
 
 
@@ -336,8 +390,9 @@ class Destination:
             self.target = os.path.realpath(path)
             folder = os.path.dirname(self.target)
         try:
-            fd, self.temp = tempfile.mkstemp(dir=folder, suffix=".part",
-                                             prefix=f".{os.path.basename(self.target)}.")
+            fd, self.temp = tempfile.mkstemp(
+                dir=folder, suffix=".part", prefix=f".{os.path.basename(self.target)}."
+            )
         except OSError as e:
             raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
         try:  # (a signal now must not leave the temporary file behind)
@@ -391,7 +446,7 @@ class Destination:
                         break
                     view = memoryview(chunk)
                     while view:
-                        view = view[os.write(fd, view):]
+                        view = view[os.write(fd, view) :]
             finally:
                 os.close(fd)
 
@@ -446,8 +501,9 @@ def discard_on_error(dest: Optional[Destination]) -> Iterator[Optional[Destinati
         raise
 
 
-def output_file(path: Optional[str], what: str = "the output"
-                ) -> contextlib.AbstractContextManager[Optional[Destination]]:
+def output_file(
+    path: Optional[str], what: str = "the output"
+) -> contextlib.AbstractContextManager[Optional[Destination]]:
     """The :class:`Destination` of ``path`` (None when there is no path), checked and
     opened now, before the block's work; the block writes and commits it, and if it
     raises, nothing is left at ``path``."""
@@ -458,11 +514,16 @@ def unit_seconds_option(p: argparse.ArgumentParser) -> None:
     """``--unit-seconds S``: the budget of a unit of work (analyze, bound, optimal)."""
     from ..limits import UNIT_SECONDS
 
-    p.add_argument("--unit-seconds", type=number, default=UNIT_SECONDS, metavar="S",
-                   help="with --scheduler or --checkpoint: a unit of work still running "
-                        "after S seconds splits into smaller units, spread over the "
-                        f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
-                        "the answer never depends on it")
+    p.add_argument(
+        "--unit-seconds",
+        type=number,
+        default=UNIT_SECONDS,
+        metavar="S",
+        help="with --scheduler or --checkpoint: a unit of work still running "
+        "after S seconds splits into smaller units, spread over the "
+        f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
+        "the answer never depends on it",
+    )
 
 
 def unit_seconds(args: argparse.Namespace) -> float:
@@ -471,4 +532,3 @@ def unit_seconds(args: argparse.Namespace) -> float:
     if not 0 <= value < float("inf"):
         raise UsageError("--unit-seconds must be a number of seconds >= 0")
     return float(value)
-

@@ -15,8 +15,16 @@ from collections.abc import Iterable
 from typing import Optional, TextIO, Union
 
 from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
-from ..play import (Adversary, Codemaker, InconsistentAnswers, PlayError, Row,
-                    SecretCodemaker, Session, cannot_be_true)
+from ..play import (
+    Adversary,
+    Codemaker,
+    InconsistentAnswers,
+    PlayError,
+    Row,
+    SecretCodemaker,
+    Session,
+    cannot_be_true,
+)
 from ..rules import Strategy
 from . import render
 from .common import EXIT_OK as FINISHED
@@ -30,15 +38,23 @@ class _Console:
     streams (an answer that does not come from a terminal is echoed after its prompt, so a
     piped transcript reads like a terminal session)."""
 
-    def __init__(self, input: Optional[TextIO], output: Optional[TextIO],
-                 game: Optional[Game] = None):
+    def __init__(
+        self, input: Optional[TextIO], output: Optional[TextIO], game: Optional[Game] = None
+    ):
         self.inp = sys.stdin if input is None else input
         self.out = sys.stdout if output is None else output
-        self.tty = (self.inp is sys.stdin and self.out is sys.stdout
-                    and _isatty(self.inp) and _isatty(self.out))
+        self.tty = (
+            self.inp is sys.stdin
+            and self.out is sys.stdout
+            and _isatty(self.inp)
+            and _isatty(self.out)
+        )
         # coloured pegs on a colour terminal; the plain text everywhere else
-        self.pegs = (render.Pegs(game, self.out) if game is not None and self.tty
-                     and render.wants_colour(self.out) else None)
+        self.pegs = (
+            render.Pegs(game, self.out)
+            if game is not None and self.tty and render.wants_colour(self.out)
+            else None
+        )
         self.echo = not _isatty(self.inp)  # a terminal echoes what is typed by itself
         if self.tty:
             try:
@@ -79,16 +95,27 @@ class _Console:
         return self.pegs.ansi(self.pegs.score(score))
 
     def row(self, game: Game, number: int, row: Row) -> str:
-        return _row_line(game, number, row) if self.pegs is None else self.pegs.ansi(
-            self.pegs.row(number, row))
+        return (
+            _row_line(game, number, row)
+            if self.pegs is None
+            else self.pegs.ansi(self.pegs.row(number, row))
+        )
 
-    def history(self, game: Game, rows: Iterable[Row], left: Optional[list[int]] = None,
-                marked: tuple[int, ...] = ()) -> list[str]:
+    def history(
+        self,
+        game: Game,
+        rows: Iterable[Row],
+        left: Optional[list[int]] = None,
+        marked: tuple[int, ...] = (),
+    ) -> list[str]:
         if self.pegs is None:
             return _history_table(game, rows, left, marked)
         rows = list(rows)
-        return self.pegs.lines(self.pegs.history(rows, left, marked)) if rows else \
-            ["  (no guesses yet)"]
+        return (
+            self.pegs.lines(self.pegs.history(rows, left, marked))
+            if rows
+            else ["  (no guesses yet)"]
+        )
 
     def legend(self) -> None:
         if self.pegs is not None:
@@ -106,8 +133,11 @@ def _describe(game: Game) -> str:
     """What a secret looks like, in words."""
     if game.variant is Variant.PERMUTATION:
         return f"the colours 1..{game.k} in some order"
-    repeats = ("no colour repeated" if game.variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS)
-               else "colours may repeat")
+    repeats = (
+        "no colour repeated"
+        if game.variant in (Variant.DISTINCT, Variant.BULLS_AND_COWS)
+        else "colours may repeat"
+    )
     return f"{game.n} colours from 1..{game.k}, {repeats}"
 
 
@@ -118,16 +148,16 @@ def _score_forms(game: Game) -> str:
 def _score_meaning(game: Game) -> str:
     if game.variant is Variant.BLACK_PEG:
         return "blacks (right colour in the right place)"
-    return ("blacks (right colour in the right place) and whites (right colour in the wrong "
-            "place)")
+    return "blacks (right colour in the right place) and whites (right colour in the wrong place)"
 
 
 def _score_text(score: Score, black_peg: bool = False) -> str:
     return f"{score.black}" if black_peg else f"{score} ({score.pegs()})"
 
 
-def _history_table(game: Game, rows: Iterable[Row], left: Optional[list[int]] = None,
-                   marked: tuple[int, ...] = ()) -> list[str]:
+def _history_table(
+    game: Game, rows: Iterable[Row], left: Optional[list[int]] = None, marked: tuple[int, ...] = ()
+) -> list[str]:
     rows = list(rows)
     if not rows:
         return ["  (no guesses yet)"]
@@ -146,8 +176,10 @@ def _history_table(game: Game, rows: Iterable[Row], left: Optional[list[int]] = 
 def _row_line(game: Game, number: int, row: Row) -> str:
     """`` 3  1344   0 2 (WW)``: one row of a history table (without the marker column)."""
     width = max(5, len(game.format_code(0)))
-    return (f"{number:4d}  {game.format_code(row.guess):<{width}}  "
-            f"{_score_text(row.score, game.variant is Variant.BLACK_PEG)}")
+    return (
+        f"{number:4d}  {game.format_code(row.guess):<{width}}  "
+        f"{_score_text(row.score, game.variant is Variant.BLACK_PEG)}"
+    )
 
 
 def _plural(count: int, word: str) -> str:
@@ -166,10 +198,17 @@ I guess; you answer each guess with its score: {meaning}.
   quit           stop (also: end of input, Ctrl-C)"""
 
 
-def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMAX, *,
-                     candidates_only: bool = False, first: Optional[CodeLike] = None,
-                     secret: Optional[CodeLike] = None, input: Optional[TextIO] = None,
-                     output: Optional[TextIO] = None, think: Optional[float] = None) -> int:
+def play_codebreaker(
+    game: Game,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    *,
+    candidates_only: bool = False,
+    first: Optional[CodeLike] = None,
+    secret: Optional[CodeLike] = None,
+    input: Optional[TextIO] = None,
+    output: Optional[TextIO] = None,
+    think: Optional[float] = None,
+) -> int:
     """The computer breaks a code: it guesses, and the person (or ``secret``) scores.
 
     ``think``: seconds the computer may think about a guess (None: as long as the
@@ -189,25 +228,34 @@ def play_codebreaker(game: Game, strategy: Union[str, Strategy] = Strategy.MINMA
     con = _Console(input, output, game)
     try:
         if target is not None:
-            con.say(f"Mastermind {game.name}, {session.strategy}: I guess the secret "
-                    f"{game.format_code(target)} and score myself.")
+            con.say(
+                f"Mastermind {game.name}, {session.strategy}: I guess the secret "
+                f"{game.format_code(target)} and score myself."
+            )
             con.legend()
             while not session.solved:
                 g = _suggest(game, session, con, think)
                 score = game.score_index(g, target)
                 left = session.record(g, score)
-                con.say(f"guess {len(session.history)}: {con.code(game, g)}  score "
-                        f"{con.score(game, score)}"
-                        + ("" if session.solved else f"  {_plural(left, 'code')} left"))
-            con.say(f"Solved in {_plural(len(session.history), 'guess')}: the secret is "
-                    f"{game.format_code(target)}.")
+                con.say(
+                    f"guess {len(session.history)}: {con.code(game, g)}  score "
+                    f"{con.score(game, score)}"
+                    + ("" if session.solved else f"  {_plural(left, 'code')} left")
+                )
+            con.say(
+                f"Solved in {_plural(len(session.history), 'guess')}: the secret is "
+                f"{game.format_code(target)}."
+            )
             return FINISHED
-        con.say(f"Mastermind {game.name}, {session.strategy}. Think of a secret: "
-                f"{_describe(game)}.")
+        con.say(
+            f"Mastermind {game.name}, {session.strategy}. Think of a secret: {_describe(game)}."
+        )
         con.say(f"I guess; you score each guess with {_score_meaning(game)}.")
         con.legend()
-        con.say(f"Write a score as {_score_forms(game)}. "
-                "Other commands: undo, fix ROW SCORE, history, list, help, quit.\n")
+        con.say(
+            f"Write a score as {_score_forms(game)}. "
+            "Other commands: undo, fix ROW SCORE, history, list, help, quit.\n"
+        )
         return _breaker_loop(game, session, con, think)
     except KeyboardInterrupt:
         con.say("\nInterrupted: the game is unfinished.")
@@ -225,19 +273,24 @@ def _suggest(game: Game, session: Session, con: _Console, think: Optional[float]
         con.say(f"(thinking about {_plural(session.remaining, 'code')}{limit}...)")
     g = session.suggest(think)
     if not session.last_suggestion_complete:
-        con.say(f"(the best guess found in {think:g} s, of the codes examined, candidates "
-                f"first: the full {session.strategy} rule might choose another)")
+        con.say(
+            f"(the best guess found in {think:g} s, of the codes examined, candidates "
+            f"first: the full {session.strategy} rule might choose another)"
+        )
     return g
 
 
-def _breaker_loop(game: Game, session: Session, con: _Console,
-                  think: Optional[float] = None) -> int:
+def _breaker_loop(
+    game: Game, session: Session, con: _Console, think: Optional[float] = None
+) -> int:
     """Guess, read the person's line (a score or a command), until the game ends: its
     exit status."""
     while True:
         if session.solved:
-            con.say(f"Solved in {_plural(len(session.history), 'guess')}: your secret is "
-                    f"{game.format_code(session.history[-1].guess)}.")
+            con.say(
+                f"Solved in {_plural(len(session.history), 'guess')}: your secret is "
+                f"{game.format_code(session.history[-1].guess)}."
+            )
             return FINISHED
         if session.consistent:
             g = _suggest(game, session, con, think)
@@ -263,8 +316,7 @@ def _breaker_loop(game: Game, session: Session, con: _Console,
 _AGAIN = -1  # a line was handled and the game goes on: the next line
 
 
-def _breaker_command(game: Game, session: Session, con: _Console, word: str
-                     ) -> Optional[int]:
+def _breaker_command(game: Game, session: Session, con: _Console, word: str) -> Optional[int]:
     """Carry out a command that reads the game (quit, help, history, list): ``_AGAIN``,
     or UNFINISHED for quit; None when ``word`` is no such command."""
     if word in ("quit", "exit", "q"):
@@ -273,14 +325,16 @@ def _breaker_command(game: Game, session: Session, con: _Console, word: str
     if word in ("help", "?", "h"):
         con.say(_BREAKER_HELP.format(meaning=_score_meaning(game), forms=_score_forms(game)))
     elif word == "history":
-        for ln in con.history(game, session.history, session.remaining_after(),
-                              session.conflict()):
+        for ln in con.history(game, session.history, session.remaining_after(), session.conflict()):
             con.say(ln)
     elif word in ("list", "candidates"):
         listed = session.codes(40)
         more = session.remaining - len(listed)
-        con.say(f"{_plural(session.remaining, 'code')} possible: " + " ".join(listed)
-                + (f" ... and {more:,} more" if more > 0 else ""))
+        con.say(
+            f"{_plural(session.remaining, 'code')} possible: "
+            + " ".join(listed)
+            + (f" ... and {more:,} more" if more > 0 else "")
+        )
     else:
         return None
     return _AGAIN
@@ -294,8 +348,10 @@ def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: s
     try:
         if word == "undo":
             row = session.undo()
-            con.say(f"Took back row {len(session.history) + 1}: "
-                    f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}.")
+            con.say(
+                f"Took back row {len(session.history) + 1}: "
+                f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}."
+            )
             _report_state(game, session, con)
         elif word.startswith("fix"):
             m = re.fullmatch(r"fix\s+([0-9]+)\s+(.+)", word)
@@ -303,11 +359,15 @@ def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: s
                 con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
                 return _AGAIN
             number, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
-            con.say(f"Row {number} is now {_score_text(session.history[number - 1].score, bp)}: "
-                    f"{_plural(left, 'code')} left.")
+            con.say(
+                f"Row {number} is now {_score_text(session.history[number - 1].score, bp)}: "
+                f"{_plural(left, 'code')} left."
+            )
         elif not session.consistent:
-            con.say("The answers so far are inconsistent: correct a row with "
-                    "'fix ROW SCORE', or 'undo' the last one.")
+            con.say(
+                "The answers so far are inconsistent: correct a row with "
+                "'fix ROW SCORE', or 'undo' the last one."
+            )
         else:
             _record_score(game, session, con, g, text)
     except InconsistentAnswers as e:
@@ -324,15 +384,19 @@ def _record_score(game: Game, session: Session, con: _Console, g: int, text: str
         score = game.parse_score(text)
     except ScoreError as e:
         if re.fullmatch(r"[a-z ]+", word) and not re.fullmatch(r"[bw]+", word):
-            con.say(f"{shown(text)} is neither a score nor a command: write a score as "
-                    f"{_score_forms(game)}, or type 'help'.")
+            con.say(
+                f"{shown(text)} is neither a score nor a command: write a score as "
+                f"{_score_forms(game)}, or type 'help'."
+            )
         else:
             con.say(f"{e}. Try again.")
         return
     left = session.record(g, score)
     if not session.solved:
-        con.say(f"  {_plural(left, 'code')} left" + (
-            f": it must be {session.codes(1)[0]}" if left == 1 else ""))
+        con.say(
+            f"  {_plural(left, 'code')} left"
+            + (f": it must be {session.codes(1)[0]}" if left == 1 else "")
+        )
 
 
 def _report_state(game: Game, session: Session, con: _Console) -> None:
@@ -342,16 +406,21 @@ def _report_state(game: Game, session: Session, con: _Console) -> None:
         _report_inconsistent(game, session, con, InconsistentAnswers(session.conflict()))
 
 
-def _report_inconsistent(game: Game, session: Session, con: _Console,
-                         err: InconsistentAnswers) -> None:
+def _report_inconsistent(
+    game: Game, session: Session, con: _Console, err: InconsistentAnswers
+) -> None:
     rows = err.rows
-    con.say(f"These answers are inconsistent: no secret gives them all. "
-            f"{cannot_be_true(rows).capitalize()} (marked *):")
+    con.say(
+        f"These answers are inconsistent: no secret gives them all. "
+        f"{cannot_be_true(rows).capitalize()} (marked *):"
+    )
     for ln in con.history(game, session.history, session.remaining_after(), rows):
         con.say(ln)
     which = f"row {rows[0]} is" if len(rows) == 1 else f"one of rows {', '.join(map(str, rows))} is"
-    con.say(f"At least {which} wrong: correct it with 'fix ROW SCORE', or 'undo' to take back "
-            "the last score.")
+    con.say(
+        f"At least {which} wrong: correct it with 'fix ROW SCORE', or 'undo' to take back "
+        "the last score."
+    )
 
 
 # ---------------------------------------------------------------------- the person guesses
@@ -359,10 +428,11 @@ def _parse_guess(game: Game, text: str) -> int:
     """:meth:`Game.guess` of typed text, with the colour count in the message when a
     compact code (one digit per colour) has the wrong length."""
     if game.k <= 9 and re.fullmatch(r"[0-9]+", text) and len(text) != game.n:
-        raise CodeError(f"{shown(text)} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
-                        f"a code has {game.n}")
+        raise CodeError(
+            f"{shown(text)} has {len(text)} colour{'s' if len(text) != 1 else ''}, "
+            f"a code has {game.n}"
+        )
     return game.guess(text)
-
 
 
 _MAKER_HELP = """\
@@ -375,12 +445,19 @@ Type a guess (e.g. {example}); I answer with {meaning}.
   quit           stop without seeing the secret (also: end of input, Ctrl-C)"""
 
 
-def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = False,
-                   secret: Optional[CodeLike] = None,
-                   strategy: Union[str, Strategy] = Strategy.MINMAX,
-                   candidates_only: bool = False, first: Optional[CodeLike] = None,
-                   input: Optional[TextIO] = None, output: Optional[TextIO] = None,
-                   think: Optional[float] = None) -> int:
+def play_codemaker(
+    game: Game,
+    *,
+    seed: Optional[int] = None,
+    adversary: bool = False,
+    secret: Optional[CodeLike] = None,
+    strategy: Union[str, Strategy] = Strategy.MINMAX,
+    candidates_only: bool = False,
+    first: Optional[CodeLike] = None,
+    input: Optional[TextIO] = None,
+    output: Optional[TextIO] = None,
+    think: Optional[float] = None,
+) -> int:
     """The person breaks the computer's code: the computer picks a secret (``seed`` makes
     it reproducible; ``secret`` sets it) or, with ``adversary``, keeps none and answers so
     that the game lasts as long as possible.
@@ -400,8 +477,7 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
     """
     maker = _codemaker(game, adversary, secret, seed)
     tracker = Session(game, strategy, candidates_only=candidates_only, first=first)
-    dialogue = _BreakMyCode(game, maker, tracker, _Console(input, output, game), adversary,
-                            think)
+    dialogue = _BreakMyCode(game, maker, tracker, _Console(input, output, game), adversary, think)
     try:
         dialogue.greet()
         return dialogue.run()
@@ -410,8 +486,9 @@ def play_codemaker(game: Game, *, seed: Optional[int] = None, adversary: bool = 
         return UNFINISHED
 
 
-def _codemaker(game: Game, adversary: bool, secret: Optional[CodeLike],
-               seed: Optional[int]) -> Codemaker:
+def _codemaker(
+    game: Game, adversary: bool, secret: Optional[CodeLike], seed: Optional[int]
+) -> Codemaker:
     """The computer's side: an adversary (no secret), or a secret (given, or drawn)."""
     if not adversary:
         return SecretCodemaker(game, secret, seed=seed)
@@ -424,8 +501,15 @@ class _BreakMyCode:
     """The dialogue of :func:`play_codemaker`: the greeting, then one line at a time, a
     command or a guess, until the game ends (an exit status)."""
 
-    def __init__(self, game: Game, maker: Codemaker, tracker: Session, con: _Console,
-                 adversary: bool, think: Optional[float]):
+    def __init__(
+        self,
+        game: Game,
+        maker: Codemaker,
+        tracker: Session,
+        con: _Console,
+        adversary: bool,
+        think: Optional[float],
+    ):
         self.game, self.maker, self.tracker, self.con = game, maker, tracker, con
         self.adversary, self.think = adversary, think
         self.example = game.format_code(game.index([i % game.k + 1 for i in range(game.n)]))
@@ -434,16 +518,21 @@ class _BreakMyCode:
         game, con = self.game, self.con
         if self.adversary:
             con.say(f"Mastermind {game.name}: break my code ({_describe(game)}).")
-            con.say("Beware: I keep no secret and answer so that the game lasts as long as "
-                    "possible;\nevery answer stays consistent, and at the end I reveal a "
-                    "secret that fits them all.")
+            con.say(
+                "Beware: I keep no secret and answer so that the game lasts as long as "
+                "possible;\nevery answer stays consistent, and at the end I reveal a "
+                "secret that fits them all."
+            )
         else:
-            con.say(f"Mastermind {game.name}: I have picked a secret ({_describe(game)}). "
-                    "Break it!")
+            con.say(
+                f"Mastermind {game.name}: I have picked a secret ({_describe(game)}). Break it!"
+            )
         con.say(f"Each guess gets {_score_meaning(game)}.")
         con.legend()
-        con.say(f"Type a guess such as {self.example}. Commands: hint, hint suggest, "
-                "history, give up, help, quit.\n")
+        con.say(
+            f"Type a guess such as {self.example}. Commands: hint, hint suggest, "
+            "history, give up, help, quit.\n"
+        )
 
     def run(self) -> int:
         """Lines until the game ends: its exit status."""
@@ -471,22 +560,33 @@ class _BreakMyCode:
             return UNFINISHED
         if word in ("give up", "giveup", "give-up", "reveal"):
             fits = "A secret that fits every answer is" if self.adversary else "The secret was"
-            con.say(f"You gave up after {_plural(len(tracker.history), 'guess')}. "
-                    f"{fits} {self.game.format_code(self.maker.reveal())}.")
+            con.say(
+                f"You gave up after {_plural(len(tracker.history), 'guess')}. "
+                f"{fits} {self.game.format_code(self.maker.reveal())}."
+            )
             return FINISHED
         if word in ("help", "?"):
-            con.say(_MAKER_HELP.format(example=self.example,
-                                       meaning=_score_meaning(self.game),
-                                       strategy=tracker.strategy))
+            con.say(
+                _MAKER_HELP.format(
+                    example=self.example,
+                    meaning=_score_meaning(self.game),
+                    strategy=tracker.strategy,
+                )
+            )
         elif word == "history":
             for ln in con.history(self.game, tracker.history):
                 con.say(ln)
         elif word == "hint":
             n = tracker.remaining
-            con.say(f"{_plural(n, 'code')} {'is' if n == 1 else 'are'} still possible"
-                    + (f": {tracker.codes(1)[0]}" if n == 1 else
-                       f" ('hint suggest' shows the {tracker.strategy} strategy's guess)")
-                    + ".")
+            con.say(
+                f"{_plural(n, 'code')} {'is' if n == 1 else 'are'} still possible"
+                + (
+                    f": {tracker.codes(1)[0]}"
+                    if n == 1
+                    else f" ('hint suggest' shows the {tracker.strategy} strategy's guess)"
+                )
+                + "."
+            )
         elif word in ("hint suggest", "suggest", "hint guess"):
             g = _suggest(self.game, tracker, con, self.think)
             con.say(f"The {tracker.strategy} strategy would play {self.game.format_code(g)}.")
@@ -511,6 +611,8 @@ class _BreakMyCode:
         con.say(" " + con.row(game, len(tracker.history), tracker.history[-1]))
         if not tracker.solved:
             return _AGAIN
-        con.say(f"You broke the code in {_plural(len(tracker.history), 'guess')}: "
-                f"{game.format_code(self.maker.reveal())}.")
+        con.say(
+            f"You broke the code in {_plural(len(tracker.history), 'guess')}: "
+            f"{game.format_code(self.maker.reveal())}."
+        )
         return FINISHED

@@ -12,9 +12,11 @@ from .render import Cell, Pegs, print_table, wants_colour
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("For each class of opening guesses (1111, 1112, 1122, ...), the largest "
-                     "part, entropy, expected size and number of parts, and which strategy "
-                     "opens with it.")
+    p.description = (
+        "For each class of opening guesses (1111, 1112, 1122, ...), the largest "
+        "part, entropy, expected size and number of parts, and which strategy "
+        "opens with it."
+    )
     game_options(p)
     output_options(p)
     jobs_option(p)
@@ -27,35 +29,67 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     game = make_game(args)
     rows = first_guess_table(game)
-    openings = {s.value: game.format_code(first_guess(game, s, jobs=args.jobs))
-                for s in Strategy if s is not Strategy.FIRST_CANDIDATE}
+    openings = {
+        s.value: game.format_code(first_guess(game, s, jobs=args.jobs))
+        for s in Strategy
+        if s is not Strategy.FIRST_CANDIDATE
+    }
     if args.json:
-        json.dump({
-            "pegs": game.n, "colours": game.k, "variant": game.variant.value,
-            "secrets": int(game.secrets.size),
-            "classes": [{"guess": r.code, "max_part": r.values.max_part,
-                         "entropy": r.values.entropy, "expected_size": r.values.expected_size,
-                         "parts": r.values.parts, "table": list(r.table)} for r in rows],
-            "openings": openings,
-        }, out)
+        json.dump(
+            {
+                "pegs": game.n,
+                "colours": game.k,
+                "variant": game.variant.value,
+                "secrets": int(game.secrets.size),
+                "classes": [
+                    {
+                        "guess": r.code,
+                        "max_part": r.values.max_part,
+                        "entropy": r.values.entropy,
+                        "expected_size": r.values.expected_size,
+                        "parts": r.values.parts,
+                        "table": list(r.table),
+                    }
+                    for r in rows
+                ],
+                "openings": openings,
+            },
+            out,
+        )
         out.write("\n")
         return EXIT_OK
     if wants_colour(out):
         look = Pegs(game, out)
-        cells: list[list[Cell]] = [[look.code(r.guess), str(r.values.max_part), f"{r.values.entropy:.3f}",
-                  f"{r.values.expected_size:.1f}", str(r.values.parts),
-                  ", ".join(s for s, c in openings.items() if c == r.code)] for r in rows]
-        print_table(out, ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],
-                    cells, numeric={"max part", "entropy", "exp. size", "parts"},
-                    title=f"{game.name}: first-guess classes over {game.secrets.size} secrets",
-                    legend=look.legend())
+        cells: list[list[Cell]] = [
+            [
+                look.code(r.guess),
+                str(r.values.max_part),
+                f"{r.values.entropy:.3f}",
+                f"{r.values.expected_size:.1f}",
+                str(r.values.parts),
+                ", ".join(s for s, c in openings.items() if c == r.code),
+            ]
+            for r in rows
+        ]
+        print_table(
+            out,
+            ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],
+            cells,
+            numeric={"max part", "entropy", "exp. size", "parts"},
+            title=f"{game.name}: first-guess classes over {game.secrets.size} secrets",
+            legend=look.legend(),
+        )
         return EXIT_OK
     width = max(5, game.n if game.k <= 9 else 3 * game.n)
     out.write(f"{game.name}: first-guess classes over {game.secrets.size} secrets\n\n")
-    out.write(f"{'guess':<{width}}  {'max part':>8}  {'entropy':>7}  {'exp. size':>9}  "
-              f"{'parts':>5}  opened by\n")
+    out.write(
+        f"{'guess':<{width}}  {'max part':>8}  {'entropy':>7}  {'exp. size':>9}  "
+        f"{'parts':>5}  opened by\n"
+    )
     for r in rows:
         by = ", ".join(s for s, c in openings.items() if c == r.code)
-        out.write(f"{r.code:<{width}}  {r.values.max_part:8d}  {r.values.entropy:7.3f}  "
-                  f"{r.values.expected_size:9.1f}  {r.values.parts:5d}  {by}\n")
+        out.write(
+            f"{r.code:<{width}}  {r.values.max_part:8d}  {r.values.entropy:7.3f}  "
+            f"{r.values.expected_size:9.1f}  {r.values.parts:5d}  {by}\n"
+        )
     return EXIT_OK

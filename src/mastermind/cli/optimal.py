@@ -9,10 +9,27 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import DEFAULT_MEMORY
-from .common import (EXIT_OK, EXIT_UNFINISHED, UsageError, check_files, check_memory,
-                     check_scheduler, check_time_limit, distributed_options, game_options, integer,
-                     jobs_option, kept_note, make_game, number, output_file, output_options,
-                     unit_errors, units_text, uses_units)
+from .common import (
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    UsageError,
+    check_files,
+    check_memory,
+    check_scheduler,
+    check_time_limit,
+    distributed_options,
+    game_options,
+    integer,
+    jobs_option,
+    kept_note,
+    make_game,
+    number,
+    output_file,
+    output_options,
+    unit_errors,
+    units_text,
+    uses_units,
+)
 from .progress import ProgressBar
 from .render import bar, print_table, wants_colour
 
@@ -23,34 +40,64 @@ DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("The expected-case optimum: the strategy with the least total number of "
-                     "guesses over every secret (the winning guess counts), found by an "
-                     "exact branch-and-bound search and proved least. On a time limit or "
-                     "Ctrl-C, the best strategy found and the proved lower bound are "
-                     "printed and the exit status is 1.")
-    p.epilog = ("Examples: 'mastermind optimal' ([4,6]: 5625), 'mastermind optimal "
-                "--max-guesses 5' (5626), 'mastermind optimal -n 4 -k 7 --json', "
-                "'mastermind optimal --variant bulls-and-cows -k 10 --tree bc.json'.")
+    p.description = (
+        "The expected-case optimum: the strategy with the least total number of "
+        "guesses over every secret (the winning guess counts), found by an "
+        "exact branch-and-bound search and proved least. On a time limit or "
+        "Ctrl-C, the best strategy found and the proved lower bound are "
+        "printed and the exit status is 1."
+    )
+    p.epilog = (
+        "Examples: 'mastermind optimal' ([4,6]: 5625), 'mastermind optimal "
+        "--max-guesses 5' (5626), 'mastermind optimal -n 4 -k 7 --json', "
+        "'mastermind optimal --variant bulls-and-cows -k 10 --tree bc.json'."
+    )
     game_options(p)
     s = p.add_argument_group("strategy")
-    s.add_argument("--max-guesses", type=integer, default=None, metavar="D",
-                   help="only strategies that never need more than D guesses")
-    s.add_argument("--candidates-only", action="store_true",
-                   help="guess only codes that can still be the secret")
+    s.add_argument(
+        "--max-guesses",
+        type=integer,
+        default=None,
+        metavar="D",
+        help="only strategies that never need more than D guesses",
+    )
+    s.add_argument(
+        "--candidates-only",
+        action="store_true",
+        help="guess only codes that can still be the secret",
+    )
     s.add_argument("--first", metavar="CODE", help="the opening guess, e.g. 1122")
-    s.add_argument("--after", action="append", default=[], metavar="GUESS=SCORE",
-                   help="a guess already played and its score, e.g. --after 1122=BW (or "
-                        "1122=1,1); repeat it for each guess: the optimum from that position, "
-                        "over the secrets left")
+    s.add_argument(
+        "--after",
+        action="append",
+        default=[],
+        metavar="GUESS=SCORE",
+        help="a guess already played and its score, e.g. --after 1122=BW (or "
+        "1122=1,1); repeat it for each guess: the optimum from that position, "
+        "over the secrets left",
+    )
     output_options(p)
-    p.add_argument("--tree", metavar="FILE",
-                   help="write the strategy (JSON, as 'mastermind tree --format json') to FILE")
-    p.add_argument("--time-limit", type=number, default=None, metavar="S",
-                   help="stop after S seconds (the whole command) with the best strategy "
-                        "found and the proved lower bound")
+    p.add_argument(
+        "--tree",
+        metavar="FILE",
+        help="write the strategy (JSON, as 'mastermind tree --format json') to FILE",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=number,
+        default=None,
+        metavar="S",
+        help="stop after S seconds (the whole command) with the best strategy "
+        "found and the proved lower bound",
+    )
     jobs_option(p)
-    p.add_argument("--memory", type=integer, default=DEFAULT_MEMORY_MB, metavar="MB",
-                   help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})")
+    p.add_argument(
+        "--memory",
+        type=integer,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})",
+    )
     distributed_options(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
@@ -71,24 +118,36 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
         history = _history(game, args.after)
-        left = (None if args.time_limit is None
-                else max(args.time_limit - (time.monotonic() - start), 1e-3))
-        bar_ = ProgressBar(f"{game.name} optimal",
-                           unit="units" if uses_units(args) else "opening guesses",
-                           enabled=False if args.no_progress else None)
+        left = (
+            None
+            if args.time_limit is None
+            else max(args.time_limit - (time.monotonic() - start), 1e-3)
+        )
+        bar_ = ProgressBar(
+            f"{game.name} optimal",
+            unit="units" if uses_units(args) else "opening guesses",
+            enabled=False if args.no_progress else None,
+        )
         try:
             with unit_errors(args):
-                result = optimal(game, max_guesses=args.max_guesses,
-                                 candidates_only=args.candidates_only, first=args.first,
-                                 history=history, time_limit=left, jobs=args.jobs,
-                                 progress=bar_, memory=args.memory << 20,
-                                 scheduler=args.scheduler, checkpoint=args.checkpoint)
+                result = optimal(
+                    game,
+                    max_guesses=args.max_guesses,
+                    candidates_only=args.candidates_only,
+                    first=args.first,
+                    history=history,
+                    time_limit=left,
+                    jobs=args.jobs,
+                    progress=bar_,
+                    memory=args.memory << 20,
+                    scheduler=args.scheduler,
+                    checkpoint=args.checkpoint,
+                )
         finally:
             bar_.close()
         if dest is not None and result.tree is None:  # stopped before one, or none exists
             dest.discard()
-            sys.stderr.write(f"mastermind: nothing written to {args.tree}: no strategy was "
-                             "found\n")
+            sys.stderr.write(f"mastermind: nothing written to {args.tree}: no strategy was found\n")
         elif dest is not None:
             dest.write(json.dumps(to_json(result), indent=1) + "\n")
             dest.commit()
@@ -109,8 +168,10 @@ def _history(game: Any, after: list[str]) -> list[tuple[int, Any]]:
     for item in after:
         guess, sep, score = item.partition("=")
         if not sep:
-            raise UsageError(f"--after {item!r}: write GUESS=SCORE, e.g. "
-                             f"{game.format_code(0)}={'B' if game.n > 1 else '-'}")
+            raise UsageError(
+                f"--after {item!r}: write GUESS=SCORE, e.g. "
+                f"{game.format_code(0)}={'B' if game.n > 1 else '-'}"
+            )
         history.append((game.guess(guess.strip()), game.parse_score(score)))
     if history and game.candidates(history).size == 0:
         raise UsageError("no secret is consistent with the --after guesses and scores")
@@ -123,20 +184,25 @@ def _heading(result: "Optimum") -> str:
     limit = f", at most {result.max_guesses} guesses" if result.max_guesses else ""
     head = f"{game.name} optimal (the least total), {pool}{limit}"
     if result.history:
-        played = ", ".join(f"{game.format_code(g)} scored {game.slots[s]}"
-                           for g, s in result.history)
+        played = ", ".join(
+            f"{game.format_code(g)} scored {game.slots[s]}" for g, s in result.history
+        )
         head += f", after {played} ({result.secrets} secrets left)"
     if result.first_guess is not None:
-        head += f", {'next' if result.history else 'first'} guess " \
-                f"{game.format_code(result.first_guess)}"
+        head += (
+            f", {'next' if result.history else 'first'} guess "
+            f"{game.format_code(result.first_guess)}"
+        )
     return head
 
 
 def _footer(result: "Optimum") -> str:
-    return (f"{result.summary()}   [{result.seconds:.3f} s, {result.nodes:,} nodes"
-            + ("" if result.source == "search" else f"; strategy from {result.source}")
-            + "]" + ("" if result.units is None
-                     else f"\n{units_text(result.units, result.units_resumed)}"))
+    return (
+        f"{result.summary()}   [{result.seconds:.3f} s, {result.nodes:,} nodes"
+        + ("" if result.source == "search" else f"; strategy from {result.source}")
+        + "]"
+        + ("" if result.units is None else f"\n{units_text(result.units, result.units_resumed)}")
+    )
 
 
 def _text(result: "Optimum", out: TextIO) -> None:
@@ -152,8 +218,15 @@ def _text(result: "Optimum", out: TextIO) -> None:
 def _table(result: "Optimum", out: TextIO) -> None:
     """The distribution as a rich table with bars, on a terminal."""
     top = max(result.distribution.values())
-    rows = [(str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
-            for d, c in sorted(result.distribution.items())]
-    print_table(out, ["guesses", "secrets", "share", ""], rows,
-                numeric={"guesses", "secrets", "share"}, title=_heading(result),
-                caption=_footer(result))
+    rows = [
+        (str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
+        for d, c in sorted(result.distribution.items())
+    ]
+    print_table(
+        out,
+        ["guesses", "secrets", "share", ""],
+        rows,
+        numeric={"guesses", "secrets", "share"},
+        title=_heading(result),
+        caption=_footer(result),
+    )

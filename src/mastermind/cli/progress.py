@@ -43,8 +43,14 @@ class ProgressBar:
     what is counted.  :meth:`close` ends it (and leaves the finished bar on the screen).
     """
 
-    def __init__(self, label: str, stream: TextIO = sys.stderr, delay: float = 1.0,
-                 enabled: Optional[bool] = None, unit: str = "secrets"):
+    def __init__(
+        self,
+        label: str,
+        stream: TextIO = sys.stderr,
+        delay: float = 1.0,
+        enabled: Optional[bool] = None,
+        unit: str = "secrets",
+    ):
         self.label = label
         self.stream = stream
         self.start = time.monotonic()
@@ -69,8 +75,13 @@ class ProgressBar:
 
     def _open(self, total: int) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, Progress, ProgressColumn, TaskProgressColumn,
-                                   TextColumn)
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            ProgressColumn,
+            TaskProgressColumn,
+            TextColumn,
+        )
         from rich.text import Text
 
         start, unit = self.start, self.unit
@@ -86,14 +97,21 @@ class ProgressBar:
                 t = Text(f"{done:,}/{total:,} {unit}  ", style="progress.download")
                 t.append(f"{rate:,.0f}/s  ", style="progress.data.speed")
                 t.append(f"{_clock(elapsed)} elapsed  ", style="progress.elapsed")
-                t.append("estimating" if left is None else f"{_clock(left)} left",
-                         style="progress.remaining")
+                t.append(
+                    "estimating" if left is None else f"{_clock(left)} left",
+                    style="progress.remaining",
+                )
                 return t
 
         self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(bar_width=20), TaskProgressColumn(),
-            Status(), console=Console(file=self.stream), transient=False,
-            refresh_per_second=5)
+            TextColumn("{task.description}"),
+            BarColumn(bar_width=20),
+            TaskProgressColumn(),
+            Status(),
+            console=Console(file=self.stream),
+            transient=False,
+            refresh_per_second=5,
+        )
         self._progress.start()
         self._task = self._progress.add_task(self.label, total=total)
 

@@ -105,16 +105,20 @@ class Pegs:
             t.append(f" {PEG} ", style=f"{colour_of(c)} on {BOARD}")
         return t
 
-    def history(self, rows: Sequence[Any], left: Optional[Sequence[int]] = None,
-                marked: Iterable[int] = ()) -> Any:
+    def history(
+        self, rows: Sequence[Any], left: Optional[Sequence[int]] = None, marked: Iterable[int] = ()
+    ) -> Any:
         """A play history as a table: row number, guess, score, candidates left; the rows
         in ``marked`` (1-based) starred and red."""
         marks = set(marked)
         heads = ["#", "guess", "score"] + (["left"] if left is not None else [])
         cells = []
         for i, r in enumerate(rows, 1):
-            row: list[Cell] = [f"{'*' if i in marks else ''}{i}", self.code(r.guess),
-                               self.score(r.score)]
+            row: list[Cell] = [
+                f"{'*' if i in marks else ''}{i}",
+                self.code(r.guess),
+                self.score(r.score),
+            ]
             if left is not None:
                 row.append(f"{left[i - 1]:,}")
             cells.append(row)
@@ -153,29 +157,53 @@ def prompt_text(ansi: str) -> str:
     return _ESCAPE.sub("\x01\\1\x02", ansi)
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[Cell]], *,
-          numeric: Iterable[str] = (), wrap: Iterable[str] = (),
-          title: Optional[str] = None) -> Any:
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    *,
+    numeric: Iterable[str] = (),
+    wrap: Iterable[str] = (),
+    title: Optional[str] = None,
+) -> Any:
     """A rich table: bold headers, numbers right-aligned, a light frame; only the
     ``wrap`` columns may fold when the terminal is narrow."""
     from rich import box
     from rich.table import Table
 
     right, folding = set(numeric), set(wrap)
-    t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", header_style="bold",
-              title_style="bold", padding=(0, 1, 0, 0), pad_edge=False)
+    t = Table(
+        title=title,
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        header_style="bold",
+        title_style="bold",
+        padding=(0, 1, 0, 0),
+        pad_edge=False,
+    )
     for h in headers:
-        t.add_column(h, justify="right" if h in right else "left", no_wrap=h not in folding,
-                     overflow="fold", min_width=12 if h in folding else None)
+        t.add_column(
+            h,
+            justify="right" if h in right else "left",
+            no_wrap=h not in folding,
+            overflow="fold",
+            min_width=12 if h in folding else None,
+        )
     for r in rows:
         t.add_row(*r)
     return t
 
 
-def print_table(out: TextIO, headers: Sequence[str], rows: Iterable[Sequence[Cell]], *,
-                numeric: Iterable[str] = (), wrap: Iterable[str] = (),
-                title: Optional[str] = None, caption: Optional[str] = None,
-                legend: Optional["Text"] = None) -> None:
+def print_table(
+    out: TextIO,
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    *,
+    numeric: Iterable[str] = (),
+    wrap: Iterable[str] = (),
+    title: Optional[str] = None,
+    caption: Optional[str] = None,
+    legend: Optional["Text"] = None,
+) -> None:
     """Print :func:`table` to the terminal ``out``, under an optional colour legend and
     over an optional caption."""
     c = console(out)
@@ -199,8 +227,16 @@ def steps_table(game: "Game", steps: Sequence[Any], out: TextIO, title: str) -> 
     """``mastermind solve``'s steps on a terminal: the legend, then guess, score and
     candidates left per step, with pegs."""
     look = Pegs(game, out)
-    rows: list[list[Cell]] = [[str(i), look.code(s.guess), look.score(s.score), f"{s.remaining:,}"]
-            for i, s in enumerate(steps, 1)]
-    print_table(out, ["#", "guess", "score", "left"], rows, numeric={"#", "left"},
-                title=title, legend=look.legend(),
-                caption=f"solved in {len(steps)} guess{'es' if len(steps) != 1 else ''}")
+    rows: list[list[Cell]] = [
+        [str(i), look.code(s.guess), look.score(s.score), f"{s.remaining:,}"]
+        for i, s in enumerate(steps, 1)
+    ]
+    print_table(
+        out,
+        ["#", "guess", "score", "left"],
+        rows,
+        numeric={"#", "left"},
+        title=title,
+        legend=look.legend(),
+        caption=f"solved in {len(steps)} guess{'es' if len(steps) != 1 else ''}",
+    )

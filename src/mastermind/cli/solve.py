@@ -6,8 +6,15 @@ import argparse
 import json
 from typing import TextIO
 
-from .common import (EXIT_OK, check_first, game_options, jobs_option, make_game,
-                     output_options, strategy_options)
+from .common import (
+    EXIT_OK,
+    check_first,
+    game_options,
+    jobs_option,
+    make_game,
+    output_options,
+    strategy_options,
+)
 from .render import steps_table, wants_colour
 
 
@@ -26,18 +33,37 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     game = make_game(args)
     check_first(args, game)
-    steps = solve(game, args.secret, args.strategy, candidates_only=args.candidates_only,
-                  first=args.first, jobs=args.jobs)
+    steps = solve(
+        game,
+        args.secret,
+        args.strategy,
+        candidates_only=args.candidates_only,
+        first=args.first,
+        jobs=args.jobs,
+    )
     secret = game.format_code(game.secret(args.secret))
     if args.json:
-        json.dump({
-            "pegs": game.n, "colours": game.k, "variant": game.variant.value,
-            "strategy": args.strategy, "candidates_only": args.candidates_only,
-            "secret": secret,
-            "guesses": len(steps),
-            "steps": [{"guess": s.guess_text, "black": s.score.black, "white": s.score.white,
-                       "remaining": s.remaining} for s in steps],
-        }, out)
+        json.dump(
+            {
+                "pegs": game.n,
+                "colours": game.k,
+                "variant": game.variant.value,
+                "strategy": args.strategy,
+                "candidates_only": args.candidates_only,
+                "secret": secret,
+                "guesses": len(steps),
+                "steps": [
+                    {
+                        "guess": s.guess_text,
+                        "black": s.score.black,
+                        "white": s.score.white,
+                        "remaining": s.remaining,
+                    }
+                    for s in steps
+                ],
+            },
+            out,
+        )
         out.write("\n")
         return EXIT_OK
     if wants_colour(out):

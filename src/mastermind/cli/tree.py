@@ -8,39 +8,73 @@ import json
 import os
 from typing import TextIO
 
-from .common import (EXIT_OK, UsageError, check_first, game_options, integer, make_game,
-                     output_file, strategy_options)
+from .common import (
+    EXIT_OK,
+    UsageError,
+    check_first,
+    game_options,
+    integer,
+    make_game,
+    output_file,
+    strategy_options,
+)
 
 FORMATS = ("json", "dot", "text", "html")
-_SUFFIX_FORMAT = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "text",
-                  ".html": "html", ".htm": "html"}
+_SUFFIX_FORMAT = {
+    ".json": "json",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
+}
 _RENDERED = (".svg", ".png", ".pdf")  # the suffixes mastermind.tree.render draws
 EXAMPLE_GAMES = ("twoD",)  # mastermind.custom.EXAMPLES
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.description = ("Write the whole strategy as a tree: the guess to play, and for each "
-                     "answer what to play next.  Text is a printable cheat sheet; DOT is "
-                     "rendered to SVG, PNG or PDF when -o names such a file and Graphviz's "
-                     "'dot' is installed.  HTML is one self-contained page to explore the "
-                     "strategy in a browser: pick answers, or type a secret and watch.")
-    p.epilog = ("Examples: 'mastermind tree -n 3 -k 3', 'mastermind tree --format json -o "
-                "knuth.json', 'mastermind tree -s entropy --variant distinct -o tree.svg', "
-                "'mastermind tree --game twoD -s entropy'.")
+    p.description = (
+        "Write the whole strategy as a tree: the guess to play, and for each "
+        "answer what to play next.  Text is a printable cheat sheet; DOT is "
+        "rendered to SVG, PNG or PDF when -o names such a file and Graphviz's "
+        "'dot' is installed.  HTML is one self-contained page to explore the "
+        "strategy in a browser: pick answers, or type a secret and watch."
+    )
+    p.epilog = (
+        "Examples: 'mastermind tree -n 3 -k 3', 'mastermind tree --format json -o "
+        "knuth.json', 'mastermind tree -s entropy --variant distinct -o tree.svg', "
+        "'mastermind tree --game twoD -s entropy'."
+    )
     game_options(p)
-    p.add_argument("--game", choices=EXAMPLE_GAMES,
-                   help="a custom example game instead of Mastermind (overrides -n, -k and "
-                        "--variant): twoD, guess a pair of digits 0..4, each answer comparing it "
-                        "with the secret coordinate by coordinate")
+    p.add_argument(
+        "--game",
+        choices=EXAMPLE_GAMES,
+        help="a custom example game instead of Mastermind (overrides -n, -k and "
+        "--variant): twoD, guess a pair of digits 0..4, each answer comparing it "
+        "with the secret coordinate by coordinate",
+    )
     strategy_options(p)
-    p.add_argument("-f", "--format", choices=FORMATS, default=None,
-                   help="json, dot, text or html (the explorer page; default: from the -o "
-                        "suffix, else text)")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE instead of standard output; .svg, .png and .pdf are "
-                        "rendered with Graphviz")
-    p.add_argument("--depth", type=integer, default=None, metavar="N",
-                   help="text and dot: show only the first N guesses of every line of play")
+    p.add_argument(
+        "-f",
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="json, dot, text or html (the explorer page; default: from the -o suffix, else text)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE instead of standard output; .svg, .png and .pdf are "
+        "rendered with Graphviz",
+    )
+    p.add_argument(
+        "--depth",
+        type=integer,
+        default=None,
+        metavar="N",
+        help="text and dot: show only the first N guesses of every line of play",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,11 +89,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     fmt = args.format or _SUFFIX_FORMAT.get(suffix) or ("dot" if suffix in _RENDERED else "text")
     rendered = suffix in _RENDERED
     if args.depth is not None and fmt in ("json", "html"):
-        raise UsageError(f"--depth applies to the text and dot formats; the {fmt} output "
-                         "holds the whole tree")
+        raise UsageError(
+            f"--depth applies to the text and dot formats; the {fmt} output holds the whole tree"
+        )
     if rendered and fmt != "dot":
-        raise UsageError(f"{path}: only the dot format can be rendered to {suffix}; "
-                         f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file")
+        raise UsageError(
+            f"{path}: only the dot format can be rendered to {suffix}; "
+            f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file"
+        )
     if rendered and dot_program() is None:  # fail before the analysis, not after
         render("", path)
     # the file is checked (and opened) before the work, and written whole at the end
@@ -71,8 +108,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         else:
             game = make_game(args)
         check_first(args, game)
-        result = analyze(game, args.strategy, candidates_only=args.candidates_only,
-                         first=args.first, tree=True)
+        result = analyze(
+            game, args.strategy, candidates_only=args.candidates_only, first=args.first, tree=True
+        )
         if fmt == "json":
             text = json.dumps(to_json(result), indent=1) + "\n"
         elif fmt == "html":

@@ -49,8 +49,17 @@ import numpy as np
 
 from ..errors import MastermindError
 
-__all__ = ["FORMAT", "Checkpoint", "CheckpointError", "DamagedRow", "Record", "check_path",
-           "open_checkpoint", "read_costs", "read_units"]
+__all__ = [
+    "FORMAT",
+    "Checkpoint",
+    "CheckpointError",
+    "DamagedRow",
+    "Record",
+    "check_path",
+    "open_checkpoint",
+    "read_costs",
+    "read_units",
+]
 
 FORMAT = 2
 """The file format this version writes and reads."""
@@ -150,29 +159,43 @@ class Checkpoint:
     def get(self, key: str) -> Optional[Record]:
         """The recorded unit ``key``, or None; :class:`DamagedRow` when its row fails its
         checksum or cannot be read."""
-        row = self._conn.execute("SELECT key, digest, size, seconds, worker, result, "
-                                 "checksum FROM units WHERE key = ?", (key,)).fetchone()
+        row = self._conn.execute(
+            "SELECT key, digest, size, seconds, worker, result, checksum FROM units WHERE key = ?",
+            (key,),
+        ).fetchone()
         if row is None:
             return None
         try:
-            if not (isinstance(row[1], str) and isinstance(row[5], bytes)
-                    and row[6] == checksum(key, row[1], row[5])):
+            if not (
+                isinstance(row[1], str)
+                and isinstance(row[5], bytes)
+                and row[6] == checksum(key, row[1], row[5])
+            ):
                 raise ValueError("checksum")
-            return Record(row[0], row[1], int(row[2]), float(row[3]), str(row[4]),
-                          decode(row[5]))
+            return Record(row[0], row[1], int(row[2]), float(row[3]), str(row[4]), decode(row[5]))
         except Exception:  # any damage: numpy's, zipfile's, int()'s words are no help
-            raise DamagedRow(f"checkpoint {self.path}: the recorded answer of unit {key} "
-                             "is damaged or belongs to another unit; it is run again"
-                             ) from None
+            raise DamagedRow(
+                f"checkpoint {self.path}: the recorded answer of unit {key} "
+                "is damaged or belongs to another unit; it is run again"
+            ) from None
 
     def discard(self, key: str) -> None:
         """Drop the row of unit ``key`` (a damaged or wrong answer)."""
         with self._conn:
             self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
 
-    def record(self, key: str, digest: str, result: dict[str, Any], *, size: int,
-               seconds: float, worker: Optional[str] = None, parent: str = "",
-               split: bool = False) -> None:
+    def record(
+        self,
+        key: str,
+        digest: str,
+        result: dict[str, Any],
+        *,
+        size: int,
+        seconds: float,
+        worker: Optional[str] = None,
+        parent: str = "",
+        split: bool = False,
+    ) -> None:
         """Write one finished unit, in a transaction of its own (a later answer for the
         same key, e.g. an exact value replacing a bound, replaces the row); ``parent``
         (the unit that split into this one) and ``split`` (this answer is a split: its
@@ -182,11 +205,22 @@ class Checkpoint:
             self._conn.execute(
                 "INSERT OR REPLACE INTO units (key, digest, size, seconds, worker, finished, "
                 "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, digest, int(size), float(seconds), worker or self.worker, time.time(),
-                 blob, checksum(key, digest, blob)))
+                (
+                    key,
+                    digest,
+                    int(size),
+                    float(seconds),
+                    worker or self.worker,
+                    time.time(),
+                    blob,
+                    checksum(key, digest, blob),
+                ),
+            )
             if parent or split:
-                self._conn.execute("INSERT OR REPLACE INTO splits (key, parent, split) "
-                                   "VALUES (?, ?, ?)", (key, str(parent), int(bool(split))))
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO splits (key, parent, split) VALUES (?, ?, ?)",
+                    (key, str(parent), int(bool(split))),
+                )
 
     def units(self) -> list[tuple[str, str, int, float, bool]]:
         """(key, parent, size, seconds, split) of every recorded unit in the order they
@@ -195,22 +229,28 @@ class Checkpoint:
         splitting).  The raw material of ``bench/simulate.py``."""
         rows = self._conn.execute(
             "SELECT u.key, COALESCE(s.parent, ''), u.size, u.seconds, COALESCE(s.split, 0) "
-            "FROM units u LEFT JOIN splits s ON s.key = u.key ORDER BY u.finished").fetchall()
+            "FROM units u LEFT JOIN splits s ON s.key = u.key ORDER BY u.finished"
+        ).fetchall()
         try:
             return [(str(r[0]), str(r[1]), int(r[2]), float(r[3]), bool(r[4])) for r in rows]
         except (TypeError, ValueError):
-            raise _fail(self.path, "is damaged (a unit's size or seconds is not a number); "
-                                   "give another file") from None
+            raise _fail(
+                self.path,
+                "is damaged (a unit's size or seconds is not a number); give another file",
+            ) from None
 
     def costs(self) -> list[tuple[str, int, float]]:
         """(key, size, seconds) of every recorded unit, for cost models and benchmarks."""
-        rows = self._conn.execute("SELECT key, size, seconds FROM units ORDER BY finished"
-                                  ).fetchall()
+        rows = self._conn.execute(
+            "SELECT key, size, seconds FROM units ORDER BY finished"
+        ).fetchall()
         try:
             return [(str(r[0]), int(r[1]), float(r[2])) for r in rows]
         except (TypeError, ValueError):
-            raise _fail(self.path, "is damaged (a unit's size or seconds is not a number); "
-                                   "give another file") from None
+            raise _fail(
+                self.path,
+                "is damaged (a unit's size or seconds is not a number); give another file",
+            ) from None
 
     def header(self) -> dict[str, Any]:
         """The header, parsed."""
@@ -282,8 +322,9 @@ def check_path(path: Any) -> str:
     return path
 
 
-def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
-                    params: dict[str, Any]) -> Checkpoint:
+def open_checkpoint(
+    path: Any, kind: str, game: dict[str, Any], params: dict[str, Any]
+) -> Checkpoint:
     """Open (or create) the checkpoint at ``path`` for a run of ``kind`` on ``game`` with
     ``params``; :class:`CheckpointError` if it cannot be read and written or belongs to
     another run.  Checked before any work, so a bad path costs nothing."""
@@ -291,8 +332,14 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
 
     path = check_path(path)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
-    wanted = {"format": FORMAT, "package": "mastermind", "version": __version__,
-              "kind": kind, "game": game, "params": params}
+    wanted = {
+        "format": FORMAT,
+        "package": "mastermind",
+        "version": __version__,
+        "kind": kind,
+        "game": game,
+        "params": params,
+    }
     try:
         conn = sqlite3.connect(path, timeout=30.0, isolation_level="DEFERRED")
     except sqlite3.Error as e:
@@ -302,8 +349,10 @@ def open_checkpoint(path: Any, kind: str, game: dict[str, Any],
         if fresh:
             with conn:
                 conn.executescript(_SCHEMA)
-                conn.executemany("INSERT INTO header (name, value) VALUES (?, ?)",
-                                 [(k, _canonical(v)) for k, v in wanted.items()])
+                conn.executemany(
+                    "INSERT INTO header (name, value) VALUES (?, ?)",
+                    [(k, _canonical(v)) for k, v in wanted.items()],
+                )
         else:
             _check_header(path, conn, wanted)
             with conn:  # a write now: an unwritable file is found before the work
@@ -333,31 +382,51 @@ def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -
     if have.get("package") != "mastermind":
         raise _fail(path, "is an SQLite file but not a mastermind checkpoint")
     if have.get("format") != FORMAT:
-        raise _fail(path, f"has format {_show(have.get('format'))}, this version reads "
-                          f"format {FORMAT}; give another file to start afresh")
+        raise _fail(
+            path,
+            f"has format {_show(have.get('format'))}, this version reads "
+            f"format {FORMAT}; give another file to start afresh",
+        )
     try:
-        conn.execute("SELECT key, digest, size, seconds, worker, finished, result, checksum "
-                     "FROM units LIMIT 0")
+        conn.execute(
+            "SELECT key, digest, size, seconds, worker, finished, result, checksum "
+            "FROM units LIMIT 0"
+        )
     except sqlite3.OperationalError:
-        raise _fail(path, "is damaged (its table of units is missing or altered); give "
-                          "another file to start afresh") from None
+        raise _fail(
+            path,
+            "is damaged (its table of units is missing or altered); give "
+            "another file to start afresh",
+        ) from None
     if have.get("version") != wanted["version"]:
-        raise _fail(path, f"was written by mastermind {have.get('version')}, this is "
-                          f"{wanted['version']}; give another file to start afresh")
+        raise _fail(
+            path,
+            f"was written by mastermind {have.get('version')}, this is "
+            f"{wanted['version']}; give another file to start afresh",
+        )
     for name in ("kind", "game"):
         if have.get(name) != wanted[name]:
-            raise _fail(path, f"was written for another run ({name}: {_show(have.get(name))} "
-                              f"there, {_show(wanted[name])} here); give another file to "
-                              "start afresh")
+            raise _fail(
+                path,
+                f"was written for another run ({name}: {_show(have.get(name))} "
+                f"there, {_show(wanted[name])} here); give another file to "
+                "start afresh",
+            )
     there, here = have.get("params") or {}, wanted["params"]
     if not isinstance(there, dict):
-        raise _fail(path, "is damaged (its header's parameters cannot be read); give another "
-                          "file to start afresh")
+        raise _fail(
+            path,
+            "is damaged (its header's parameters cannot be read); give another "
+            "file to start afresh",
+        )
     for name in list(here) + [n for n in there if n not in here]:
         if there.get(name) != here.get(name):
-            raise _fail(path, f"was written for another run ({name}: "
-                              f"{_show(there.get(name))} there, {_show(here.get(name))} "
-                              "here); give another file to start afresh")
+            raise _fail(
+                path,
+                f"was written for another run ({name}: "
+                f"{_show(there.get(name))} there, {_show(here.get(name))} "
+                "here); give another file to start afresh",
+            )
 
 
 def _parse_header(path: str, rows: Any) -> dict[str, Any]:
@@ -366,8 +435,11 @@ def _parse_header(path: str, rows: Any) -> dict[str, Any]:
     try:
         return {str(name): json.loads(value) for name, value in rows}
     except (TypeError, ValueError, RecursionError, MemoryError):
-        raise _fail(path, "is damaged (its header cannot be read) or is not a mastermind "
-                          "checkpoint; give another file to start afresh") from None
+        raise _fail(
+            path,
+            "is damaged (its header cannot be read) or is not a mastermind "
+            "checkpoint; give another file to start afresh",
+        ) from None
 
 
 def _show(value: Any) -> str:

@@ -50,22 +50,26 @@ class SchedulerError(MastermindError):
 def parse_scheduler(text: Any) -> tuple[str, Any]:
     """``("local", N)`` for ``"local:N"``, ``("address", text)`` for an address."""
     if not isinstance(text, str) or not text.strip():
-        raise SchedulerError(f"a scheduler is an address such as tcp://host:8786 or "
-                             f"local:N, not {text!r}")
+        raise SchedulerError(
+            f"a scheduler is an address such as tcp://host:8786 or local:N, not {text!r}"
+        )
     text = text.strip()
     if text.lower().startswith("local"):
         m = re.fullmatch(r"local:(\d+)", text, re.IGNORECASE)
         if m is None:
-            raise SchedulerError(f"scheduler {text}: write local:N, N the number of worker "
-                                 "processes (e.g. local:2)")
+            raise SchedulerError(
+                f"scheduler {text}: write local:N, N the number of worker processes (e.g. local:2)"
+            )
         n = int(m.group(1))
         if not 1 <= n <= MAX_JOBS:
-            raise SchedulerError(f"scheduler {text}: the number of worker processes must be "
-                                 f"between 1 and {MAX_JOBS}")
+            raise SchedulerError(
+                f"scheduler {text}: the number of worker processes must be between 1 and {MAX_JOBS}"
+            )
         return "local", n
     if not _ADDRESS.match(text):
-        raise SchedulerError(f"scheduler {text}: not an address such as tcp://host:8786 "
-                             "(or local:N)")
+        raise SchedulerError(
+            f"scheduler {text}: not an address such as tcp://host:8786 (or local:N)"
+        )
     return "address", text
 
 
@@ -73,8 +77,10 @@ def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SchedulerError("a Dask scheduler needs the distributed package: pip install "
-                             "'mastermind-analysis[distributed]'") from None
+        raise SchedulerError(
+            "a Dask scheduler needs the distributed package: pip install "
+            "'mastermind-analysis[distributed]'"
+        ) from None
     return distributed
 
 
@@ -93,8 +99,9 @@ class LocalExecutor:
     def __init__(self, game: Any, threads: int):
         self.game = game
         self.threads = max(1, threads)
-        self.pool = cf.ThreadPoolExecutor(max_workers=self.threads,
-                                          thread_name_prefix="mastermind-unit")
+        self.pool = cf.ThreadPoolExecutor(
+            max_workers=self.threads, thread_name_prefix="mastermind-unit"
+        )
         self.flags: dict[Any, Any] = {}
 
     def slots(self) -> int:
@@ -148,9 +155,16 @@ class DaskExecutor:
         return self._slots
 
     def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
-        return self.client.submit(run_unit, self.spec, unit.func, unit.args, None, budget,
-                                  pure=False,
-                                  key=f"mastermind-{unit.key}-{uuid.uuid4().hex[:10]}")
+        return self.client.submit(
+            run_unit,
+            self.spec,
+            unit.func,
+            unit.args,
+            None,
+            budget,
+            pure=False,
+            key=f"mastermind-{unit.key}-{uuid.uuid4().hex[:10]}",
+        )
 
     def wait(self, handles: list, timeout: float) -> list:
         try:
@@ -163,8 +177,7 @@ class DaskExecutor:
             if status == "finished":
                 out.append((f, f.result(), None))
             elif status == "cancelled":
-                out.append((f, None, RuntimeError("the scheduler cancelled it (connection "
-                                                  "lost?)")))
+                out.append((f, None, RuntimeError("the scheduler cancelled it (connection lost?)")))
             elif status == "error":
                 out.append((f, None, f.exception()))
             # else "lost" or "pending" again: its worker died after it finished, before its
@@ -184,8 +197,9 @@ class DaskExecutor:
 
 # ---------------------------------------------------------------------- opening
 @contextmanager
-def open_executor(game: Any, spec: GameSpec, scheduler: Optional[str], client: Any,
-                  threads: int) -> Iterator[Any]:
+def open_executor(
+    game: Any, spec: GameSpec, scheduler: Optional[str], client: Any, threads: int
+) -> Iterator[Any]:
     """The executor for a run: threads here (no scheduler, no client), an existing
     client, a LocalCluster (``local:N``, closed at the end) or a scheduler's address."""
     if scheduler is None and client is None:
@@ -198,22 +212,26 @@ def open_executor(game: Any, spec: GameSpec, scheduler: Optional[str], client: A
     distributed = _dask()
     if client is not None:
         if not isinstance(client, distributed.Client):
-            raise SchedulerError(f"client must be a distributed.Client, not "
-                                 f"{type(client).__name__}")
+            raise SchedulerError(
+                f"client must be a distributed.Client, not {type(client).__name__}"
+            )
         yield DaskExecutor(client, spec)
         return
     kind, value = parse_scheduler(scheduler)
     cluster = None
     if kind == "local":
-        cluster = distributed.LocalCluster(n_workers=value, threads_per_worker=1,
-                                           processes=True,
-                                           # (its HTTP server on a free port: two local
-                                           # runs side by side do not collide on 8787)
-                                           dashboard_address=":0",
-                                           silence_logs=logging.ERROR,
-                                           # Ctrl-C is the command's to handle: the
-                                           # workers ignore it (no tracebacks of theirs)
-                                           preload=["mastermind.engine.quiet_worker"])
+        cluster = distributed.LocalCluster(
+            n_workers=value,
+            threads_per_worker=1,
+            processes=True,
+            # (its HTTP server on a free port: two local
+            # runs side by side do not collide on 8787)
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+            # Ctrl-C is the command's to handle: the
+            # workers ignore it (no tracebacks of theirs)
+            preload=["mastermind.engine.quiet_worker"],
+        )
         own = distributed.Client(cluster)
     else:
         own = _connect(distributed, value)
@@ -228,16 +246,16 @@ def open_executor(game: Any, spec: GameSpec, scheduler: Optional[str], client: A
 def _reachable(address: str) -> None:
     """For a TCP address (tcp://, tls:// or host:port), a plain connection first: a
     refused one is reported at once rather than after Dask's retries."""
-    m = re.fullmatch(r"(?:(tcp|tls)://)?\[?([^\s/\]]+?)\]?(?::(\d+))?/?", address,
-                     re.IGNORECASE)
+    m = re.fullmatch(r"(?:(tcp|tls)://)?\[?([^\s/\]]+?)\]?(?::(\d+))?/?", address, re.IGNORECASE)
     if m is None or ("://" in address and m.group(1) is None):
         return
     host, port = m.group(2), int(m.group(3) or 8786)
     try:
         socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
     except OSError as e:
-        raise SchedulerError(f"cannot reach a Dask scheduler at {address} "
-                             f"({e.strerror or e})") from None
+        raise SchedulerError(
+            f"cannot reach a Dask scheduler at {address} ({e.strerror or e})"
+        ) from None
 
 
 def _connect(distributed: Any, address: str) -> Any:
@@ -259,9 +277,14 @@ def _connect(distributed: Any, address: str) -> Any:
     for worker, version in versions.items():
         if version != __version__:
             client.close()
-            what = (f"has mastermind {version}" if isinstance(version, str)
-                    else f"cannot run mastermind ({type(version).__name__}: {version})")
-            raise SchedulerError(f"scheduler {address}: worker {worker} {what}; this is "
-                                 f"mastermind {__version__}: install the same version on "
-                                 "every worker")
+            what = (
+                f"has mastermind {version}"
+                if isinstance(version, str)
+                else f"cannot run mastermind ({type(version).__name__}: {version})"
+            )
+            raise SchedulerError(
+                f"scheduler {address}: worker {worker} {what}; this is "
+                f"mastermind {__version__}: install the same version on "
+                "every worker"
+            )
     return client

@@ -21,8 +21,11 @@ class _ShutdownNoise(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         kind = record.exc_info[0].__name__ if record.exc_info and record.exc_info[0] else ""
         text = record.getMessage()
-        return not (kind in _GONE or "Failed to communicate with scheduler" in text
-                    or "Connection to scheduler broken" in text)
+        return not (
+            kind in _GONE
+            or "Failed to communicate with scheduler" in text
+            or "Connection to scheduler broken" in text
+        )
 
 
 def dask_setup(worker: Any) -> None:
@@ -31,6 +34,11 @@ def dask_setup(worker: Any) -> None:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     noise = _ShutdownNoise()
-    for name in ("distributed.worker", "distributed.core", "distributed.nanny",
-                 "distributed.comm", "distributed.batched"):
+    for name in (
+        "distributed.worker",
+        "distributed.core",
+        "distributed.nanny",
+        "distributed.comm",
+        "distributed.batched",
+    ):
         logging.getLogger(name).addFilter(noise)

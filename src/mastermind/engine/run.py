@@ -39,14 +39,17 @@ class Run:
         self.split = 0
         self.records: list[tuple[str, str, int, float, bool]] = []
 
-    def execute(self, plan: Plan, flag: Any = None,
-                progress: Optional[Callable[[int, int], None]] = None,
-                time_limit: Optional[float] = None,
-                unit_seconds: Optional[float] = None) -> Counts:
+    def execute(
+        self,
+        plan: Plan,
+        flag: Any = None,
+        progress: Optional[Callable[[int, int], None]] = None,
+        time_limit: Optional[float] = None,
+        unit_seconds: Optional[float] = None,
+    ) -> Counts:
         """:func:`~mastermind.engine.units.execute` on this run's executor and checkpoint
         (``unit_seconds``: each unit's budget, past which it splits)."""
-        counts = execute(plan, self.executor, self.store, flag, progress, time_limit,
-                         unit_seconds)
+        counts = execute(plan, self.executor, self.store, flag, progress, time_limit, unit_seconds)
         self.units += counts.units
         self.resumed += counts.resumed
         self.split += counts.split
@@ -55,8 +58,16 @@ class Run:
 
 
 @contextmanager
-def open_run(game: Any, *, kind: str, params: dict[str, Any], scheduler: Optional[str],
-             client: Any, threads: int, checkpoint: Any) -> Iterator[Run]:
+def open_run(
+    game: Any,
+    *,
+    kind: str,
+    params: dict[str, Any],
+    scheduler: Optional[str],
+    client: Any,
+    threads: int,
+    checkpoint: Any,
+) -> Iterator[Run]:
     """The run of one computation of ``kind`` (``analyze``, ``bound``, ``optimal``) on
     ``game``: the scheduler's address checked, the checkpoint opened for ``params`` (the
     parameters a unit's answer depends on), then the executor."""

@@ -37,9 +37,23 @@ from ..errors import MastermindError
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
 
-__all__ = ["SPLIT", "UNIT_SECONDS", "BudgetError", "CheckpointWarning", "Counts", "GameSpec",
-           "Plan", "Unit", "UnitError", "checks_unit_seconds", "execute", "game_of",
-           "is_split", "run_unit", "spec_of"]
+__all__ = [
+    "SPLIT",
+    "UNIT_SECONDS",
+    "BudgetError",
+    "CheckpointWarning",
+    "Counts",
+    "GameSpec",
+    "Plan",
+    "Unit",
+    "UnitError",
+    "checks_unit_seconds",
+    "execute",
+    "game_of",
+    "is_split",
+    "run_unit",
+    "spec_of",
+]
 
 
 class UnitError(RuntimeError):
@@ -92,8 +106,13 @@ class GameSpec:
         """The game as a checkpoint's header records it (a table by its digest)."""
         if self.kind == "game":
             return {"type": "game", "n": self.n, "k": self.k, "variant": self.variant}
-        return {"type": "custom", "name": self.name, "codes": int(self.table.shape[0]),
-                "secrets": int(self.secrets.size), "table": self.token}
+        return {
+            "type": "custom",
+            "name": self.name,
+            "codes": int(self.table.shape[0]),
+            "secrets": int(self.secrets.size),
+            "table": self.token,
+        }
 
 
 def spec_of(game: Any) -> GameSpec:
@@ -101,15 +120,23 @@ def spec_of(game: Any) -> GameSpec:
     :class:`~mastermind.custom.CustomGame`)."""
     if getattr(game, "n", None) is not None and getattr(game, "symmetric", False):
         variant = game.variant.value
-        return GameSpec("game", int(game.n), int(game.k), variant,
-                        token=f"game/{game.n}/{game.k}/{variant}")
+        return GameSpec(
+            "game", int(game.n), int(game.k), variant, token=f"game/{game.n}/{game.k}/{variant}"
+        )
     table = np.ascontiguousarray(game.table)
     secrets = np.ascontiguousarray(game.secrets, dtype=np.int32)
     h = hashlib.sha256()
     for part in (table.tobytes(), secrets.tobytes(), str((game.nslots, game.win_slot)).encode()):
         h.update(part)
-    return GameSpec("table", table=table, nslots=int(game.nslots), win_slot=int(game.win_slot),
-                    secrets=secrets, name=str(game.name), token=f"table/{h.hexdigest()}")
+    return GameSpec(
+        "table",
+        table=table,
+        nslots=int(game.nslots),
+        win_slot=int(game.win_slot),
+        secrets=secrets,
+        name=str(game.name),
+        token=f"table/{h.hexdigest()}",
+    )
 
 
 class TableGame:
@@ -188,16 +215,16 @@ class Unit:
             self.digest = digest(self.func, self.args)
 
 
-
-
 def checks_unit_seconds(value: Any) -> Optional[float]:
     """A unit's budget as given (seconds >= 0, or None: never split), checked."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            0 <= float(value) < float("inf")):
-        raise BudgetError(f"unit_seconds must be a number of seconds >= 0 (or None), "
-                            f"not {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not (0 <= float(value) < float("inf"))
+    ):
+        raise BudgetError(f"unit_seconds must be a number of seconds >= 0 (or None), not {value!r}")
     return float(value)
 
 
@@ -211,8 +238,9 @@ def is_split(result: dict[str, Any]) -> bool:
     return bool(result.get(SPLIT, 0))
 
 
-def run_unit(spec: Any, func: str, args: dict[str, Any], stop: Any = None,
-             budget: Optional[float] = None) -> dict[str, Any]:
+def run_unit(
+    spec: Any, func: str, args: dict[str, Any], stop: Any = None, budget: Optional[float] = None
+) -> dict[str, Any]:
     """Run one unit (on a worker, or on a thread of this process): the game from its
     spec, the function from its path; the answer gains ``seconds`` and ``worker``.
     ``budget`` (seconds, when given) is passed on as ``budget=``: past it, the function
@@ -266,7 +294,9 @@ class Executor(Protocol):
 
     def slots(self) -> int: ...
     def submit(self, unit: Unit, budget: Optional[float] = None) -> Any: ...
-    def wait(self, handles: list, timeout: float) -> list[tuple[Any, Any, Optional[BaseException]]]: ...
+    def wait(
+        self, handles: list, timeout: float
+    ) -> list[tuple[Any, Any, Optional[BaseException]]]: ...
     def cancel(self, handles: list) -> None: ...
 
 
@@ -287,10 +317,15 @@ class Counts:
         return self.ran + self.resumed
 
 
-def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
-            progress: Optional[Callable[[int, int], None]] = None,
-            time_limit: Optional[float] = None,
-            unit_seconds: Optional[float] = None) -> Counts:
+def execute(
+    plan: Plan,
+    executor: Executor,
+    store: Any = None,
+    flag: Any = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    time_limit: Optional[float] = None,
+    unit_seconds: Optional[float] = None,
+) -> Counts:
     """Run ``plan`` to the end on ``executor``: units recorded in ``store`` (a
     :class:`~mastermind.engine.checkpoint.Checkpoint`) are taken from it, the others run
     and are recorded as they finish.  ``time_limit`` (seconds) or ``flag`` (a stop flag,
@@ -324,8 +359,7 @@ def execute(plan: Plan, executor: Executor, store: Any = None, flag: Any = None,
                 raise TimeLimitReached("the time limit was reached")
             if progress is not None and loop.counts.ran != reported:
                 reported = loop.counts.ran
-                progress(reported, max(plan.known() + loop.extra - loop.counts.resumed,
-                                       reported))
+                progress(reported, max(plan.known() + loop.extra - loop.counts.resumed, reported))
     except BaseException:
         if flag is not None and flag.value == _core.STOP_NONE:
             flag.set()  # units running on threads here stop within milliseconds
@@ -353,8 +387,9 @@ class _Loop:
     units that split and wait for theirs, the checkpoint's keys already consulted, the
     counts."""
 
-    def __init__(self, plan: Plan, executor: Executor, store: Any,
-                 unit_seconds: Optional[float] = None):
+    def __init__(
+        self, plan: Plan, executor: Executor, store: Any, unit_seconds: Optional[float] = None
+    ):
         self.plan = plan
         self.executor = executor
         self.store = store
@@ -362,10 +397,10 @@ class _Loop:
         self.counts = Counts()
         self.inflight: dict[Any, Unit] = {}
         self.consulted: set[str] = set()
-        self.waiting: deque[Unit] = deque()      # sub-units not offered yet
-        self.parent: dict[str, str] = {}         # sub-unit key -> the key that split
-        self.pending: dict[str, _Pending] = {}   # key that split -> its state
-        self.extra = 0                           # sub-units named so far (for progress)
+        self.waiting: deque[Unit] = deque()  # sub-units not offered yet
+        self.parent: dict[str, str] = {}  # sub-unit key -> the key that split
+        self.pending: dict[str, _Pending] = {}  # key that split -> its state
+        self.extra = 0  # sub-units named so far (for progress)
 
     def offer(self) -> None:
         """Fill the executor's slots with the sub-units waiting, then the plan's next
@@ -398,15 +433,22 @@ class _Loop:
         except DamagedRow as e:
             return self._reject(unit, str(e))
         if rec is not None and rec.digest != unit.digest:
-            raise CheckpointError(f"checkpoint {self.store.path}: unit {unit.key} does not "
-                                  "match this run's; give another file")
-        if rec is not None and not is_split(rec.result) and not _valid(self.plan, unit,
-                                                                      rec.result):
-            return self._reject(unit, f"checkpoint {self.store.path}: the recorded answer of "
-                                      f"unit {unit.key} does not hold for it; it is run again")
+            raise CheckpointError(
+                f"checkpoint {self.store.path}: unit {unit.key} does not "
+                "match this run's; give another file"
+            )
+        if rec is not None and not is_split(rec.result) and not _valid(self.plan, unit, rec.result):
+            return self._reject(
+                unit,
+                f"checkpoint {self.store.path}: the recorded answer of "
+                f"unit {unit.key} does not hold for it; it is run again",
+            )
         if rec is not None and is_split(rec.result) and not self._split_ok(unit, rec.result):
-            return self._reject(unit, f"checkpoint {self.store.path}: the recorded split of "
-                                      f"unit {unit.key} does not hold for it; it is run again")
+            return self._reject(
+                unit,
+                f"checkpoint {self.store.path}: the recorded split of "
+                f"unit {unit.key} does not hold for it; it is run again",
+            )
         return rec
 
     def _split_ok(self, unit: Unit, result: dict[str, Any]) -> bool:
@@ -436,15 +478,24 @@ class _Loop:
             if error is not None:
                 if isinstance(error, Stopped) and flag is not None:
                     stopped(flag)
-                raise UnitError(f"unit {unit.key} failed: {type(error).__name__}: "
-                                f"{error}") from error
+                raise UnitError(
+                    f"unit {unit.key} failed: {type(error).__name__}: {error}"
+                ) from error
             seconds = float(result.pop("seconds", 0.0))
             worker = str(result.pop("worker", ""))
             parent = self.parent.get(unit.key, "")
             split = is_split(result)
             if self.store is not None:
-                self.store.record(unit.key, unit.digest, result, size=unit.size,
-                                  seconds=seconds, worker=worker, parent=parent, split=split)
+                self.store.record(
+                    unit.key,
+                    unit.digest,
+                    result,
+                    size=unit.size,
+                    seconds=seconds,
+                    worker=worker,
+                    parent=parent,
+                    split=split,
+                )
             self.counts.ran += 1
             self.counts.costs.append((unit.size, seconds))
             self.counts.records.append((unit.key, parent, unit.size, seconds, split))
@@ -462,13 +513,13 @@ class _Loop:
             self._whole(unit, result)
             return
         self.counts.split += 1
-        children = self.plan.expand(unit, result)  # type: ignore[attr-defined]
+        children = self.plan.expand(unit, result)
         self.pending[unit.key] = _Pending(unit, result, [c.key for c in children])
         for c in children:
             self.parent[c.key] = unit.key
         self.waiting.extendleft(reversed(children))  # ahead of the units waiting before
         self.extra += len(children)
-        answer = self.plan.merge(unit, result, {})  # type: ignore[attr-defined]
+        answer = self.plan.merge(unit, result, {})
         if answer is not None:
             self._decided(unit.key, answer)
 
@@ -480,7 +531,7 @@ class _Loop:
             return
         pend = self.pending[parent]
         pend.answers[unit.key] = result
-        answer = self.plan.merge(pend.unit, pend.split, pend.answers)  # type: ignore[attr-defined]
+        answer = self.plan.merge(pend.unit, pend.split, pend.answers)
         if answer is not None:
             self._decided(parent, answer)
             return
