@@ -143,8 +143,14 @@ def per_target(ext: Extension) -> list[Extension]:
 
 
 class BuildExt(build_ext):
-    """build_ext that, building the targets in place, makes their folders and removes the
-    modules a native build left beside their loaders (the import system finds those first)."""
+    """build_ext that compiles on every core, and, building the targets in place, makes
+    their folders and removes the modules a native build left beside their loaders (the
+    import system finds those first)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:  # the modules side by side on every core (pip passes no -j)
+            self.parallel = os.cpu_count() or 1
 
     def run(self):
         if self.inplace and not native and x86:

@@ -21,6 +21,7 @@ OUT = os.path.join(HERE, "..", "results", "certificates")
 
 # (pegs, colours, variant): the published or new exact worst cases of this package
 GAMES = [
+    (4, 6, "classic"),
     (4, 7, "classic"),
     (4, 8, "classic"),
     (5, 5, "classic"),

@@ -361,6 +361,10 @@ def _witness_upper(rules: Rules, record: dict[str, Any], upper: int) -> None:
         raise VerifyError(f"the witness needs {int(need.max())} guesses, more than {upper}")
 
 
+def _claims(count: int) -> str:
+    return f"{count:,} claim" + ("" if count == 1 else "s")
+
+
 def verify_certificate(
     records: Iterator[dict[str, Any]],
     progress: Callable[[int, int], None] | None = None,
@@ -412,7 +416,7 @@ def verify_certificate(
     name = f"p({rules.n},{rules.k})" + ("" if rules.variant == "classic" else f" {rules.variant}")
     exact = f", so {name} = {lower}" if lower == upper else ""
     return Verdict(
-        f"{name} >= {lower} and <= {upper}: proved{exact} ({len(claims.sets):,} claims checked)",
+        f"{name} >= {lower} and <= {upper}: proved{exact} ({_claims(len(claims.sets))} checked)",
         lower,
         upper,
         len(claims.sets),
