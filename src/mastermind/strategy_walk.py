@@ -184,10 +184,16 @@ def walk_tasks(
     sel: list[Task],
     counter: Optional[np.ndarray],
     flag: Any,
+    lists: Optional[tuple] = None,
+    first: int = 0,
 ) -> tuple[np.ndarray, Optional[list]]:
     """The kernel's walk of the subtrees ``sel`` (in that order, one per thread): their
     distributions, one row each, and their records (or None).  Each subtree's answer
-    depends on it alone, never on the threads or on the other subtrees."""
+    depends on it alone, never on the threads or on the other subtrees.
+
+    ``lists``: the guess lists (:func:`guess_lists`) of a longer list of subtrees, of
+    which ``sel`` starts at place ``first`` (computed once when the list is walked in
+    batches); by default they are computed for ``sel``."""
     cands = np.concatenate([t.cands for t in sel])
     offsets = np.concatenate([[0], np.cumsum([t.cands.size for t in sel])]).astype(np.int64)
     depths = np.array([t.depth for t in sel], dtype=np.int32)
@@ -197,9 +203,14 @@ def walk_tasks(
         histories[row, : t.history.size] = t.history
     hlens = np.array([t.history.size for t in sel], dtype=np.int32)
     blanks = use_symmetry and game.guesses.size == game.size
-    glists, goffsets, task_glist = guess_lists(
-        game, sel, use_symmetry and not candidates_only, flag
-    )
+    if lists is None:
+        glists, goffsets, task_glist = guess_lists(
+            game, sel, use_symmetry and not candidates_only, flag
+        )
+    else:
+        glists, goffsets, task_glist = lists
+        if task_glist is not None:
+            task_glist = np.ascontiguousarray(task_glist[first : first + len(sel)])
     stopped(flag)
     dists, recs, _ = _walk.walk_many(
         game.kernel,

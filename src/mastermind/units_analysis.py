@@ -323,17 +323,19 @@ def walk_unit(
             break
         flag.set_time_limit(left)
         try:
-            dists, recs = _walk_batch(
+            dists, recs = walk_tasks(
                 game,
                 how,
                 candidates_only,
                 tree,
                 symmetry,
                 plain,
+                1,
                 sel[done : done + batch],
-                lists,
-                done,
+                None,
                 flag,
+                lists=lists,
+                first=done,
             )
         except (Stopped, TimeLimitReached):  # (the kernel's, or a check between calls)
             if flag.value != _core.STOP_DEADLINE:
@@ -487,56 +489,3 @@ def _batches(sel: list[Task], most: int) -> list[int]:
         out.append(j - i)
         i = j
     return out
-
-
-def _walk_batch(
-    game: Any,
-    how: Strategy,
-    candidates_only: bool,
-    tree: bool,
-    symmetry: bool,
-    plain: bool,
-    sel: list[Task],
-    lists: tuple,
-    first: int,
-    flag: Any,
-) -> tuple[np.ndarray, Optional[list]]:
-    """:func:`~mastermind.strategy_walk.walk_tasks` on one thread for the subtrees
-    ``sel`` (from place ``first`` of the unit's), with the unit's lists of guesses
-    (:func:`~mastermind.strategy_walk.guess_lists`, computed once)."""
-    glists, goffsets, task_glist = lists
-    cands = np.concatenate([t.cands for t in sel])
-    offsets = np.concatenate([[0], np.cumsum([t.cands.size for t in sel])]).astype(np.int64)
-    depths = np.array([t.depth for t in sel], dtype=np.int32)
-    width = max(1, max(t.history.size for t in sel))
-    histories = np.zeros((len(sel), width), dtype=np.int32)
-    for row, t in enumerate(sel):
-        histories[row, : t.history.size] = t.history
-    hlens = np.array([t.history.size for t in sel], dtype=np.int32)
-    blanks = symmetry and game.guesses.size == game.size
-    mine = (
-        None if task_glist is None else np.ascontiguousarray(task_glist[first : first + len(sel)])
-    )
-    dists, recs, _ = _walk.walk_many(
-        game.kernel,
-        game.guesses,
-        cands,
-        offsets,
-        depths,
-        histories,
-        hlens,
-        how.kind,
-        cands_only=candidates_only,
-        shortcut_ok=game.secrets_are_guesses,
-        record=tree,
-        symmetry=symmetry,
-        blanks=blanks,
-        threads=1,
-        plain=plain,
-        glists=glists,
-        goffsets=goffsets,
-        task_glist=mine,
-        done=None,
-        stop=flag,
-    )
-    return dists, recs
