@@ -32,7 +32,7 @@ def test_cli_json_and_witness(tmp_path):
         "upper": 5,
         "exact": True,
     }
-    assert doc["nodes"] >= 0 and doc["seconds"] >= 0
+    assert isinstance(doc["nodes"], int) and isinstance(doc["seconds"], float)
     tree = json.loads(path.read_text())
     assert tree["max_guesses"] == 5 and tree["tree"]["candidates"] == 125
 

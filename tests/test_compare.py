@@ -57,7 +57,7 @@ def test_rows_are_the_analyses(c46):
         a = analyze(game, r.strategy, candidates_only=r.pool is Pool.CANDIDATES)
         assert r.distribution == a.distribution and r.first_guess == game.format_code(a.first_guess)
         assert r.average == Fraction(r.total, 1296) == a.average and r.max == a.max
-        assert r.secrets == 1296 and r.seconds >= 0
+        assert r.secrets == 1296 and isinstance(r.seconds, float)
 
 
 @pytest.mark.parametrize("n,k", [(3, 3), (2, 4)])

@@ -132,23 +132,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _table(result: "Analysis", out: TextIO) -> None:
     """The distribution as a rich table with bars, on a terminal."""
-    from .render import bar, print_table
+    from .render import distribution_table
 
     game, avg = result.game, result.average
     pool = "candidates only" if result.candidates_only else "all guesses allowed"
-    top = max(result.distribution.values())
-    rows = [
-        (str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
-        for d, c in sorted(result.distribution.items())
-    ]
-    print_table(
+    distribution_table(
         out,
-        ["guesses", "secrets", "share", ""],
-        rows,
-        numeric={"guesses", "secrets", "share"},
-        title=f"{game.name} {result.strategy}, {pool}, first guess "
+        result.distribution,
+        result.secrets,
+        f"{game.name} {result.strategy}, {pool}, first guess "
         f"{game.format_code(result.first_guess)}",
-        caption=f"{result.secrets:,} secrets, total {result.total:,}, average "
+        f"{result.secrets:,} secrets, total {result.total:,}, average "
         f"{average_text(avg)}, max "
         f"{result.max}   [{result.seconds:.3f} s]"
         + ("" if result.units is None else f"\n{units_text(result.units, result.units_resumed)}"),

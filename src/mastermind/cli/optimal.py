@@ -31,7 +31,7 @@ from .common import (
     uses_units,
 )
 from .progress import ProgressBar
-from .render import bar, print_table, wants_colour
+from .render import distribution_table, wants_colour
 
 if TYPE_CHECKING:
     from ..optimum import Optimum
@@ -217,16 +217,4 @@ def _text(result: "Optimum", out: TextIO) -> None:
 
 def _table(result: "Optimum", out: TextIO) -> None:
     """The distribution as a rich table with bars, on a terminal."""
-    top = max(result.distribution.values())
-    rows = [
-        (str(d), f"{c:,}", f"{c / result.secrets:.1%}", bar(c / top))
-        for d, c in sorted(result.distribution.items())
-    ]
-    print_table(
-        out,
-        ["guesses", "secrets", "share", ""],
-        rows,
-        numeric={"guesses", "secrets", "share"},
-        title=_heading(result),
-        caption=_footer(result),
-    )
+    distribution_table(out, result.distribution, result.secrets, _heading(result), _footer(result))

@@ -223,6 +223,25 @@ def bar(fraction: float, width: int = 24) -> str:
     return "\u2588" * full + ("" if part == 0 else chr(0x2590 - part))
 
 
+def distribution_table(
+    out: TextIO, distribution: dict[int, int], secrets: int, title: str, caption: str
+) -> None:
+    """A distribution of guesses on a terminal: guesses, secrets, share and a bar each."""
+    top = max(distribution.values())
+    rows = [
+        (str(d), f"{c:,}", f"{c / secrets:.1%}", bar(c / top))
+        for d, c in sorted(distribution.items())
+    ]
+    print_table(
+        out,
+        ["guesses", "secrets", "share", ""],
+        rows,
+        numeric={"guesses", "secrets", "share"},
+        title=title,
+        caption=caption,
+    )
+
+
 def steps_table(game: "Game", steps: Sequence[Any], out: TextIO, title: str) -> None:
     """``mastermind solve``'s steps on a terminal: the legend, then guess, score and
     candidates left per step, with pegs."""
