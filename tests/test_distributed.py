@@ -151,6 +151,37 @@ def test_questions_split_to_single_guesses_on_the_cluster_keep_their_verdict(wor
         assert check_strategy(game, there.tree, candidates_only=True) <= d
 
 
+def test_an_optimal_search_split_to_the_smallest_on_the_cluster_is_the_in_process_one(workers):
+    game = Game(4, 5)
+    here = optimal(game, max_guesses=5)
+    there = optimal(game, max_guesses=5, client=workers, unit_seconds=0)
+    assert there.exact and there.distribution == here.distribution and there.tree == here.tree
+    assert there.units_split > 0
+
+
+def test_a_worker_killed_in_the_middle_of_an_optimal_split_changes_nothing(workers, tmp_path):
+    """Every subtree that can split does at once; once a few units have run, a busy
+    worker is killed: the strategy is the in-process one."""
+    game = Game(4, 5)
+    here = optimal(game)
+    killed = []
+
+    def kill_one(done, total):
+        if killed or done < 5 or done >= total:
+            return
+        busy = [w for w, tasks in workers.processing().items() if tasks]
+        pids = workers.run(os.getpid, workers=busy[:1] or None)
+        pid = next(iter(pids.values()))
+        os.kill(pid, signal.SIGKILL)
+        killed.append((pid, done, total))
+
+    path = str(tmp_path / "ko.sqlite")
+    there = optimal(game, client=workers, checkpoint=path, unit_seconds=0, progress=kill_one)
+    assert killed, "the run ended before a worker could be killed"
+    assert there.exact and there.tree == here.tree and there.units_split > 0
+    assert len(read_costs(path)) == there.units
+
+
 def test_a_worker_killed_in_the_middle_of_a_split_changes_nothing(workers, tmp_path):
     """Every unit splits at once; once a few have, a busy worker is killed: the units it
     ran run again elsewhere, the splits recorded stay, the answer is the same."""

@@ -406,3 +406,40 @@ def test_budgets_that_run_out_inside_the_kernel_keep_the_answers(tmp_path):
         game, 5, witness=True, checkpoint=str(tmp_path / "b.sqlite"), unit_seconds=0.01
     )
     assert there.exists and check_strategy(game, there.tree) == 5
+
+
+def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_path):
+    """A question that splits asks its guesses' parts one at a time, stopping at the first
+    guess that proves it: far fewer sub-questions than all its guesses' parts."""
+    import sqlite3
+
+    from mastermind.engine.checkpoint import Checkpoint
+    from mastermind.strategy_walk import split_by_score
+
+    game = Game(4, 4)
+    path = str(tmp_path / "lazy.sqlite")
+    there = solution_exists(game, 4, witness=True, checkpoint=path, unit_seconds=0)
+    assert there.exists
+    rows = read_units(path)
+    conn = sqlite3.connect(path)
+    try:
+        store = Checkpoint(path, conn)
+        splits = {key: store.get(key).result for key, _, _, _, split in rows if split}
+    finally:
+        conn.close()
+    assert splits, "no question split"
+    made = eager = 0
+    for key, result in splits.items():
+        steps = key.split("/")  # exists/G/S/E[/G/S]...
+        played = [(int(steps[1]), int(steps[2]))] + [
+            (int(steps[i]), int(steps[i + 1])) for i in range(4, len(steps), 2)
+        ]
+        cands = game.candidates((g, game.slots[s]) for g, s in played)
+        eager += sum(
+            1
+            for g in result["openings"].tolist()
+            for s, part in split_by_score(game, g, cands)
+            if s != game.win_slot and part.size >= 3
+        )
+        made += sum(1 for _, parent, _, _, _ in rows if parent == key)
+    assert 0 < made < eager, (made, eager)

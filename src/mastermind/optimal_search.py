@@ -82,6 +82,7 @@ class Optimum:
     secrets_left: int = 0  # the secrets the history leaves (all, without one)
     units: Optional[int] = None  # with a scheduler or a checkpoint: units of work,
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
+    units_split: Optional[int] = None  # and how many split past their budget
 
     @property
     def feasible(self) -> bool:
@@ -152,6 +153,7 @@ class Optimum:
         if self.units is not None:
             out["units"] = self.units
             out["units_resumed"] = self.units_resumed
+            out["units_split"] = self.units_split
         if tree and self.tree is not None:
             out["tree"] = self.tree.to_json(game)
         return out

@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _core, checks
 from .engine.run import open_run, wants_engine
+from .engine.units import UNIT_SECONDS, checks_unit_seconds
 from .game import CodeLike
 from .limits import DEFAULT_MEMORY
 from .optimal_search import Answer, Optimum, fallback_strategy, new_optimizer, optimum_from
@@ -52,6 +53,7 @@ def optimal(
     scheduler: Optional[str] = None,
     client: Any = None,
     checkpoint: Optional[str] = None,
+    unit_seconds: Optional[float] = UNIT_SECONDS,
 ) -> Optimum:
     """The strategy with the least total number of guesses over every secret of ``game``.
 
@@ -84,17 +86,24 @@ def optimal(
         ``distributed.Client``) or, with only a checkpoint, on threads here; each
         finished unit is recorded in the SQLite ``checkpoint`` and a rerun resumes
         (docs/distributed.md).  The same strategy; ``progress`` then counts units.
+    unit_seconds : float, optional
+        With units, each unit's budget: a subtree whose search runs past it splits, its
+        set's guesses and their parts becoming units of their own (recursively), so no
+        unit runs much longer (:data:`~mastermind.limits.UNIT_SECONDS` by default; 0
+        splits every subtree that can be; None never splits).  The strategy never
+        depends on it, nor on the three before.
     """
     q = _question(
         game, max_guesses, candidates_only, first, history, jobs, time_limit, progress, memory
     )
+    budget = checks_unit_seconds(unit_seconds)
     if wants_engine(scheduler, client, checkpoint):
         if q.played:
             raise checks.ArgumentError(
                 "a history cannot be combined with a scheduler or a "
                 "checkpoint (the units split the game from its root)"
             )
-        return _as_units(game, q, scheduler, client, checkpoint)
+        return _as_units(game, q, scheduler, client, checkpoint, budget)
     return _here(game, q)
 
 
@@ -256,7 +265,14 @@ def _here(game: Any, q: _Question) -> Optimum:
     )
 
 
-def _as_units(game: Any, q: _Question, scheduler: Any, client: Any, checkpoint: Any) -> Optimum:
+def _as_units(
+    game: Any,
+    q: _Question,
+    scheduler: Any,
+    client: Any,
+    checkpoint: Any,
+    budget: Optional[float],
+) -> Optimum:
     """The subtrees below the root as units (:mod:`mastermind.units_optimal`), on a Dask
     cluster or on threads here, recorded in ``checkpoint``."""
     flag = new_flag(q.limit)
@@ -281,7 +297,13 @@ def _as_units(game: Any, q: _Question, scheduler: Any, client: Any, checkpoint: 
                 set() if run.store is None else run.store.keys(),
             )
             try:
-                run.execute(plan, flag, q.progress, q.left())
+                run.execute(
+                    plan,
+                    flag,
+                    q.progress,
+                    q.left(),
+                    budget if hasattr(plan, "expand") else None,
+                )
             except TimeLimitReached:
                 status = "time-limit"
             except KeyboardInterrupt:
@@ -304,4 +326,5 @@ def _as_units(game: Any, q: _Question, scheduler: Any, client: Any, checkpoint: 
     if plan is not None:
         result.units = run.units if status == "exact" else plan.offered
         result.units_resumed = run.resumed
+        result.units_split = run.split
     return result

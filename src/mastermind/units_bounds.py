@@ -252,7 +252,7 @@ class ExistsPlan:
         self.answers: list[dict[int, bool]] = []  # per opening: slot -> answer
         self.units: dict[str, tuple[int, int]] = {}
         self.offered: list[int] = []
-        self._split_parts: dict[str, list] = {}
+        self._split_parts: dict[str, _Ors] = {}
         for g in openings:
             parts = [
                 (s, part)
@@ -355,40 +355,41 @@ class ExistsPlan:
     # ------------------------------------------------------------ splits
     def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
         """The sub-questions of a question that split (:func:`exists_unit` past its
-        budget): for each guess it would try (one per symmetry class of its history, in
-        the search's order), each part of three codes or more within one guess fewer,
-        the largest first; keyed ``PARENT/GUESS/SLOT``."""
-        ors = self._ors(unit, split)
-        children = []
-        for g, parts in ors:
-            history = np.append(unit.args["history"], np.int32(g)).astype(np.int32)
-            for key, _s, part in parts:
-                if part.size >= 3:
-                    args = dict(unit.args)
-                    args.update(cands=part, d=int(unit.args["d"]) - 1, history=history)
-                    children.append(Unit(key, unit.func, args, int(part.size)))
-        return children
+        budget) are made one at a time (:meth:`more`): none at once."""
+        self._split_parts[unit.key] = _Ors(self.search.game, unit, split)
+        return []
 
-    def _ors(
-        self, unit: Unit, split: dict[str, Any]
-    ) -> list[tuple[int, list[tuple[str, int, np.ndarray]]]]:
-        """(guess, its non-winning parts as (key, slot, codes), the largest first) for
-        each guess of a split question, in order (computed once per split)."""
-        cached = self._split_parts.get(unit.key)
-        if cached is not None:
-            return cached
-        game = self.search.game
-        out = []
-        for g in np.asarray(split["openings"]).tolist():
-            parts = [
-                (f"{unit.key}/{g}/{s}", s, part)
-                for s, part in split_by_score(game, g, unit.args["cands"])
-                if s != game.win_slot
-            ]
-            parts.sort(key=lambda p: -p[2].size)
-            out.append((int(g), parts))
-        self._split_parts[unit.key] = out
-        return out
+    def more(self, unit: Unit, split: dict[str, Any], answers: dict[str, Any]) -> Optional[Unit]:
+        """The next sub-question of a split question: for each guess it would try (one
+        per symmetry class of its history, in the search's order) not yet refuted, each
+        part of three codes or more within one guess fewer, the largest first; keyed
+        ``PARENT/GUESS/SLOT``.  None once a guess is proved (the question is decided) or
+        every open guess has all its parts asked."""
+        ors = self._ors(unit, split)
+        e = int(unit.args["d"]) - 1
+        while ors.at < len(ors.guesses):
+            i = ors.at
+            verdict = ors.verdict(i, answers, e)
+            if verdict is True:
+                return None
+            parts = ors.parts(i)
+            if verdict is None:
+                while ors.pos < len(parts):
+                    key, _s, part = parts[ors.pos]
+                    ors.pos += 1
+                    if part.size >= 3 and key not in answers:
+                        history = np.append(unit.args["history"], np.int32(ors.guesses[i]))
+                        args = dict(unit.args)
+                        args.update(cands=part, d=e, history=history.astype(np.int32))
+                        return Unit(key, unit.func, args, int(part.size))
+            ors.at, ors.pos = i + 1, 0
+        return None
+
+    def _ors(self, unit: Unit, split: dict[str, Any]) -> "_Ors":
+        ors = self._split_parts.get(unit.key)
+        if ors is None:
+            ors = self._split_parts[unit.key] = _Ors(self.search.game, unit, split)
+        return ors
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
         """A recorded split names guesses of the game (the sub-questions are checked
@@ -397,29 +398,6 @@ class ExistsPlan:
         guesses = self.search.game.guesses
         return bool(openings.ndim == 1 and np.isin(openings, guesses).all())
 
-    def _verdicts(
-        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-    ) -> list[Optional[bool]]:
-        """Each guess of a split question: True (every part solvable within one guess
-        fewer), False (a part is not), None (open)."""
-        e = int(unit.args["d"]) - 1
-        out: list[Optional[bool]] = []
-        for _g, parts in self._ors(unit, split):
-            state: Optional[bool] = True
-            for key, _s, part in parts:
-                if part.size <= 2:
-                    ok: Optional[bool] = part.size <= e
-                else:
-                    a = answers.get(key)
-                    ok = None if a is None else bool(a["ok"])
-                if ok is False:
-                    state = False
-                    break
-                if ok is None:
-                    state = None
-            out.append(state)
-        return out
-
     def merge(
         self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
     ) -> Optional[dict[str, Any]]:
@@ -427,14 +405,17 @@ class ExistsPlan:
         every part solvable (its witness: the guess, each part's witness below it,
         replayed before it is used), unsolvable when every guess has a part that is
         not.  Either way the same verdict as the question's own search."""
-        verdicts = self._verdicts(unit, split, answers)
+        ors = self._ors(unit, split)
+        e = int(unit.args["d"]) - 1
+        verdicts = [ors.verdict(i, answers, e) for i in range(len(ors.guesses))]
         nodes = int(split.get("nodes", 0)) + sum(int(a.get("nodes", 0)) for a in answers.values())
         if True in verdicts:
             i = verdicts.index(True)
-            g, parts = self._ors(unit, split)[i]
-            recs = self._witness(unit, g, parts, answers)
+            recs = self._witness(unit, ors.guesses[i], ors.parts(i), answers)
+            del self._split_parts[unit.key]
             return {"ok": 1, "nodes": nodes, "recs": recs}
         if all(v is False for v in verdicts):
+            del self._split_parts[unit.key]
             return {"ok": 0, "nodes": nodes}
         return None
 
@@ -442,10 +423,12 @@ class ExistsPlan:
         self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
     ) -> list[str]:
         """The sub-questions of guesses already refuted, not answered yet."""
+        ors = self._ors(unit, split)
+        e = int(unit.args["d"]) - 1
         out: list[str] = []
-        for (_g, parts), v in zip(self._ors(unit, split), self._verdicts(unit, split, answers)):
-            if v is False:
-                out.extend(key for key, _, part in parts if part.size >= 3 and key not in answers)
+        for i in ors.asked():
+            if ors.verdict(i, answers, e) is False:
+                out.extend(ors.drop(i, answers))
         return out
 
     def _witness(
@@ -500,6 +483,68 @@ class ExistsPlan:
             if (j == i and t in after) or (self.state(i) is True and j > i):
                 drop.append(key)
         return drop
+
+
+class _Ors:
+    """A split question's guesses (an OR), each with its parts (an AND), the parts worked
+    out when a guess is first reached, and forgotten once it is refuted (only a proved
+    guess's parts are needed again, for the witness): how far :meth:`ExistsPlan.more`
+    has gone (guess ``at``, its part ``pos``)."""
+
+    def __init__(self, game: Any, unit: Unit, split: dict[str, Any]):
+        self.game = game
+        self.key = unit.key
+        self.cands = unit.args["cands"]
+        self.guesses = [int(g) for g in np.asarray(split["openings"]).tolist()]
+        self._parts: dict[int, list[tuple[str, int, np.ndarray]]] = {}
+        self.refuted: set[int] = set()
+        self.at = 0
+        self.pos = 0
+
+    def parts(self, i: int) -> list[tuple[str, int, np.ndarray]]:
+        """Guess i's non-winning parts as (key, slot, codes), the largest first."""
+        parts = self._parts.get(i)
+        if parts is None:
+            g = self.guesses[i]
+            parts = [
+                (f"{self.key}/{g}/{s}", s, part)
+                for s, part in split_by_score(self.game, g, self.cands)
+                if s != self.game.win_slot
+            ]
+            parts.sort(key=lambda p: -p[2].size)
+            self._parts[i] = parts
+        return parts
+
+    def asked(self) -> list[int]:
+        """The guesses whose parts are known and not yet forgotten."""
+        return [i for i, parts in self._parts.items() if parts]
+
+    def verdict(self, i: int, answers: dict[str, Any], e: int) -> Optional[bool]:
+        """True (every part solvable within e), False (a part is not), None (open, or
+        not reached yet)."""
+        if i in self.refuted:
+            return False
+        if i not in self._parts:
+            return None
+        state: Optional[bool] = True
+        for key, _s, part in self._parts[i]:
+            if part.size <= 2:
+                ok: Optional[bool] = part.size <= e
+            else:
+                a = answers.get(key)
+                ok = None if a is None else bool(a["ok"])
+            if ok is False:
+                self.refuted.add(i)
+                return False
+            if ok is None:
+                state = None
+        return state
+
+    def drop(self, i: int, answers: dict[str, Any]) -> list[str]:
+        """A refuted guess: its parts forgotten; the keys of those not answered."""
+        parts = self._parts.pop(i, [])
+        self._parts[i] = []  # reached, refuted: nothing left to ask
+        return [key for key, _, part in parts if part.size >= 3 and key not in answers]
 
 
 def exists_unit(

@@ -15,6 +15,15 @@ answer: the chosen opening's parts are always solved exactly (docs/optimal.md, "
 strategy does not depend on how it was found").  Checkpoint kind ``optimal``; keys
 ``part/OPENING/SLOT``; a lower bound recorded for a part whose opening is still in the
 running is solved again (the row is replaced).
+
+With a unit budget (``unit_seconds``), a part whose search runs past it splits: the
+worker hands back the guesses its search would try at the part's set (their order and
+bounds, from the scan it had made), and the part's set becomes a choice of its own,
+made by the same rules as the root's (:mod:`mastermind.optimal_choice`): its parts are
+units keyed ``PARENT/GUESS/SLOT`` (which split in turn), offered as the executor has
+room, with the limits the answers so far allow, the small ones solved at once here.
+The split part's answer is then the one its own search would have given, its tree
+included.
 """
 
 from __future__ import annotations
@@ -23,9 +32,19 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _optimal
-from ._optimal import NO_STRATEGY, RUN_ABOVE_LIMIT, RUN_OPTIMUM, RUN_STOPPED, est_table
+from . import _core, _optimal
+from ._optimal import RUN_ABOVE_LIMIT, RUN_OPTIMUM, RUN_STOPPED
 from .engine.units import Unit, digest
+from .optimal_choice import (
+    INF,
+    NO_LIMIT,
+    Choice,
+    Opening,
+    from_scan,
+    records,
+    root_order,
+    scanned,
+)
 from .optimal_search import Answer, new_optimizer
 from .records import replay
 from .stopping import Stopped, new_flag
@@ -42,91 +61,35 @@ __all__ = [
     "valid_answer",
 ]
 
-INF = NO_STRATEGY  # the kernel's "no strategy within the guesses left"
-NO_LIMIT = 100  # guesses left when there is no limit
-
-
-class Opening:
-    """One root guess: its place in the order and its parts' answers so far."""
-
-    def __init__(
-        self,
-        guess: int,
-        lb: int,
-        key2: int,
-        notcand: bool,
-        parts: list[tuple[int, np.ndarray, int]],
-    ):
-        self.guess = guess
-        self.order = (lb, key2, notcand, guess)
-        self.parts = parts  # (slot, candidates, estimate)
-        self.exact: dict[int, int] = {}  # slot -> exact total
-        self.lower: dict[int, int] = {}  # slot -> proved lower bound
-        self.recs: dict[int, np.ndarray] = {}
-        self.m = 0
-
-    def bound(self) -> int:
-        """m + the parts' totals, bounds or estimates: a lower bound of its total."""
-        total = self.m
-        for s, _, est in self.parts:
-            total += self.exact.get(s, self.lower.get(s, est))
-        return min(total, INF)
-
-    def complete(self) -> bool:
-        return len(self.exact) == len(self.parts)
-
-
-def root_order(
-    game: Any, cands: np.ndarray, candidates_only: bool, dl: int, max_guesses: int = 0
-) -> list[Opening]:
-    """The root's guesses the in-process search would explore, in its order, with their
-    parts and the parts' estimates: the kernel's own ranking at a node
-    (:func:`mastermind._optimal.root_order`: one guess per symmetry class, the ones giving
-    no information or no chance within ``max_guesses`` dropped, the bound from the best
-    part count)."""
-    m = int(cands.size)
-    blanks = game.symmetric and game.guesses.size == game.size
-    guesses, bounds, key2, notcand, bnode = _optimal.root_order(
-        game.kernel,
-        game.guesses,
-        cands,
-        np.zeros(0, dtype=np.int32),
-        candidates_only,
-        game.symmetric,
-        blanks,
-        max_guesses,
-    )
-    estt = est_table(m, bnode, dl - 1)
-    openings = []
-    for g, lb, k2, nc in zip(guesses.tolist(), bounds.tolist(), key2.tolist(), notcand.tolist()):
-        parts = [
-            (s, part, estt[part.size])
-            for s, part in split_by_score(game, g, cands)
-            if s != game.win_slot
-        ]
-        o = Opening(g, lb, k2, bool(nc), parts)
-        o.m = m
-        openings.append(o)
-    return openings
-
 
 class OptimalPlan:
     """The openings' parts as units, the most promising openings first; done when every
-    opening is solved exactly or ruled out."""
+    opening is solved exactly or ruled out.
+
+    With a unit budget a part past it splits (:func:`optimal_unit`): its set becomes a
+    :class:`~mastermind.optimal_choice.Choice` of its own, whose parts are offered one at
+    a time as the executor has room (:meth:`more`), with the limits the answers so far
+    give them, small ones solved at once here; its answer, once its choice is made
+    (:meth:`merge`), is the answer the part's own search would have given."""
 
     kind = "optimal"
 
     def __init__(
         self,
         openings: list[Opening],
+        estt: list[int],
         dl: int,
         limited: bool,
         candidates_only: bool,
         memory: int,
         recorded: set[str],
         game: Any = None,
+        cands: Optional[np.ndarray] = None,
     ):
         self.game = game
+        self.root = Choice(
+            game, np.zeros(0, dtype=np.int32) if cands is None else cands, openings, estt
+        )
         self.openings = openings
         self.dl = dl
         self.limited = limited
@@ -134,58 +97,48 @@ class OptimalPlan:
         self.memory = memory
         self.recorded = recorded
         self.inflight: dict[str, tuple[int, int]] = {}
+        self.splits: dict[str, _Split] = {}  # key of a unit that split -> its choice
         self.offered = 0
         self.nodes = 0
+        self.inline = 0  # parts of split units solved here at once
 
     # -- the state
     def best(self) -> tuple[int, int]:
         """(least total known, the number of its opening), or (INF, -1)."""
-        best, at = INF, -1
-        for i, o in enumerate(self.openings):
-            if o.complete() and o.bound() < best:
-                best, at = o.bound(), i
-        return best, at
+        return self.root.best()
 
     def threshold(self, i: int) -> int:
-        """The total opening i must stay below to win: the best, or the best + 1 for
-        an opening before the best's in the order (it wins a tie)."""
-        best, at = self.best()
-        if at < 0:
-            return INF
-        return best + 1 if i < at else best
+        return self.root.threshold(i)
 
     def alive(self, i: int) -> bool:
-        return self.openings[i].bound() < self.threshold(i)
+        return self.root.alive(i)
 
     def done(self) -> bool:
-        return all(o.complete() or not self.alive(i) for i, o in enumerate(self.openings))
+        return self.root.done()
 
     def known(self) -> int:
         return self.offered
 
     def chosen(self) -> Optional[Opening]:
-        _, at = self.best()
-        return self.openings[at] if at >= 0 else None
+        return self.root.chosen()
 
     def lower(self) -> int:
         """A proved lower bound of the optimum (the least bound of an opening still in
         the running)."""
-        bounds = [o.bound() for i, o in enumerate(self.openings) if self.alive(i) or o.complete()]
-        return min(bounds) if bounds else INF
+        return self.root.lower()
 
     # -- the units
-    def _unit(self, i: int, s: int, part: np.ndarray, limit: int) -> Unit:
-        o = self.openings[i]
+    def _unit(self, key: str, history: np.ndarray, part: np.ndarray, dl: int, limit: int) -> Unit:
         args = {
             "cands": part,
-            "history": np.array([o.guess], dtype=np.int32),
-            "max_guesses": self.dl - 1 if self.limited else 0,
+            "history": history,
+            "max_guesses": dl - 1 if self.limited else 0,
             "candidates_only": self.candidates_only,
             "memory": self.memory,
         }
         ident = digest("mastermind.units_optimal:optimal_unit", args)
         return Unit(
-            f"part/{o.guess}/{s}",
+            key,
             "mastermind.units_optimal:optimal_unit",
             dict(args, limit=limit),
             int(part.size),
@@ -194,26 +147,26 @@ class OptimalPlan:
 
     def next(self) -> Optional[Unit]:
         first_pass = bool(self.recorded)
-        for i, o in enumerate(self.openings):
-            if o.complete() or not self.alive(i):
-                continue
-            thr = self.threshold(i)
-            for s, part, est in sorted(o.parts, key=lambda p: -p[1].size):
-                key = f"part/{o.guess}/{s}"
-                if s in o.exact or key in self.inflight:
-                    continue
-                if first_pass and key not in self.recorded:
-                    continue
-                self.recorded.discard(key)
-                current = o.lower.get(s, est)
-                limit = 0 if thr >= INF else thr - (o.bound() - current)
-                self.inflight[key] = (i, s)
-                self.offered += 1
-                return self._unit(i, s, part, max(limit, 0))
-        if first_pass:  # every recorded unit offered: now the others
-            self.recorded.clear()
-            return self.next()
-        return None
+        root = self.root
+        pick = root.pick(
+            (lambda i, s: f"part/{root.openings[i].guess}/{s}" in self.recorded)
+            if first_pass
+            else None
+        )
+        if pick is None:
+            if first_pass:  # every recorded unit offered: now the others
+                self.recorded.clear()
+                return self.next()
+            return None
+        i, s = pick
+        g = root.openings[i].guess
+        key = f"part/{g}/{s}"
+        self.recorded.discard(key)
+        root.inflight.add((i, s))
+        self.inflight[key] = (i, s)
+        self.offered += 1
+        history = np.array([g], dtype=np.int32)
+        return self._unit(key, history, root.part(i, s), self.dl, root.limit_of(i, s))
 
     def answer(self, done: bool) -> Answer:
         """The search's answer as the in-process search gives it: the chosen opening's
@@ -225,7 +178,7 @@ class OptimalPlan:
                 RUN_OPTIMUM if done else RUN_STOPPED,
                 total,
                 total if done else self.lower(),
-                _records(o),
+                records(o),
             )
         if done:
             return Answer(RUN_ABOVE_LIMIT, INF, INF, None)
@@ -237,20 +190,171 @@ class OptimalPlan:
 
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.inflight.pop(unit.key)
-        o = self.openings[i]
         self.nodes += int(result.get("nodes", 0))
-        status, value = int(result["status"]), int(result["value"])
-        if status == RUN_OPTIMUM:
-            o.exact[s] = value
-            o.lower.pop(s, None)
-            o.recs[s] = result["recs"]
-        else:  # at or above its limit (or no strategy)
-            o.lower[s] = max(o.lower.get(s, 0), value if value >= 0 else INF)
-        return [
-            k
-            for k, (j, _) in self.inflight.items()
-            if not self.alive(j) and not self.openings[j].complete()
-        ]
+        self.root.take(i, s, result)
+        dead = set(self.root.dead_inflight())
+        return [k for k, p in self.inflight.items() if p in dead]
+
+    # -- units that split
+    def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
+        """A recorded split names guesses of the game, one bound each."""
+        openings = np.asarray(split["openings"])
+        return bool(
+            openings.ndim == 1
+            and np.asarray(split["bounds"]).shape == openings.shape
+            and np.isin(openings, self.game.guesses).all()
+        )
+
+    def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
+        """A part that split: its set's choice, made here; its parts are offered one
+        at a time (:meth:`more`), none at once."""
+        self.splits[unit.key] = _Split(self, unit, split)
+        return []
+
+    def more(self, unit: Unit, split: dict[str, Any], answers: dict[str, Any]) -> Optional[Unit]:
+        """The next part a split unit's choice needs solved, as a unit (parts too small
+        to split are solved here at once)."""
+        st = self.splits.get(unit.key)
+        return None if st is None else st.more(answers)
+
+    def merge(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> Optional[dict[str, Any]]:
+        """A split unit's answer once its choice is made: the same as its own search's
+        (the tree replayed on its set), or None while open."""
+        st = self.splits.get(unit.key)
+        if st is None:
+            return None
+        out = st.merge(answers)
+        if out is not None:
+            del self.splits[unit.key]
+        return out
+
+    def unneeded(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> list[str]:
+        """The parts being solved for a split unit whose openings are out of the running."""
+        st = self.splits.get(unit.key)
+        return [] if st is None else st.unneeded()
+
+
+class _Split:
+    """The choice at the set of a unit that split: its openings from the worker's scan,
+    its limit, a total some strategy reaches there, the parts solved so far."""
+
+    def __init__(self, plan: OptimalPlan, unit: Unit, split: dict[str, Any]):
+        game = plan.game
+        self.plan = plan
+        self.unit = unit
+        args = unit.args
+        self.cands = args["cands"]
+        self.history = np.asarray(args["history"], dtype=np.int32)
+        self.max_guesses = int(args["max_guesses"])
+        dl = self.max_guesses or NO_LIMIT
+        openings, estt = from_scan(
+            game,
+            self.cands,
+            dl,
+            split["openings"],
+            split["bounds"],
+            split["key2"],
+            split["notcand"],
+            int(split["bnode"]),
+        )
+        limit = int(split["limit"])
+        upper = int(split["upper"])
+        self.choice = Choice(
+            game,
+            self.cands,
+            openings,
+            estt,
+            limit if limit > 0 else INF,
+            upper if upper > 0 else INF,
+        )
+        self.dl = dl
+        self.keys: dict[str, tuple[int, int]] = {}  # sub-unit key -> (opening, slot)
+        self.seen: dict[str, int] = {}  # sub-unit key -> id of the answer taken
+        self.nodes = int(split.get("nodes", 0))
+
+    def _key(self, i: int, s: int) -> str:
+        return f"{self.unit.key}/{self.choice.openings[i].guess}/{s}"
+
+    def _take(self, answers: dict[str, Any]) -> None:
+        for key, a in answers.items():
+            if self.seen.get(key) == id(a) or key not in self.keys:
+                continue
+            self.seen[key] = id(a)
+            i, s = self.keys[key]
+            self.nodes += int(a.get("nodes", 0))
+            self.choice.take(i, s, a)
+
+    def more(self, answers: dict[str, Any]) -> Optional[Unit]:
+        self._take(answers)
+        plan, choice = self.plan, self.choice
+        recorded = plan.recorded
+        while True:
+            pick = choice.pick((lambda i, s: self._key(i, s) in recorded) if recorded else None)
+            if pick is None and recorded:
+                pick = choice.pick()
+            if pick is None:
+                return None
+            i, s = pick
+            part = choice.part(i, s)
+            limit = choice.limit_of(i, s)
+            history = np.append(self.history, np.int32(choice.openings[i].guess)).astype(np.int32)
+            if part.size <= small_set(plan.game):  # solved here at once
+                a = optimal_unit(
+                    plan.game,
+                    stop=None,
+                    cands=part,
+                    history=history,
+                    max_guesses=self.dl - 1 if plan.limited else 0,
+                    limit=limit,
+                    candidates_only=plan.candidates_only,
+                    memory=SMALL_MEMORY,
+                )
+                plan.inline += 1
+                self.nodes += int(a.get("nodes", 0))
+                choice.take(i, s, a)
+                continue
+            unit = plan._unit(self._key(i, s), history, part, self.dl, limit)
+            recorded.discard(unit.key)
+            choice.inflight.add((i, s))
+            self.keys[unit.key] = (i, s)
+            if unit.key in answers:  # solved before below a lower limit: this answer is new
+                self.seen[unit.key] = id(answers[unit.key])
+            return unit
+
+    def merge(self, answers: dict[str, Any]) -> Optional[dict[str, Any]]:
+        self._take(answers)
+        if not self.choice.done():
+            return None
+        out = self.choice.answer()
+        out["nodes"] = self.nodes
+        if out["status"] == RUN_OPTIMUM:
+            played = replay(
+                self.plan.game, out["recs"], self.cands, bool(self.unit.args["candidates_only"])
+            )
+            if played is None or played[0] != out["value"]:  # pragma: no cover - a bug
+                raise RuntimeError(f"the tree put together for {self.unit.key} does not hold")
+        return out
+
+    def unneeded(self) -> list[str]:
+        dead = set(self.choice.dead_inflight())
+        out = [k for k, p in self.keys.items() if p in dead]
+        for k in out:
+            self.choice.inflight.discard(self.keys.pop(k))
+        return out
+
+
+#: memo bytes for the small parts a split unit's choice solves at once
+SMALL_MEMORY = 1 << 22
+
+
+def small_set(game: Any) -> int:
+    """The largest set the kernel solves without a scan of its own (its few-code path,
+    or no more codes than slots): never split, solved where it is met."""
+    return max(_optimal.FEW_CODES_MAX, game.kernel.nslots)
 
 
 def optimal_unit(
@@ -264,40 +368,56 @@ def optimal_unit(
     candidates_only: bool,
     memory: int,
     first: int = -1,
+    budget: Optional[float] = None,
 ) -> dict[str, Any]:
     """One subtree, on a worker: the kernel's search on ``cands`` after ``history``,
     below ``limit`` (0: none); its status (``RUN_OPTIMUM`` exact, ``RUN_ABOVE_LIMIT``
     nothing below the limit), value (the total, or a lower bound >= the limit) and, when
-    exact, its tree's records."""
+    exact, its tree's records.
+
+    With a ``budget`` (seconds) a search still running past it stops and the subtree
+    splits (``split=1``): the guesses its search would try at its set, in its order,
+    with their bounds (:func:`mastermind.optimal_choice.scanned`, only those below the
+    limit and below one more than the best total the stopped search had found), for
+    :meth:`OptimalPlan.expand`; or, when the stopped search had proved a lower bound at
+    or above the limit, that answer."""
     search = new_optimizer(game, candidates_only, memory, 1)
     flag = stop if stop is not None else new_flag()
+    dl = int(max_guesses) or NO_LIMIT
+    splits = budget is not None and cands.size > small_set(game) and dl > 2 and first < 0
+    if budget is not None and splits:
+        flag.set_time_limit(max(float(budget), 1e-9))
     status, value, lower, recs = search.run(
         cands, history, int(max_guesses), int(limit), int(first), flag
     )
+    nodes = int(search.stats["nodes"])
     if status == RUN_STOPPED:
-        raise Stopped("the unit was stopped")
-    out: dict[str, Any] = {
-        "status": int(status),
-        "value": int(value),
-        "nodes": int(search.stats["nodes"]),
-    }
+        if not (splits and flag.value == _core.STOP_DEADLINE):
+            raise Stopped("the unit was stopped")
+        flag.clear()
+        flag.set_time_limit(0)
+        if limit > 0 and lower >= limit:
+            return {"status": RUN_ABOVE_LIMIT, "value": int(lower), "nodes": nodes}
+        upper = int(value) if value > 0 else INF
+        cap = min(int(limit) if limit > 0 else INF, upper + 1 if upper < INF else INF)
+        guesses, bounds, key2, notcand, bnode = scanned(
+            game, cands, candidates_only, int(max_guesses), history, 0 if cap >= INF else cap
+        )
+        return {
+            "split": 1,
+            "nodes": nodes,
+            "openings": guesses,
+            "bounds": bounds,
+            "key2": key2,
+            "notcand": notcand.astype(np.int8),
+            "bnode": int(bnode),
+            "limit": int(limit),
+            "upper": upper if upper < INF else 0,
+        }
+    out: dict[str, Any] = {"status": int(status), "value": int(value), "nodes": nodes}
     if status == RUN_OPTIMUM:
         out["recs"] = np.ascontiguousarray(recs, dtype=np.int32)
     return out
-
-
-def _records(o: Opening) -> np.ndarray:
-    """The whole tree's records: the root, then each part's subtree (slot order)."""
-    rows = [np.array([[-1, -1, o.guess, o.m, 1]], dtype=np.int32)]
-    base = 1
-    for s, _, _ in sorted(o.parts, key=lambda p: p[0]):
-        r = o.recs[s].copy()
-        r[:, 0] = np.where(r[:, 0] < 0, 0, r[:, 0] + base)
-        r[0, 1] = s
-        r[:, 4] += 1
-        rows.append(r)
-        base += r.shape[0]
-    return np.concatenate(rows)
 
 
 class WholePlan:
@@ -387,16 +507,19 @@ def plan_optimal(
     one unit for a small game or two guesses or fewer."""
     cands = np.ascontiguousarray(game.secrets)
     dl = max_guesses or NO_LIMIT
-    if cands.size <= max(_optimal.FEW_CODES_MAX, game.kernel.nslots) or dl <= 2:
+    if cands.size <= small_set(game) or dl <= 2:
         return WholePlan(cands, max_guesses, g0, candidates_only, memory, game)
     if g0 is not None:
-        parts = [(s, part, 0) for s, part in split_by_score(game, g0, cands) if s != game.win_slot]
-        o = Opening(g0, 0, 0, False, parts)
-        o.m = int(cands.size)
-        openings = [o]
+        o = Opening(g0, 0, 0, False, int(cands.size))
+        o.parts = [
+            (s, part, 0) for s, part in split_by_score(game, g0, cands) if s != game.win_slot
+        ]
+        openings, estt = [o], list[int]()
     else:
-        openings = root_order(game, cands, candidates_only, dl, max_guesses or 0)
-    return OptimalPlan(openings, dl, bool(max_guesses), candidates_only, memory, recorded, game)
+        openings, estt = root_order(game, cands, candidates_only, dl, max_guesses or 0)
+    return OptimalPlan(
+        openings, estt, dl, bool(max_guesses), candidates_only, memory, recorded, game, cands
+    )
 
 
 def valid_answer(game: Any, unit: Unit, result: dict[str, Any]) -> bool:

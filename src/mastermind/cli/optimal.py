@@ -27,6 +27,8 @@ from .common import (
     output_file,
     output_options,
     unit_errors,
+    unit_seconds,
+    unit_seconds_option,
     units_text,
     uses_units,
 )
@@ -99,6 +101,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help=f"memory for the search's memo in MB (default {DEFAULT_MEMORY_MB})",
     )
     distributed_options(p)
+    unit_seconds_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
 
@@ -114,6 +117,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--max-guesses must be between 1 and 64")
     check_memory(args)
     check_scheduler(args)
+    unit_seconds(args)
     check_files(args, **{"--tree": args.tree})
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
@@ -142,6 +146,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                     memory=args.memory << 20,
                     scheduler=args.scheduler,
                     checkpoint=args.checkpoint,
+                    unit_seconds=unit_seconds(args),
                 )
         finally:
             bar_.close()

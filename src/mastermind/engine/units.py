@@ -286,7 +286,12 @@ class Plan(Protocol):
     #     answers of the sub-units finished so far (by key), or None while undecided
     #     (a decided answer cancels the sub-units still running or waiting);
     # optionally def unneeded(self, unit, split, answers) -> list[str], the keys of
-    #     sub-units whose answers can no longer matter (cancelled, never merged).
+    #     sub-units whose answers can no longer matter (cancelled, never merged);
+    # optionally def more(self, unit, split, answers) -> Optional[Unit], one more sub-unit
+    #     of a unit that split, made when the executor has room (sub-units made one at a
+    #     time, with what the answers so far tell; None: none for now). The units that
+    #     split most recently are asked first, before the plan's next units; one that has
+    #     none to give is asked for its merged answer.
 
 
 class Executor(Protocol):
@@ -409,7 +414,11 @@ class _Loop:
             if self.waiting:
                 unit = self.waiting.popleft()
             else:
-                unit = self.plan.next()
+                unit = self._more()
+                if unit is None and self.plan.done():
+                    return
+                if unit is None:
+                    unit = self.plan.next()
                 if unit is None:
                     return
             rec = self._recorded(unit)
@@ -420,6 +429,33 @@ class _Loop:
                 self.inflight[self.executor.submit(unit, self.budget)] = unit
             if self.plan.done():
                 return
+
+    def _more(self) -> Optional[Unit]:
+        """One more sub-unit of the units that split (the plan's ``more``), the most
+        recent split first; a split with none to give whose answer is decided passes
+        its answer up."""
+        more = getattr(self.plan, "more", None)
+        if more is None:
+            return None
+        again = True
+        while again:
+            again = False
+            for key in reversed(list(self.pending)):
+                pend = self.pending.get(key)
+                if pend is None:
+                    continue
+                unit = more(pend.unit, pend.split, pend.answers)
+                if unit is not None:
+                    self.parent[unit.key] = key
+                    pend.children.append(unit.key)
+                    self.extra += 1
+                    return unit
+                answer = self.plan.merge(pend.unit, pend.split, pend.answers)
+                if answer is not None:
+                    self._decided(key, answer)
+                    again = True  # what it decided may let others go on
+                    break
+        return None
 
     def _recorded(self, unit: Unit) -> Any:
         """The checkpoint's record of ``unit`` (its first consultation only), or None."""
