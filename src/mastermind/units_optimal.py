@@ -95,7 +95,10 @@ class OptimalPlan:
         self.limited = limited
         self.candidates_only = candidates_only
         self.memory = memory
-        self.recorded = recorded
+        # the checkpoint's keys: the root's parts (offered first on a resume), and those
+        # below them (each split offers its own recorded parts first)
+        self.recorded = {k for k in recorded if k.count("/") == 2}
+        self.below = {k for k in recorded if k.count("/") > 2}
         self.inflight: dict[str, tuple[int, int]] = {}
         self.splits: dict[str, _Split] = {}  # key of a unit that split -> its choice
         self.offered = 0
@@ -272,6 +275,10 @@ class _Split:
             upper if upper > 0 else INF,
         )
         self.dl = dl
+        depth = unit.key.count("/") + 2  # the keys of its own parts: PARENT/GUESS/SLOT
+        self.recorded = {
+            k for k in plan.below if k.startswith(unit.key + "/") and k.count("/") == depth
+        }
         self.keys: dict[str, tuple[int, int]] = {}  # sub-unit key -> (opening, slot)
         self.seen: dict[str, int] = {}  # sub-unit key -> id of the answer taken
         self.nodes = int(split.get("nodes", 0))
@@ -291,7 +298,7 @@ class _Split:
     def more(self, answers: dict[str, Any]) -> Optional[Unit]:
         self._take(answers)
         plan, choice = self.plan, self.choice
-        recorded = plan.recorded
+        recorded = self.recorded
         while True:
             pick = choice.pick((lambda i, s: self._key(i, s) in recorded) if recorded else None)
             if pick is None and recorded:
