@@ -54,6 +54,7 @@ __all__ = [
     "UNITS_TARGET",
     "AnalysisPlan",
     "checkpoint_params",
+    "child_groups",
     "merge_split",
     "plan_units",
     "scan_unit",
@@ -403,23 +404,31 @@ class AnalysisPlan:
 
     # ------------------------------------------------------------ splits
     def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
-        """The sub-units of a split (:func:`walk_unit` past its budget): one per subtree
-        it had not walked, keyed ``PARENT/I`` (I its place among the split's subtrees)."""
+        """The sub-units of a split (:func:`walk_unit` past its budget): the subtrees it
+        had not walked (:func:`child_groups`: below a node it played, neighbours grouped
+        up to :data:`UNIT_FLOOR` candidates; one each otherwise), keyed ``PARENT/I`` (I
+        the place of its first subtree among the split's subtrees)."""
         first = int(split["done"])
-        cuts = np.cumsum(split["rsizes"])[:-1]
+        rsizes = np.asarray(split["rsizes"], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(rsizes)]).astype(np.int64)
         children = []
-        for i, (c, d, h, hl) in enumerate(
-            zip(np.split(split["rcands"], cuts), split["rdepths"], split["rhist"], split["rhlens"])
-        ):
+        for lo, hi in child_groups(split):
+            sel = range(lo, hi)
+            width = max(1, max(int(split["rhlens"][i]) for i in sel))
+            histories = np.zeros((hi - lo, width), dtype=np.int32)
+            for row, i in enumerate(sel):
+                hl = int(split["rhlens"][i])
+                histories[row, :hl] = split["rhist"][i][:hl]
+            cands = np.ascontiguousarray(split["rcands"][starts[lo] : starts[hi]], dtype=np.int32)
             args = dict(unit.args)
             args.update(
-                cands=np.ascontiguousarray(c, dtype=np.int32),
-                sizes=np.array([c.size], dtype=np.int64),
-                depths=np.array([d], dtype=np.int32),
-                histories=np.ascontiguousarray(h[:hl][None, :], dtype=np.int32),
-                hlens=np.array([hl], dtype=np.int32),
+                cands=cands,
+                sizes=np.ascontiguousarray(rsizes[lo:hi], dtype=np.int64),
+                depths=np.ascontiguousarray(split["rdepths"][lo:hi], dtype=np.int32),
+                histories=histories,
+                hlens=np.ascontiguousarray(split["rhlens"][lo:hi], dtype=np.int32),
             )
-            children.append(Unit(f"{unit.key}/{first + i}", unit.func, args, int(c.size)))
+            children.append(Unit(f"{unit.key}/{first + lo}", unit.func, args, int(cands.size)))
         return children
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
@@ -658,6 +667,27 @@ def walk_unit(
     return out
 
 
+def child_groups(split: dict[str, Any]) -> list[tuple[int, int]]:
+    """The sub-units of a split, as runs (lo, hi) of the subtrees it left: below a node
+    the unit played (its parts, in score order), neighbours together until a run holds
+    :data:`UNIT_FLOOR` candidates (a unit of a few candidates costs more to send than to
+    walk); a unit of several subtrees that split hands each back alone (so that a split
+    always makes smaller units, whatever the budget)."""
+    sizes = [int(x) for x in np.asarray(split["rsizes"]).tolist()]
+    if int(split["guess"]) < 0:
+        return [(i, i + 1) for i in range(len(sizes))]
+    groups: list[tuple[int, int]] = []
+    lo, size = 0, 0
+    for i, n in enumerate(sizes):
+        size += n
+        if size >= UNIT_FLOOR:
+            groups.append((lo, i + 1))
+            lo, size = i + 1, 0
+    if lo < len(sizes):
+        groups.append((lo, len(sizes)))
+    return groups
+
+
 def merge_split(
     key: str, args: dict[str, Any], split: dict[str, Any], answers: dict[str, dict[str, Any]]
 ) -> Optional[dict[str, Any]]:
@@ -666,8 +696,8 @@ def merge_split(
     folded back into the split node when the unit had split one level down (its guess,
     its win, its records on top).  Exactly the answer of the unit walked whole."""
     done = int(split["done"])
-    wsizes = np.asarray(split["wsizes"])
-    if len(answers) < wsizes.size - done:
+    groups = child_groups(split)
+    if len(answers) < len(groups):
         return None
     tree = bool(args["tree"])
     rows = list(np.asarray(split["dists"]))
@@ -675,11 +705,12 @@ def merge_split(
     if tree:
         cuts = np.cumsum(split["rec_counts"])[:-1]
         recs = [r for r in np.split(split["recs"], cuts)] if done else []
-    for i in range(done, wsizes.size):
-        answer = answers[f"{key}/{i}"]
-        rows.append(np.asarray(answer["dists"])[0])
+    for lo, hi in groups:
+        answer = answers[f"{key}/{done + lo}"]
+        rows.extend(np.asarray(answer["dists"])[: hi - lo])
         if tree:
-            recs.append(np.asarray(answer["recs"]))
+            cuts = np.cumsum(answer["rec_counts"])[:-1]
+            recs.extend(np.split(np.asarray(answer["recs"]), cuts))
     width = max(r.size for r in rows) if rows else 1
     dists = np.zeros((len(rows), width), dtype=np.int64)
     for i, r in enumerate(rows):
