@@ -21,7 +21,7 @@ from mastermind import Game
 from mastermind.engine.units import run_unit, spec_of
 from mastermind.rules import Strategy
 from mastermind.strategies import first_guess
-from mastermind.units_analysis import SCAN_BLOCK, AnalysisPlan
+from mastermind.units_analysis import AnalysisPlan, scan_block
 
 
 def main() -> None:
@@ -31,6 +31,12 @@ def main() -> None:
     ap.add_argument("--strategy", default="minmax")
     ap.add_argument("--first")
     ap.add_argument("--sample", type=int, default=8, help="scan units run here")
+    ap.add_argument(
+        "--run-top",
+        action="store_true",
+        help="run every scan unit of the top (2 threads here), then plan and sample the "
+        "next level's scans",
+    )
     ap.add_argument("--save")
     args = ap.parse_args()
     out: dict = {"game": [args.n, args.k], "strategy": args.strategy}
@@ -60,7 +66,7 @@ def main() -> None:
         scan_pairs=int(sum(pairs)),
         walk_units=len(walks),
         walk_candidates=int(sum(u.size for u in walks)),
-        block_pairs=SCAN_BLOCK,
+        block_pairs=scan_block(game),
     )
     print(
         f"[{args.n},{args.k}] {args.strategy} from {out['first']}: game built in "
@@ -96,6 +102,61 @@ def main() -> None:
             f"sample: {rate:.3g} pairs/s; the top's scans {out['scan_worker_seconds']:.0f} "
             f"worker-s in all, the longest block about {max(r[4] for r in rows):.2f} s"
         )
+    if args.run_top:
+        from concurrent.futures import ThreadPoolExecutor
+
+        t = time.perf_counter()
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda u: run_unit(game, u.func, u.args), scans))
+        out["top_scans_wall"] = time.perf_counter() - t
+        out["top_scans_worker_seconds"] = sum(a["seconds"] for a in answers)
+        out["top_scans_longest"] = max(a["seconds"] for a in answers)
+        before = plan.client_seconds
+        for u, a in zip(scans, answers):
+            plan.take(u, a)
+        out["level3_plan_seconds"] = plan.client_seconds - before
+        more = []
+        while True:
+            u = plan.next()
+            if u is None:
+                break
+            more.append(u)
+        s3 = [u for u in more if u.key.startswith("scan/")]
+        w3 = [u for u in more if not u.key.startswith("scan/")]
+        p3 = [u.size * (u.args["hi"] - u.args["lo"]) for u in s3]
+        out.update(
+            level3_scan_units=len(s3),
+            level3_scan_nodes=len({u.key[5:].rsplit(":", 1)[0] for u in s3}),
+            level3_scan_pairs=int(sum(p3)),
+            level3_walk_units=len(w3),
+            level3_walk_candidates=int(sum(u.size for u in w3)),
+            level3_largest_walk=max((u.size for u in w3), default=0),
+        )
+        print(
+            f"the top's {len(scans)} scans run here: {out['top_scans_worker_seconds']:.1f} "
+            f"worker-s ({out['top_scans_wall']:.1f} s on 2 threads), the longest "
+            f"{out['top_scans_longest']:.2f} s; the client then planned the next level in "
+            f"{out['level3_plan_seconds']:.1f} s: {len(s3)} scan units at "
+            f"{out['level3_scan_nodes']} nodes ({out['level3_scan_pairs']:.3g} pairs), "
+            f"{len(w3)} walk units ({out['level3_walk_candidates']} candidates, the largest "
+            f"{out['level3_largest_walk']})"
+        )
+        pick = sorted(rng.choice(len(s3), min(args.sample, len(s3)), replace=False).tolist())
+        rows3 = []
+        for i in pick:
+            u = s3[i]
+            run_unit(game, u.func, u.args)
+            a = run_unit(game, u.func, u.args)
+            rows3.append((u.key, u.size, p3[i], a["seconds"]))
+            print(f"  {u.key}: {u.size} candidates, {p3[i]:.3g} pairs, {a['seconds']:.2f} s")
+        if rows3:
+            rate3 = sum(r[2] for r in rows3) / sum(r[3] for r in rows3)
+            out["level3_sample"] = rows3
+            out["level3_scan_worker_seconds"] = out["level3_scan_pairs"] / rate3
+            print(
+                f"sample: {rate3:.3g} pairs/s; the next level's scans "
+                f"{out['level3_scan_worker_seconds']:.0f} worker-s in all"
+            )
     if args.save:
         Path(args.save).write_text(json.dumps(out, indent=1))
 

@@ -49,6 +49,7 @@ from .strategy_walk import (
 __all__ = [
     "CLIENT_PAIRS",
     "SCAN_BLOCK",
+    "SCAN_BLOCKS",
     "SPLIT_MIN",
     "UNIT_FLOOR",
     "UNITS_TARGET",
@@ -57,6 +58,7 @@ __all__ = [
     "child_groups",
     "merge_split",
     "plan_units",
+    "scan_block",
     "scan_unit",
     "walk_unit",
 ]
@@ -79,8 +81,21 @@ secrets / UNITS_TARGET candidates); larger subtrees are units of their own."""
 
 SCAN_BLOCK = 1 << 29
 """Pairs (guesses x candidates) a scan unit scores at most (about 0.4 s on this
-package's machine); a node below the top two levels whose scan is larger than this is
-chosen by scan units (and its parts planned in turn) rather than walked in one unit."""
+package's machine), in games up to [7,7]; a node below the top two levels whose scan is
+larger than a block is chosen by scan units (and its parts planned in turn) rather than
+walked in one unit.  Larger games have larger blocks (:func:`scan_block`)."""
+
+SCAN_BLOCKS = 1 << 16
+"""A game's block holds at least 1 / SCAN_BLOCKS of its whole first scan (secrets x
+guesses): [8,8]'s blocks are 4.4e9 pairs (a few seconds), so that its scans make
+thousands of units, not a hundred thousand (a client records about 60 units a second)."""
+
+
+def scan_block(game: Any) -> int:
+    """The pairs a scan unit of ``game`` scores at most (:data:`SCAN_BLOCK`,
+    :data:`SCAN_BLOCKS`): a function of the game alone, so that a checkpoint's units stay
+    the same."""
+    return max(SCAN_BLOCK, int(game.secrets.size) * int(game.guesses.size) // SCAN_BLOCKS)
 
 CLIENT_PAIRS = 1 << 24
 """Scans up to this many pairs (milliseconds) are made on the client, at once; larger
@@ -174,6 +189,7 @@ class AnalysisPlan:
         self.dist: dict[int, int] = {}
         self.root: Optional[Node] = Node(int(g0), self.secrets) if tree else None
         self.blanks = self.symmetry and game.guesses.size == game.size
+        self.block = scan_block(game)
         # scans by units only for the kinds that scan, never in the plain reference walk
         self.cut = not self.plain and strategy.kind != _core.VAL_FIRST
         self.base = {
@@ -236,13 +252,13 @@ class AnalysisPlan:
         m = int(task.cands.size)
         top = task.depth == 2  # the top two levels are expanded, as expand_top does
         if not self.cut or m <= EXPAND_MIN or (
-            not top and m * int(self.game.guesses.size) <= SCAN_BLOCK
+            not top and m * int(self.game.guesses.size) <= self.block
         ):
             batch.append(task)
             return
         glist = task.cands if self.candidates_only else self._guesses(task.history)
         pairs = m * int(glist.size)
-        if not top and pairs <= SCAN_BLOCK:
+        if not top and pairs <= self.block:
             batch.append(task)
             return
         if pairs <= CLIENT_PAIRS:
@@ -262,7 +278,7 @@ class AnalysisPlan:
             stopped(self.flag)  # a deadline leaves choose's answer partial
             self._chosen(g, task, path, slots, batch)
             return
-        blocks = -(-pairs // SCAN_BLOCK)
+        blocks = -(-pairs // self.block)
         per = -(-int(glist.size) // blocks)
         cuts = [(lo, min(lo + per, int(glist.size))) for lo in range(0, int(glist.size), per)]
         self._nodes[path] = _Pending(task, path, slots, glist, cuts)
