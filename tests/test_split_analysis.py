@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 import mastermind.units_analysis as ua
-from mastermind import Game, analyze
-from mastermind import _scan, _symmetry, _walk
+from mastermind import Game, _scan, _symmetry, _walk, analyze
 from mastermind.engine.checkpoint import read_units
 from mastermind.rules import Strategy
 from mastermind.strategy_walk import split_by_score
@@ -183,7 +182,10 @@ def test_nodes_scanned_by_blocks_on_a_cluster(tmp_path, tiny_blocks, budget):
     path = tmp_path / "a.sqlite"
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
             silence_logs=50,
         ) as cluster,
         distributed.Client(cluster) as client,

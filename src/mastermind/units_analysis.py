@@ -97,6 +97,7 @@ def scan_block(game: Any) -> int:
     the same."""
     return max(SCAN_BLOCK, int(game.secrets.size) * int(game.guesses.size) // SCAN_BLOCKS)
 
+
 CLIENT_PAIRS = 1 << 24
 """Scans up to this many pairs (milliseconds) are made on the client, at once; larger
 ones are scan units."""
@@ -192,7 +193,7 @@ class AnalysisPlan:
         self.block = scan_block(game)
         # scans by units only for the kinds that scan, never in the plain reference walk
         self.cut = not self.plain and strategy.kind != _core.VAL_FIRST
-        self.base = {
+        self.base: dict[str, Any] = {
             "strategy": strategy.value,
             "candidates_only": self.candidates_only,
             "tree": self.tree,
@@ -207,7 +208,9 @@ class AnalysisPlan:
         self._out = 0  # units offered, not yet taken
         self._glist: tuple[bytes, Optional[np.ndarray]] = (b"", None)
         batch: list[Task] = []
-        self._children(int(g0), game.secrets, 1, np.zeros(0, dtype=np.int32), [], self.root, "", batch)
+        self._children(
+            int(g0), game.secrets, 1, np.zeros(0, dtype=np.int32), [], self.root, "", batch
+        )
         self._walk_units("", batch)
         self.client_seconds = time.perf_counter() - t0
 
@@ -251,8 +254,10 @@ class AnalysisPlan:
         scan) or by scan units (a large one)."""
         m = int(task.cands.size)
         top = task.depth == 2  # the top two levels are expanded, as expand_top does
-        if not self.cut or m <= EXPAND_MIN or (
-            not top and m * int(self.game.guesses.size) <= self.block
+        if (
+            not self.cut
+            or m <= EXPAND_MIN
+            or (not top and m * int(self.game.guesses.size) <= self.block)
         ):
             batch.append(task)
             return
@@ -292,7 +297,9 @@ class AnalysisPlan:
                 "lo": int(lo),
                 "hi": int(hi),
             }
-            self._scans.append(Unit(f"scan/{path}:{b}", "mastermind.units_analysis:scan_unit", args, m))
+            self._scans.append(
+                Unit(f"scan/{path}:{b}", "mastermind.units_analysis:scan_unit", args, m)
+            )
             self._made += 1
 
     def _chosen(self, g: int, task: Task, path: str, slots: list[int], batch: list[Task]) -> None:
@@ -300,7 +307,7 @@ class AnalysisPlan:
         node = None
         if self.tree:
             node = Node(g, int(task.cands.size))
-            task.parent.children[task.score] = node  # type: ignore[union-attr]
+            task.parent.children[task.score] = node
         self._children(g, task.cands, task.depth, task.history, slots, node, path, batch)
 
     def _walk_units(self, path: str, batch: list[Task]) -> None:
@@ -473,13 +480,17 @@ class AnalysisPlan:
         return merge_split(unit.key, unit.args, split, answers)
 
 
-
 _NODES: dict[tuple, tuple] = {}
 _NODES_LOCK = threading.Lock()
 
 
 def _node_lists(
-    game: Any, candidates_only: bool, symmetry: bool, history: np.ndarray, slots: np.ndarray, flag: Any
+    game: Any,
+    candidates_only: bool,
+    symmetry: bool,
+    history: np.ndarray,
+    slots: np.ndarray,
+    flag: Any,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A node's candidates (the secrets left by its history's scores) and the guesses
     the walk scans there (its candidates, one guess per symmetry class of its history, or
