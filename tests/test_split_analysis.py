@@ -133,6 +133,20 @@ def test_a_run_stopped_among_its_scans_resumes(tmp_path, tiny_blocks):
     assert again.units_resumed >= len(before)
 
 
+def test_a_time_limit_among_the_scans_is_a_time_limit(tmp_path, tiny_blocks):
+    """A deadline that cuts a scan unit short ends the run as a time limit (never as a
+    failed unit, never with the partial scan's guess), and the run resumes."""
+    from mastermind.stopping import TimeLimitReached
+
+    game = Game(5, 6)
+    here = analyze(game, "minmax")
+    path = str(tmp_path / "a.sqlite")
+    with pytest.raises(TimeLimitReached):
+        analyze(game, "minmax", checkpoint=path, time_limit=0.3, jobs=2)
+    again = analyze(game, "minmax", checkpoint=path, jobs=2)
+    assert again.distribution == here.distribution and again.units_resumed > 0
+
+
 @pytest.mark.parametrize("change", ["moved", "another key"])
 def test_a_scan_answer_that_does_not_hold_is_run_again(tmp_path, tiny_blocks, change):
     """A scan's recorded guess is scored again before use: a guess moved from another

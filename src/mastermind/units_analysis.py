@@ -507,7 +507,8 @@ def _node_lists(
         glist = cands
     elif symmetry:
         glist = _symmetry.canonical_guesses(game.kernel, game.guesses, history, flag)
-        stopped(flag)
+        if flag.value != _core.STOP_NONE:  # the list is void
+            raise Stopped("the scan was stopped")
     else:
         glist = game.guesses
     with _NODES_LOCK:
@@ -543,7 +544,8 @@ def scan_unit(
     )
     block = np.ascontiguousarray(glist[int(lo) : int(hi)])
     g, key, cand = _scan.best_guess(game.kernel, block, cands, how.kind, 1, flag)
-    stopped(flag)  # a deadline leaves the scan's answer partial
+    if flag.value != _core.STOP_NONE:  # stopped or past a deadline: the answer is partial
+        raise Stopped("the scan was stopped")
     return {"guess": int(g), "key": int(key), "cand": int(bool(cand))}
 
 
