@@ -296,30 +296,15 @@ def _as_units(
     limit: Optional[float],
     budget: Optional[float] = None,
 ) -> tuple[dict[int, int], Optional[Node]]:
-    """The top expanded here, the subtrees below it as units of ``run``."""
-    top = expand_top(
-        game,
-        how.strategy,
-        how.candidates_only,
-        g0,
-        how.tree,
-        how.symmetry,
-        how.plain,
-        how.threads,
-        flag,
+    """The strategy tree from ``g0`` as units of ``run``: its top too (the large scans
+    of its nodes by blocks of guesses, on the workers)."""
+    plan = AnalysisPlan(
+        game, g0, how.strategy, how.candidates_only, how.tree, how.symmetry, how.plain, flag
     )
-    run.execute(
-        AnalysisPlan(
-            game, top, how.strategy, how.candidates_only, how.tree, how.symmetry, how.plain
-        ),
-        flag,
-        progress,
-        limit,
-        budget,
-    )
-    if top.root is not None:
-        in_score_order(top.root)
-    return dict(sorted(top.dist.items())), top.root
+    run.execute(plan, flag, progress, limit, budget)
+    if plan.root is not None:
+        in_score_order(plan.root)
+    return dict(sorted(plan.dist.items())), plan.root
 
 
 @dataclass(frozen=True)
