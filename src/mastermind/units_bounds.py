@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _core, _search, _symmetry
 from .engine.checkpoint import DamagedRow
-from .engine.units import Unit
+from .engine.units import Unit, is_split
 from .records import replay
 from .search import Search, SearchUnfinished
 from .stopping import Stopped, TimeLimitReached, new_flag
@@ -108,7 +108,7 @@ class UnitSearch:
                 rec = self.store.get(key)
             except DamagedRow:  # said and run again when its unit comes up
                 continue
-            if rec is not None and not rec.result["ok"]:
+            if rec is not None and not is_split(rec.result) and not rec.result["ok"]:
                 g, s, e = int(parts[1]), int(parts[2]), int(parts[3])
                 out[(g, s)] = max(out.get((g, s), -1), e)
         return out
