@@ -50,7 +50,8 @@ import numpy as np
 
 from mastermind.analysis import analyze
 from mastermind.bounds import check_strategy, solution_exists
-from mastermind.engine.checkpoint import open_checkpoint, read_units
+from mastermind.engine.checkpoint import open_checkpoint
+from mastermind.errors import MastermindError
 from mastermind.engine.run import Run, open_run
 from mastermind.engine.units import Unit, spec_of
 from mastermind.game import Game
@@ -88,6 +89,12 @@ class FocusPlan(ExistsPlan):
         self.queue = queue
         self.pos = 0
         self.part_nodes: dict[tuple[int, int], int] = {}
+        self.expansions: dict[str, tuple[int, int]] = {}  # split key -> (guesses, subs)
+
+    def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
+        children = super().expand(unit, split)
+        self.expansions[unit.key] = (int(np.asarray(split["openings"]).size), len(children))
+        return children
 
     def decided(self) -> bool:
         states = [self.state(i) for i in range(len(self.openings))]
@@ -261,6 +268,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         log(f"{game.name}: within {args.guesses}? {len(plan.openings)} openings, "
             f"checkpoint {path} ({len(run.store)} units recorded)")
         before = len(run.store)
+        wall0 = time.time()
         try:
             if plan.openings:
                 run.execute(plan, flag, progress, args.time_limit, args.unit_seconds)
@@ -268,7 +276,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             status = "time-limit"
         except KeyboardInterrupt:
             status = "interrupted"
-        counts = {"ran": ran[0], "recorded_before": before, "recorded_after": len(run.store)}
+        counts = {"ran": recorded_since(path, wall0), "recorded_before": before,
+                  "recorded_after": len(run.store)}
         answer = None
         if not plan.openings:
             answer = False
@@ -278,7 +287,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             tree = witness_tree(game, plan, search, plan.answer())
             worst = check_strategy(game, tree)
             Path(path).with_name("witness.json").write_text(json.dumps(
-                {"pegs": game.n, "colours": game.k, "max_guesses": worst,
+                {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
+                 "candidates_only": False, "max_guesses": worst,
                  "tree": tree.to_json(game)}) + "\n")
     log(f"{status}: {counts['ran']} units run, {counts['recorded_after']} recorded "
         f"({counts['recorded_before']} before), {time.monotonic() - t0:.1f} s")
@@ -292,6 +302,17 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- the state
+def recorded_since(path: str, since: float) -> int:
+    """Units whose row was written at or after ``since`` (a wall-clock time): the units
+    this run ran (a unit run again would replace its row, and count here)."""
+    conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM units WHERE finished >= ?",
+                                (since,)).fetchone()[0])
+    finally:
+        conn.close()
+
+
 def unit_rows(path: str) -> dict[str, dict[str, Any]]:
     """Every recorded unit: key -> parent, size, seconds, split, ok, nodes."""
     conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
@@ -464,55 +485,80 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- projection
 def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: int,
-               workers: list[int], unit_seconds: float) -> dict[str, Any]:
-    """The core-hours still needed, from the units measured (docs/bounds.md)."""
+               workers: list[int], budget: float) -> dict[str, Any]:
+    """The core-hours still needed, from the units measured (docs/bounds.md says how).
+
+    Per level (guesses left): the answered units' mean seconds (solvable, refuted), the
+    share that split, and per split the guesses G tried and the sub-questions per guess P
+    (from the split's expansion).  Bottom up: a solvable question costs
+    ``(1 - s) * mean_solvable + s * (budget + P * solvable(below))`` (the first guess
+    tried works), a refuted one ``(1 - s) * mean_refuted + s * (budget + G *
+    refuted(below))`` (every guess, each refuted by the first part tried): both lower
+    estimates.  A level with no answers costs one budget."""
     sys.path.insert(0, str(ROOT / "bench"))
     from simulate import simulate  # the engine's scheduling replayed (bench/simulate.py)
 
     rows = unit_rows(path)
     plan, dry = replay_checkpoint(game, d, path, memory_mb << 20, focus)
-    # per level (guesses left): units, how many split, their seconds, the answered ones
     levels: dict[int, dict[str, Any]] = {}
-    children: dict[str, list[str]] = {}
-    for k, r in rows.items():
-        if r["parent"]:
-            children.setdefault(r["parent"], []).append(k)
     for k, r in rows.items():
         e = d - 1 - depth_of(k)
-        lv = levels.setdefault(e, {"units": 0, "split": 0, "seconds": 0.0, "solvable": 0,
-                                   "refuted": 0, "leaf_seconds": 0.0, "children": 0})
+        lv = levels.setdefault(e, {"units": 0, "split": 0, "solvable": 0, "refuted": 0,
+                                   "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0,
+                                   "subs": 0})
         lv["units"] += 1
-        lv["seconds"] += r["seconds"]
         if r["split"]:
             lv["split"] += 1
-            lv["children"] += len(children.get(k, []))
+            guesses, subs = plan.expansions.get(k, (0, 0))
+            lv["guesses"] += guesses
+            lv["subs"] += subs
+        elif r["ok"]:
+            lv["solvable"] += 1
+            lv["solvable_s"] += r["seconds"]
         else:
-            lv["leaf_seconds"] += r["seconds"]
-            lv["solvable" if r["ok"] else "refuted"] += 1
-    # the cost of an open question at level e: a split question costs its budget plus the
-    # sub-questions it needs (measured: recorded children per split), each answered at the
-    # measured mean or split again at the measured rate
-    cost: dict[int, float] = {}
+            lv["refuted"] += 1
+            lv["refuted_s"] += r["seconds"]
+    solv: dict[int, float] = {}
+    refu: dict[int, float] = {}
     model = {}
-    for e in sorted(levels):
-        lv = levels[e]
-        leaves = lv["units"] - lv["split"]
-        mean_leaf = lv["leaf_seconds"] / leaves if leaves else unit_seconds
-        p_split = lv["split"] / lv["units"]
-        per_split = lv["children"] / lv["split"] if lv["split"] else 0.0
-        below = cost.get(e - 1, unit_seconds)
-        split_cost = unit_seconds + per_split * below
-        cost[e] = (1 - p_split) * mean_leaf + p_split * split_cost
+    lowest = min(levels, default=d - 1)
+    for e in range(lowest, d):
+        lv = levels.get(e, {"units": 0, "split": 0, "solvable": 0, "refuted": 0,
+                            "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0, "subs": 0})
+        answered = lv["solvable"] + lv["refuted"]
+        mean = (lv["solvable_s"] + lv["refuted_s"]) / answered if answered else budget
+        ms = lv["solvable_s"] / lv["solvable"] if lv["solvable"] else mean
+        mr = lv["refuted_s"] / lv["refuted"] if lv["refuted"] else mean
+        share = lv["split"] / lv["units"] if lv["units"] else 0.0
+        g = lv["guesses"] / lv["split"] if lv["split"] else 0.0
+        per = lv["subs"] / lv["guesses"] if lv["guesses"] else 0.0
+        solv[e] = (1 - share) * ms + share * (budget + per * solv.get(e - 1, budget))
+        refu[e] = (1 - share) * mr + share * (budget + g * refu.get(e - 1, budget))
         model[e] = {"units": lv["units"], "split": lv["split"], "solvable": lv["solvable"],
-                    "refuted": lv["refuted"], "mean_answered_s": round(mean_leaf, 2),
-                    "split_rate": round(p_split, 3), "children_per_split": round(per_split, 1),
-                    "cost_of_open_question_s": round(cost[e], 1)}
-    # what the recorded splits' open sub-questions still need, and the root's open parts
-    still = 0.0
-    for key in dry.open:
-        e = d - 1 - depth_of(key)
-        still += cost.get(e, max(cost.values(), default=unit_seconds))
-    # a root part never split: the level's cost once the first split at that level shows it
+                    "refuted": lv["refuted"], "mean_solvable_s": round(ms, 2),
+                    "mean_refuted_s": round(mr, 2), "split_share": round(share, 3),
+                    "guesses_per_split": round(g, 1), "parts_per_guess": round(per, 2),
+                    "solvable_question_s": round(solv[e], 1),
+                    "refuted_question_s": round(refu[e], 1)}
+    top = d - 1
+    # p = 6: every open part of the focus opening (or of the opening with the fewest open
+    # parts) solvable; what it has spent already counts against its estimate
+    spent_of = {}
+    for k, r in rows.items():
+        root = "/".join(k.split("/")[:4])
+        spent_of[root] = spent_of.get(root, 0.0) + r["seconds"]
+    best = None
+    for i, g0 in enumerate(plan.openings):
+        if plan.state(i) is False:
+            continue
+        open_parts = [(s, part.size) for s, part in plan.parts[i] if s not in plan.answers[i]]
+        need = sum(max(solv[top] - spent_of.get(f"exists/{g0}/{s}/{top}", 0.0), 0.0)
+                   for s, _ in open_parts)
+        cand = (g0 != plan.search.game.code(focus) if focus not in (None, "engine") else 1,
+                need, game.format_code(g0), len(open_parts))
+        if best is None or cand[:2] < best[:2]:
+            best = cand
+    open_openings = [i for i in range(len(plan.openings)) if plan.state(i) is None]
     spent = sum(r["seconds"] for r in rows.values())
     simulated = {}
     if rows:
@@ -520,16 +566,18 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
         one = simulate(sim_rows, 1)
         for w in workers:
             wall = simulate(sim_rows, w)
-            simulated[w] = {"wall_s": round(wall, 1), "speedup": round(one / wall, 2)}
+            simulated[str(w)] = {"wall_s": round(wall, 1), "speedup": round(one / wall, 2)}
     return {
-        "spent_core_hours": round(spent / 3600, 2),
+        "budget_s": budget,
+        "spent_core_hours": round(spent / 3600, 3),
         "levels": {str(e): model[e] for e in sorted(model, reverse=True)},
         "open_questions": len(dry.open),
-        "projected_core_hours": round(still / 3600, 1),
+        "p6": None if best is None else {
+            "opening": best[2], "open_parts": best[3],
+            "core_hours": round(best[1] / 3600, 1)},
+        "p7": {"openings": len(open_openings),
+               "core_hours": round(len(open_openings) * refu[top] / 3600, 1)},
         "measured_units_on_workers": simulated,
-        "note": ("lower bound for the open questions' cost: a level with no recorded split "
-                 "is counted at its measured mean (or one budget); the split rate and the "
-                 "sub-questions per split are those measured so far"),
     }
 
 
@@ -538,20 +586,28 @@ def cmd_projection(args: argparse.Namespace) -> int:
     path = checkpoint_path(args)
     workers = [int(w) for w in args.workers.split(",")]
     doc = projection(game, args.guesses, path, args.focus, args.memory, workers,
-                     args.unit_seconds or UNIT_SECONDS)
+                     args.unit_seconds)
     if args.json:
         json.dump(doc, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    print(f"spent: {doc['spent_core_hours']} core-hours; open questions: "
-          f"{doc['open_questions']}; projected to finish them: "
-          f"{doc['projected_core_hours']} core-hours (at least)")
-    print(f"{'left':>4} {'units':>7} {'split':>6} {'solv':>6} {'ref':>6} {'mean s':>8} "
-          f"{'split%':>7} {'sub/split':>9} {'cost s':>10}")
+    print(f"spent: {doc['spent_core_hours']} core-hours; {doc['open_questions']} questions "
+          f"open (budget {doc['budget_s']:g} s a unit)")
+    print(f"{'left':>4} {'units':>6} {'split':>5} {'solv':>5} {'ref':>5} {'solv s':>8} "
+          f"{'ref s':>8} {'split%':>6} {'G':>7} {'P':>5} {'solvable q':>11} {'refuted q':>11}")
     for e, m in doc["levels"].items():
-        print(f"{e:>4} {m['units']:>7} {m['split']:>6} {m['solvable']:>6} {m['refuted']:>6} "
-              f"{m['mean_answered_s']:>8} {100 * m['split_rate']:>6.1f}% "
-              f"{m['children_per_split']:>9} {m['cost_of_open_question_s']:>10}")
+        print(f"{e:>4} {m['units']:>6} {m['split']:>5} {m['solvable']:>5} {m['refuted']:>5} "
+              f"{m['mean_solvable_s']:>8} {m['mean_refuted_s']:>8} "
+              f"{100 * m['split_share']:>5.1f}% {m['guesses_per_split']:>7} "
+              f"{m['parts_per_guess']:>5} {m['solvable_question_s']:>11} "
+              f"{m['refuted_question_s']:>11}")
+    if doc["p6"]:
+        p6 = doc["p6"]
+        print(f"p = 6 (opening {p6['opening']}, {p6['open_parts']} open parts solvable): "
+              f"at least {p6['core_hours']} core-hours")
+    p7 = doc["p7"]
+    print(f"p = 7 (one part refuted in each of {p7['openings']} openings): at least "
+          f"{p7['core_hours']} core-hours")
     for w, s in doc["measured_units_on_workers"].items():
         print(f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, "
               f"speed-up {s['speedup']}")
@@ -678,7 +734,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = ap.parse_args(argv)
     if args.focus != "engine" and (args.n, args.k) != (5, 8) and args.focus == "11234":
         args.focus = "engine"  # the default focus is a [5,8] code
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except MastermindError as e:  # a checkpoint of another run, a bad code: one line
+        sys.stderr.write(f"p58: {e}\n")
+        return 2
 
 
 if __name__ == "__main__":
