@@ -459,6 +459,32 @@ def print_table(doc: dict[str, Any], out: Any) -> None:
                       f" {p['open_units']:>6} open\n")
 
 
+def markdown_table(doc: dict[str, Any]) -> str:
+    """One row per opening (docs/bounds.md): its parts solvable within 5 more (the
+    largest), refuted, and open (codes; the work spent on each open part)."""
+    lines = [
+        "| opening | parts | solvable in 5 more (largest) | refuted | open (codes: units, worker-s) |",
+        "| --- | ---: | --- | --- | --- |",
+    ]
+    for o in doc["openings"]:
+        parts = [p for p in o["parts"] if p["size"] >= 3]
+        solved = [p for p in parts if p["state"] == "solvable"]
+        refuted = [p for p in parts if p["state"] == "refuted"]
+        open_ = [p for p in parts if p["state"] == "open"]
+        big = max((p["size"] for p in solved), default=0)
+        lines.append(
+            f"| {o['opening']} | {len(o['parts'])} | {len(solved)} ({big:,}) | "
+            + (", ".join(f"{p['size']:,}" for p in refuted) or "none")
+            + " | "
+            + ", ".join(
+                f"{p['size']:,}" + (f": {p['units']:,}, {p['seconds']:,.0f} s" if p["units"] else "")
+                for p in open_
+            )
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     game = make_game(args)
     path = checkpoint_path(args)
@@ -478,6 +504,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.json:
         json.dump(doc, sys.stdout)
         sys.stdout.write("\n")
+    elif args.markdown:
+        sys.stdout.write(markdown_table(doc))
     else:
         print_table(doc, sys.stdout)
     return 0
@@ -489,26 +517,35 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
     """The core-hours still needed, from the units measured (docs/bounds.md says how).
 
     Per level (guesses left): the answered units' mean seconds (solvable, refuted), the
-    share that split, and per split the guesses G tried and the sub-questions per guess P
-    (from the split's expansion).  Bottom up: a solvable question costs
-    ``(1 - s) * mean_solvable + s * (budget + P * solvable(below))`` (the first guess
-    tried works), a refuted one ``(1 - s) * mean_refuted + s * (budget + G *
-    refuted(below))`` (every guess, each refuted by the first part tried): both lower
-    estimates.  A level with no answers costs one budget."""
+    share s that split, and per split its guesses G, its sub-questions per guess P (from
+    the split's expansion) and the guesses R refuted so far.  Bottom up, a question that
+    splits costs, when solvable, ``budget + R * refuted(below) + P * solvable(below)``
+    (R guesses refuted, then one whose P parts are all solvable), when refuted ``budget
+    + G * refuted(below)`` (every guess, each refuted by the first part tried); any
+    question costs ``(1 - s) * mean + s * that``.  The open parts at the root (each
+    outlasted earlier runs) are counted as questions that split.  Lower estimates while
+    the splits are in progress (R only grows).  A level with no answers costs one
+    budget."""
     sys.path.insert(0, str(ROOT / "bench"))
     from simulate import simulate  # the engine's scheduling replayed (bench/simulate.py)
 
     rows = unit_rows(path)
     plan, dry = replay_checkpoint(game, d, path, memory_mb << 20, focus)
+    # the guesses of each split refuted so far (a refuted part refutes its guess)
+    refuted_guesses: dict[str, set[str]] = {}
+    for k, r in rows.items():
+        if r["parent"] and r["ok"] == 0:
+            refuted_guesses.setdefault(r["parent"], set()).add(k.split("/")[-2])
     levels: dict[int, dict[str, Any]] = {}
     for k, r in rows.items():
         e = d - 1 - depth_of(k)
         lv = levels.setdefault(e, {"units": 0, "split": 0, "solvable": 0, "refuted": 0,
                                    "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0,
-                                   "subs": 0})
+                                   "subs": 0, "refuted_guesses": 0})
         lv["units"] += 1
         if r["split"]:
             lv["split"] += 1
+            lv["refuted_guesses"] += len(refuted_guesses.get(k, ()))
             guesses, subs = plan.expansions.get(k, (0, 0))
             lv["guesses"] += guesses
             lv["subs"] += subs
@@ -520,11 +557,14 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
             lv["refuted_s"] += r["seconds"]
     solv: dict[int, float] = {}
     refu: dict[int, float] = {}
+    split_solv: dict[int, float] = {}  # a question known to outlast its budget
+    split_refu: dict[int, float] = {}
     model = {}
     lowest = min(levels, default=d - 1)
     for e in range(lowest, d):
         lv = levels.get(e, {"units": 0, "split": 0, "solvable": 0, "refuted": 0,
-                            "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0, "subs": 0})
+                            "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0, "subs": 0,
+                            "refuted_guesses": 0})
         answered = lv["solvable"] + lv["refuted"]
         mean = (lv["solvable_s"] + lv["refuted_s"]) / answered if answered else budget
         ms = lv["solvable_s"] / lv["solvable"] if lv["solvable"] else mean
@@ -532,12 +572,17 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
         share = lv["split"] / lv["units"] if lv["units"] else 0.0
         g = lv["guesses"] / lv["split"] if lv["split"] else 0.0
         per = lv["subs"] / lv["guesses"] if lv["guesses"] else 0.0
-        solv[e] = (1 - share) * ms + share * (budget + per * solv.get(e - 1, budget))
-        refu[e] = (1 - share) * mr + share * (budget + g * refu.get(e - 1, budget))
+        tried = lv["refuted_guesses"] / lv["split"] if lv["split"] else 0.0
+        below_s, below_r = solv.get(e - 1, budget), refu.get(e - 1, budget)
+        split_solv[e] = budget + tried * below_r + per * below_s
+        split_refu[e] = budget + g * below_r
+        solv[e] = (1 - share) * ms + share * split_solv[e]
+        refu[e] = (1 - share) * mr + share * split_refu[e]
         model[e] = {"units": lv["units"], "split": lv["split"], "solvable": lv["solvable"],
                     "refuted": lv["refuted"], "mean_solvable_s": round(ms, 2),
                     "mean_refuted_s": round(mr, 2), "split_share": round(share, 3),
                     "guesses_per_split": round(g, 1), "parts_per_guess": round(per, 2),
+                    "refuted_guesses_per_split": round(tried, 1),
                     "solvable_question_s": round(solv[e], 1),
                     "refuted_question_s": round(refu[e], 1)}
     top = d - 1
@@ -552,7 +597,7 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
         if plan.state(i) is False:
             continue
         open_parts = [(s, part.size) for s, part in plan.parts[i] if s not in plan.answers[i]]
-        need = sum(max(solv[top] - spent_of.get(f"exists/{g0}/{s}/{top}", 0.0), 0.0)
+        need = sum(max(split_solv[top] - spent_of.get(f"exists/{g0}/{s}/{top}", 0.0), 0.0)
                    for s, _ in open_parts)
         cand = (g0 != plan.search.game.code(focus) if focus not in (None, "engine") else 1,
                 need, game.format_code(g0), len(open_parts))
@@ -576,7 +621,7 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
             "opening": best[2], "open_parts": best[3],
             "core_hours": round(best[1] / 3600, 1)},
         "p7": {"openings": len(open_openings),
-               "core_hours": round(len(open_openings) * refu[top] / 3600, 1)},
+               "core_hours": round(len(open_openings) * split_refu[top] / 3600, 1)},
         "measured_units_on_workers": simulated,
     }
 
@@ -594,12 +639,14 @@ def cmd_projection(args: argparse.Namespace) -> int:
     print(f"spent: {doc['spent_core_hours']} core-hours; {doc['open_questions']} questions "
           f"open (budget {doc['budget_s']:g} s a unit)")
     print(f"{'left':>4} {'units':>6} {'split':>5} {'solv':>5} {'ref':>5} {'solv s':>8} "
-          f"{'ref s':>8} {'split%':>6} {'G':>7} {'P':>5} {'solvable q':>11} {'refuted q':>11}")
+          f"{'ref s':>8} {'split%':>6} {'G':>7} {'P':>5} {'R':>6} {'solvable q':>11} "
+          f"{'refuted q':>11}")
     for e, m in doc["levels"].items():
         print(f"{e:>4} {m['units']:>6} {m['split']:>5} {m['solvable']:>5} {m['refuted']:>5} "
               f"{m['mean_solvable_s']:>8} {m['mean_refuted_s']:>8} "
               f"{100 * m['split_share']:>5.1f}% {m['guesses_per_split']:>7} "
-              f"{m['parts_per_guess']:>5} {m['solvable_question_s']:>11} "
+              f"{m['parts_per_guess']:>5} {m['refuted_guesses_per_split']:>6} "
+              f"{m['solvable_question_s']:>11} "
               f"{m['refuted_question_s']:>11}")
     if doc["p6"]:
         p6 = doc["p6"]
@@ -716,6 +763,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p = sub.add_parser("status", help="the state per opening and part")
     common(p)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--markdown", action="store_true", help="the table of docs/bounds.md")
     p.add_argument("--write", action="store_true", help="also write state.json")
     p.set_defaults(func=cmd_status)
     p = sub.add_parser("projection", help="core-hours to finish, from the units measured")
