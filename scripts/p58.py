@@ -23,12 +23,12 @@ checked by ``check_strategy`` and written) or every opening has a refuted part (
     python scripts/p58.py run [--time-limit S] [--unit-seconds S] [--jobs N | --scheduler ADDR]
     python scripts/p58.py status [--json]
     python scripts/p58.py projection [--json] [--workers 1,16,64,512]
-    python scripts/p58.py export FILE.jsonl.gz / seed FILE.jsonl.gz
+    python scripts/p58.py export FILE.jsonl.gz / import FILE.jsonl.gz
 
 ``status`` replays the checkpoint through the same plan (no search: every unit not
 recorded is counted as open) and writes ``state.json`` beside it; ``projection`` turns
 the units measured into the core-hours still needed (docs/bounds.md says how);
-``export``/``seed`` move the checkpoint's rows to and from a compressed JSON lines file.
+``export``/``import`` move the checkpoint's rows to and from a compressed JSON lines file.
 ``-n``/``-k``/``--guesses`` run the same question on another game (the tests use [4,6]).
 """
 
@@ -51,9 +51,9 @@ import numpy as np
 from mastermind.analysis import analyze
 from mastermind.bounds import check_strategy, solution_exists
 from mastermind.engine.checkpoint import open_checkpoint
-from mastermind.errors import MastermindError
 from mastermind.engine.run import Run, open_run
 from mastermind.engine.units import Unit, spec_of
+from mastermind.errors import MastermindError
 from mastermind.game import Game
 from mastermind.search import Search, SearchUnfinished
 from mastermind.stopping import TimeLimitReached, new_flag
@@ -74,8 +74,14 @@ class FocusPlan(ExistsPlan):
     the question at the root is decided: one opening with every part solvable, or
     every opening with a part refuted.  Keeps each solvable part's witness records."""
 
-    def __init__(self, search: UnitSearch, cands: np.ndarray, openings: list[int], d: int,
-                 focus: Optional[int] = None):
+    def __init__(
+        self,
+        search: UnitSearch,
+        cands: np.ndarray,
+        openings: list[int],
+        d: int,
+        focus: Optional[int] = None,
+    ):
         super().__init__(search, cands, openings, d)
         self.recs: dict[tuple[int, int], np.ndarray] = {}
         order = list(range(len(openings)))
@@ -190,8 +196,14 @@ def state_path(args: argparse.Namespace) -> str:
     return args.state or str(Path(checkpoint_path(args)).with_name("state.json"))
 
 
-def setup(game: Game, d: int, store_run: Any, memory: int, unit_seconds: Optional[float],
-          focus: Optional[str]) -> tuple[FocusPlan, UnitSearch]:
+def setup(
+    game: Game,
+    d: int,
+    store_run: Any,
+    memory: int,
+    unit_seconds: Optional[float],
+    focus: Optional[str],
+) -> tuple[FocusPlan, UnitSearch]:
     cands = np.ascontiguousarray(game.secrets)
     local = Search(game, game.guesses, False, True, memory)
     search = UnitSearch(local, game, False, True, memory, store_run, None, unit_seconds)
@@ -265,8 +277,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         checkpoint=path,
     ) as run:
         plan, search = setup(game, args.guesses, run, memory, args.unit_seconds, args.focus)
-        log(f"{game.name}: within {args.guesses}? {len(plan.openings)} openings, "
-            f"checkpoint {path} ({len(run.store)} units recorded)")
+        log(
+            f"{game.name}: within {args.guesses}? {len(plan.openings)} openings, "
+            f"checkpoint {path} ({len(run.store)} units recorded)"
+        )
         before = len(run.store)
         wall0 = time.time()
         try:
@@ -276,8 +290,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             status = "time-limit"
         except KeyboardInterrupt:
             status = "interrupted"
-        counts = {"ran": recorded_since(path, wall0), "recorded_before": before,
-                  "recorded_after": len(run.store)}
+        counts = {
+            "ran": recorded_since(path, wall0),
+            "recorded_before": before,
+            "recorded_after": len(run.store),
+        }
         answer = None
         if not plan.openings:
             answer = False
@@ -286,12 +303,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         if answer:
             tree = witness_tree(game, plan, search, plan.answer())
             worst = check_strategy(game, tree)
-            Path(path).with_name("witness.json").write_text(json.dumps(
-                {"pegs": game.n, "colours": game.k, "variant": game.variant.value,
-                 "candidates_only": False, "max_guesses": worst,
-                 "tree": tree.to_json(game)}) + "\n")
-    log(f"{status}: {counts['ran']} units run, {counts['recorded_after']} recorded "
-        f"({counts['recorded_before']} before), {time.monotonic() - t0:.1f} s")
+            Path(path).with_name("witness.json").write_text(
+                json.dumps(
+                    {
+                        "pegs": game.n,
+                        "colours": game.k,
+                        "variant": game.variant.value,
+                        "candidates_only": False,
+                        "max_guesses": worst,
+                        "tree": tree.to_json(game),
+                    }
+                )
+                + "\n"
+            )
+    log(
+        f"{status}: {counts['ran']} units run, {counts['recorded_after']} recorded "
+        f"({counts['recorded_before']} before), {time.monotonic() - t0:.1f} s"
+    )
     doc = state(game, args.guesses, path, args.focus, known, args.memory)
     doc["last_run"] = {"status": status, "seconds": round(time.monotonic() - t0, 1), **counts}
     write_state(doc, state_path(args))
@@ -307,8 +335,9 @@ def recorded_since(path: str, since: float) -> int:
     this run ran (a unit run again would replace its row, and count here)."""
     conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
     try:
-        return int(conn.execute("SELECT COUNT(*) FROM units WHERE finished >= ?",
-                                (since,)).fetchone()[0])
+        return int(
+            conn.execute("SELECT COUNT(*) FROM units WHERE finished >= ?", (since,)).fetchone()[0]
+        )
     finally:
         conn.close()
 
@@ -326,8 +355,11 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
         ):
             res = decode(blob)
             out[key] = {
-                "parent": parent, "size": int(size), "seconds": float(secs),
-                "split": bool(split), "ok": None if split else int(res["ok"]),
+                "parent": parent,
+                "size": int(size),
+                "seconds": float(secs),
+                "split": bool(split),
+                "ok": None if split else int(res["ok"]),
                 "nodes": int(res.get("nodes", 0)),
             }
         return out
@@ -335,14 +367,16 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
         conn.close()
 
 
-def replay_checkpoint(game: Game, d: int, path: str, memory: int, focus: Optional[str]
-                      ) -> tuple[FocusPlan, DryExecutor]:
+def replay_checkpoint(
+    game: Game, d: int, path: str, memory: int, focus: Optional[str]
+) -> tuple[FocusPlan, DryExecutor]:
     """The plan with every answer the checkpoint gives (merges of split units included),
     and the open questions left."""
     flag = new_flag()
     dry = DryExecutor(flag)
-    store = open_checkpoint(path, "bound", spec_of(game).definition(),
-                            checkpoint_params(False, True, memory))
+    store = open_checkpoint(
+        path, "bound", spec_of(game).definition(), checkpoint_params(False, True, memory)
+    )
     try:
         run = Run(dry, store)
         plan, _ = setup(game, d, run, memory, UNIT_SECONDS, focus)
@@ -361,15 +395,17 @@ def depth_of(key: str) -> int:
     return (len(key.split("/")) - 4) // 2
 
 
-def state(game: Game, d: int, path: str, focus: Optional[str], known: dict[str, Any],
-          memory_mb: int) -> dict[str, Any]:
+def state(
+    game: Game, d: int, path: str, focus: Optional[str], known: dict[str, Any], memory_mb: int
+) -> dict[str, Any]:
     plan, dry = replay_checkpoint(game, d, path, memory_mb << 20, focus)
     rows = unit_rows(path) if os.path.exists(path) else {}
     openings = []
     for i, g in enumerate(plan.openings):
         parts = []
-        for s, part in sorted(split_by_score(game, g, np.ascontiguousarray(game.secrets)),
-                              key=lambda p: -p[1].size):
+        for s, part in sorted(
+            split_by_score(game, g, np.ascontiguousarray(game.secrets)), key=lambda p: -p[1].size
+        ):
             if s == game.win_slot:
                 continue
             key = f"exists/{g}/{s}/{d - 1}"
@@ -387,15 +423,19 @@ def state(game: Game, d: int, path: str, focus: Optional[str], known: dict[str, 
             }
             if ans and (i, s) in plan.recs:
                 recs = plan.recs[(i, s)]
-                entry["witness"] = {"guess": game.format_code(int(recs[0, 2])),
-                                    "records": int(recs.shape[0])}
+                entry["witness"] = {
+                    "guess": game.format_code(int(recs[0, 2])),
+                    "records": int(recs.shape[0]),
+                }
             parts.append(entry)
         st = plan.state(i)
-        openings.append({
-            "opening": game.format_code(g),
-            "state": {True: "solvable", False: "refuted", None: "open"}[st],
-            "parts": parts,
-        })
+        openings.append(
+            {
+                "opening": game.format_code(g),
+                "state": {True: "solvable", False: "refuted", None: "open"}[st],
+                "parts": parts,
+            }
+        )
     answer = None
     if not plan.openings:
         answer = False
@@ -407,8 +447,11 @@ def state(game: Game, d: int, path: str, focus: Optional[str], known: dict[str, 
     summary = {
         "decided": answer is not None,
         "value": value,
-        "text": (f"p({game.n},{game.k}) = {value}" if value is not None else
-                 f"p({game.n},{game.k}) is {d} or {d + 1}: undecided"),
+        "text": (
+            f"p({game.n},{game.k}) = {value}"
+            if value is not None
+            else f"p({game.n},{game.k}) is {d} or {d + 1}: undecided"
+        ),
         "parts": len(done_parts),
         "solvable": sum(p["state"] == "solvable" for p in done_parts),
         "refuted": sum(p["state"] == "refuted" for p in done_parts),
@@ -423,11 +466,17 @@ def state(game: Game, d: int, path: str, focus: Optional[str], known: dict[str, 
         "game": {"pegs": game.n, "colours": game.k},
         "question": f"can every secret be found within {d} guesses?",
         "guesses": d,
-        "known": {"below_refuted": known["below_refuted"], "minmax": known["minmax"],
-                  "lower": d if known["below_refuted"] else None},
+        "known": {
+            "below_refuted": known["below_refuted"],
+            "minmax": known["minmax"],
+            "lower": d if known["below_refuted"] else None,
+        },
         "focus": focus,
-        "checkpoint": {"path": os.path.relpath(path, ROOT) if str(path).startswith(str(ROOT))
-                       else str(path), "bytes": size, "memory_mb": memory_mb},
+        "checkpoint": {
+            "path": os.path.relpath(path, ROOT) if str(path).startswith(str(ROOT)) else str(path),
+            "bytes": size,
+            "memory_mb": memory_mb,
+        },
         "summary": summary,
         "openings": openings,
         "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -443,10 +492,12 @@ def write_state(doc: dict[str, Any], path: str) -> None:
 def print_table(doc: dict[str, Any], out: Any) -> None:
     s = doc["summary"]
     out.write(f"{s['text']} (question: {doc['question']})\n")
-    out.write(f"{s['parts']} parts of 3 codes or more: {s['solvable']} solvable, "
-              f"{s['refuted']} refuted, {s['open']} open; {s['units']} units recorded "
-              f"({s['splits']} splits), {s['seconds']:.0f} worker-s, {s['nodes']:,} nodes; "
-              f"{s['open_units']} questions open\n")
+    out.write(
+        f"{s['parts']} parts of 3 codes or more: {s['solvable']} solvable, "
+        f"{s['refuted']} refuted, {s['open']} open; {s['units']} units recorded "
+        f"({s['splits']} splits), {s['seconds']:.0f} worker-s, {s['nodes']:,} nodes; "
+        f"{s['open_units']} questions open\n"
+    )
     for o in doc["openings"]:
         shown = [p for p in o["parts"] if p["size"] >= 3]
         solved = [p for p in shown if p["state"] == "solvable"]
@@ -454,9 +505,11 @@ def print_table(doc: dict[str, Any], out: Any) -> None:
         for p in shown:
             if p["state"] == "solvable" and p["units"] == 0:
                 continue
-            out.write(f"  {p['score']:>4} {p['size']:>6} {p['state']:<9} {p['units']:>6} units "
-                      f"{p['splits']:>4} splits {p['seconds']:>9.1f} s {p['nodes']:>12,} nodes"
-                      f" {p['open_units']:>6} open\n")
+            out.write(
+                f"  {p['score']:>4} {p['size']:>6} {p['state']:<9} {p['units']:>6} units "
+                f"{p['splits']:>4} splits {p['seconds']:>9.1f} s {p['nodes']:>12,} nodes"
+                f" {p['open_units']:>6} open\n"
+            )
 
 
 def markdown_table(doc: dict[str, Any]) -> str:
@@ -477,7 +530,8 @@ def markdown_table(doc: dict[str, Any]) -> str:
             + (", ".join(f"{p['size']:,}" for p in refuted) or "none")
             + " | "
             + ", ".join(
-                f"{p['size']:,}" + (f": {p['units']:,}, {p['seconds']:,.0f} s" if p["units"] else "")
+                f"{p['size']:,}"
+                + (f": {p['units']:,}, {p['seconds']:,.0f} s" if p["units"] else "")
                 for p in open_
             )
             + " |"
@@ -512,8 +566,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- projection
-def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: int,
-               workers: list[int], budget: float) -> dict[str, Any]:
+def projection(
+    game: Game,
+    d: int,
+    path: str,
+    focus: Optional[str],
+    memory_mb: int,
+    workers: list[int],
+    budget: float,
+) -> dict[str, Any]:
     """The core-hours still needed, from the units measured (docs/bounds.md says how).
 
     Per level (guesses left): the answered units' mean seconds (solvable, refuted), the
@@ -539,9 +600,20 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
     levels: dict[int, dict[str, Any]] = {}
     for k, r in rows.items():
         e = d - 1 - depth_of(k)
-        lv = levels.setdefault(e, {"units": 0, "split": 0, "solvable": 0, "refuted": 0,
-                                   "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0,
-                                   "subs": 0, "refuted_guesses": 0})
+        lv = levels.setdefault(
+            e,
+            {
+                "units": 0,
+                "split": 0,
+                "solvable": 0,
+                "refuted": 0,
+                "solvable_s": 0.0,
+                "refuted_s": 0.0,
+                "guesses": 0,
+                "subs": 0,
+                "refuted_guesses": 0,
+            },
+        )
         lv["units"] += 1
         if r["split"]:
             lv["split"] += 1
@@ -562,9 +634,20 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
     model = {}
     lowest = min(levels, default=d - 1)
     for e in range(lowest, d):
-        lv = levels.get(e, {"units": 0, "split": 0, "solvable": 0, "refuted": 0,
-                            "solvable_s": 0.0, "refuted_s": 0.0, "guesses": 0, "subs": 0,
-                            "refuted_guesses": 0})
+        lv = levels.get(
+            e,
+            {
+                "units": 0,
+                "split": 0,
+                "solvable": 0,
+                "refuted": 0,
+                "solvable_s": 0.0,
+                "refuted_s": 0.0,
+                "guesses": 0,
+                "subs": 0,
+                "refuted_guesses": 0,
+            },
+        )
         answered = lv["solvable"] + lv["refuted"]
         mean = (lv["solvable_s"] + lv["refuted_s"]) / answered if answered else budget
         ms = lv["solvable_s"] / lv["solvable"] if lv["solvable"] else mean
@@ -578,13 +661,20 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
         split_refu[e] = budget + g * below_r
         solv[e] = (1 - share) * ms + share * split_solv[e]
         refu[e] = (1 - share) * mr + share * split_refu[e]
-        model[e] = {"units": lv["units"], "split": lv["split"], "solvable": lv["solvable"],
-                    "refuted": lv["refuted"], "mean_solvable_s": round(ms, 2),
-                    "mean_refuted_s": round(mr, 2), "split_share": round(share, 3),
-                    "guesses_per_split": round(g, 1), "parts_per_guess": round(per, 2),
-                    "refuted_guesses_per_split": round(tried, 1),
-                    "solvable_question_s": round(solv[e], 1),
-                    "refuted_question_s": round(refu[e], 1)}
+        model[e] = {
+            "units": lv["units"],
+            "split": lv["split"],
+            "solvable": lv["solvable"],
+            "refuted": lv["refuted"],
+            "mean_solvable_s": round(ms, 2),
+            "mean_refuted_s": round(mr, 2),
+            "split_share": round(share, 3),
+            "guesses_per_split": round(g, 1),
+            "parts_per_guess": round(per, 2),
+            "refuted_guesses_per_split": round(tried, 1),
+            "solvable_question_s": round(solv[e], 1),
+            "refuted_question_s": round(refu[e], 1),
+        }
     top = d - 1
     # p = 6: every open part of the focus opening (or of the opening with the fewest open
     # parts) solvable; what it has spent already counts against its estimate
@@ -597,10 +687,16 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
         if plan.state(i) is False:
             continue
         open_parts = [(s, part.size) for s, part in plan.parts[i] if s not in plan.answers[i]]
-        need = sum(max(split_solv[top] - spent_of.get(f"exists/{g0}/{s}/{top}", 0.0), 0.0)
-                   for s, _ in open_parts)
-        cand = (g0 != plan.search.game.code(focus) if focus not in (None, "engine") else 1,
-                need, game.format_code(g0), len(open_parts))
+        need = sum(
+            max(split_solv[top] - spent_of.get(f"exists/{g0}/{s}/{top}", 0.0), 0.0)
+            for s, _ in open_parts
+        )
+        cand = (
+            g0 != plan.search.game.code(focus) if focus not in (None, "engine") else 1,
+            need,
+            game.format_code(g0),
+            len(open_parts),
+        )
         if best is None or cand[:2] < best[:2]:
             best = cand
     open_openings = [i for i in range(len(plan.openings)) if plan.state(i) is None]
@@ -617,11 +713,13 @@ def projection(game: Game, d: int, path: str, focus: Optional[str], memory_mb: i
         "spent_core_hours": round(spent / 3600, 3),
         "levels": {str(e): model[e] for e in sorted(model, reverse=True)},
         "open_questions": len(dry.open),
-        "p6": None if best is None else {
-            "opening": best[2], "open_parts": best[3],
-            "core_hours": round(best[1] / 3600, 1)},
-        "p7": {"openings": len(open_openings),
-               "core_hours": round(len(open_openings) * split_refu[top] / 3600, 1)},
+        "p6": None
+        if best is None
+        else {"opening": best[2], "open_parts": best[3], "core_hours": round(best[1] / 3600, 1)},
+        "p7": {
+            "openings": len(open_openings),
+            "core_hours": round(len(open_openings) * split_refu[top] / 3600, 1),
+        },
         "measured_units_on_workers": simulated,
     }
 
@@ -630,38 +728,48 @@ def cmd_projection(args: argparse.Namespace) -> int:
     game = make_game(args)
     path = checkpoint_path(args)
     workers = [int(w) for w in args.workers.split(",")]
-    doc = projection(game, args.guesses, path, args.focus, args.memory, workers,
-                     args.unit_seconds)
+    doc = projection(game, args.guesses, path, args.focus, args.memory, workers, args.unit_seconds)
     if args.json:
         json.dump(doc, sys.stdout)
         sys.stdout.write("\n")
         return 0
-    print(f"spent: {doc['spent_core_hours']} core-hours; {doc['open_questions']} questions "
-          f"open (budget {doc['budget_s']:g} s a unit)")
-    print(f"{'left':>4} {'units':>6} {'split':>5} {'solv':>5} {'ref':>5} {'solv s':>8} "
-          f"{'ref s':>8} {'split%':>6} {'G':>7} {'P':>5} {'R':>6} {'solvable q':>11} "
-          f"{'refuted q':>11}")
+    print(
+        f"spent: {doc['spent_core_hours']} core-hours; {doc['open_questions']} questions "
+        f"open (budget {doc['budget_s']:g} s a unit)"
+    )
+    print(
+        f"{'left':>4} {'units':>6} {'split':>5} {'solv':>5} {'ref':>5} {'solv s':>8} "
+        f"{'ref s':>8} {'split%':>6} {'G':>7} {'P':>5} {'R':>6} {'solvable q':>11} "
+        f"{'refuted q':>11}"
+    )
     for e, m in doc["levels"].items():
-        print(f"{e:>4} {m['units']:>6} {m['split']:>5} {m['solvable']:>5} {m['refuted']:>5} "
-              f"{m['mean_solvable_s']:>8} {m['mean_refuted_s']:>8} "
-              f"{100 * m['split_share']:>5.1f}% {m['guesses_per_split']:>7} "
-              f"{m['parts_per_guess']:>5} {m['refuted_guesses_per_split']:>6} "
-              f"{m['solvable_question_s']:>11} "
-              f"{m['refuted_question_s']:>11}")
+        print(
+            f"{e:>4} {m['units']:>6} {m['split']:>5} {m['solvable']:>5} {m['refuted']:>5} "
+            f"{m['mean_solvable_s']:>8} {m['mean_refuted_s']:>8} "
+            f"{100 * m['split_share']:>5.1f}% {m['guesses_per_split']:>7} "
+            f"{m['parts_per_guess']:>5} {m['refuted_guesses_per_split']:>6} "
+            f"{m['solvable_question_s']:>11} "
+            f"{m['refuted_question_s']:>11}"
+        )
     if doc["p6"]:
         p6 = doc["p6"]
-        print(f"p = 6 (opening {p6['opening']}, {p6['open_parts']} open parts solvable): "
-              f"at least {p6['core_hours']} core-hours")
+        print(
+            f"p = 6 (opening {p6['opening']}, {p6['open_parts']} open parts solvable): "
+            f"at least {p6['core_hours']} core-hours"
+        )
     p7 = doc["p7"]
-    print(f"p = 7 (one part refuted in each of {p7['openings']} openings): at least "
-          f"{p7['core_hours']} core-hours")
+    print(
+        f"p = 7 (one part refuted in each of {p7['openings']} openings): at least "
+        f"{p7['core_hours']} core-hours"
+    )
     for w, s in doc["measured_units_on_workers"].items():
-        print(f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, "
-              f"speed-up {s['speedup']}")
+        print(
+            f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, speed-up {s['speedup']}"
+        )
     return 0
 
 
-# --------------------------------------------------------------------------- export / seed
+# --------------------------------------------------------------------------- export / import
 def cmd_export(args: argparse.Namespace) -> int:
     """Every row of the checkpoint (header, units, splits) as compressed JSON lines."""
     conn = sqlite3.connect(f"file:{os.path.abspath(checkpoint_path(args))}?mode=ro", uri=True)
@@ -684,7 +792,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_seed(args: argparse.Namespace) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     """A checkpoint made again from an export (refused if the file exists)."""
     from mastermind.version import __version__
 
@@ -700,8 +808,10 @@ def cmd_seed(args: argparse.Namespace) -> int:
                 break
             header[rec["header"]] = json.loads(rec["value"])
     if header.get("version") != __version__:
-        sys.stderr.write(f"p58: {args.file} was written by mastermind "
-                         f"{header.get('version')}, this is {__version__}\n")
+        sys.stderr.write(
+            f"p58: {args.file} was written by mastermind "
+            f"{header.get('version')}, this is {__version__}\n"
+        )
         return 2
     # the engine makes the file (its tables, its header), then the rows go in
     open_checkpoint(path, header["kind"], header["game"], header["params"]).close()
@@ -713,16 +823,27 @@ def cmd_seed(args: argparse.Namespace) -> int:
             if "header" in rec:
                 continue
             elif "split_of" in rec:
-                conn.execute("INSERT INTO splits VALUES (?, ?, ?)",
-                             (rec["split_of"], rec["parent"], rec["split"]))
+                conn.execute(
+                    "INSERT INTO splits VALUES (?, ?, ?)",
+                    (rec["split_of"], rec["parent"], rec["split"]),
+                )
             else:
                 conn.execute(
                     "INSERT INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (rec["key"], rec["digest"], rec["size"], rec["seconds"], rec["worker"],
-                     rec["finished"], base64.b64decode(rec["result"]), rec["checksum"]))
+                    (
+                        rec["key"],
+                        rec["digest"],
+                        rec["size"],
+                        rec["seconds"],
+                        rec["worker"],
+                        rec["finished"],
+                        base64.b64decode(rec["result"]),
+                        rec["checksum"],
+                    ),
+                )
                 n += 1
     conn.close()
-    print(f"{n} units seeded into {path}")
+    print(f"{n} units imported into {path}")
     return 0
 
 
@@ -738,27 +859,46 @@ def main(argv: Optional[list[str]] = None) -> int:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("-n", type=int, default=5, help="pegs (default 5)")
         p.add_argument("-k", type=int, default=8, help="colours (default 8)")
-        p.add_argument("--guesses", type=int, default=6,
-                       help="the question: can every secret be found within this many "
-                       "(default 6)")
+        p.add_argument(
+            "--guesses",
+            type=int,
+            default=6,
+            help="the question: can every secret be found within this many (default 6)",
+        )
         p.add_argument("--checkpoint", help="default results/p58/pNK.sqlite")
         p.add_argument("--state", help="default state.json beside the checkpoint")
-        p.add_argument("--memory", type=int, default=MEMORY_MB, metavar="MB",
-                       help=f"each unit's memo (default {MEMORY_MB}; part of the "
-                       "checkpoint's header)")
-        p.add_argument("--focus", default="11234",
-                       help="the opening whose parts go first, smallest first ('engine': "
-                       "the engine's order; default 11234)")
-        p.add_argument("--unit-seconds", type=float, default=UNIT_SECONDS,
-                       help=f"a unit's budget before it splits (default {UNIT_SECONDS:g})")
+        p.add_argument(
+            "--memory",
+            type=int,
+            default=MEMORY_MB,
+            metavar="MB",
+            help=f"each unit's memo (default {MEMORY_MB}; part of the checkpoint's header)",
+        )
+        p.add_argument(
+            "--focus",
+            default="11234",
+            help="the opening whose parts go first, smallest first ('engine': "
+            "the engine's order; default 11234)",
+        )
+        p.add_argument(
+            "--unit-seconds",
+            type=float,
+            default=UNIT_SECONDS,
+            help=f"a unit's budget before it splits (default {UNIT_SECONDS:g})",
+        )
 
     p = sub.add_parser("run", help="decide, resuming from the checkpoint")
     common(p)
     p.add_argument("--time-limit", type=float, default=None, metavar="S")
     p.add_argument("--jobs", type=int, default=1, help="threads here (default 1)")
     p.add_argument("--scheduler", default=None, help="a Dask scheduler or local:N")
-    p.add_argument("--stop-after-units", type=int, default=0, metavar="N",
-                   help="stop (as on Ctrl-C) once N units have run")
+    p.add_argument(
+        "--stop-after-units",
+        type=int,
+        default=0,
+        metavar="N",
+        help="stop (as on Ctrl-C) once N units have run",
+    )
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("status", help="the state per opening and part")
     common(p)
@@ -775,10 +915,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     common(p)
     p.add_argument("file")
     p.set_defaults(func=cmd_export)
-    p = sub.add_parser("seed", help="a checkpoint made from an export")
+    p = sub.add_parser("import", help="a checkpoint made from an export")
     common(p)
     p.add_argument("file")
-    p.set_defaults(func=cmd_seed)
+    p.set_defaults(func=cmd_import)
     args = ap.parse_args(argv)
     if args.focus != "engine" and (args.n, args.k) != (5, 8) and args.focus == "11234":
         args.focus = "engine"  # the default focus is a [5,8] code

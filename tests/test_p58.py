@@ -1,7 +1,7 @@
 """scripts/p58.py (the resumable decision of p(5,8)) on [4,6], a game with the same
 structure and a known answer: stopped, resumed, finished; the value equals worst_case's,
 the witness holds, a resumed run redoes no recorded unit, status and projection parse,
-and an export seeds a checkpoint that says the same."""
+and an export makes a checkpoint that says the same."""
 
 from __future__ import annotations
 
@@ -35,8 +35,16 @@ def p58(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def game_args(tmp_path: Path, guesses: int = 5) -> list[str]:
-    return ["-n", "4", "-k", "6", "--guesses", str(guesses),
-            "--checkpoint", str(tmp_path / "c.sqlite")]
+    return [
+        "-n",
+        "4",
+        "-k",
+        "6",
+        "--guesses",
+        str(guesses),
+        "--checkpoint",
+        str(tmp_path / "c.sqlite"),
+    ]
 
 
 def finished_times(path: Path) -> dict[str, float]:
@@ -110,22 +118,39 @@ def test_stopped_resumed_finished(tmp_path):
     # the command line reads the script's checkpoint (the same units) and agrees
     env = dict(os.environ, PYTHONPATH=SRC)
     cli = subprocess.run(
-        [sys.executable, "-m", "mastermind", "bound", "-n", "4", "-k", "6", "--json",
-         "--checkpoint", str(tmp_path / "c.sqlite"), "--no-progress", "--jobs", "1"],
-        capture_output=True, text=True, env=env, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "mastermind",
+            "bound",
+            "-n",
+            "4",
+            "-k",
+            "6",
+            "--json",
+            "--checkpoint",
+            str(tmp_path / "c.sqlite"),
+            "--no-progress",
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout)["upper"] == 5
 
-    # an export seeds a checkpoint that says the same
+    # an export makes a checkpoint that says the same
     ex = p58(tmp_path, "export", *game_args(tmp_path), str(tmp_path / "rows.jsonl.gz"))
     assert ex.returncode == 0, ex.stderr
-    seeded = game_args(tmp_path)
-    seeded[-1] = str(tmp_path / "seeded.sqlite")
-    sd = p58(tmp_path, "seed", *seeded, str(tmp_path / "rows.jsonl.gz"))
+    imported = game_args(tmp_path)
+    imported[-1] = str(tmp_path / "imported.sqlite")
+    sd = p58(tmp_path, "import", *imported, str(tmp_path / "rows.jsonl.gz"))
     assert sd.returncode == 0, sd.stderr
-    assert finished_times(tmp_path / "seeded.sqlite") == final
-    st2 = json.loads(p58(tmp_path, "status", *seeded, "--json").stdout)
+    assert finished_times(tmp_path / "imported.sqlite") == final
+    st2 = json.loads(p58(tmp_path, "status", *imported, "--json").stdout)
     assert st2["summary"] == state["summary"]
 
 
