@@ -155,11 +155,13 @@ def test_stopped_resumed_finished(tmp_path):
 
 
 def test_refuted_question_gives_the_next_value(tmp_path):
-    """Within 4 guesses [4,6] is refuted: every opening has a refuted part, p = 5."""
-    done = p58(tmp_path, "run", *game_args(tmp_path, 4), "--unit-seconds", "0.05")
+    """Within 5 guesses [4,7] is refuted (its root parts split and are refuted below):
+    every opening has a refuted part, so p(4,7) = 6, worst_case's value."""
+    args = ["-n", "4", "-k", "7", "--guesses", "5", "--checkpoint", str(tmp_path / "c.sqlite")]
+    done = p58(tmp_path, "run", *args, "--unit-seconds", "0.005")
     assert done.returncode == 0, done.stderr + done.stdout
     state = json.loads((tmp_path / "state.json").read_text())
-    assert state["summary"]["value"] == 5
+    assert state["summary"]["value"] == 6 == worst_case(Game(4, 7)).upper
     assert all(o["state"] == "refuted" for o in state["openings"])
     assert not (tmp_path / "witness.json").exists()
 
