@@ -240,6 +240,10 @@ class _Tally:
         self.seen = len(answers)
 
 
+class Replayed(Exception):
+    """The end of a replay (not a Ctrl-C, which still interrupts it)."""
+
+
 class DryExecutor:
     """Runs nothing: every unit offered to it is an open question.  With it the engine
     replays a checkpoint (recorded answers, splits and their merges, exactly as a run
@@ -255,12 +259,11 @@ class DryExecutor:
 
     def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
         self.open[unit.key] = unit
-        self.flag.set()
         return unit.key
 
     def wait(self, handles: list, timeout: float) -> list:
         self.ending = True
-        return []
+        raise Replayed  # everything recorded has been taken: the frontier is left
 
     def cancel(self, handles: list) -> None:
         if not self.ending:
@@ -468,7 +471,7 @@ def replay_checkpoint(
         if plan.openings:
             try:
                 run.execute(plan, flag, None, None, UNIT_SECONDS)
-            except KeyboardInterrupt:
+            except Replayed:
                 pass
     finally:
         store.close()
