@@ -280,6 +280,18 @@ def checkpoint_path(args: argparse.Namespace) -> str:
     return args.checkpoint or str(RESULTS / f"p{args.n}{args.k}.sqlite")
 
 
+def export_path(args: argparse.Namespace) -> str:
+    """The compressed rows kept in git beside the checkpoint (pNK.jsonl.gz)."""
+    return str(Path(checkpoint_path(args)).with_suffix(".jsonl.gz"))
+
+
+def restore(args: argparse.Namespace) -> None:
+    """No checkpoint but its export beside it (a fresh clone): the checkpoint made again."""
+    if not os.path.exists(checkpoint_path(args)) and os.path.exists(export_path(args)):
+        args.file = export_path(args)
+        cmd_import(args)
+
+
 def state_path(args: argparse.Namespace) -> str:
     return args.state or str(Path(checkpoint_path(args)).with_name("state.json"))
 
@@ -343,6 +355,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     game = make_game(args)
     path = checkpoint_path(args)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    restore(args)
     memory = args.memory << 20
     known = bounds_known(game, args.guesses)
     t0 = time.monotonic()
@@ -408,6 +421,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         f"{status}: {counts['ran']} units run, {counts['recorded_after']} recorded "
         f"({counts['recorded_before']} before), {time.monotonic() - t0:.1f} s"
     )
+    args.file = export_path(args)
+    cmd_export(args)
     doc = state(game, args.guesses, path, args.focus, known, args.memory)
     doc["last_run"] = {"status": status, "seconds": round(time.monotonic() - t0, 1), **counts}
     write_state(doc, state_path(args))
@@ -630,6 +645,7 @@ def markdown_table(doc: dict[str, Any]) -> str:
 def cmd_status(args: argparse.Namespace) -> int:
     game = make_game(args)
     path = checkpoint_path(args)
+    restore(args)
     if not os.path.exists(path):
         sys.stderr.write(f"p58: no checkpoint {path}\n")
         return 2
@@ -815,6 +831,7 @@ def projection(
 def cmd_projection(args: argparse.Namespace) -> int:
     game = make_game(args)
     path = checkpoint_path(args)
+    restore(args)
     workers = [int(w) for w in args.workers.split(",")]
     doc = projection(game, args.guesses, path, args.focus, args.memory, workers, args.unit_seconds)
     if args.json:
@@ -862,7 +879,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Every row of the checkpoint (header, units, splits) as compressed JSON lines."""
     conn = sqlite3.connect(f"file:{os.path.abspath(checkpoint_path(args))}?mode=ro", uri=True)
     n = 0
-    with gzip.open(args.file, "wt") as out:
+    tmp = args.file + ".tmp"
+    with gzip.open(tmp, "wt") as out:
         for name, value in conn.execute("SELECT name, value FROM header"):
             out.write(json.dumps({"header": name, "value": value}) + "\n")
         for row in conn.execute(
@@ -876,7 +894,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         for key, parent, split in conn.execute("SELECT key, parent, split FROM splits"):
             out.write(json.dumps({"split_of": key, "parent": parent, "split": split}) + "\n")
     conn.close()
-    print(f"{n} units written to {args.file}")
+    os.replace(tmp, args.file)
+    sys.stderr.write(f"{n} units written to {args.file}\n")
     return 0
 
 
@@ -931,7 +950,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 )
                 n += 1
     conn.close()
-    print(f"{n} units imported into {path}")
+    sys.stderr.write(f"{n} units imported into {path}\n")
     return 0
 
 

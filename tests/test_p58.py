@@ -153,6 +153,13 @@ def test_stopped_resumed_finished(tmp_path):
     st2 = json.loads(p58(tmp_path, "status", *imported, "--json").stdout)
     assert st2["summary"] == state["summary"]
 
+    # a run writes its rows beside the checkpoint; without the checkpoint they restore it
+    assert (tmp_path / "c.jsonl.gz").exists()
+    (tmp_path / "c.sqlite").unlink()
+    st3 = json.loads(p58(tmp_path, "status", *game_args(tmp_path), "--json").stdout)
+    assert st3["summary"] == state["summary"]
+    assert finished_times(tmp_path / "c.sqlite") == final
+
 
 def test_refuted_question_gives_the_next_value(tmp_path):
     """Within 5 guesses [4,7] is refuted (its root parts split and are refuted below):
