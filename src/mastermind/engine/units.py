@@ -403,6 +403,7 @@ class _Loop:
         self.inflight: dict[Any, Unit] = {}
         self.consulted: set[str] = set()
         self.waiting: deque[Unit] = deque()  # sub-units not offered yet
+        self.dropped: set[str] = set()  # keys in ``waiting`` no longer needed (skipped)
         self.parent: dict[str, str] = {}  # sub-unit key -> the key that split
         self.pending: dict[str, _Pending] = {}  # key that split -> its state
         self.extra = 0  # sub-units named so far (for progress)
@@ -413,6 +414,9 @@ class _Loop:
         while len(self.inflight) < self.executor.slots():
             if self.waiting:
                 unit = self.waiting.popleft()
+                if unit.key in self.dropped:
+                    self.dropped.discard(unit.key)
+                    continue
             else:
                 unit = self._more()
                 if unit is None and self.plan.done():
@@ -577,15 +581,19 @@ class _Loop:
                 self._forget(key)
 
     def _forget(self, key: str) -> None:
-        """Cancel sub-unit ``key`` (no longer needed by its parent) and all below it."""
-        self._discard_below(key)
-        self.pending.pop(key, None)
+        """Cancel sub-unit ``key`` (no longer needed by its parent) and all below it.
+        Only a key that split has units below it; a waiting one is skipped when its turn
+        comes (no scan of the queue: a split can have 10^5 sub-units waiting)."""
+        if key in self.pending:
+            self._discard_below(key)
+            del self.pending[key]
         gone = [h for h, u in self.inflight.items() if u.key == key]
         for h in gone:
             del self.inflight[h]
         if gone:
             self.executor.cancel(gone)
-        self.waiting = deque(u for u in self.waiting if u.key != key)
+        elif key in self.parent and key not in self.dropped:
+            self.dropped.add(key)
 
     def _decided(self, key: str, answer: dict[str, Any]) -> None:
         """A unit that split has its whole answer: what still runs or waits below it is
