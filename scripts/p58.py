@@ -96,11 +96,14 @@ class FocusPlan(ExistsPlan):
         self.pos = 0
         self.part_nodes: dict[tuple[int, int], int] = {}
         self.expansions: dict[str, tuple[int, int]] = {}  # split key -> (guesses, subs)
-        self._tallies: dict[str, _Tally] = {}
 
     def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
-        children = super().expand(unit, split)
-        self.expansions[unit.key] = (int(np.asarray(split["openings"]).size), len(children))
+        children = super().expand(unit, split)  # none: made one at a time (``more``)
+        game = self.search.game
+        guesses = np.ascontiguousarray(split["openings"], dtype=np.int32)
+        sizes = np.delete(game.kernel.histograms(guesses, unit.args["cands"]), game.win_slot, 1)
+        # (guesses, sub-questions it can ask: the parts of 3 codes or more of every guess)
+        self.expansions[unit.key] = (int(guesses.size), int((sizes >= 3).sum()))
         return children
 
     def decided(self) -> bool:
@@ -154,90 +157,6 @@ class FocusPlan(ExistsPlan):
         if self.decided():  # nothing else is needed
             drop = [k for k in self.units if k != unit.key]
         return drop
-
-    # A split's verdicts kept up to date answer by answer: the base plan goes through
-    # every guess of the split on every answer (16,546 guesses at a 618-code part: 0.3 s
-    # per call, twice per answer), which made the client, not the worker, set the pace.
-    # Same verdicts, same answer and witness (the first guess, in order, that works).
-    def _tally(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict]) -> "_Tally":
-        t = self._tallies.get(unit.key)
-        if t is None:
-            t = self._tallies[unit.key] = _Tally(self._ors(unit, split), int(unit.args["d"]) - 1)
-            t.nodes = int(split.get("nodes", 0))
-        t.update(answers)
-        return t
-
-    def merge(
-        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-    ) -> Optional[dict[str, Any]]:
-        t = self._tally(unit, split, answers)
-        if t.works:
-            g, parts = t.ors[min(t.works)]
-            recs = self._witness(unit, g, parts, answers)
-            return {"ok": 1, "nodes": t.nodes, "recs": recs}
-        if t.refuted == len(t.ors):
-            return {"ok": 0, "nodes": t.nodes}
-        return None
-
-    def unneeded(
-        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
-    ) -> list[str]:
-        t = self._tally(unit, split, answers)
-        out = []
-        for j in t.newly_refuted:
-            out.extend(k for k, _, part in t.ors[j][1] if part.size >= 3 and k not in answers)
-        t.newly_refuted = []
-        return out
-
-
-class _Tally:
-    """One split's guesses: parts answered solvable, refuted or not yet, per guess."""
-
-    def __init__(self, ors: list, e: int):
-        self.ors = ors
-        self.where: dict[str, int] = {}
-        self.left: list[int] = []  # parts of 3 codes or more not answered solvable yet
-        self.bad: list[bool] = []
-        self.works: set[int] = set()
-        self.refuted = 0
-        self.newly_refuted: list[int] = []
-        self.seen = 0
-        self.nodes = 0
-        for j, (_g, parts) in enumerate(ors):
-            big = 0
-            bad = False
-            for key, _s, part in parts:
-                if part.size >= 3:
-                    self.where[key] = j
-                    big += 1
-                elif part.size > e:
-                    bad = True
-            self.left.append(big)
-            self.bad.append(bad)
-            if bad:
-                self.refuted += 1
-            elif big == 0:
-                self.works.add(j)
-
-    def update(self, answers: dict[str, dict[str, Any]]) -> None:
-        """Take the answers not seen yet (the engine only adds to the dict)."""
-        if len(answers) == self.seen:
-            return
-        for key in list(answers)[self.seen :]:
-            a = answers[key]
-            self.nodes += int(a.get("nodes", 0))
-            j = self.where.get(key)
-            if j is None or self.bad[j]:
-                continue
-            if int(a["ok"]):
-                self.left[j] -= 1
-                if self.left[j] == 0:
-                    self.works.add(j)
-            else:
-                self.bad[j] = True
-                self.refuted += 1
-                self.newly_refuted.append(j)
-        self.seen = len(answers)
 
 
 class Replayed(Exception):

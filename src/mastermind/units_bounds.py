@@ -19,6 +19,7 @@ refuted within fewer, so a later question takes that answer from the file too.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from typing import Any, Optional
@@ -366,10 +367,13 @@ class ExistsPlan:
         ``PARENT/GUESS/SLOT``.  None once a guess is proved (the question is decided) or
         every open guess has all its parts asked."""
         ors = self._ors(unit, split)
-        e = int(unit.args["d"]) - 1
+        ors.update(answers)
+        if ors.decided() is not None:
+            return None
+        e = ors.e
         while ors.at < len(ors.guesses):
             i = ors.at
-            verdict = ors.verdict(i, answers, e)
+            verdict = ors.reach(i, answers)
             if verdict is True:
                 return None
             parts = ors.parts(i)
@@ -402,34 +406,29 @@ class ExistsPlan:
         self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
     ) -> Optional[dict[str, Any]]:
         """The question's answer as soon as it is decided: solvable when some guess has
-        every part solvable (its witness: the guess, each part's witness below it,
-        replayed before it is used), unsolvable when every guess has a part that is
-        not.  Either way the same verdict as the question's own search."""
+        every part solvable (its witness: the first such guess in the order, each part's
+        witness below it, replayed before it is used), unsolvable when every guess has a
+        part that is not.  Either way the same verdict as the question's own search."""
         ors = self._ors(unit, split)
-        e = int(unit.args["d"]) - 1
-        verdicts = [ors.verdict(i, answers, e) for i in range(len(ors.guesses))]
+        ors.update(answers)
+        verdict = ors.decided()
+        if verdict is None:
+            return None
         nodes = int(split.get("nodes", 0)) + sum(int(a.get("nodes", 0)) for a in answers.values())
-        if True in verdicts:
-            i = verdicts.index(True)
+        del self._split_parts[unit.key]
+        if verdict:
+            i = min(ors.proved)
             recs = self._witness(unit, ors.guesses[i], ors.parts(i), answers)
-            del self._split_parts[unit.key]
             return {"ok": 1, "nodes": nodes, "recs": recs}
-        if all(v is False for v in verdicts):
-            del self._split_parts[unit.key]
-            return {"ok": 0, "nodes": nodes}
-        return None
+        return {"ok": 0, "nodes": nodes}
 
     def unneeded(
         self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
     ) -> list[str]:
-        """The sub-questions of guesses already refuted, not answered yet."""
+        """The sub-questions of guesses refuted since the last call, not answered yet."""
         ors = self._ors(unit, split)
-        e = int(unit.args["d"]) - 1
-        out: list[str] = []
-        for i in ors.asked():
-            if ors.verdict(i, answers, e) is False:
-                out.extend(ors.drop(i, answers))
-        return out
+        ors.update(answers)
+        return ors.drop(answers)
 
     def _witness(
         self,
@@ -488,16 +487,23 @@ class ExistsPlan:
 class _Ors:
     """A split question's guesses (an OR), each with its parts (an AND), the parts worked
     out when a guess is first reached, and forgotten once it is refuted (only a proved
-    guess's parts are needed again, for the witness): how far :meth:`ExistsPlan.more`
-    has gone (guess ``at``, its part ``pos``)."""
+    guess's parts are needed again, for the witness); each reached guess's verdict kept
+    up to date answer by answer (a 4-left question of p(5,8) has some 15,000 guesses);
+    how far :meth:`ExistsPlan.more` has gone (guess ``at``, its part ``pos``)."""
 
     def __init__(self, game: Any, unit: Unit, split: dict[str, Any]):
         self.game = game
         self.key = unit.key
+        self.e = int(unit.args["d"]) - 1
         self.cands = unit.args["cands"]
         self.guesses = [int(g) for g in np.asarray(split["openings"]).tolist()]
+        self.index = {g: i for i, g in enumerate(self.guesses)}
         self._parts: dict[int, list[tuple[str, int, np.ndarray]]] = {}
+        self.state: dict[int, Optional[bool]] = {}  # reached guess -> its verdict
+        self.proved: set[int] = set()
         self.refuted: set[int] = set()
+        self.fresh: list[int] = []  # refuted, parts not yet forgotten
+        self.taken = 0  # answers looked at (the engine only ever adds answers)
         self.at = 0
         self.pos = 0
 
@@ -515,36 +521,65 @@ class _Ors:
             self._parts[i] = parts
         return parts
 
-    def asked(self) -> list[int]:
-        """The guesses whose parts are known and not yet forgotten."""
-        return [i for i, parts in self._parts.items() if parts]
+    def reach(self, i: int, answers: dict[str, Any]) -> Optional[bool]:
+        """Guess i reached: its parts worked out, its verdict."""
+        if i not in self.state:
+            self.parts(i)
+            self._judge(i, answers)
+        return self.state[i]
 
-    def verdict(self, i: int, answers: dict[str, Any], e: int) -> Optional[bool]:
-        """True (every part solvable within e), False (a part is not), None (open, or
-        not reached yet)."""
+    def _judge(self, i: int, answers: dict[str, Any]) -> None:
+        """Guess i's verdict: True (every part solvable within e), False (a part is
+        not), None (open)."""
         if i in self.refuted:
-            return False
-        if i not in self._parts:
-            return None
-        state: Optional[bool] = True
+            return
+        verdict: Optional[bool] = True
         for key, _s, part in self._parts[i]:
             if part.size <= 2:
-                ok: Optional[bool] = part.size <= e
+                ok: Optional[bool] = part.size <= self.e
             else:
                 a = answers.get(key)
                 ok = None if a is None else bool(a["ok"])
             if ok is False:
-                self.refuted.add(i)
-                return False
+                verdict = False
+                break
             if ok is None:
-                state = None
-        return state
+                verdict = None
+        self.state[i] = verdict
+        if verdict is True:
+            self.proved.add(i)
+        elif verdict is False:
+            self.refuted.add(i)
+            self.fresh.append(i)
 
-    def drop(self, i: int, answers: dict[str, Any]) -> list[str]:
-        """A refuted guess: its parts forgotten; the keys of those not answered."""
-        parts = self._parts.pop(i, [])
-        self._parts[i] = []  # reached, refuted: nothing left to ask
-        return [key for key, _, part in parts if part.size >= 3 and key not in answers]
+    def update(self, answers: dict[str, Any]) -> None:
+        """The answers that came since the last look: their guesses judged again."""
+        if len(answers) == self.taken:
+            return
+        start = len(self.key) + 1
+        for key in itertools.islice(answers, self.taken, None):
+            i = self.index.get(int(key[start:].split("/", 1)[0]))
+            if i is not None and i in self.state:
+                self._judge(i, answers)
+        self.taken = len(answers)
+
+    def decided(self) -> Optional[bool]:
+        if self.proved:
+            return True
+        if len(self.refuted) == len(self.guesses):
+            return False
+        return None
+
+    def drop(self, answers: dict[str, Any]) -> list[str]:
+        """The guesses refuted since the last call: their parts forgotten; the keys of
+        those asked and not answered."""
+        out: list[str] = []
+        for i in self.fresh:
+            parts = self._parts.get(i, [])
+            self._parts[i] = []  # reached, refuted: nothing left to ask
+            out.extend(key for key, _, part in parts if part.size >= 3 and key not in answers)
+        self.fresh = []
+        return out
 
 
 def exists_unit(
