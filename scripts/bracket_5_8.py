@@ -1,0 +1,193 @@
+"""A proved lower bound L on the optimum of [5,8] (the least total number of guesses over
+the 32,768 secrets), so that the optimum is known to lie in [L, the best total found].
+
+The bound tree of :mod:`mastermind.bracket`: L is the least, over the openings (one per
+symmetry class: 7 for [5,8]), of 32,768 + the sum over the opening's non-winning parts of
+a proved lower bound of the part's optimum.  Each part starts at its depth-1 bound (every
+second guess scanned, its parts at the counting estimate); then, best first, the parts of
+the opening whose bound is least at the moment are deepened to ``--depth`` (every second
+guess, each of its parts bounded at depth ``--depth - 1``, small ones solved exactly), the
+largest part first, until every part of the least opening has reached that depth (L is
+then final for it) or ``--budget`` seconds have passed (L is then the least opening bound
+so far: still proved, each part's bound being one).
+
+Each finished (opening, part, depth) bound is appended to a cache (JSON lines), so a
+stopped run resumes.  Progress lines go to stdout.  Usage (from the repository root, with
+PYTHONPATH=src)::
+
+    nice -n 15 python scripts/bracket_5_8.py [--depth 2] [--budget 5400]
+        [--cache bracket_5_8.cache.jsonl] [--out results/bracket_5_8.json]
+
+``--game 4,6`` runs it on another game (the tests do, on small ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mastermind import Game
+from mastermind.bracket import Bounder
+from mastermind.strategy_walk import split_by_score
+
+RECORD_5_8 = 178793  # results/record_5_8.json: the best [5,8] strategy's total
+
+
+def log(msg: str) -> None:
+    print(time.strftime("%H:%M:%S ") + msg, flush=True)
+
+
+class Part:
+    def __init__(self, slot: int, codes: np.ndarray):
+        self.slot = slot
+        self.codes = codes
+        self.depth = 0
+        self.bound = 0
+        self.how = ""
+        self.seconds = 0.0
+
+
+def main(argv: Any = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="5,8", help="pegs,colours (default 5,8)")
+    ap.add_argument("--depth", type=int, default=2, help="depth of each part's bound tree")
+    ap.add_argument("--budget", type=float, default=5400.0, help="seconds of deepening")
+    ap.add_argument("--exact-max", type=int, default=0, help="sets solved exactly")
+    ap.add_argument("--exact-seconds", type=float, default=1.0)
+    ap.add_argument("--upper", type=int, default=None, help="the best total known")
+    ap.add_argument("--cache", default=None)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    n, k = (int(x) for x in args.game.split(","))
+    game = Game(n, k)
+    upper = args.upper if args.upper is not None else (RECORD_5_8 if (n, k) == (5, 8) else None)
+    start = time.perf_counter()
+    bounder = Bounder(game, args.exact_max, args.exact_seconds, 1 << 30)
+    cands = np.ascontiguousarray(game.secrets)
+    m = int(cands.size)
+    scanned = bounder.scan(cands, [])
+    if scanned is None:
+        raise SystemExit("the game is too small for a bound tree: solve it with optimal()")
+    openings, _, b_root = scanned
+    cache: dict[tuple[str, str, int], dict[str, Any]] = {}
+    if args.cache and Path(args.cache).exists():
+        for line in Path(args.cache).read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                cache[(row["opening"], row["score"], int(row["depth"]))] = row
+        log(f"{len(cache)} part bounds from {args.cache}")
+    out_cache = open(args.cache, "a") if args.cache else None
+
+    def settle(g1: int, p: Part, depth: int) -> None:
+        key = (game.format_code(g1), str(game.slots[p.slot]), depth)
+        row = cache.get(key)
+        if row is None or row["size"] != p.codes.size:
+            t = time.perf_counter()
+            value, how = bounder.bound(p.codes, [g1], depth, b_root)
+            row = {
+                "opening": key[0],
+                "score": key[1],
+                "depth": depth,
+                "size": int(p.codes.size),
+                "bound": int(value),
+                "how": how,
+                "seconds": round(time.perf_counter() - t, 3),
+            }
+            cache[key] = row
+            if out_cache is not None:
+                out_cache.write(json.dumps(row) + "\n")
+                out_cache.flush()
+        if row["bound"] >= p.bound:
+            p.depth, p.bound, p.how, p.seconds = depth, row["bound"], row["how"], row["seconds"]
+
+    table: dict[int, list[Part]] = {}
+    for g1 in openings.tolist():
+        parts = [Part(s, c) for s, c in split_by_score(game, g1, cands) if s != game.win_slot]
+        for p in parts:
+            settle(g1, p, 1)
+        table[g1] = parts
+
+    def total(g1: int) -> int:
+        return m + sum(p.bound for p in table[g1])
+
+    def pending(g1: int) -> list[Part]:
+        return [p for p in table[g1] if p.depth < args.depth]
+
+    log(
+        f"[{n},{k}]: {len(table)} openings at depth 2: "
+        + ", ".join(f"{game.format_code(g)} {total(g):,}" for g in table)
+    )
+    deepen_start = time.perf_counter()
+    while True:
+        least = min(table, key=total)
+        todo = pending(least)
+        if not todo:
+            break
+        if time.perf_counter() - deepen_start > args.budget:
+            log("budget spent")
+            break
+        p = max(todo, key=lambda q: q.codes.size)
+        before = p.bound
+        settle(least, p, args.depth)
+        log(
+            f"{game.format_code(least)} part {game.slots[p.slot]} ({p.codes.size} codes): "
+            f"{before:,} -> {p.bound:,} ({p.how}, {p.seconds:.1f} s); opening {total(least):,}, "
+            f"L = {min(total(g) for g in table):,}"
+        )
+    if out_cache is not None:
+        out_cache.close()
+    low = min(total(g) for g in table)
+    least = min(table, key=total)
+    final = not pending(least)
+    seconds = time.perf_counter() - start
+    result: dict[str, Any] = {
+        "game": f"[{n},{k}]",
+        "secrets": m,
+        "lower": low,
+        "lower_average": low / m,
+        "final": final,
+        "depth": args.depth + 1,
+        "upper": upper,
+        "ratio": None if upper is None else low / upper,
+        "openings": [
+            {
+                "guess": game.format_code(g),
+                "bound": total(g),
+                "parts": [
+                    {
+                        "score": str(game.slots[p.slot]),
+                        "size": int(p.codes.size),
+                        "depth": p.depth,
+                        "bound": p.bound,
+                        "how": p.how,
+                        "seconds": p.seconds,
+                    }
+                    for p in table[g]
+                ],
+            }
+            for g in sorted(table, key=total)
+        ],
+        "exact_max": args.exact_max,
+        "exact_seconds": args.exact_seconds,
+        "seconds": round(seconds, 1),
+        "part_seconds": round(sum(r["seconds"] for r in cache.values()), 1),
+        "command": "python scripts/bracket_5_8.py " + " ".join(sys.argv[1:] if argv is None else argv),
+    }
+    log(
+        f"L = {low:,} ({'final' if final else 'budget spent'}), average {low / m:.5f}"
+        + ("" if upper is None else f", L/{upper:,} = {low / upper:.4f}")
+    )
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
