@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import multiprocessing as mp
+
 import numpy as np
 
 from mastermind import Game
@@ -53,6 +55,20 @@ class Part:
         self.seconds = 0.0
 
 
+_BOUNDER: Any = None
+
+
+def _init_worker(n: int, k: int, exact_max: int, exact_seconds: float) -> None:
+    global _BOUNDER
+    _BOUNDER = Bounder(Game(n, k), exact_max, exact_seconds, 1 << 30)
+
+
+def _work(codes: np.ndarray, g1: int, depth: int, b: int) -> tuple[int, str, float]:
+    t = time.perf_counter()
+    value, how = _BOUNDER.bound(codes, [g1], depth, b)
+    return int(value), how, time.perf_counter() - t
+
+
 def main(argv: Any = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="5,8", help="pegs,colours (default 5,8)")
@@ -61,6 +77,7 @@ def main(argv: Any = None) -> int:
     ap.add_argument("--exact-max", type=int, default=0, help="sets solved exactly")
     ap.add_argument("--exact-seconds", type=float, default=1.0)
     ap.add_argument("--upper", type=int, default=None, help="the best total known")
+    ap.add_argument("--workers", type=int, default=1, help="processes deepening parts")
     ap.add_argument("--cache", default=None)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
@@ -84,33 +101,40 @@ def main(argv: Any = None) -> int:
         log(f"{len(cache)} part bounds from {args.cache}")
     out_cache = open(args.cache, "a") if args.cache else None
 
-    def settle(g1: int, p: Part, depth: int) -> None:
-        key = (game.format_code(g1), str(game.slots[p.slot]), depth)
-        row = cache.get(key)
+    def cached(g1: int, p: Part, depth: int) -> bool:
+        """Take the cached bound of (g1, p) at ``depth``, if any."""
+        row = cache.get((game.format_code(g1), str(game.slots[p.slot]), depth))
         if row is None or row["size"] != p.codes.size:
-            t = time.perf_counter()
-            value, how = bounder.bound(p.codes, [g1], depth, b_root)
-            row = {
-                "opening": key[0],
-                "score": key[1],
-                "depth": depth,
-                "size": int(p.codes.size),
-                "bound": int(value),
-                "how": how,
-                "seconds": round(time.perf_counter() - t, 3),
-            }
-            cache[key] = row
-            if out_cache is not None:
-                out_cache.write(json.dumps(row) + "\n")
-                out_cache.flush()
+            return False
         if row["bound"] >= p.bound:
             p.depth, p.bound, p.how, p.seconds = depth, row["bound"], row["how"], row["seconds"]
+        return True
+
+    def record(g1: int, p: Part, depth: int, value: int, how: str, seconds: float) -> None:
+        row = {
+            "opening": game.format_code(g1),
+            "score": str(game.slots[p.slot]),
+            "depth": depth,
+            "size": int(p.codes.size),
+            "bound": int(value),
+            "how": how,
+            "seconds": round(seconds, 3),
+        }
+        cache[(row["opening"], row["score"], depth)] = row
+        if out_cache is not None:
+            out_cache.write(json.dumps(row) + "\n")
+            out_cache.flush()
+        cached(g1, p, depth)
 
     table: dict[int, list[Part]] = {}
     for g1 in openings.tolist():
         parts = [Part(s, c) for s, c in split_by_score(game, g1, cands) if s != game.win_slot]
         for p in parts:
-            settle(g1, p, 1)
+            if not cached(g1, p, 1):
+                t = time.perf_counter()
+                value, how = bounder.bound(p.codes, [g1], 1, b_root)
+                record(g1, p, 1, value, how, time.perf_counter() - t)
+            cached(g1, p, args.depth)
         table[g1] = parts
 
     def total(g1: int) -> int:
@@ -124,22 +148,73 @@ def main(argv: Any = None) -> int:
         + ", ".join(f"{game.format_code(g)} {total(g):,}" for g in table)
     )
     deepen_start = time.perf_counter()
-    while True:
-        least = min(table, key=total)
-        todo = pending(least)
-        if not todo:
-            break
-        if time.perf_counter() - deepen_start > args.budget:
-            log("budget spent")
-            break
-        p = max(todo, key=lambda q: q.codes.size)
-        before = p.bound
-        settle(least, p, args.depth)
+    pool = None
+    if args.workers > 1:
+        ctx = mp.get_context("fork")
+        pool = ctx.Pool(
+            args.workers,
+            initializer=_init_worker,
+            initargs=(n, k, args.exact_max, args.exact_seconds),
+        )
+    inflight: dict[tuple[int, int], Any] = {}  # (opening, slot) -> the async result
+
+    def pick() -> Any:
+        """The largest pending part (not in flight) of the least opening that has one."""
+        for g1 in sorted(table, key=total):
+            todo = [p for p in pending(g1) if (g1, p.slot) not in inflight]
+            if todo:
+                return g1, max(todo, key=lambda q: q.codes.size)
+            if not pending(g1):
+                return None  # the least opening is done: L is final
+        return None
+
+    def report(g1: int, p: Part, before: int) -> None:
         log(
-            f"{game.format_code(least)} part {game.slots[p.slot]} ({p.codes.size} codes): "
-            f"{before:,} -> {p.bound:,} ({p.how}, {p.seconds:.1f} s); opening {total(least):,}, "
+            f"{game.format_code(g1)} part {game.slots[p.slot]} ({p.codes.size} codes): "
+            f"{before:,} -> {p.bound:,} ({p.how}, {p.seconds:.1f} s); opening {total(g1):,}, "
             f"L = {min(total(g) for g in table):,}"
         )
+
+    while True:
+        over = time.perf_counter() - deepen_start > args.budget
+        if pool is None:
+            if over:
+                log("budget spent")
+                break
+            got = pick()
+            if got is None:
+                break
+            g1, p = got
+            before, t = p.bound, time.perf_counter()
+            value, how = bounder.bound(p.codes, [g1], args.depth, b_root)
+            record(g1, p, args.depth, value, how, time.perf_counter() - t)
+            report(g1, p, before)
+            continue
+        while not over and len(inflight) < args.workers:
+            got = pick()
+            if got is None:
+                break
+            g1, p = got
+            inflight[(g1, p.slot)] = pool.apply_async(
+                _work, (p.codes, g1, args.depth, b_root)
+            )
+        if not inflight:
+            break
+        if over:
+            log(f"budget spent ({len(inflight)} parts unfinished)")
+            pool.terminate()
+            break
+        time.sleep(1.0)
+        for key in [key for key, res in inflight.items() if res.ready()]:
+            g1, slot = key
+            p = next(q for q in table[g1] if q.slot == slot)
+            value, how, secs = inflight.pop(key).get()
+            before = p.bound
+            record(g1, p, args.depth, value, how, secs)
+            report(g1, p, before)
+    if pool is not None:
+        pool.close()
+        pool.join()
     if out_cache is not None:
         out_cache.close()
     low = min(total(g) for g in table)
