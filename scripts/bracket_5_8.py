@@ -6,10 +6,12 @@ symmetry class: 7 for [5,8]), of 32,768 + the sum over the opening's non-winning
 a proved lower bound of the part's optimum.  Each part starts at its depth-1 bound (every
 second guess scanned, its parts at the counting estimate); then, best first, the parts of
 the opening whose bound is least at the moment are deepened to ``--depth`` (every second
-guess, each of its parts bounded at depth ``--depth - 1``, small ones solved exactly), the
-largest part first, until every part of the least opening has reached that depth (L is
+guess, each of its parts bounded at depth ``--depth - 1``, small ones solved exactly),
+until every part of the least opening has reached that depth (L is
 then final for it) or ``--budget`` seconds have passed (L is then the least opening bound
-so far: still proved, each part's bound being one).
+so far: still proved, each part's bound being one).  The parts of an opening are deepened
+the smallest first (the most bound gained a second), or with ``--largest-first`` the
+largest first.
 
 Each finished (opening, part, depth) bound is appended to a cache (JSON lines), so a
 stopped run resumes.  Progress lines go to stdout.  Usage (from the repository root, with
@@ -77,6 +79,7 @@ def main(argv: Any = None) -> int:
     ap.add_argument("--exact-max", type=int, default=0, help="sets solved exactly")
     ap.add_argument("--exact-seconds", type=float, default=1.0)
     ap.add_argument("--upper", type=int, default=None, help="the best total known")
+    ap.add_argument("--largest-first", action="store_true", help="deepen large parts first")
     ap.add_argument("--workers", type=int, default=1, help="processes deepening parts")
     ap.add_argument("--cache", default=None)
     ap.add_argument("--out", default=None)
@@ -159,11 +162,15 @@ def main(argv: Any = None) -> int:
     inflight: dict[tuple[int, int], Any] = {}  # (opening, slot) -> the async result
 
     def pick() -> Any:
-        """The largest pending part (not in flight) of the least opening that has one."""
+        """The next pending part (not in flight) of the least opening that has one: the
+        smallest (the most bound gained a second: measured, a part of a hundred codes
+        gains about 10% in seconds, one of 7,000 about 3.5% in many minutes), or with
+        --largest-first the largest."""
         for g1 in sorted(table, key=total):
             todo = [p for p in pending(g1) if (g1, p.slot) not in inflight]
             if todo:
-                return g1, max(todo, key=lambda q: q.codes.size)
+                size = lambda q: q.codes.size  # noqa: E731
+                return g1, (max(todo, key=size) if args.largest_first else min(todo, key=size))
             if not pending(g1):
                 return None  # the least opening is done: L is final
         return None
