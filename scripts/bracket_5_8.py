@@ -26,6 +26,7 @@ PYTHONPATH=src)::
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import sys
 import time
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import multiprocessing as mp
+import signal
 
 import numpy as np
 
@@ -159,6 +161,9 @@ def main(argv: Any = None) -> int:
             initializer=_init_worker,
             initargs=(n, k, args.exact_max, args.exact_seconds),
         )
+        # a SIGTERM ends the run like Ctrl-C: the workers are ended with it
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+        atexit.register(pool.terminate)
     inflight: dict[tuple[int, int], Any] = {}  # (opening, slot) -> the async result
 
     def pick() -> Any:
