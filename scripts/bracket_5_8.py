@@ -111,8 +111,11 @@ def main(argv: Any = None) -> int:
         row = cache.get((game.format_code(g1), str(game.slots[p.slot]), depth))
         if row is None or row["size"] != p.codes.size:
             return False
+        # the part has reached that depth even if a stopped exact search (load-dependent)
+        # gave less than the bound it had: the larger proved bound is kept
+        p.depth = max(p.depth, depth)
         if row["bound"] >= p.bound:
-            p.depth, p.bound, p.how, p.seconds = depth, row["bound"], row["how"], row["seconds"]
+            p.bound, p.how, p.seconds = row["bound"], row["how"], row["seconds"]
         return True
 
     def record(g1: int, p: Part, depth: int, value: int, how: str, seconds: float) -> None:
