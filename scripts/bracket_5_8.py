@@ -102,7 +102,9 @@ def main(argv: Any = None) -> int:
         for line in Path(args.cache).read_text().splitlines():
             if line.strip():
                 row = json.loads(line)
-                cache[(row["opening"], row["score"], int(row["depth"]))] = row
+                key = (row["opening"], row["score"], int(row["depth"]))
+                if key not in cache or row["bound"] > cache[key]["bound"]:
+                    cache[key] = row  # (a part bounded twice: the larger bound)
         log(f"{len(cache)} part bounds from {args.cache}")
     out_cache = open(args.cache, "a") if args.cache else None
 
