@@ -28,13 +28,12 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
+import multiprocessing as mp
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
-
-import multiprocessing as mp
-import signal
 
 import numpy as np
 
@@ -106,7 +105,7 @@ def main(argv: Any = None) -> int:
                 if key not in cache or row["bound"] > cache[key]["bound"]:
                     cache[key] = row  # (a part bounded twice: the larger bound)
         log(f"{len(cache)} part bounds from {args.cache}")
-    out_cache = open(args.cache, "a") if args.cache else None
+    out_cache = open(args.cache, "a") if args.cache else None  # noqa: SIM115 (closed below)
 
     def cached(g1: int, p: Part, depth: int) -> bool:
         """Take the cached bound of (g1, p) at ``depth``, if any."""
@@ -212,9 +211,7 @@ def main(argv: Any = None) -> int:
             if got is None:
                 break
             g1, p = got
-            inflight[(g1, p.slot)] = pool.apply_async(
-                _work, (p.codes, g1, args.depth, b_root)
-            )
+            inflight[(g1, p.slot)] = pool.apply_async(_work, (p.codes, g1, args.depth, b_root))
         if not inflight:
             break
         if over:
@@ -269,7 +266,8 @@ def main(argv: Any = None) -> int:
         "exact_seconds": args.exact_seconds,
         "seconds": round(seconds, 1),
         "part_seconds": round(sum(r["seconds"] for r in cache.values()), 1),
-        "command": "python scripts/bracket_5_8.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": "python scripts/bracket_5_8.py "
+        + " ".join(sys.argv[1:] if argv is None else argv),
     }
     log(
         f"L = {low:,} ({'final' if final else 'budget spent'}), average {low / m:.5f}"

@@ -138,9 +138,6 @@ def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
         b = b_of(cands)
         return len(cands) + min(sum(_est(len(p), b) for p in parts(g, cands)) for g in guesses)
 
-    def codes_history(hist):
-        return [(g, game.slots[game.slot(s)]) for g, s in hist]
-
     def deep(cands, hist):
         if len(cands) == 1:
             return 1
@@ -153,9 +150,7 @@ def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
     best = None
     for g in guesses:
         out = ref.partition(g, full, rules.score)
-        total = len(full) + sum(
-            deep(tuple(p), [(g, s)]) for s, p in out.items() if s != win
-        )
+        total = len(full) + sum(deep(tuple(p), [(g, s)]) for s, p in out.items() if s != win)
         best = total if best is None else min(best, total)
     assert lower_bound(game, depth=2).bound == best
 

@@ -49,7 +49,6 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _optimal, checks
-from .game import CodeLike
 from .limits import DEFAULT_MEMORY
 from .optimal_search import new_optimizer
 from .stopping import new_flag
@@ -304,9 +303,7 @@ class Bounder:
         gs, lbs, bnode = scanned
         if d == 1 or len(gs) == 0:
             v = int(lbs[0]) if len(gs) else lower
-            guesses = (
-                [GuessBound(int(g), int(lb), True) for g, lb in zip(gs, lbs)] if keep else []
-            )
+            guesses = [GuessBound(int(g), int(lb), True) for g, lb in zip(gs, lbs)] if keep else []
             return max(v, lower), "depth 1" if v >= lower else "solver", guesses
         estt = _optimal.est_table(m, bnode, _DL - 1)
         best = _optimal.NO_STRATEGY
