@@ -1,0 +1,210 @@
+"""The bound tree's lower bound of the optimum (mastermind.bracket): never above the exact
+optimum (every small game, a position, a custom game, Bulls and Cows), equal to it when
+the tree reaches sets the exact search settles, never decreasing with the depth, the
+same as a plain-Python recursion over every guess (no symmetry), and the [5,8] script
+on a small game (written, resumed)."""
+
+from __future__ import annotations
+
+import json
+import runpy
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+import reference as ref
+
+from mastermind import Game, MastermindError, two_d
+from mastermind.bracket import MAX_DEPTH, lower_bound
+from mastermind.optimum import optimal
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAMES = [
+    (3, 3, "classic"),
+    (3, 4, "classic"),
+    (4, 4, "classic"),
+    (4, 5, "classic"),
+    (4, 6, "classic"),
+    (3, 5, "classic"),
+    (4, 5, "bulls-and-cows"),
+    (4, 6, "bulls-and-cows"),
+    (3, 4, "black-peg"),
+]
+
+
+@pytest.mark.parametrize("n,k,variant", GAMES)
+def test_never_above_the_optimum_and_rising_with_depth(n, k, variant):
+    game = Game(n, k, variant)
+    best = optimal(game).total
+    bounds = [lower_bound(game, depth=d).bound for d in range(4)]
+    assert all(b <= best for b in bounds)
+    assert bounds == sorted(bounds)
+    # one code found by the first guess at most, every other by two or more guesses
+    assert bounds[0] >= 2 * game.secrets.size - 1
+
+
+@pytest.mark.parametrize(
+    "n,k,variant,depth,optimum",
+    [
+        (3, 4, "classic", 2, 206),  # every part of every opening has at most 40 codes
+        (4, 4, "classic", 2, 905),
+        (4, 5, "classic", 3, 2463),
+        (5, 4, "classic", 3, 3954),
+        (4, 5, "bulls-and-cows", 3, 462),
+        (4, 6, "bulls-and-cows", 3, 1446),
+    ],
+)
+def test_equal_to_the_optimum_when_deep_enough(n, k, variant, depth, optimum):
+    assert lower_bound(Game(n, k, variant), depth=depth).bound == optimum
+
+
+def test_the_tiny_games_are_solved_exactly():
+    r = lower_bound(Game(3, 3), depth=1)
+    assert (r.bound, r.how, r.solves) == (73, "exact", 1)
+    assert lower_bound(Game(3, 3), depth=0).how == "estimate"
+
+
+def test_from_a_position():
+    game = Game(4, 6)
+    for history in ([("1123", (0, 1))], [("1234", (1, 1))], [("1122", (0, 0)), ("3345", (1, 0))]):
+        best = optimal(game, history=history).total
+        bounds = [lower_bound(game, history=history, depth=d) for d in range(4)]
+        assert all(b.bound <= best for b in bounds)
+        assert [b.bound for b in bounds] == sorted(b.bound for b in bounds)
+        assert bounds[0].secrets == game.candidates(history).size
+    # a position left with one code: its guess
+    one = lower_bound(game, history=[("1234", (3, 0)), ("1235", (4, 0))][:1], depth=2)
+    assert one.bound <= optimal(game, history=[("1234", (3, 0))]).total
+
+
+def test_each_opening_bound_is_below_its_optimum():
+    game = Game(4, 6)
+    r = lower_bound(game, depth=2)
+    assert r.bound == min(g.bound for g in r.guesses)
+    assert len(r.guesses) == 5  # one opening per class: 1111, 1112, 1122, 1123, 1234
+    for g in r.guesses:
+        assert g.bound <= optimal(game, first=g.guess).total
+    assert any(g.complete for g in r.guesses)
+
+
+def test_a_stopped_exact_search_gives_its_proved_bound():
+    game = Game(4, 6)
+    r = lower_bound(game, depth=2, exact_max=2000, exact_seconds=1e-6)
+    assert r.solves >= 1 and r.solves_stopped >= 1
+    assert r.bound <= 5625
+    full = lower_bound(game, depth=1, exact_max=2000, exact_seconds=60)
+    assert (full.bound, full.how) == (5625, "exact")
+
+
+def test_a_custom_game():
+    game = two_d(4)
+    best = optimal(game).total
+    bounds = [lower_bound(game, depth=d).bound for d in range(4)]
+    assert all(b <= best for b in bounds) and bounds == sorted(bounds)
+
+
+# ----------------------------------------------- a plain-Python recursion, every guess
+def _est(p: int, b: int) -> int:
+    total, level, depth = 0, 1, 0
+    while p > 0:
+        depth += 1
+        take = min(level, p)
+        total += take * depth
+        p -= take
+        level *= max(b, 1)
+    return total
+
+
+def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
+    """[3,5] (125 codes): every guess tried, no symmetry, the reference scorer; sets of
+    at most 40 codes (the kernel's few-code sets) settled by the exact search."""
+    game = Game(3, 5)
+    rules = ref.game_rules(game)
+    win = (3, 0)
+    guesses = rules.guesses
+
+    def parts(g, cands):
+        out = ref.partition(g, cands, rules.score)
+        return [tuple(p) for s, p in out.items() if s != win]
+
+    @cache
+    def b_of(cands):
+        return max(len(parts(g, cands)) for g in guesses)
+
+    @cache
+    def depth1(cands):
+        b = b_of(cands)
+        return len(cands) + min(sum(_est(len(p), b) for p in parts(g, cands)) for g in guesses)
+
+    def deep(cands, hist):
+        if len(cands) == 1:
+            return 1
+        if len(cands) <= 40:
+            return optimal(game, history=hist).total
+        return depth1(cands)
+
+    full = tuple(rules.secrets)
+    assert lower_bound(game, depth=1).bound == depth1(full)
+    best = None
+    for g in guesses:
+        out = ref.partition(g, full, rules.score)
+        total = len(full) + sum(deep(tuple(p), [(g, s)]) for s, p in out.items() if s != win)
+        best = total if best is None else min(best, total)
+    assert lower_bound(game, depth=2).bound == best
+
+
+# ------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": -1},
+        {"depth": MAX_DEPTH + 1},
+        {"depth": "2"},
+        {"depth": True},
+        {"exact_max": -1},
+        {"exact_max": 2.5},
+        {"exact_seconds": 0},
+        {"exact_seconds": None},
+        {"memory": 0},
+        {"history": [("1234", (4, 0))]},  # already won
+        {"history": [("1234", (4, 0)), ("1235", (0, 0))]},
+        {"history": [("1234", (0, 0)), ("1234", (1, 0))]},  # nothing left
+        {"history": [("12345", (0, 0))]},  # not a code
+        {"history": [("1234", (5, 0))]},  # not a score
+    ],
+)
+def test_bad_input_is_refused(kwargs):
+    with pytest.raises(MastermindError):
+        lower_bound(Game(4, 6), **kwargs)
+
+
+def test_not_a_game():
+    with pytest.raises(MastermindError):
+        lower_bound("4,6")
+
+
+# ------------------------------------------------------------------------ the script
+def run_script(monkeypatch, capsys, *args):
+    monkeypatch.setattr(sys, "argv", ["bracket_5_8.py", *args])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(ROOT / "scripts" / "bracket_5_8.py"), run_name="__main__")
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_script_on_a_small_game(tmp_path, monkeypatch, capsys):
+    out, cache_file = tmp_path / "b.json", tmp_path / "b.jsonl"
+    args = ["--game", "4,5", "--depth", "2", "--out", str(out), "--cache", str(cache_file)]
+    run_script(monkeypatch, capsys, *args)
+    first = json.loads(out.read_text())
+    assert first["final"] and first["lower"] == 2463  # the optimum of [4,5]
+    assert first["openings"][0]["bound"] == first["lower"]
+    for o in first["openings"]:
+        assert o["bound"] == first["secrets"] + sum(p["bound"] for p in o["parts"])
+        assert o["bound"] <= optimal(Game(4, 5), first=o["guess"]).total
+    lines = cache_file.read_text().splitlines()
+    run_script(monkeypatch, capsys, *args)  # resumed: every bound from the cache
+    assert cache_file.read_text().splitlines() == lines
+    assert json.loads(out.read_text())["lower"] == first["lower"]
