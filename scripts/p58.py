@@ -130,22 +130,7 @@ class FocusPlan(ExistsPlan):
             s, part = self.parts[i][t]
             if s in self.answers[i] or self.state(i) is False:
                 continue
-            g = self.openings[i]
-            key = f"exists/{g}/{s}/{self.d - 1}"
-            self.units[key] = (i, s)
-            return Unit(
-                key,
-                "mastermind.units_bounds:exists_unit",
-                {
-                    "cands": part,
-                    "d": self.d - 1,
-                    "candidates_only": self.search.candidates_only,
-                    "symmetry": self.search.symmetry,
-                    "memory": self.search.memory,
-                    "history": np.array([g], dtype=np.int32),
-                },
-                int(part.size),
-            )
+            return self.question(i, s, part)
         return None
 
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
@@ -589,6 +574,21 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- projection
+def _level() -> dict[str, Any]:
+    """A level's tallies (guesses left), all zero."""
+    return {
+        "units": 0,
+        "split": 0,
+        "solvable": 0,
+        "refuted": 0,
+        "solvable_s": 0.0,
+        "refuted_s": 0.0,
+        "guesses": 0,
+        "subs": 0,
+        "refuted_guesses": 0,
+    }
+
+
 def projection(
     game: Game,
     d: int,
@@ -623,20 +623,7 @@ def projection(
     levels: dict[int, dict[str, Any]] = {}
     for k, r in rows.items():
         e = d - 1 - depth_of(k)
-        lv = levels.setdefault(
-            e,
-            {
-                "units": 0,
-                "split": 0,
-                "solvable": 0,
-                "refuted": 0,
-                "solvable_s": 0.0,
-                "refuted_s": 0.0,
-                "guesses": 0,
-                "subs": 0,
-                "refuted_guesses": 0,
-            },
-        )
+        lv = levels.setdefault(e, _level())
         lv["units"] += 1
         if r["split"]:
             lv["split"] += 1
@@ -657,20 +644,7 @@ def projection(
     model = {}
     lowest = min(levels, default=d - 1)
     for e in range(lowest, d):
-        lv = levels.get(
-            e,
-            {
-                "units": 0,
-                "split": 0,
-                "solvable": 0,
-                "refuted": 0,
-                "solvable_s": 0.0,
-                "refuted_s": 0.0,
-                "guesses": 0,
-                "subs": 0,
-                "refuted_guesses": 0,
-            },
-        )
+        lv = levels.get(e) or _level()
         answered = lv["solvable"] + lv["refuted"]
         mean = (lv["solvable_s"] + lv["refuted_s"]) / answered if answered else budget
         ms = lv["solvable_s"] / lv["solvable"] if lv["solvable"] else mean

@@ -104,6 +104,22 @@ def test_an_optimal_search_on_the_cluster_is_the_in_process_one(workers, n, k):
     assert there.tree == here.tree
 
 
+def killer(workers, killed, after):
+    """A progress callback that, once ``after`` units are done (and not all), kills a
+    busy worker (SIGKILL) once, noting it in ``killed``."""
+
+    def kill_one(done, total):
+        if killed or done < after or done >= total:
+            return
+        busy = [w for w, tasks in workers.processing().items() if tasks]
+        pids = workers.run(os.getpid, workers=busy[:1] or None)
+        pid = next(iter(pids.values()))
+        os.kill(pid, signal.SIGKILL)
+        killed.append((pid, done, total))
+
+    return kill_one
+
+
 def test_a_worker_killed_in_the_middle_changes_nothing(workers, tmp_path):
     """At the first finished unit, a worker running others is killed: Dask runs its units
     again elsewhere (its nanny starts a new worker) and the answer is the same."""
@@ -111,15 +127,7 @@ def test_a_worker_killed_in_the_middle_changes_nothing(workers, tmp_path):
     here = analyze(game, "minmax")
     path = str(tmp_path / "k.sqlite")
     killed = []
-
-    def kill_one(done, total):
-        if killed or done < 1 or done >= total:
-            return
-        busy = [w for w, tasks in workers.processing().items() if tasks]
-        pids = workers.run(os.getpid, workers=busy[:1] or None)
-        pid = next(iter(pids.values()))
-        os.kill(pid, signal.SIGKILL)
-        killed.append((pid, done, total))
+    kill_one = killer(workers, killed, after=1)
 
     there = analyze(game, "minmax", client=workers, checkpoint=path, progress=kill_one)
     assert killed, "the run ended before a worker could be killed"
@@ -165,15 +173,7 @@ def test_a_worker_killed_in_the_middle_of_an_optimal_split_changes_nothing(worke
     game = Game(4, 5)
     here = optimal(game)
     killed = []
-
-    def kill_one(done, total):
-        if killed or done < 5 or done >= total:
-            return
-        busy = [w for w, tasks in workers.processing().items() if tasks]
-        pids = workers.run(os.getpid, workers=busy[:1] or None)
-        pid = next(iter(pids.values()))
-        os.kill(pid, signal.SIGKILL)
-        killed.append((pid, done, total))
+    kill_one = killer(workers, killed, after=5)
 
     path = str(tmp_path / "ko.sqlite")
     there = optimal(game, client=workers, checkpoint=path, unit_seconds=0, progress=kill_one)
@@ -189,15 +189,7 @@ def test_a_worker_killed_in_the_middle_of_a_split_changes_nothing(workers, tmp_p
     here = analyze(game, "entropy", tree=True)
     path = str(tmp_path / "ks.sqlite")
     killed = []
-
-    def kill_one(done, total):
-        if killed or done < 5 or done >= total:
-            return
-        busy = [w for w, tasks in workers.processing().items() if tasks]
-        pids = workers.run(os.getpid, workers=busy[:1] or None)
-        pid = next(iter(pids.values()))
-        os.kill(pid, signal.SIGKILL)
-        killed.append((pid, done, total))
+    kill_one = killer(workers, killed, after=5)
 
     there = analyze(
         game,

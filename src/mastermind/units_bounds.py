@@ -312,7 +312,7 @@ class ExistsPlan:
         return len(self.units)
 
     def next(self) -> Optional[Unit]:
-        for i, g in enumerate(self.openings):
+        for i in range(len(self.openings)):
             st = self.state(i)
             stop = self._first_false(i)
             while self.offered[i] < stop:
@@ -320,24 +320,30 @@ class ExistsPlan:
                 self.offered[i] += 1
                 if s in self.answers[i]:
                     continue
-                key = f"exists/{g}/{s}/{self.d - 1}"
-                self.units[key] = (i, s)
-                return Unit(
-                    key,
-                    "mastermind.units_bounds:exists_unit",
-                    {
-                        "cands": part,
-                        "d": self.d - 1,
-                        "candidates_only": self.search.candidates_only,
-                        "symmetry": self.search.symmetry,
-                        "memory": self.search.memory,
-                        "history": np.array([g], dtype=np.int32),
-                    },
-                    int(part.size),
-                )
+                return self.question(i, s, part)
             if st is True:
                 return None  # later openings are not needed
         return None
+
+    def question(self, i: int, s: int, part: np.ndarray) -> Unit:
+        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer,
+        keyed ``exists/OPENING/SLOT/GUESSES``, registered as offered."""
+        g = self.openings[i]
+        key = f"exists/{g}/{s}/{self.d - 1}"
+        self.units[key] = (i, s)
+        return Unit(
+            key,
+            "mastermind.units_bounds:exists_unit",
+            {
+                "cands": part,
+                "d": self.d - 1,
+                "candidates_only": self.search.candidates_only,
+                "symmetry": self.search.symmetry,
+                "memory": self.search.memory,
+                "history": np.array([g], dtype=np.int32),
+            },
+            int(part.size),
+        )
 
     def valid(self, unit: Unit, result: dict[str, Any]) -> bool:
         """Whether a recorded answer holds for its unit: a yes or a no, and with a yes a
