@@ -24,6 +24,14 @@ from mastermind.strategies import first_guess
 from mastermind.units_analysis import AnalysisPlan, scan_block
 
 
+def drain(plan):
+    """Every unit the plan offers now, in its order."""
+    units = []
+    while (u := plan.next()) is not None:
+        units.append(u)
+    return units
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("n", type=int)
@@ -50,12 +58,7 @@ def main() -> None:
     out["first"] = game.format_code(g0)
     plan = AnalysisPlan(game, g0, how, False, False, True, False)
     out["plan_seconds"] = plan.client_seconds
-    units = []
-    while True:
-        u = plan.next()
-        if u is None:
-            break
-        units.append(u)
+    units = drain(plan)
     scans = [u for u in units if u.key.startswith("scan/")]
     walks = [u for u in units if not u.key.startswith("scan/")]
     nodes = sorted({u.key[5:].rsplit(":", 1)[0] for u in scans})
@@ -115,12 +118,7 @@ def main() -> None:
         for u, a in zip(scans, answers):
             plan.take(u, a)
         out["level3_plan_seconds"] = plan.client_seconds - before
-        more = []
-        while True:
-            u = plan.next()
-            if u is None:
-                break
-            more.append(u)
+        more = drain(plan)
         s3 = [u for u in more if u.key.startswith("scan/")]
         w3 = [u for u in more if not u.key.startswith("scan/")]
         p3 = [u.size * (u.args["hi"] - u.args["lo"]) for u in s3]
