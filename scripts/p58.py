@@ -295,6 +295,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             status = "time-limit"
         except KeyboardInterrupt:
             status = "interrupted"
+        run.store.flush()  # (read below through a connection of its own)
         counts = {
             "ran": recorded_since(path, wall0),
             "recorded_before": before,

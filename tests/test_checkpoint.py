@@ -228,3 +228,110 @@ def test_a_custom_game_is_identified_by_its_score_table(tmp_path):
     assert best.total == optimal(two_d()).total
     with pytest.raises(CheckpointError, match="another run"):
         optimal(two_d(4), checkpoint=path)
+
+
+def _rows_seen_elsewhere(path: str) -> int:
+    """The rows another connection reads: those committed."""
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("SELECT COUNT(*) FROM units").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_rows_are_committed_together_and_all_at_the_close(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    with open_checkpoint(path, "analyze", GAME, {}) as store:
+        store.commit_seconds = 3600.0
+        store.record("walk/0", "d0", {"v": 1}, size=1, seconds=0.1)
+        store.record("walk/1", "d1", {"v": 2}, size=1, seconds=0.1)
+        assert len(store) == 2  # the run itself reads them at once
+        assert _rows_seen_elsewhere(path) == 0  # not committed within the hour
+        store.flush(due_only=True)
+        assert _rows_seen_elsewhere(path) == 0
+        store.flush()
+        assert _rows_seen_elsewhere(path) == 2
+        store.record("walk/2", "d2", {"v": 3}, size=1, seconds=0.1)
+    assert _rows_seen_elsewhere(path) == 3  # the close commits what waited
+
+
+def test_no_wait_commits_each_row(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    with open_checkpoint(path, "analyze", GAME, {}) as store:
+        store.commit_seconds = 0.0
+        for i in range(3):
+            store.record(f"walk/{i}", "d", {"v": i}, size=1, seconds=0.1)
+            assert _rows_seen_elsewhere(path) == i + 1
+
+
+def test_a_discard_commits_the_rows_waiting(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    with open_checkpoint(path, "analyze", GAME, {}) as store:
+        store.commit_seconds = 3600.0
+        store.record("walk/0", "d0", {"v": 1}, size=1, seconds=0.1)
+        store.record("walk/1", "d1", {"v": 2}, size=1, seconds=0.1)
+        store.discard("walk/0")
+        assert _rows_seen_elsewhere(path) == 1
+
+
+def test_a_run_killed_outright_resumes_to_the_uninterrupted_answer(tmp_path):
+    """SIGKILL (no handler, no close) once some rows are committed: the file is whole and
+    the same command finishes with the uninterrupted answer, reusing what was committed."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import mastermind
+
+    path = str(tmp_path / "c.sqlite")
+    src = os.path.dirname(os.path.dirname(mastermind.__file__))
+    cmd = [
+        sys.executable,
+        "-m",
+        "mastermind",
+        "analyze",
+        "-n",
+        "5",
+        "-k",
+        "6",
+        "--strategy",
+        "minmax",
+        "--checkpoint",
+        path,
+        "--unit-seconds",
+        "0",
+        "--jobs",
+        "1",
+        "--json",
+        "--no-progress",
+    ]
+    env = dict(os.environ, PYTHONPATH=src)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if _rows_seen_elsewhere(path) >= 1:  # the first second's rows
+                    break
+            except sqlite3.Error:
+                pass
+            time.sleep(0.05)
+        killed = proc.poll() is None
+        if killed:
+            proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    kept = _rows_seen_elsewhere(path)
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    result = json.loads(done.stdout)
+    assert result["total"] == analyze(Game(5, 6), "minmax").total
+    if killed:  # (a machine fast enough finishes first: then the resume is whole)
+        assert kept >= 1
+        assert result["units_resumed"] >= kept

@@ -85,7 +85,7 @@ walked in one unit.  Larger games have larger blocks (:func:`scan_block`)."""
 SCAN_BLOCKS = 1 << 16
 """A game's block holds at least 1 / SCAN_BLOCKS of its whole first scan (secrets x
 guesses): [8,8]'s blocks are 4.4e9 pairs (a few seconds), so that its scans make
-thousands of units, not a hundred thousand (a client records about 60 units a second)."""
+thousands of units, not a hundred thousand (the client plans and records each one)."""
 
 
 def scan_block(game: Any) -> int:

@@ -15,8 +15,12 @@ answer): an answer copied onto another unit's row, or damaged, is found on readi
 (:class:`DamagedRow`) and the unit runs again; the plans also check that each answer
 holds for its unit (``Plan.valid``).  A file that is not a checkpoint of this package,
 or whose header is damaged, is refused in one line.
-Each row is written in a transaction of its own as soon as its unit finishes, so a
-stop at any moment leaves every recorded unit whole and nothing half-written.
+Rows are committed together, at most :data:`COMMIT_SECONDS` after their units finish
+(the engine asks between its waits) and at once when the run ends, stops or fails
+(:meth:`Checkpoint.close`): one synchronous commit a second rather than one a unit, so
+a client keeps up with thousands of workers.  A stop at any moment leaves every
+committed unit whole and nothing half-written; a run killed outright (``kill -9``, power
+loss) loses at most the units of its last second, which run again.
 
 >>> import pathlib, tempfile
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.sqlite"
@@ -50,6 +54,7 @@ import numpy as np
 from ..errors import MastermindError
 
 __all__ = [
+    "COMMIT_SECONDS",
     "FORMAT",
     "Checkpoint",
     "CheckpointError",
@@ -141,13 +146,35 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-class Checkpoint:
-    """An open checkpoint (from :func:`open_checkpoint`)."""
+COMMIT_SECONDS = 1.0
+"""Seconds a finished unit's row may wait before it is committed (with the others of
+that second): 0 commits each row as it is recorded."""
 
-    def __init__(self, path: str, conn: sqlite3.Connection):
+
+class Checkpoint:
+    """An open checkpoint (from :func:`open_checkpoint`).  Its rows are committed by
+    :meth:`flush` (at most ``commit_seconds`` after they are recorded, when the caller
+    asks) and by :meth:`close`; reads see them at once."""
+
+    def __init__(self, path: str, conn: sqlite3.Connection, commit_seconds: float = COMMIT_SECONDS):
         self.path = path
         self._conn = conn
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
+        self.commit_seconds = float(commit_seconds)
+        self._dirty = False
+        self._committed = time.monotonic()
+
+    def flush(self, due_only: bool = False) -> None:
+        """Commit the rows recorded since the last commit (with ``due_only``, only once
+        ``commit_seconds`` have passed since it)."""
+        if not self._dirty:
+            return
+        now = time.monotonic()
+        if due_only and now - self._committed < self.commit_seconds:
+            return
+        self._conn.commit()
+        self._dirty = False
+        self._committed = now
 
     def keys(self) -> set[str]:
         """The keys of the units recorded so far."""
@@ -180,9 +207,12 @@ class Checkpoint:
             ) from None
 
     def discard(self, key: str) -> None:
-        """Drop the row of unit ``key`` (a damaged or wrong answer)."""
+        """Drop the row of unit ``key`` (a damaged or wrong answer), committed at once
+        (with any rows waiting)."""
         with self._conn:
             self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
+        self._dirty = False
+        self._committed = time.monotonic()
 
     def record(
         self,
@@ -196,31 +226,34 @@ class Checkpoint:
         parent: str = "",
         split: bool = False,
     ) -> None:
-        """Write one finished unit, in a transaction of its own (a later answer for the
-        same key, e.g. an exact value replacing a bound, replaces the row); ``parent``
-        (the unit that split into this one) and ``split`` (this answer is a split: its
-        sub-units follow) go to the table ``splits`` in the same transaction."""
+        """Write one finished unit (a later answer for the same key, e.g. an exact value
+        replacing a bound, replaces the row), committed with the others of its second
+        (:meth:`flush`); ``parent`` (the unit that split into this one) and ``split``
+        (this answer is a split: its sub-units follow) go to the table ``splits``,
+        written first: a stop between the two leaves a ``splits`` row no unit joins, never
+        a unit without its split flag."""
         blob = encode(result)
-        with self._conn:
+        if parent or split:
             self._conn.execute(
-                "INSERT OR REPLACE INTO units (key, digest, size, seconds, worker, finished, "
-                "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    digest,
-                    int(size),
-                    float(seconds),
-                    worker or self.worker,
-                    time.time(),
-                    blob,
-                    checksum(key, digest, blob),
-                ),
+                "INSERT OR REPLACE INTO splits (key, parent, split) VALUES (?, ?, ?)",
+                (key, str(parent), int(bool(split))),
             )
-            if parent or split:
-                self._conn.execute(
-                    "INSERT OR REPLACE INTO splits (key, parent, split) VALUES (?, ?, ?)",
-                    (key, str(parent), int(bool(split))),
-                )
+        self._conn.execute(
+            "INSERT OR REPLACE INTO units (key, digest, size, seconds, worker, finished, "
+            "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                digest,
+                int(size),
+                float(seconds),
+                worker or self.worker,
+                time.time(),
+                blob,
+                checksum(key, digest, blob),
+            ),
+        )
+        self._dirty = True
+        self.flush(due_only=True)
 
     def units(self) -> list[tuple[str, str, int, float, bool]]:
         """(key, parent, size, seconds, split) of every recorded unit in the order they
@@ -257,7 +290,11 @@ class Checkpoint:
         return _parse_header(self.path, self._conn.execute("SELECT name, value FROM header"))
 
     def close(self) -> None:
-        self._conn.close()
+        """Commit what is waiting, then close the file."""
+        try:
+            self.flush()
+        finally:
+            self._conn.close()
 
     def __enter__(self) -> "Checkpoint":
         return self

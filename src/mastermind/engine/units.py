@@ -541,7 +541,9 @@ class _Loop:
             self.counts.records.append((unit.key, parent, unit.size, seconds, split))
             self._arrive(unit, result)
             if self.plan.done():
-                return
+                break
+        if self.store is not None:  # the rows of the last second, committed
+            self.store.flush(due_only=True)
 
     # ------------------------------------------------------------------ splits
     def _arrive(self, unit: Unit, result: dict[str, Any]) -> None:
