@@ -7,6 +7,7 @@ import os
 import sqlite3
 import stat
 import zipfile
+from contextlib import closing
 
 import numpy as np
 import pytest
@@ -55,7 +56,7 @@ def test_answers_are_stored_without_pickle(tmp_path):
     path = str(tmp_path / "c.sqlite")
     with open_checkpoint(path, "analyze", GAME, {}) as store:
         store.record("walk/0", "d0", answer, size=2, seconds=0.1)
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         (blob,) = conn.execute("SELECT result FROM units WHERE key = 'walk/0'").fetchone()
     with zipfile.ZipFile(io.BytesIO(blob)) as z:
         assert sorted(z.namelist()) == ["recs.npy", "value.npy"]
@@ -87,11 +88,11 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path, kind, game, params, wh
 def test_a_checkpoint_of_another_version_or_format_is_refused(tmp_path):
     path = str(tmp_path / "c.sqlite")
     open_checkpoint(path, "analyze", GAME, {}).close()
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE header SET value = '\"0.0.1\"' WHERE name = 'version'")
     with pytest.raises(CheckpointError, match="written by mastermind 0.0.1"):
         open_checkpoint(path, "analyze", GAME, {})
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE header SET value = '99' WHERE name = 'format'")
     with pytest.raises(CheckpointError, match="has format 99"):
         open_checkpoint(path, "analyze", GAME, {})
@@ -103,7 +104,7 @@ def test_files_that_cannot_be_checkpoints_are_refused(tmp_path):
     with pytest.raises(CheckpointError, match="not a mastermind checkpoint"):
         open_checkpoint(str(text), "analyze", GAME, {})
     other = tmp_path / "other.sqlite"
-    with sqlite3.connect(other) as conn:
+    with closing(sqlite3.connect(other)) as conn, conn:
         conn.execute("CREATE TABLE t (x)")
     with pytest.raises(CheckpointError, match="not a mastermind checkpoint"):
         open_checkpoint(str(other), "analyze", GAME, {})

@@ -7,6 +7,7 @@ run again.  A damaged header is refused in one line naming the file."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
 
 
 def rows(path: str) -> dict[str, tuple[str, int, bytes]]:
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         return {
             k: (d, s, r)
             for k, d, s, r in conn.execute("SELECT key, digest, size, result FROM units")
@@ -38,7 +39,7 @@ def rows(path: str) -> dict[str, tuple[str, int, bytes]]:
 def put(path: str, key: str, blob: bytes, *, seal: bool) -> None:
     """Write ``blob`` as the answer of ``key``; ``seal``: with a matching checksum (as
     someone who knows the format would)."""
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         (digest,) = conn.execute("SELECT digest FROM units WHERE key = ?", (key,)).fetchone()
         conn.execute("UPDATE units SET result = ? WHERE key = ?", (blob, key))
         if seal:
@@ -97,7 +98,7 @@ def test_a_size_that_is_not_a_number_is_a_damaged_row(tmp_path):
     game = Game(4, 6)
     analyze(game, checkpoint=path)
     key = sorted(rows(path))[0]
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE units SET size = 'many' WHERE key = ?", (key,))
     with pytest.raises(CheckpointError, match="a.sqlite: is damaged") as e:
         read_costs(path)
@@ -154,7 +155,7 @@ def test_a_damaged_header_is_refused_in_one_line(tmp_path, value):
     path = str(tmp_path / "c.sqlite")
     with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}):
         pass
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE header SET value = ? WHERE name = 'params'", (value,))
     with pytest.raises(CheckpointError) as e:
         open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"})
@@ -168,7 +169,7 @@ def test_a_checkpoint_of_the_previous_format_is_refused(tmp_path):
     path = str(tmp_path / "c.sqlite")
     with open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"}):
         pass
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("UPDATE header SET value = '1' WHERE name = 'format'")
     with pytest.raises(CheckpointError, match="has format 1, this version reads format 2"):
         open_checkpoint(path, "analyze", GAME, {"strategy": "minmax"})

@@ -226,11 +226,12 @@ def test_a_special_file_is_refused_as_a_checkpoint(tmp_path, kind):
 # ---------------------------------------------------------------------- checkpoints
 def test_an_answer_copied_onto_another_unit_does_not_change_the_result(tmp_path):
     import sqlite3
+    from contextlib import closing
 
     path = tmp_path / "c.sqlite"
     first = run("analyze", "--checkpoint", str(path))
     assert first.returncode == 0 and "1296 secrets, total 5801" in first.stdout
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute(
             "UPDATE units SET result = (SELECT result FROM units WHERE key = "
             "'walk/1') WHERE key = 'walk/0'"
@@ -246,9 +247,10 @@ def test_an_answer_copied_onto_another_unit_does_not_change_the_result(tmp_path)
 
 def test_a_file_that_is_not_a_checkpoint_is_refused_in_one_line(tmp_path):
     import sqlite3
+    from contextlib import closing
 
     path = tmp_path / "c.sqlite"
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute("CREATE TABLE header (name TEXT, value TEXT)")
         conn.execute("INSERT INTO header VALUES ('package', ?)", ("[" * 50000,))
     conn.close()

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -219,7 +220,7 @@ def cli(*args, **kwargs):
 
 def rows(path):
     try:
-        with sqlite3.connect(path, timeout=1) as conn:
+        with closing(sqlite3.connect(path, timeout=1)) as conn, conn:
             return conn.execute("SELECT COUNT(*) FROM units").fetchone()[0]
     except sqlite3.Error:
         return 0

@@ -153,6 +153,7 @@ def test_a_scan_answer_that_does_not_hold_is_run_again(tmp_path, tiny_blocks, ch
     block, or given another key, is dropped with a warning (even with its checksum made
     to match), its unit runs again, and the answer stays right."""
     import sqlite3
+    from contextlib import closing
 
     from mastermind.engine.checkpoint import checksum, decode, encode
     from mastermind.engine.units import CheckpointWarning
@@ -161,7 +162,7 @@ def test_a_scan_answer_that_does_not_hold_is_run_again(tmp_path, tiny_blocks, ch
     here = analyze(game, "minmax", tree=True)
     path = tmp_path / "a.sqlite"
     analyze(game, "minmax", tree=True, checkpoint=str(path))
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         found = {
             k: (d, decode(r))
             for k, d, r in conn.execute("SELECT key, digest, result FROM units")
@@ -175,7 +176,7 @@ def test_a_scan_answer_that_does_not_hold_is_run_again(tmp_path, tiny_blocks, ch
     else:
         answer = dict(found[b][1], key=np.int64(int(found[b][1]["key"]) + 1))
     blob = encode(answer)
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn, conn:
         conn.execute(
             "UPDATE units SET result = ?, checksum = ? WHERE key = ?",
             (blob, checksum(b, found[b][0], blob), b),
