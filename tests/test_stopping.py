@@ -141,3 +141,41 @@ def test_kernel_flag_values():
     _, key, _ = _scan.best_guess(g.kernel, g.guesses, g.secrets, 0, 1, flag)
     assert flag.value == _core.STOP_NONE and key == 256
     assert np.isfinite(_core.monotonic())
+
+
+def test_a_walk_stopped_at_any_moment_raises_or_is_whole():
+    """Deadlines every microsecond into a walk of [5,5] (its nodes, their scans, the
+    moment between a node's look at the flag and its scan's first one): each walk raises
+    Stopped or gives the whole walk's answer, never a guess from a scan that examined
+    nothing (which read codes out of bounds) or was cut short."""
+    from mastermind import _walk
+
+    g = Game(5, 5)
+
+    def walk(stop=None):
+        return _walk.walk(
+            g.kernel,
+            g.guesses,
+            g.secrets,
+            _core.VAL_MINMAX,
+            cands_only=False,
+            shortcut_ok=True,
+            record=True,
+            symmetry=True,
+            blanks=True,
+            stop=stop,
+        )
+
+    dist, recs = walk()[:2]
+    finished = 0
+    for micro in range(600):
+        flag = new_flag()
+        flag.set_time_limit(micro * 1e-6)
+        try:
+            got = walk(flag)
+        except _core.Stopped:
+            assert flag.value == _core.STOP_DEADLINE
+            continue
+        assert np.array_equal(got[0], dist) and np.array_equal(got[1], recs)
+        finished += 1
+    assert finished < 600  # (the deadlines did cut walks)

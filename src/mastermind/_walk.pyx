@@ -29,7 +29,8 @@ from mastermind._core cimport (KIND_FIRST, KData, Kernel, MAX_DEPTH, MAX_SLOTS, 
                                SCORE_TABLE, STOP_DEADLINE, STOP_MEMORY, STOP_NONE,
                                STOP_REQUESTED, STOP_TOO_DEEP, StopFlag,
                                _absent_but_smallest, _append_record, _atomic_add, _hist,
-                               _new_pack, _slot, _stop_reason, _value, _with_stop)
+                               _halted, _new_pack, _slot, _stop_reason, _value,
+                               _with_stop)
 from mastermind._scan cimport (Best, _best, _best_init, _bound_noncandidate,
                                _class_bounds, _offer, _scan, _scan_parallel)
 from mastermind._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
@@ -229,6 +230,13 @@ cdef void _walk(Walk* w, const int32_t* c, Py_ssize_t m, int depth,
         g = w.first
     else:
         g = _choose(w, c, m, gl, ngl)
+        if g < 0 or _halted(d):
+            # a scan stopped part-way: its guess is void (-1 when it examined none), so
+            # nothing is played with it (the walk ends here, as at the next node)
+            w.error = _stop_reason(d)
+            if w.error == STOP_NONE:
+                w.error = STOP_MEMORY       # (no guess without a stop: out of memory)
+            return
     node = _record(w, parent, pslot, g, m, depth)
     if m == 1 and c[0] == g:
         w.dist[depth] += 1

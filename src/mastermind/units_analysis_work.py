@@ -358,19 +358,20 @@ def _node_guess(
     if symmetry and not candidates_only:
         guesses = _symmetry.canonical_guesses(game.kernel, game.guesses, t.history, flag)
     blanks = symmetry and game.guesses.size == game.size
-    return int(
-        _walk.choose(
-            game.kernel,
-            guesses,
-            t.cands,
-            how.kind,
-            candidates_only,
-            game.secrets_are_guesses,
-            1,
-            blanks,
-            flag,
-        )
+    g = _walk.choose(
+        game.kernel,
+        guesses,
+        t.cands,
+        how.kind,
+        candidates_only,
+        game.secrets_are_guesses,
+        1,
+        blanks,
+        flag,
     )
+    if flag.value != _core.STOP_NONE or g < 0:  # stopped part-way: the guess is void
+        raise Stopped("the scan was stopped")
+    return int(g)
 
 
 def _batches(sel: list[Task], most: int) -> list[int]:
