@@ -240,12 +240,18 @@ def _rows_seen_elsewhere(path: str) -> int:
         conn.close()
 
 
+def _two_rows_waiting(path: str):
+    """An open checkpoint that commits once an hour, two rows recorded in it."""
+    store = open_checkpoint(path, "analyze", GAME, {})
+    store.commit_seconds = 3600.0
+    store.record("walk/0", "d0", {"v": 1}, size=1, seconds=0.1)
+    store.record("walk/1", "d1", {"v": 2}, size=1, seconds=0.1)
+    return store
+
+
 def test_rows_are_committed_together_and_all_at_the_close(tmp_path):
     path = str(tmp_path / "c.sqlite")
-    with open_checkpoint(path, "analyze", GAME, {}) as store:
-        store.commit_seconds = 3600.0
-        store.record("walk/0", "d0", {"v": 1}, size=1, seconds=0.1)
-        store.record("walk/1", "d1", {"v": 2}, size=1, seconds=0.1)
+    with _two_rows_waiting(path) as store:
         assert len(store) == 2  # the run itself reads them at once
         assert _rows_seen_elsewhere(path) == 0  # not committed within the hour
         store.flush(due_only=True)
@@ -267,10 +273,7 @@ def test_no_wait_commits_each_row(tmp_path):
 
 def test_a_discard_commits_the_rows_waiting(tmp_path):
     path = str(tmp_path / "c.sqlite")
-    with open_checkpoint(path, "analyze", GAME, {}) as store:
-        store.commit_seconds = 3600.0
-        store.record("walk/0", "d0", {"v": 1}, size=1, seconds=0.1)
-        store.record("walk/1", "d1", {"v": 2}, size=1, seconds=0.1)
+    with _two_rows_waiting(path) as store:
         store.discard("walk/0")
         assert _rows_seen_elsewhere(path) == 1
 
