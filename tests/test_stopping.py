@@ -179,3 +179,68 @@ def test_a_walk_stopped_at_any_moment_raises_or_is_whole():
         assert np.array_equal(got[0], dist) and np.array_equal(got[1], recs)
         finished += 1
     assert finished < 600  # (the deadlines did cut walks)
+
+
+def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
+    """Python drops a KeyboardInterrupt raised while a ``__del__`` runs (a Ctrl-C or
+    SIGTERM arriving then): the command line's unraisable hook records it, and the loops
+    waiting for a kernel call and for units raise it again, stopping the work."""
+    import gc
+    import sys
+
+    from mastermind.cli import _lost_interrupt
+    from mastermind.stopping import ask_to_stop, take_stop_request
+
+    class Finaliser:
+        def __del__(self):
+            raise KeyboardInterrupt  # as a signal handler would, at that moment
+
+    seen = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = _lost_interrupt(seen.append)
+    try:
+        Finaliser()
+        gc.collect()
+        assert take_stop_request() and not take_stop_request()  # recorded, then taken
+        Finaliser.__del__ = lambda self: 1 / 0  # anything else goes to the hook before
+        Finaliser()
+        gc.collect()
+        assert seen and seen[0].exc_type is ZeroDivisionError and not take_stop_request()
+    finally:
+        sys.unraisablehook = previous
+
+    # a kernel call waited for: stopped within its next wait
+    g = Game(6, 9)
+    flag = new_flag()
+    timer = threading.Timer(0.3, ask_to_stop)
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_stoppable(lambda f: analyze_kernel_walk(g, f), flag)
+    assert time.monotonic() - t0 < 30 and flag.value == _core.STOP_REQUESTED
+
+    # units: the engine's loop raises it between its waits
+    def progress(done, total):
+        if done >= 2:
+            ask_to_stop()
+
+    with pytest.raises(KeyboardInterrupt):
+        analyze(Game(5, 6), checkpoint=str(tmp_path / "a.sqlite"), jobs=1, progress=progress)
+    assert not take_stop_request()
+
+
+def analyze_kernel_walk(g: Game, flag) -> object:
+    """[6,9]'s whole min-max walk in the kernel (about a minute: stopped long before)."""
+    from mastermind import _walk
+
+    return _walk.walk(
+        g.kernel,
+        g.guesses,
+        g.secrets,
+        _core.VAL_MINMAX,
+        cands_only=False,
+        shortcut_ok=True,
+        symmetry=True,
+        blanks=True,
+        stop=flag,
+    )

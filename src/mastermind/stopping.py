@@ -24,7 +24,15 @@ from typing import Any, Optional, TypeVar
 
 from . import _core
 
-__all__ = ["TimeLimitReached", "new_flag", "run_stoppable", "stopped", "Stopped"]
+__all__ = [
+    "TimeLimitReached",
+    "ask_to_stop",
+    "new_flag",
+    "run_stoppable",
+    "stopped",
+    "take_stop_request",
+    "Stopped",
+]
 
 T = TypeVar("T")
 Stopped = _core.Stopped
@@ -32,6 +40,26 @@ Stopped = _core.Stopped
 
 class TimeLimitReached(Exception):
     """A computation stopped by its time limit before it had an answer."""
+
+
+_ASKED = threading.Event()
+
+
+def ask_to_stop() -> None:
+    """Record a stop that could not be raised: Python drops an exception raised while a
+    finaliser (``__del__``) runs, so a Ctrl-C or SIGTERM arriving then would be lost and
+    the work go on (the command line's ``sys.unraisablehook`` calls this for a dropped
+    KeyboardInterrupt).  The loops that wait for the kernel and for units take it
+    (:func:`take_stop_request`) and raise KeyboardInterrupt."""
+    _ASKED.set()
+
+
+def take_stop_request() -> bool:
+    """Whether a stop was recorded (:func:`ask_to_stop`); the record is taken (cleared)."""
+    if not _ASKED.is_set():
+        return False
+    _ASKED.clear()
+    return True
 
 
 def new_flag(time_limit: Optional[float] = None) -> _core.StopFlag:
@@ -72,7 +100,7 @@ def run_stoppable(
         except Stopped:
             stopped(flag)
             raise
-        if flag.value == _core.STOP_REQUESTED:  # stopped from elsewhere: the result is void
+        if flag.value == _core.STOP_REQUESTED or take_stop_request():  # the result is void
             raise KeyboardInterrupt
         return result
     box: dict[str, Any] = {}
@@ -90,6 +118,8 @@ def run_stoppable(
     try:
         worker.start()
         while not finished.wait(0.1 if every else 0.05):
+            if take_stop_request():  # a Ctrl-C lost in a finaliser
+                raise KeyboardInterrupt
             if every:
                 every()
     except KeyboardInterrupt:

@@ -343,7 +343,7 @@ def execute(
     next units) with the same budget, recursively, and the plan's ``merge`` makes the
     parent's answer from theirs.  A split is recorded like an answer (with its parent),
     so a resume goes on from the sub-units, whatever budget it is given."""
-    from ..stopping import TimeLimitReached
+    from ..stopping import TimeLimitReached, take_stop_request
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
     loop = _Loop(plan, executor, store, unit_seconds)
@@ -360,6 +360,8 @@ def execute(
                 break
             if flag is not None:
                 stopped(flag)
+            if take_stop_request():  # a Ctrl-C lost in a finaliser
+                raise KeyboardInterrupt
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeLimitReached("the time limit was reached")
             if progress is not None and loop.counts.ran != reported:
