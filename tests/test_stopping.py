@@ -148,23 +148,10 @@ def test_a_walk_stopped_at_any_moment_raises_or_is_whole():
     moment between a node's look at the flag and its scan's first one): each walk raises
     Stopped or gives the whole walk's answer, never a guess from a scan that examined
     nothing (which read codes out of bounds) or was cut short."""
-    from mastermind import _walk
-
     g = Game(5, 5)
 
     def walk(stop=None):
-        return _walk.walk(
-            g.kernel,
-            g.guesses,
-            g.secrets,
-            _core.VAL_MINMAX,
-            cands_only=False,
-            shortcut_ok=True,
-            record=True,
-            symmetry=True,
-            blanks=True,
-            stop=stop,
-        )
+        return kernel_walk(g, stop, record=True)
 
     dist, recs = walk()[:2]
     finished = 0
@@ -216,7 +203,7 @@ def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
     timer.start()
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        run_stoppable(lambda f: analyze_kernel_walk(g, f), flag)
+        run_stoppable(lambda f: kernel_walk(g, f), flag)  # ([6,9]: about a minute)
     assert time.monotonic() - t0 < 30 and flag.value == _core.STOP_REQUESTED
 
     # units: the engine's loop raises it between its waits
@@ -229,8 +216,8 @@ def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
     assert not take_stop_request()
 
 
-def analyze_kernel_walk(g: Game, flag) -> object:
-    """[6,9]'s whole min-max walk in the kernel (about a minute: stopped long before)."""
+def kernel_walk(g: Game, flag, record: bool = False) -> object:
+    """The kernel's whole min-max walk of ``g`` (symmetry and absent colours on)."""
     from mastermind import _walk
 
     return _walk.walk(
@@ -240,6 +227,7 @@ def analyze_kernel_walk(g: Game, flag) -> object:
         _core.VAL_MINMAX,
         cands_only=False,
         shortcut_ok=True,
+        record=record,
         symmetry=True,
         blanks=True,
         stop=flag,
