@@ -138,9 +138,9 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
         warnings.showwarning = _show_warning  # one line each, as the errors
         if threading.current_thread() is not threading.main_thread():
             return _main(argv, out)
-        from ..stopping import take_stop_request
-
-        take_stop_request()  # (none left from an earlier command)
+        stopping = sys.modules.get("mastermind.stopping")
+        if stopping is not None:  # (none left from an earlier command; not imported
+            stopping.take_stop_request()  # here: --help loads no kernel)
         previous = signal.signal(signal.SIGTERM, _terminate)
         previous_hook = sys.unraisablehook
         sys.unraisablehook = _lost_interrupt(previous_hook)
@@ -176,10 +176,11 @@ def _lost_interrupt(previous: Any) -> Any:
     finaliser ran, which Python drops, is recorded instead
     (:func:`mastermind.stopping.ask_to_stop`), and the loops waiting for the work raise
     it again; anything else goes to the ``previous`` hook."""
-    from ..stopping import ask_to_stop
 
     def hook(unraisable: Any) -> None:
         if issubclass(unraisable.exc_type, KeyboardInterrupt):
+            from ..stopping import ask_to_stop  # (imported by then: work was running)
+
             ask_to_stop()
             return
         previous(unraisable)
