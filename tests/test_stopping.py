@@ -201,10 +201,9 @@ def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
     flag = new_flag()
     timer = threading.Timer(0.3, ask_to_stop)
     timer.start()
-    t0 = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        run_stoppable(lambda f: kernel_walk(g, f), flag)  # ([6,9]: about a minute)
-    assert time.monotonic() - t0 < 30 and flag.value == _core.STOP_REQUESTED
+    with pytest.raises(KeyboardInterrupt):  # (a walk left whole would return, not raise)
+        run_stoppable(lambda f: kernel_walk(g, f), flag)
+    assert flag.value == _core.STOP_REQUESTED  # the kernel was told to stop
 
     # units: the engine's loop raises it between its waits
     def progress(done, total):
