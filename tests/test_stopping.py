@@ -143,29 +143,111 @@ def test_kernel_flag_values():
     assert np.isfinite(_core.monotonic())
 
 
-def test_a_walk_stopped_at_any_moment_raises_or_is_whole():
-    """Deadlines every microsecond into a walk of [5,5] (its nodes, their scans, the
-    moment between a node's look at the flag and its scan's first one): each walk raises
-    Stopped or gives the whole walk's answer, never a guess from a scan that examined
-    nothing (which read codes out of bounds) or was cut short."""
-    g = Game(5, 5)
+def looks_at_flag(call) -> int:
+    """How many times ``call(flag)`` (single-threaded kernel work) looks at its stop flag
+    when it runs to the end."""
+    flag = _core.StopFlag()
+    flag.stop_after_polls(1 << 50)
+    call(flag)
+    return (1 << 50) - flag.polls_left
 
-    def walk(stop=None):
-        return kernel_walk(g, stop, record=True)
 
-    dist, recs = walk()[:2]
-    finished = 0
-    for micro in range(600):
+def test_stop_after_polls_is_a_deadline_at_a_chosen_look():
+    g = Game(4, 6)
+    scan = lambda f: _scan.best_guess(g.kernel, g.guesses, g.secrets, 0, 1, f)  # noqa: E731
+    looks = looks_at_flag(scan)
+    assert looks > 1
+    for polls, stops in ((0, True), (looks - 1, True), (looks, False)):
+        flag = _core.StopFlag()
+        flag.stop_after_polls(polls)
+        _, key, _ = scan(flag)
+        assert (flag.value == _core.STOP_DEADLINE) == stops
+        assert stops or (key == 256 and flag.polls_left == 0)
+    assert _core.StopFlag().polls_left == -1
+
+
+def test_a_walk_stopped_at_any_look_at_its_flag_raises_or_is_whole():
+    """A deadline at every look a whole [4,6] walk takes at its stop flag (its nodes,
+    their scans, the moment between a node's look and its scan's first one): each walk
+    raises Stopped or gives the whole walk's answer, never a guess from a scan that
+    examined nothing (which read codes out of bounds) or was cut short."""
+    g = Game(4, 6)
+    dist, recs = kernel_walk(g, None, record=True)[:2]
+    looks = looks_at_flag(lambda f: kernel_walk(g, f, record=True))
+    assert looks > 1000  # (the nodes and the scans)
+    for polls in range(looks + 1):
         flag = new_flag()
-        flag.set_time_limit(micro * 1e-6)
+        flag.stop_after_polls(polls)
         try:
-            got = walk(flag)
+            got = kernel_walk(g, flag, record=True)
         except _core.Stopped:
-            assert flag.value == _core.STOP_DEADLINE
+            assert flag.value == _core.STOP_DEADLINE and polls < looks
             continue
+        assert polls == looks
         assert np.array_equal(got[0], dist) and np.array_equal(got[1], recs)
-        finished += 1
-    assert finished < 600  # (the deadlines did cut walks)
+
+
+@pytest.mark.parametrize("n,k,max_guesses", [(3, 6, 0), (5, 3, 0), (4, 4, 4), (3, 5, 0)])
+def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_guesses):
+    """The optimal search stopped at every look it takes at its flag: either the whole
+    answer, or a stop whose proved lower bound is at most the optimum and whose best
+    strategy so far (when it has one) is a strategy for every secret, of the total it
+    claims, no better than the optimum (and within the guess limit)."""
+    from mastermind import _optimal
+    from mastermind.optimal_search import new_optimizer
+    from mastermind.records import replay
+
+    g = Game(n, k)
+    cands = np.ascontiguousarray(g.secrets)
+    none = np.zeros(0, dtype=np.int32)
+
+    def run(flag=None):
+        return new_optimizer(g, False, 1 << 24, 1).run(cands, none, max_guesses, 0, -1, flag)
+
+    status, best, _, tree = run()
+    assert status == _optimal.RUN_OPTIMUM
+    looks = looks_at_flag(run)
+    trees = 0
+    for polls in range(looks + 1):
+        flag = new_flag()
+        flag.stop_after_polls(polls)
+        got = run(flag)
+        if polls == looks:
+            assert got[0] == status and got[1] == best and np.array_equal(got[3], tree)
+            continue
+        assert got[0] == _optimal.RUN_STOPPED and got[2] <= best
+        if got[1] < 0:
+            assert len(got[3]) == 0
+            continue
+        trees += 1
+        total, deepest = replay(g, got[3], cands)
+        assert total == got[1] >= best and deepest <= (max_guesses or deepest)
+    assert trees  # (some stops had a strategy to give)
+
+
+@pytest.mark.parametrize("n,k,d", [(4, 5, 5), (4, 5, 4), (5, 4, 5), (3, 6, 4)])
+def test_a_worst_case_search_stopped_at_any_look_gives_no_answer(n, k, d):
+    """``solution_exists``'s search stopped at every look it takes at its flag answers
+    -1 (stopped, no guess) until the look that lets it finish with the whole answer."""
+    from mastermind.search import Search
+
+    g = Game(n, k)
+    cands = np.ascontiguousarray(g.secrets)
+
+    def search():
+        return Search(g, g.guesses, False, True, 1 << 24).core
+
+    whole = search().run(cands, d, 0)
+    looks = looks_at_flag(lambda f: search().run(cands, d, 0, f))
+    for polls in range(looks + 1):
+        flag = new_flag()
+        flag.stop_after_polls(polls)
+        s = search()
+        got = s.run(cands, d, 0, flag)
+        if polls < looks:
+            assert got == (-1, -1) and s.aborted == _core.STOP_DEADLINE
+        else:
+            assert got == whole
 
 
 def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):

@@ -126,6 +126,8 @@ cdef struct KData:
                           # that see it nonzero return at once, their results void;
                           # STOP_REQUESTED, or STOP_DEADLINE once the deadline passed
     double deadline       # CLOCK_MONOTONIC seconds after which scans stop (0: none)
+    int64_t* polls        # looks at the flag left before it is set as by a deadline
+                          # (NULL: no such count; StopFlag.stop_after_polls, for tests)
 
 
 cdef class Kernel:
@@ -146,6 +148,7 @@ cdef class Kernel:
 cdef class StopFlag:
     cdef int flag
     cdef double deadline
+    cdef int64_t polls
 
 
 # ------------------------------------------------------------------ defined in _core.pyx
@@ -169,9 +172,12 @@ cdef inline KData _with_stop(const KData* d, StopFlag stop):
     cdef KData out = d[0]
     out.stop = NULL
     out.deadline = 0
+    out.polls = NULL
     if stop is not None:
         out.stop = &stop.flag
         out.deadline = stop.deadline
+        if stop.polls >= 0:
+            out.polls = &stop.polls
     return out
 
 
@@ -185,6 +191,11 @@ cdef inline bint _halted(const KData* d) noexcept nogil:
     if d.deadline > 0 and _now() > d.deadline:
         d.stop[0] = STOP_DEADLINE
         return True
+    if d.polls != NULL:                 # (tests: a deadline at an exact look)
+        if d.polls[0] <= 0:
+            d.stop[0] = STOP_DEADLINE
+            return True
+        d.polls[0] -= 1
     return False
 
 

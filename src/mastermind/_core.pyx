@@ -245,6 +245,7 @@ cdef class Kernel:
         self.d.code_of = NULL
         self.d.stop = NULL
         self.d.deadline = 0
+        self.d.polls = NULL
 
     # Code indices <-> rows: the identity unless the kernel holds only some codes.
     def rows(self, codes):
@@ -378,6 +379,7 @@ cdef class StopFlag:
     def __cinit__(self):
         self.flag = STOP_NONE
         self.deadline = 0.0
+        self.polls = -1
 
     def set(self):
         """Ask the call to stop (``STOP_REQUESTED``)."""
@@ -395,6 +397,18 @@ cdef class StopFlag:
     def set_time_limit(self, double seconds):
         """Stop the calls made with this flag ``seconds`` from now (<= 0: no limit)."""
         self.deadline = _now() + seconds if seconds > 0 else 0.0
+
+    def stop_after_polls(self, int64_t polls):
+        """Stop the calls made with this flag at their look at it after ``polls`` looks,
+        as a deadline passing then would (``STOP_DEADLINE``); negative: no such count.
+        A deadline that falls at any chosen moment of a single-threaded call, for tests
+        (the calls look at the flag between runs of guesses and at every node)."""
+        self.polls = polls
+
+    @property
+    def polls_left(self):
+        """The looks left before :meth:`stop_after_polls` stops the calls (-1: none)."""
+        return self.polls
 
 
 def monotonic():
