@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Optional, TypeVar
 
 from . import _core
+from .interrupts import ask_to_stop, keeping_lost_interrupts, take_stop_request
 
 __all__ = [
     "TimeLimitReached",
@@ -40,26 +41,6 @@ Stopped = _core.Stopped
 
 class TimeLimitReached(Exception):
     """A computation stopped by its time limit before it had an answer."""
-
-
-_ASKED = threading.Event()
-
-
-def ask_to_stop() -> None:
-    """Record a stop that could not be raised: Python drops an exception raised while a
-    finaliser (``__del__``) runs, so a Ctrl-C or SIGTERM arriving then would be lost and
-    the work go on (the command line's ``sys.unraisablehook`` calls this for a dropped
-    KeyboardInterrupt).  The loops that wait for the kernel and for units take it
-    (:func:`take_stop_request`) and raise KeyboardInterrupt."""
-    _ASKED.set()
-
-
-def take_stop_request() -> bool:
-    """Whether a stop was recorded (:func:`ask_to_stop`); the record is taken (cleared)."""
-    if not _ASKED.is_set():
-        return False
-    _ASKED.clear()
-    return True
 
 
 def new_flag(time_limit: Optional[float] = None) -> _core.StopFlag:
@@ -116,12 +97,15 @@ def run_stoppable(
 
     worker = threading.Thread(target=target, name="mastermind-kernel", daemon=True)
     try:
-        worker.start()
-        while not finished.wait(0.1 if every else 0.05):
-            if take_stop_request():  # a Ctrl-C lost in a finaliser
+        with keeping_lost_interrupts():
+            worker.start()
+            while not finished.wait(0.1 if every else 0.05):
+                if take_stop_request():  # a Ctrl-C dropped in a finaliser
+                    raise KeyboardInterrupt
+                if every:
+                    every()
+            if take_stop_request():  # (dropped as the work ended: its result is void too)
                 raise KeyboardInterrupt
-            if every:
-                every()
     except KeyboardInterrupt:
         # (a Ctrl-C during start() or a wait: the worker is told, and waited for on its
         # own event, which an interrupted wait leaves intact, unlike an interrupted join)

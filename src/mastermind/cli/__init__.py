@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, Optional, TextIO
 
 from ..errors import MastermindError
+from ..interrupts import keeping_lost_interrupts, take_stop_request
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
@@ -138,17 +139,13 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
         warnings.showwarning = _show_warning  # one line each, as the errors
         if threading.current_thread() is not threading.main_thread():
             return _main(argv, out)
-        stopping = sys.modules.get("mastermind.stopping")
-        if stopping is not None:  # (none left from an earlier command; not imported
-            stopping.take_stop_request()  # here: --help loads no kernel)
+        take_stop_request()  # (none left from an earlier command)
         previous = signal.signal(signal.SIGTERM, _terminate)
-        previous_hook = sys.unraisablehook
-        sys.unraisablehook = _lost_interrupt(previous_hook)
         try:
-            return _main(argv, out)
+            with keeping_lost_interrupts():
+                return _main(argv, out)
         finally:
             signal.signal(signal.SIGTERM, previous)
-            sys.unraisablehook = previous_hook
 
 
 def _show_warning(
@@ -169,23 +166,6 @@ def _show_warning(
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM: stop as Ctrl-C does."""
     raise KeyboardInterrupt
-
-
-def _lost_interrupt(previous: Any) -> Any:
-    """A ``sys.unraisablehook``: a KeyboardInterrupt (Ctrl-C, SIGTERM) raised while a
-    finaliser ran, which Python drops, is recorded instead
-    (:func:`mastermind.stopping.ask_to_stop`), and the loops waiting for the work raise
-    it again; anything else goes to the ``previous`` hook."""
-
-    def hook(unraisable: Any) -> None:
-        if issubclass(unraisable.exc_type, KeyboardInterrupt):
-            from ..stopping import ask_to_stop  # (imported by then: work was running)
-
-            ask_to_stop()
-            return
-        previous(unraisable)
-
-    return hook
 
 
 def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:

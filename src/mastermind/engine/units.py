@@ -343,30 +343,36 @@ def execute(
     next units) with the same budget, recursively, and the plan's ``merge`` makes the
     parent's answer from theirs.  A split is recorded like an answer (with its parent),
     so a resume goes on from the sub-units, whatever budget it is given."""
-    from ..stopping import TimeLimitReached, take_stop_request
+    from ..interrupts import keeping_lost_interrupts, take_stop_request
+    from ..stopping import TimeLimitReached
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
     loop = _Loop(plan, executor, store, unit_seconds)
     reported = -1
     try:
-        while True:
-            loop.offer()
-            if plan.done():
-                break
-            if not loop.inflight:  # pragma: no cover - a plan that offers nothing, not done
-                raise RuntimeError(f"the {plan.kind} plan stalled")
-            loop.collect(flag)
-            if plan.done():
-                break
-            if flag is not None:
-                stopped(flag)
-            if take_stop_request():  # a Ctrl-C lost in a finaliser
+        with keeping_lost_interrupts():
+            while True:
+                loop.offer()
+                if plan.done():
+                    break
+                if not loop.inflight:  # pragma: no cover - a plan that offers nothing, not done
+                    raise RuntimeError(f"the {plan.kind} plan stalled")
+                loop.collect(flag)
+                if plan.done():
+                    break
+                if flag is not None:
+                    stopped(flag)
+                if take_stop_request():  # a Ctrl-C dropped in a finaliser
+                    raise KeyboardInterrupt
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise TimeLimitReached("the time limit was reached")
+                if progress is not None and loop.counts.ran != reported:
+                    reported = loop.counts.ran
+                    progress(
+                        reported, max(plan.known() + loop.extra - loop.counts.resumed, reported)
+                    )
+            if take_stop_request():  # (dropped as the last units ended)
                 raise KeyboardInterrupt
-            if deadline is not None and time.monotonic() >= deadline:
-                raise TimeLimitReached("the time limit was reached")
-            if progress is not None and loop.counts.ran != reported:
-                reported = loop.counts.ran
-                progress(reported, max(plan.known() + loop.extra - loop.counts.resumed, reported))
     except BaseException:
         if flag is not None and flag.value == _core.STOP_NONE:
             flag.set()  # units running on threads here stop within milliseconds
