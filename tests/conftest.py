@@ -1,7 +1,16 @@
 import os
+import signal
 
 import pytest
 from hypothesis import settings
+
+# The tests of Ctrl-C need Python's own SIGINT handler.  A shell that starts a command in
+# the background without job control (``cmd &`` in a script) makes it ignore SIGINT, and
+# Python then installs no handler: ``_thread.interrupt_main()`` does nothing, and the
+# programs the tests start inherit the ignored signal (seen as a test of Ctrl-C waiting
+# for a whole [5,8] search).  Put Python's handler back for the tests.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Deterministic property tests: the same examples on every run and machine.
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=150)

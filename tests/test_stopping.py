@@ -252,10 +252,11 @@ def test_a_worst_case_search_stopped_at_any_look_gives_no_answer(n, k, d):
 
 def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
     """Python drops a KeyboardInterrupt raised while a finaliser runs (a Ctrl-C landing
-    in a ``__del__`` that the garbage collector called: seen as a test of Ctrl-C that
-    waited for a [5,8] search to end): the loops that wait for a kernel call and for
-    units record it and raise it again, in library use as on the command line; anything
-    else a finaliser raises still goes to the hook in place before."""
+    in a ``__del__`` that the garbage collector called while the main thread waited: the
+    work then went on to its end, a [5,8] search's hours in library use): the loops that
+    wait for a kernel call and for units record it and raise it again, in library use as
+    on the command line; anything else a finaliser raises still goes to the hook in place
+    before."""
     import sys
 
     from mastermind.interrupts import keeping_lost_interrupts, take_stop_request
