@@ -267,7 +267,7 @@ def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
 
     class Faulty:
         def __del__(self):
-            1 / 0
+            raise ValueError("a faulty finaliser")
 
     def drop_an_interrupt():
         Finaliser()  # (finalised at once)
@@ -283,7 +283,7 @@ def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
         assert sys.unraisablehook is collect  # put back
     finally:
         sys.unraisablehook = previous
-    assert [u.exc_type for u in seen] == [ZeroDivisionError]
+    assert [u.exc_type for u in seen] == [ValueError]
 
     # a kernel call waited for: stopped at the wait after the drop
     g = Game(6, 9)
