@@ -9,10 +9,9 @@ the kernel, the highest target the CPU runs (``MASTERMIND_SIMD=baseline|avx2|avx
 at run time forces a lower one).  The C is generated once by Cython; each target
 compiles it with its own flags, through a one-line file in build/ that includes it.
 
-Set ``MASTERMIND_NATIVE=1`` to build once, for this machine only (``-march=native``:
-the modules beside their loaders in ``mastermind/``, where they are found first), as
-every build off x86-64 does (with the compiler's default target there, or
-``-mcpu=native`` with ``MASTERMIND_NATIVE=1``).  ``MASTERMIND_DEBUG=1`` builds with
+Set ``MASTERMIND_NATIVE=1`` to build once, for this machine only (``-march=native``,
+into ``mastermind/_targets/native/``), as every build off x86-64 does (with the
+compiler's default target there, or ``-mcpu=native`` with ``MASTERMIND_NATIVE=1``).  ``MASTERMIND_DEBUG=1`` builds with
 bounds checks and without optimisation, ``MASTERMIND_NO_OPENMP=1`` without threads.
 """
 
@@ -126,7 +125,7 @@ def _including(c_file: str, target: str) -> str:
     return str(path)
 
 
-def per_target(ext: Extension) -> list[Extension]:
+def per_target(ext: Extension, targets: dict[str, list[str]]) -> list[Extension]:
     """``ext`` (Cython's C) compiled once per target, as mastermind._targets.<target>.<name>."""
     name = ext.name.rsplit(".", 1)[1]
     [c_file] = ext.sources
@@ -138,14 +137,15 @@ def per_target(ext: Extension) -> list[Extension]:
             depends=[c_file, "src/mastermind/_kernel.h"],
             **COMMON,
         )
-        for target, flags in TARGETS.items()
+        for target, flags in targets.items()
     ]
 
 
 class BuildExt(build_ext):
-    """build_ext that compiles on every core, and, building the targets in place, makes
-    their folders and removes the modules a native build left beside their loaders (the
-    import system finds those first)."""
+    """build_ext that compiles on every core, and, building in place, makes the targets'
+    folders and removes the modules that builds before the targets' folders left beside
+    their loaders (never loaded: mastermind/__init__.py sends the kernel's imports to the
+    loaders)."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -153,19 +153,24 @@ class BuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self):
-        if self.inplace and not native and x86:
-            for target in TARGETS:
-                Path("src/mastermind/_targets", target).mkdir(parents=True, exist_ok=True)
+        if self.inplace:
+            folder = Path("src/mastermind")
+            for target in built:
+                (folder / "_targets" / target).mkdir(parents=True, exist_ok=True)
+            # another kind of build's modules (a native one hides the targets' and the
+            # other way round) and those of the builds that put them beside the loaders
+            others = [folder / "_targets" / t for t in ("native", *TARGETS) if t not in built]
             for name in MODULES:
-                for stale in Path("src/mastermind").glob(f"{name}.*.so"):
-                    print(f"removing {stale} (a native build's module)")
-                    stale.unlink()
+                for where in (folder, *others):
+                    for stale in where.glob(f"{name}.*.so"):
+                        print(f"removing {stale} (another build's module)")
+                        stale.unlink()
         super().run()
 
 
-if native or not x86:
-    extensions = kernel + probe
-else:
-    extensions = [t for ext in kernel for t in per_target(ext)] + probe
+# A build for one machine is one more target, with no flags of its own: the loaders find
+# it first when it is there (mastermind.simd).
+built = {"native": []} if native or not x86 else TARGETS
+extensions = [t for ext in kernel for t in per_target(ext, built)] + probe
 
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})

@@ -1,5 +1,6 @@
 """The kernel built for several CPUs (setup.py's targets) and chosen at its first import
-(mastermind.simd): the forced target is honoured and reported, a target above the CPU
+(mastermind.simd): only through its loaders, whatever an older build left beside them;
+the forced target is honoured and reported, a target above the CPU
 falls back with a warning, a name that is no target is refused, and every target this
 CPU runs gives the same answers (scores, partitions, choice-rule scans, analyses, a
 worst case, an optimum)."""
@@ -16,7 +17,8 @@ from mastermind import simd
 
 SRC = Path(simd.__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(
+# the tests of the choice of a target (a build for one machine has nothing to choose)
+choosing = pytest.mark.skipif(
     simd.native_build(), reason="a build for one machine: there is nothing to choose"
 )
 
@@ -44,11 +46,13 @@ print(json.dumps({"target": simd.target(), "simd": _core.SIMD, "core": _core.__f
 VECTORS = {"baseline": "none", "avx2": "avx2", "avx512": "avx512"}
 
 
+@choosing
 def test_the_cpu_runs_the_baseline_and_the_targets_are_ordered():
     runs = simd.supported()
     assert runs == simd.TARGETS[: len(runs)] and runs[0] == "baseline"
 
 
+@choosing
 @pytest.mark.parametrize("target", simd.TARGETS)
 def test_a_forced_target_is_honoured_and_reported(target):
     if target not in simd.supported():
@@ -62,12 +66,14 @@ def test_a_forced_target_is_honoured_and_reported(target):
         assert Path(got[module]).parent.parent.name == "_targets"
 
 
+@choosing
 def test_the_default_is_the_highest_target_the_cpu_runs():
     done = run(REPORT)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["target"] == simd.supported()[-1]
 
 
+@choosing
 def test_a_target_above_the_cpu_falls_back_with_a_warning():
     """A CPU that runs the baseline only (the probe made to say so) asked for avx512."""
     code = (
@@ -84,6 +90,7 @@ def test_a_target_above_the_cpu_falls_back_with_a_warning():
     assert second.startswith("RuntimeWarning MASTERMIND_SIMD=avx512: this CPU does not run")
 
 
+@choosing
 def test_a_name_that_is_no_target_is_refused():
     done = run("from mastermind import _core", "sse9")
     assert done.returncode != 0
@@ -93,6 +100,7 @@ def test_a_name_that_is_no_target_is_refused():
     )
 
 
+@choosing
 def test_the_command_line_refuses_it_in_one_line():
     done = run(
         "import sys\nfrom mastermind.cli import main\n"
@@ -148,6 +156,7 @@ def answers() -> dict[str, dict]:
     return got
 
 
+@choosing
 def test_every_target_gives_the_same_answers(answers):
     base = answers["baseline"]
     assert sum(d * c for d, c in base["analyze entropy False"]) == 5722  # published
@@ -156,3 +165,54 @@ def test_every_target_gives_the_same_answers(answers):
         assert got.keys() == base.keys()
         for key in base:
             assert got[key] == base[key], (target, key)
+
+
+def test_the_loaders_are_those_of_the_modules_setup_builds():
+    import ast
+
+    import mastermind
+
+    setup = (Path(__file__).resolve().parents[1] / "setup.py").read_text()
+    [built] = [
+        ast.literal_eval(node.value)
+        for node in ast.walk(ast.parse(setup))
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "MODULES"
+    ]
+    assert tuple(built) == mastermind._KERNEL_MODULES
+    for name in built:
+        assert "load_kernel(__name__)" in (simd.HERE / f"{name}.py").read_text()
+
+
+def test_a_compiled_module_left_beside_its_loader_is_never_loaded(tmp_path):
+    """An older install or build of the package may leave a compiled kernel module beside
+    its loader (``mastermind/_core.<abi>.so``), where the import system would find it
+    before the loader: the package still loads its build's modules, from their folder (a
+    copy of the installed package, with copies of two of them put beside their loaders)."""
+    import shutil
+
+    from mastermind import _core
+
+    copy = tmp_path / "mastermind"
+    shutil.copytree(simd.HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    own = Path(_core.__file__).parent.name  # the folder of the build this process runs
+    left = []
+    for name in ("_core", "_walk"):
+        module = simd._extension(copy / "_targets" / own, name)
+        assert module is not None
+        left.append(copy / module.name)
+        shutil.copy(module, left[-1])
+    code = (
+        "import json; from mastermind import simd, _core, _walk; "
+        "print(json.dumps([simd.native_build(), _core.__file__, _walk.__file__]))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MASTERMIND_SIMD"}
+    env["PYTHONPATH"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    native, core, walk = json.loads(done.stdout)
+    assert native == (own == "native")
+    for loaded in (core, walk):
+        assert Path(loaded).parent == copy / "_targets" / own
+        assert Path(loaded) not in left

@@ -13,12 +13,39 @@ comparison modules.  docs/architecture.md maps the modules.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os as _os
+import sys as _sys
 from typing import TYPE_CHECKING, Any
 
 # The kernel's threads wait for work asleep, not spinning: the analyses run many short
 # parallel regions, and spinning threads starve everything else on a busy machine.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+# The kernel's modules, each imported through its loader (``_core.py``, ...), which loads
+# the build for this CPU (mastermind.simd).  The import system's own finder would take a
+# compiled module of the same name beside a loader first: no build of this version puts
+# one there, but an older install or build of the package may have left one (of another
+# version of the kernel), so the loaders are found here, ahead of it.
+_KERNEL_MODULES = ("_core", "_scan", "_symmetry", "_walk", "_memo", "_search", "_optimal")
+
+
+class _KernelLoaders:
+    """A finder (``sys.meta_path``) of the kernel modules' loaders, and of nothing else."""
+
+    folder = _os.path.dirname(_os.path.abspath(__file__))
+    names = {f"{__name__}.{module}" for module in _KERNEL_MODULES}
+
+    @classmethod
+    def find_spec(cls, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname not in cls.names:
+            return None
+        loader = _os.path.join(cls.folder, fullname.rsplit(".", 1)[1] + ".py")
+        return importlib.util.spec_from_file_location(fullname, loader)
+
+
+if not any(getattr(f, "names", None) == _KernelLoaders.names for f in _sys.meta_path):
+    _sys.meta_path.insert(0, _KernelLoaders)
 
 # public name -> the module that defines it
 _EXPORTS = {

@@ -1,5 +1,5 @@
-"""Loads the kernel module ``_core`` built for this CPU (see mastermind.simd).  A build for one
-machine (MASTERMIND_NATIVE=1) puts the extension beside this file, where it is found first."""
+"""Loads the kernel module ``_core`` built for this CPU, or for this machine alone
+(see mastermind.simd)."""
 
 import sys
 

@@ -15,8 +15,13 @@ to the highest it does run, with a RuntimeWarning).  All the modules of a proces
 from the same target.
 
 A build for one machine (``MASTERMIND_NATIVE=1``, and every build off x86-64) puts the
-modules beside their loaders, where the import system finds them first: there is nothing
+modules in ``mastermind/_targets/native/``, found first when it is there: there is nothing
 to choose, ``MASTERMIND_SIMD`` is ignored and :func:`target` says ``"native"``.
+
+The package's ``__init__`` sends the import of each kernel module to its loader even when
+a compiled module of the same name lies beside the loader (the import system's own
+finder would take that one first): only an older install or build leaves one there, of
+another version of the kernel.
 
 >>> target() in ("baseline", "avx2", "avx512", "native")
 True
@@ -36,6 +41,7 @@ from .errors import MastermindError
 
 TARGETS = ("baseline", "avx2", "avx512")  # lowest first
 HERE = Path(__file__).resolve().parent
+NATIVE = HERE / "_targets" / "native"
 _chosen: str | None = None
 
 
@@ -49,8 +55,8 @@ def _extension(folder: Path, name: str) -> Path | None:
 
 
 def native_build() -> bool:
-    """Whether the kernel was built for one machine (its modules beside their loaders)."""
-    return _extension(HERE, "_core") is not None
+    """Whether the kernel was built for one machine (in ``_targets/native/``)."""
+    return _extension(NATIVE, "_core") is not None
 
 
 def supported() -> tuple[str, ...]:
