@@ -142,10 +142,11 @@ def per_target(ext: Extension, targets: dict[str, list[str]]) -> list[Extension]
 
 
 class BuildExt(build_ext):
-    """build_ext that compiles on every core, and, building in place, makes the targets'
-    folders and removes the modules that builds before the targets' folders left beside
-    their loaders (never loaded: mastermind/__init__.py sends the kernel's imports to the
-    loaders)."""
+    """build_ext that compiles on every core and clears, where it builds (the source tree
+    in place, build/lib for a wheel, which packs what it finds there), the kernel modules
+    of another kind of build (a native build's folder hides the targets', and the other way
+    round) and those that builds before the targets' folders put beside the loaders (never
+    loaded: mastermind/__init__.py finds the loaders first)."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -153,18 +154,16 @@ class BuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self):
+        folder = Path("src" if self.inplace else self.build_lib, "mastermind")
         if self.inplace:
-            folder = Path("src/mastermind")
             for target in built:
                 (folder / "_targets" / target).mkdir(parents=True, exist_ok=True)
-            # another kind of build's modules (a native one hides the targets' and the
-            # other way round) and those of the builds that put them beside the loaders
-            others = [folder / "_targets" / t for t in ("native", *TARGETS) if t not in built]
-            for name in MODULES:
-                for where in (folder, *others):
-                    for stale in where.glob(f"{name}.*.so"):
-                        print(f"removing {stale} (another build's module)")
-                        stale.unlink()
+        others = [folder / "_targets" / t for t in ("native", *TARGETS) if t not in built]
+        for name in MODULES:
+            for where in (folder, *others):
+                for stale in where.glob(f"{name}.*.so"):
+                    print(f"removing {stale} (another build's module)")
+                    stale.unlink()
         super().run()
 
 
