@@ -41,6 +41,8 @@ class _KernelLoaders:
         if fullname not in cls.names:
             return None
         loader = _os.path.join(cls.folder, fullname.rsplit(".", 1)[1] + ".py")
+        if not _os.path.isfile(loader):  # an install without sources: the usual search
+            return None
         return importlib.util.spec_from_file_location(fullname, loader)
 
 
