@@ -187,12 +187,24 @@ def test_a_walk_stopped_at_any_look_at_its_flag_raises_or_is_whole():
         assert np.array_equal(got[0], dist) and np.array_equal(got[1], recs)
 
 
-@pytest.mark.parametrize("n,k,max_guesses", [(3, 6, 0), (5, 3, 0), (4, 4, 4), (3, 5, 0)])
-def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_guesses):
+@pytest.mark.parametrize(
+    "n,k,max_guesses,memo",
+    [
+        (3, 6, 0, 1 << 24),
+        (5, 3, 0, 1 << 24),
+        (4, 4, 4, 1 << 24),
+        (3, 5, 0, 1 << 24),
+        (3, 6, 0, 4096),
+        (4, 4, 4, 4096),
+    ],
+)
+def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_guesses, memo):
     """The optimal search stopped at every look it takes at its flag: either the whole
     answer, or a stop whose proved lower bound is at most the optimum and whose best
     strategy so far (when it has one) is a strategy for every secret, of the total it
-    claims, no better than the optimum (and within the guess limit)."""
+    claims, no better than the optimum (and within the guess limit).  With a memo too
+    small to keep that strategy (4 KiB), its parts are searched again when its tree is
+    built, under a deadline of the build's own: the stops still give their trees."""
     from mastermind import _optimal
     from mastermind.optimal_search import new_optimizer
     from mastermind.records import replay
@@ -202,7 +214,7 @@ def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_
     none = np.zeros(0, dtype=np.int32)
 
     def run(flag=None):
-        return new_optimizer(g, False, 1 << 24, 1).run(cands, none, max_guesses, 0, -1, flag)
+        return new_optimizer(g, False, memo, 1).run(cands, none, max_guesses, 0, -1, flag)
 
     status, best, _, tree = run()
     assert status == _optimal.RUN_OPTIMUM
@@ -223,6 +235,42 @@ def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_
         total, deepest = replay(g, got[3], cands)
         assert total == got[1] >= best and deepest <= (max_guesses or deepest)
     assert trees  # (some stops had a strategy to give)
+
+
+def test_a_stopped_search_with_no_time_to_rebuild_its_tree_gives_none():
+    """A stopped search rebuilds its best strategy's tree from the memo; what the memo no
+    longer holds is searched again, under the build's own deadline (``rebuild_seconds``).
+    With a memo of 4 KiB and no time at all, the stops that gave a tree with time to
+    rebuild it give either the same tree (all of it found without a search) or none,
+    never part of one; and some give none (the deadline is obeyed)."""
+    from mastermind.optimal_search import new_optimizer
+
+    g = Game(3, 6)
+    cands = np.ascontiguousarray(g.secrets)
+    none = np.zeros(0, dtype=np.int32)
+
+    def run(flag=None, rebuild=-1.0):
+        opt = new_optimizer(g, False, 4096, 1)
+        opt.rebuild_seconds = rebuild
+        return opt.run(cands, none, 0, 0, -1, flag)
+
+    looks = looks_at_flag(run)
+    dropped = 0
+    for polls in range(looks):
+        given, starved = [], []
+        for rebuild, out in ((-1.0, given), (0.0, starved)):
+            flag = new_flag()
+            flag.stop_after_polls(polls)
+            out.extend(run(flag, rebuild))
+        assert starved[2] == given[2]  # the same proved bound
+        if given[1] < 0:
+            assert starved[1] < 0
+        elif starved[1] < 0:
+            assert len(starved[3]) == 0
+            dropped += 1
+        else:
+            assert starved[1] == given[1] and np.array_equal(starved[3], given[3])
+    assert dropped
 
 
 @pytest.mark.parametrize("n,k,d", [(4, 5, 5), (4, 5, 4), (5, 4, 5), (3, 6, 4)])

@@ -35,6 +35,7 @@ def root_order(
 class Optimizer:
     last: Any
     par_min: int
+    rebuild_seconds: float
     def __init__(
         self,
         kernel: Kernel,

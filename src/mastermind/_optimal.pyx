@@ -43,8 +43,9 @@ from cython.parallel cimport prange, threadid
 import numpy as np
 
 from mastermind._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
-                               STOP_MEMORY, STOP_NONE, StopFlag, vread, _halted, _masks8,
-                               _splits_all, _stop_reason, _with_stop, popcount)
+                               STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
+                               _halted, _masks8, _now, _splits_all, _stop_reason,
+                               _with_stop, popcount)
 from mastermind._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport _sym_child, _sym_root
@@ -643,9 +644,12 @@ cdef class Optimizer:
     cdef object _refs
     cdef public object last     # what the last run returned (kept for a caller stopped
                                 # by Ctrl-C in the meantime)
+    cdef public double rebuild_seconds  # a stopped run's time to rebuild its best tree
+                                        # (< 0: 1 s + 1% of the search's time, <= 30 s)
 
     def __cinit__(self):
         memset(&self.o, 0, sizeof(OData))
+        self.rebuild_seconds = -1.0
 
     def __init__(self, Kernel kernel, guesses, bint cands_only, bint symmetry, bint blanks,
                  Py_ssize_t mem_limit, int threads=1):
@@ -720,7 +724,8 @@ cdef class Optimizer:
         Returns ``(status, value, lower, records)``: status RUN_OPTIMUM (``value`` the
         optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)),
         RUN_ABOVE_LIMIT (nothing below ``limit``: ``value`` is a lower bound >= limit),
-        RUN_STOPPED (``value`` the best total found, -1 none, with its tree; ``lower``
+        RUN_STOPPED (``value`` the best total found, with its tree, or -1: none found,
+        or its tree not rebuilt within the short deadline the rebuilding gets; ``lower``
         proved)."""
         cdef const int32_t[::1] cv = self.kernel.rows(cands)
         cdef const int32_t[::1] hv = self.kernel.rows(history)
@@ -729,7 +734,8 @@ cdef class Optimizer:
         cdef int64_t lim = limit if limit > 0 else INF
         cdef int64_t v = 0, lower = 0
         cdef int32_t g = -1
-        cdef int status = RUN_OPTIMUM
+        cdef int status = RUN_OPTIMUM, stopped = STOP_NONE, build_stop = 0
+        cdef double start = _now(), grace
         cdef Guesses root
         self.dd = _with_stop(&self.kernel.d, stop)
         self.o.aborted = STOP_NONE
@@ -754,11 +760,34 @@ cdef class Optimizer:
                           else RUN_OPTIMUM if v < lim else RUN_ABOVE_LIMIT)
                 lower = self.o.root_lower if status == RUN_STOPPED else v
                 if status != RUN_ABOVE_LIMIT and g >= 0:
-                    # the tree: no stop from here on (the memo holds its parts)
+                    # The tree, its parts from the memo.  An optimum's is built whatever
+                    # it takes (a part the memo let go is searched again).  A stopped
+                    # search's may need parts it never finished storing, or that the
+                    # memo let go, searched again from nothing and to the end: that gets
+                    # a deadline of its own (rebuild_seconds; by default 1 s + 1% of the
+                    # search's time, 30 s at most), past which the run gives no tree (the
+                    # caller's seed stands).
+                    stopped = self.o.aborted
                     self.o.aborted = STOP_NONE
                     self.dd.stop = NULL
                     self.dd.deadline = 0
+                    self.dd.polls = NULL
+                    if status == RUN_STOPPED:
+                        grace = self.rebuild_seconds
+                        if grace < 0:
+                            grace = min(30.0, 1.0 + 0.01 * (_now() - start))
+                        self.dd.stop = &build_stop
+                        self.dd.deadline = _now() + grace
+                        if grace <= 0:
+                            build_stop = STOP_DEADLINE
                     _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
+                    if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
+                        if self.o.aborted != STOP_NONE:
+                            g = -1              # out of time: no tree
+                            self.o.nrec = 0
+                        self.o.aborted = stopped
+                    self.dd.stop = NULL
+                    self.dd.deadline = 0
             if self.o.aborted == STOP_MEMORY:
                 raise MemoryError("out of memory in the optimal search")
             if status == RUN_STOPPED and g < 0:
