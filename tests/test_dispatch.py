@@ -205,8 +205,7 @@ def test_a_compiled_module_left_beside_its_loader_is_never_loaded(tmp_path):
         "import json; from mastermind import simd, _core, _walk; "
         "print(json.dumps([simd.native_build(), _core.__file__, _walk.__file__]))"
     )
-    env = {k: v for k, v in os.environ.items() if k != "MASTERMIND_SIMD"}
-    env["PYTHONPATH"] = str(tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))  # (the same MASTERMIND_SIMD, if set)
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
     )
