@@ -11,8 +11,9 @@ compiles it with its own flags, through a one-line file in build/ that includes 
 
 Set ``MASTERMIND_NATIVE=1`` to build once, for this machine only (``-march=native``,
 into ``mastermind/_targets/native/``), as every build off x86-64 does (with the
-compiler's default target there, or ``-mcpu=native`` with ``MASTERMIND_NATIVE=1``).  ``MASTERMIND_DEBUG=1`` builds with
-bounds checks and without optimisation, ``MASTERMIND_NO_OPENMP=1`` without threads.
+compiler's default target there, or ``-mcpu=native`` with ``MASTERMIND_NATIVE=1``).
+``MASTERMIND_DEBUG=1`` builds with bounds checks and without optimisation,
+``MASTERMIND_NO_OPENMP=1`` without threads.
 """
 
 import os

@@ -254,14 +254,15 @@ def test_a_stopped_search_with_no_time_to_rebuild_its_tree_gives_none():
         opt.rebuild_seconds = rebuild
         return opt.run(cands, none, 0, 0, -1, flag)
 
+    def stopped_at(polls, rebuild):
+        flag = new_flag()
+        flag.stop_after_polls(polls)
+        return run(flag, rebuild)
+
     looks = looks_at_flag(run)
     dropped = 0
     for polls in range(looks):
-        given, starved = [], []
-        for rebuild, out in ((-1.0, given), (0.0, starved)):
-            flag = new_flag()
-            flag.stop_after_polls(polls)
-            out.extend(run(flag, rebuild))
+        given, starved = stopped_at(polls, -1.0), stopped_at(polls, 0.0)
         assert starved[2] == given[2]  # the same proved bound
         if given[1] < 0:
             assert starved[1] < 0
