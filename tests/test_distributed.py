@@ -326,3 +326,37 @@ def test_a_unit_whose_answer_was_lost_with_its_worker_is_waited_for_again():
     assert id(futures[0]) not in out and id(futures[1]) not in out
     assert out[id(futures[2])] == ({"d": 1}, None)
     assert isinstance(out[id(futures[3])][1], ValueError)
+
+
+def test_a_signal_during_a_wait_for_units_is_raised_after_their_answers_are_kept():
+    """Ctrl-C (or SIGTERM) inside a wait on the client is held to its end: a sync client
+    interrupted as it hands a call to its loop's thread logs a traceback of its own.
+    Answers that wait collected are handed back, the stop recorded for the engine's loop
+    (which records them, then stops); with none, the interrupt is raised at once."""
+    from mastermind.engine.executors import DaskExecutor
+    from mastermind.interrupts import take_stop_request
+
+    class Future:
+        status = "finished"
+
+        def result(self):
+            return {"d": 1}
+
+    def interrupted_wait(done):
+        def wait(handles, timeout, return_when):
+            os.kill(os.getpid(), signal.SIGINT)  # (as a Ctrl-C arriving in the call)
+            time.sleep(0.05)
+            return (set(handles) if done else set()), set()
+
+        return wait
+
+    ex = DaskExecutor.__new__(DaskExecutor)
+    take_stop_request()
+    ex._wait = interrupted_wait(True)
+    f = Future()
+    assert ex.wait([f], 0.1) == [(f, {"d": 1}, None)]
+    assert take_stop_request()
+    ex._wait = interrupted_wait(False)
+    with pytest.raises(KeyboardInterrupt):
+        ex.wait([f], 0.1)
+    assert not take_stop_request()

@@ -299,6 +299,48 @@ def test_a_worst_case_search_stopped_at_any_look_gives_no_answer(n, k, d):
             assert got == whole
 
 
+def test_interrupts_held_over_a_block_are_raised_after_it_and_a_second_one_at_once():
+    """``deferring_interrupts``: a Ctrl-C inside the block runs its handler after the
+    block; a second one inside it is not held (a hung block can be broken); the handlers
+    are put back; a signal left to the system (the default SIGTERM) is not touched."""
+    import os
+    import signal
+
+    from mastermind.interrupts import deferring_interrupts
+
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        with deferring_interrupts():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # (the handler runs in the main thread between bytecodes)
+            seen.append("held")
+    assert seen == ["held"]
+    with pytest.raises(KeyboardInterrupt):
+        with deferring_interrupts():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            seen.append("not reached")
+    assert seen == ["held"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+    calls = []
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        with deferring_interrupts():
+            assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+        signal.signal(signal.SIGTERM, lambda signum, frame: calls.append(signum))
+        with deferring_interrupts():
+            with deferring_interrupts():  # (held to the outermost block)
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.05)
+            assert calls == []
+        assert calls == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
     """Python drops a KeyboardInterrupt raised while a finaliser runs (a Ctrl-C landing
     in a ``__del__`` that the garbage collector called while the main thread waited: the

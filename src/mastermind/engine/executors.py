@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from typing import Any, Optional
 
 from ..errors import MastermindError
+from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
 from .units import GameSpec, Unit, run_unit
@@ -137,11 +138,19 @@ class LocalExecutor:
 
 class DaskExecutor:
     """Units as tasks of a Dask client; the game's definition goes to each worker once
-    when it is large (a custom game's table)."""
+    when it is large (a custom game's table).
+
+    Ctrl-C and SIGTERM are held over each blocking call into the client (they are
+    raised when it returns, within a fraction of a second): a sync client interrupted
+    just as it hands a call to its event loop's thread logs a traceback of its own
+    (``NameError: ... 'future'``, from ``distributed.utils.sync``)."""
 
     def __init__(self, client: Any, spec: GameSpec):
         self.client = client
-        self.spec: Any = client.scatter(spec, broadcast=True, hash=False) if spec.heavy else spec
+        self.spec: Any = spec
+        if spec.heavy:
+            with deferring_interrupts():
+                self.spec = client.scatter(spec, broadcast=True, hash=False)
         self._slots = 2
         self._checked = -1e9
         self._wait = _dask().wait
@@ -150,7 +159,8 @@ class DaskExecutor:
         now = time.monotonic()
         if now - self._checked > 5.0:  # workers come and go: look again now and then
             self._checked = now
-            threads = sum(self.client.nthreads().values())
+            with deferring_interrupts():
+                threads = sum(self.client.nthreads().values())
             self._slots = max(2, 2 * threads)
         return self._slots
 
@@ -167,6 +177,17 @@ class DaskExecutor:
         )
 
     def wait(self, handles: list, timeout: float) -> list:
+        out: list = []
+        try:
+            with deferring_interrupts():
+                out = self._collect(handles, timeout)
+        except KeyboardInterrupt:
+            if not out:
+                raise
+            ask_to_stop()  # the loop records these answers first, then stops
+        return out
+
+    def _collect(self, handles: list, timeout: float) -> list:
         try:
             done, _ = self._wait(handles, timeout=timeout, return_when="FIRST_COMPLETED")
         except TimeoutError:
@@ -187,7 +208,8 @@ class DaskExecutor:
     def cancel(self, handles: list) -> None:
         if handles:
             try:
-                self.client.cancel(handles)
+                with deferring_interrupts():
+                    self.client.cancel(handles)
             except Exception:  # pragma: no cover - the scheduler is gone: nothing to cancel
                 pass
 
@@ -238,9 +260,10 @@ def open_executor(
     try:
         yield DaskExecutor(own, spec)
     finally:
-        own.close()
-        if cluster is not None:
-            cluster.close()
+        with deferring_interrupts():
+            own.close()
+            if cluster is not None:
+                cluster.close()
 
 
 def _reachable(address: str) -> None:
