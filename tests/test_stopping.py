@@ -309,19 +309,17 @@ def test_interrupts_held_over_a_block_are_raised_after_it_and_a_second_one_at_on
     from mastermind.interrupts import deferring_interrupts
 
     seen = []
-    with pytest.raises(KeyboardInterrupt):
-        with deferring_interrupts():
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)  # (the handler runs in the main thread between bytecodes)
-            seen.append("held")
+    with pytest.raises(KeyboardInterrupt), deferring_interrupts():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # (the handler runs in the main thread between bytecodes)
+        seen.append("held")
     assert seen == ["held"]
-    with pytest.raises(KeyboardInterrupt):
-        with deferring_interrupts():
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)
-            seen.append("not reached")
+    with pytest.raises(KeyboardInterrupt), deferring_interrupts():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        seen.append("not reached")
     assert seen == ["held"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 

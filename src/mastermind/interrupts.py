@@ -98,9 +98,7 @@ def keeping_lost_interrupts() -> Iterator[None]:
             sys.unraisablehook = previous
 
 
-_DEFERRED = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)
-)
+_DEFERRED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
 
 
 @contextmanager
