@@ -46,6 +46,8 @@ import socket
 import sqlite3
 import stat
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -172,9 +174,24 @@ class Checkpoint:
         now = time.monotonic()
         if due_only and now - self._committed < self.commit_seconds:
             return
-        self._conn.commit()
+        with self._writing():
+            self._conn.commit()
         self._dirty = False
         self._committed = now
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write to the file: SQLite's failure (the file moved, removed or made
+        read-only under the run, the disk full) said as the checkpoint's, in one line."""
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise _fail(
+                self.path,
+                f"cannot be written any more ({e}): was it moved, removed or made read-only, "
+                "or is its disk full?  The units it had committed stay in it, if it is still "
+                "there; the run stops",
+            ) from None
 
     def keys(self) -> set[str]:
         """The keys of the units recorded so far."""
@@ -209,7 +226,7 @@ class Checkpoint:
     def discard(self, key: str) -> None:
         """Drop the row of unit ``key`` (a damaged or wrong answer), committed at once
         (with any rows waiting)."""
-        with self._conn:
+        with self._writing(), self._conn:
             self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
         self._dirty = False
         self._committed = time.monotonic()
@@ -233,25 +250,26 @@ class Checkpoint:
         written first: a stop between the two leaves a ``splits`` row no unit joins, never
         a unit without its split flag."""
         blob = encode(result)
-        if parent or split:
+        with self._writing():
+            if parent or split:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO splits (key, parent, split) VALUES (?, ?, ?)",
+                    (key, str(parent), int(bool(split))),
+                )
             self._conn.execute(
-                "INSERT OR REPLACE INTO splits (key, parent, split) VALUES (?, ?, ?)",
-                (key, str(parent), int(bool(split))),
+                "INSERT OR REPLACE INTO units (key, digest, size, seconds, worker, finished, "
+                "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    digest,
+                    int(size),
+                    float(seconds),
+                    worker or self.worker,
+                    time.time(),
+                    blob,
+                    checksum(key, digest, blob),
+                ),
             )
-        self._conn.execute(
-            "INSERT OR REPLACE INTO units (key, digest, size, seconds, worker, finished, "
-            "result, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                key,
-                digest,
-                int(size),
-                float(seconds),
-                worker or self.worker,
-                time.time(),
-                blob,
-                checksum(key, digest, blob),
-            ),
-        )
         self._dirty = True
         self.flush(due_only=True)
 
