@@ -283,12 +283,12 @@ def test_a_checkpoint_removed_under_the_run_stops_it_in_one_line(tmp_path):
     database moved since it was opened); that is said as the checkpoint's error, naming
     the file, not as an internal one."""
     path = str(tmp_path / "c.sqlite")
-    with pytest.raises(CheckpointError, match=r"c\.sqlite: cannot be written any more"):
-        with open_checkpoint(path, "analyze", GAME, {}) as store:
-            store.commit_seconds = 0.0
-            store.record("walk/0", "d", {"v": 0}, size=1, seconds=0.1)
-            os.remove(path)
-            store.record("walk/1", "d", {"v": 1}, size=1, seconds=0.1)
+    refused = pytest.raises(CheckpointError, match=r"c\.sqlite: cannot be written any more")
+    with refused, open_checkpoint(path, "analyze", GAME, {}) as store:
+        store.commit_seconds = 0.0
+        store.record("walk/0", "d", {"v": 0}, size=1, seconds=0.1)
+        os.remove(path)
+        store.record("walk/1", "d", {"v": 1}, size=1, seconds=0.1)
 
 
 def test_a_run_killed_outright_resumes_to_the_uninterrupted_answer(tmp_path):
