@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Optional
 
 import pytest
 from conftest import RUN_THE_PROGRAM
@@ -317,10 +318,12 @@ def test_optimal_stopped_before_a_strategy_is_unfinished_with_its_bound(tmp_path
 
 
 # ---------------------------------------------------------------------- a local cluster
-def stopped_cluster_run(tmp_path: Path, sig: int, group: bool) -> tuple[int, str]:
+def stopped_cluster_run(
+    tmp_path: Path, sig: int, group: bool, after: Optional[float] = None
+) -> tuple[int, str]:
     """``analyze -n 6 -k 9 --scheduler local:2`` sent ``sig`` (to its whole process
     group, as a terminal's Ctrl-C, or to itself alone, as ``kill``) once two units are
-    recorded: (status, stderr)."""
+    recorded, or ``after`` seconds: (status, stderr)."""
     import sqlite3
     import time
 
@@ -350,8 +353,8 @@ def stopped_cluster_run(tmp_path: Path, sig: int, group: bool) -> tuple[int, str
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and proc.poll() is None:
+        deadline = time.monotonic() + (240 if after is None else after)
+        while after is None and time.monotonic() < deadline and proc.poll() is None:
             try:
                 conn = sqlite3.connect(path)
                 try:
@@ -362,6 +365,7 @@ def stopped_cluster_run(tmp_path: Path, sig: int, group: bool) -> tuple[int, str
             except sqlite3.Error:
                 pass
             time.sleep(0.2)
+        time.sleep(max(0.0, deadline - time.monotonic()) if after is not None else 0.0)
         (os.killpg if group else os.kill)(proc.pid, sig)
         _, err = proc.communicate(timeout=240)
     finally:
@@ -373,6 +377,17 @@ def stopped_cluster_run(tmp_path: Path, sig: int, group: bool) -> tuple[int, str
 
 def test_ctrl_c_of_a_local_cluster_prints_no_worker_tracebacks(tmp_path):
     status, err = stopped_cluster_run(tmp_path, signal.SIGINT, group=True)
+    assert status == 1 and "nterrupted" in err, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+@pytest.mark.parametrize("after", [0.5, 1.0, 1.5, 2.5])
+def test_ctrl_c_while_a_local_cluster_starts_prints_no_traceback(tmp_path, after):
+    """Ctrl-C to the process group while the cluster's workers are still being spawned
+    and import Dask (before their preload could ignore it), or while the cluster is half
+    started: the workers never see it (their spawning thread blocks it), the command
+    takes it once the cluster is up and closes it; nothing but its one line."""
+    status, err = stopped_cluster_run(tmp_path, signal.SIGINT, group=True, after=after)
     assert status == 1 and "nterrupted" in err, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
@@ -438,3 +453,27 @@ def test_the_readme_sets_up_what_its_examples_need():
     names = re.findall(r"^mastermind .*?(?:-o|--plot) (\S+)", text, re.MULTILINE)
     assert names and len(names) == len(set(names)), names  # no example overwrites another
     assert "a minute or two" in text and "about 4 minutes" in text  # what the set-up costs
+
+
+def test_what_an_interrupted_run_says_its_checkpoint_keeps(tmp_path):
+    """The count of finished units in words (one unit, several, none), and a checkpoint
+    the run never made is not made by the reading."""
+    from mastermind.cli.common import _kept
+    from mastermind.engine.checkpoint import open_checkpoint
+
+    path = str(tmp_path / "c.sqlite")
+    assert _kept(path) == "no unit had finished: run the same command again to start"
+    assert not os.path.exists(path)
+    game = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
+    with open_checkpoint(path, "analyze", game, {}) as store:
+        assert _kept(path).startswith("no unit had finished")
+        store.commit_seconds = 0.0
+        store.record("walk/0", "d", {"v": 0}, size=1, seconds=0.1)
+        assert (
+            _kept(path)
+            == f"1 finished unit is kept in {path}: run the same command again to resume"
+        )
+        store.commit_seconds = 3600.0  # (the close commits them)
+        for i in range(1, 1001):
+            store.record(f"walk/{i}", "d", {"v": i}, size=1, seconds=0.1)
+    assert _kept(path).startswith("1,001 finished units are kept in ")

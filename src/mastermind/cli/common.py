@@ -217,10 +217,7 @@ def unit_errors(args: argparse.Namespace, err: TextIO = sys.stderr) -> Iterator[
         path = getattr(args, "checkpoint", None)
         if path is None:
             raise
-        raise Interrupted(
-            f"interrupted; {_recorded(path)} finished units are kept in {path}: "
-            "run the same command again to resume"
-        ) from None
+        raise Interrupted(f"interrupted; {_kept(path)}") from None
     except Exception as e:
         units = sys.modules.get("mastermind.engine.units")
         if units is None or not isinstance(e, units.UnitError):
@@ -238,20 +235,29 @@ def kept_note(args: argparse.Namespace, finished: bool, err: TextIO = sys.stderr
     """After a run stopped early with a checkpoint: what it keeps, how to resume."""
     path = getattr(args, "checkpoint", None)
     if path is not None and not finished:
-        err.write(
-            f"mastermind: {_recorded(path)} finished units are kept in {path}: run the "
-            "same command again to resume\n"
-        )
+        err.write(f"mastermind: {_kept(path)}\n")
 
 
-def _recorded(path: str) -> str:
+def _kept(path: str) -> str:
+    """What a run stopped early leaves in its checkpoint ``path``, and what to do next:
+    ``"3 finished units are kept in c.sqlite: run the same command again to resume"``.
+    The file is only read (one that a run stopped before making it is not made here)."""
     import sqlite3
+    from pathlib import Path
 
+    again = "run the same command again to resume"
+    if not os.path.exists(path):
+        return "no unit had finished: run the same command again to start"
     try:
-        with contextlib.closing(sqlite3.connect(path)) as conn:
-            return f"{conn.execute('SELECT COUNT(*) FROM units').fetchone()[0]:,}"
-    except sqlite3.Error:
-        return "the"
+        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
+            count = int(conn.execute("SELECT COUNT(*) FROM units").fetchone()[0])
+    except (sqlite3.Error, OSError, ValueError):
+        return f"the finished units, if any, are kept in {path}: {again}"
+    if count == 0:
+        return "no unit had finished: run the same command again to start"
+    unit = "unit is" if count == 1 else "units are"
+    return f"{count:,} finished {unit} kept in {path}: {again}"
 
 
 class Interrupted(Exception):

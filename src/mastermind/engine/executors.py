@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import re
+import signal
 import socket
 import time
 import uuid
@@ -240,30 +241,63 @@ def open_executor(
         yield DaskExecutor(client, spec)
         return
     kind, value = parse_scheduler(scheduler)
-    cluster = None
-    if kind == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=value,
-            threads_per_worker=1,
-            processes=True,
-            # (its HTTP server on a free port: two local
-            # runs side by side do not collide on 8787)
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-            # Ctrl-C is the command's to handle: the
-            # workers ignore it (no tracebacks of theirs)
-            preload=["mastermind.engine.quiet_worker"],
-        )
-        own = distributed.Client(cluster)
-    else:
-        own = _connect(distributed, value)
+    cluster = runner = own = None
     try:
+        # (Ctrl-C held while the cluster starts or the client connects: cut in the
+        # middle, Dask leaves a cluster half started that it fails to close at exit)
+        with deferring_interrupts():
+            if kind == "local":
+                runner = _quiet_loop()
+                cluster = distributed.LocalCluster(
+                    loop=runner.loop if runner is not None else None,
+                    n_workers=value,
+                    threads_per_worker=1,
+                    processes=True,
+                    # (its HTTP server on a free port: two local
+                    # runs side by side do not collide on 8787)
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                    # Ctrl-C is the command's to handle: the workers
+                    # block it (_quiet_loop) and ignore it (no tracebacks
+                    # of theirs)
+                    preload=["mastermind.engine.quiet_worker"],
+                )
+                own = distributed.Client(cluster)
+            else:
+                own = _connect(distributed, value)
         yield DaskExecutor(own, spec)
     finally:
         with deferring_interrupts():
-            own.close()
+            if own is not None:
+                own.close()
             if cluster is not None:
                 cluster.close()
+            if runner is not None:
+                runner.stop()
+
+
+def _quiet_loop() -> Any:
+    """The event loop a ``local:N`` cluster runs on, on a thread of its own that blocks
+    SIGINT, or None where signal masks do not exist.  The worker processes are spawned
+    from that thread and inherit its mask: Ctrl-C at the terminal, which reaches the
+    whole process group, never reaches a worker, even one still importing Dask (it
+    printed its traceback then, before its preload could ignore the signal); the
+    command's own thread takes it.  Multiprocessing's resource tracker is started first,
+    from here: starting it unblocks SIGINT in the thread that does."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        return None
+    from multiprocessing import resource_tracker
+
+    from distributed.utils import LoopRunner
+
+    resource_tracker.ensure_running()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        runner = LoopRunner(asynchronous=False)
+        runner.start()  # (its thread inherits the mask)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    return runner
 
 
 def _reachable(address: str) -> None:
