@@ -197,7 +197,11 @@ def replay_checkpoint(
     flag = new_flag()
     dry = DryExecutor(flag)
     store = open_checkpoint(
-        path, "bound", spec_of(game).definition(), checkpoint_params(False, True, memory)
+        path,
+        "bound",
+        spec_of(game).definition(),
+        checkpoint_params(False, True, memory),
+        read_only=True,  # (a run may be writing it meanwhile)
     )
     try:
         run = Run(dry, store)

@@ -291,6 +291,31 @@ def test_a_checkpoint_removed_under_the_run_stops_it_in_one_line(tmp_path):
         store.record("walk/1", "d", {"v": 1}, size=1, seconds=0.1)
 
 
+def test_a_checkpoint_in_use_is_read_read_only_and_refused_for_writing(tmp_path, monkeypatch):
+    """A run holds its checkpoint's write lock almost all the time (rows wait up to a
+    second for their commit): a second run is refused in one line once the lock has
+    lasted the wait; a read-only open reads the rows committed, and refuses a write."""
+    import mastermind.engine.checkpoint as checkpoint
+
+    monkeypatch.setattr(checkpoint, "LOCK_SECONDS", 0.2)
+    path = str(tmp_path / "c.sqlite")
+    with pytest.raises(CheckpointError, match="nothing to read"):
+        open_checkpoint(path, "analyze", GAME, {}, read_only=True)
+    with open_checkpoint(path, "analyze", GAME, {}) as store:
+        store.record("walk/0", "d", {"v": 0}, size=1, seconds=0.1)
+        store.flush()
+        store.commit_seconds = 3600.0
+        store.record("walk/1", "d", {"v": 1}, size=1, seconds=0.1)  # (the lock held)
+        with pytest.raises(CheckpointError, match="in use by another run"):
+            open_checkpoint(path, "analyze", GAME, {})
+        with open_checkpoint(path, "analyze", GAME, {}, read_only=True) as reader:
+            assert reader.keys() == {"walk/0"} and reader.get("walk/0").result == {"v": 0}
+            with pytest.raises(CheckpointError, match="cannot be written any more"):
+                reader.record("walk/2", "d", {"v": 2}, size=1, seconds=0.1)
+        with pytest.raises(CheckpointError, match="another run"):
+            open_checkpoint(path, "bound", GAME, {}, read_only=True)
+
+
 def test_a_run_killed_outright_resumes_to_the_uninterrupted_answer(tmp_path):
     """SIGKILL (no handler, no close) once some rows are committed: the file is whole and
     the same command finishes with the uninterrupted answer, reusing what was committed."""

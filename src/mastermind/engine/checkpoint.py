@@ -49,6 +49,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
@@ -377,16 +378,31 @@ def check_path(path: Any) -> str:
     return path
 
 
+LOCK_SECONDS = 30.0
+"""How long opening a checkpoint waits for another connection's lock on it."""
+
+
 def open_checkpoint(
-    path: Any, kind: str, game: dict[str, Any], params: dict[str, Any]
+    path: Any,
+    kind: str,
+    game: dict[str, Any],
+    params: dict[str, Any],
+    *,
+    read_only: bool = False,
 ) -> Checkpoint:
     """Open (or create) the checkpoint at ``path`` for a run of ``kind`` on ``game`` with
     ``params``; :class:`CheckpointError` if it cannot be read and written or belongs to
-    another run.  Checked before any work, so a bad path costs nothing."""
+    another run.  Checked before any work, so a bad path costs nothing.
+
+    ``read_only``: an existing checkpoint, to read what it holds (while a run may be
+    writing it: a run holds its write lock almost all the time, so another writer would
+    wait for it in vain); a write raises :class:`CheckpointError`."""
     from ..version import __version__
 
     path = check_path(path)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
+    if read_only and fresh:
+        raise _fail(path, "does not exist (or is empty): nothing to read")
     wanted = {
         "format": FORMAT,
         "package": "mastermind",
@@ -396,12 +412,18 @@ def open_checkpoint(
         "params": params,
     }
     try:
-        conn = sqlite3.connect(path, timeout=30.0, isolation_level="DEFERRED")
-    except sqlite3.Error as e:
+        if read_only:
+            uri = Path(path).resolve().as_uri() + "?mode=ro"
+            conn = sqlite3.connect(uri, uri=True, timeout=LOCK_SECONDS, isolation_level="DEFERRED")
+        else:
+            conn = sqlite3.connect(path, timeout=LOCK_SECONDS, isolation_level="DEFERRED")
+    except (sqlite3.Error, ValueError) as e:
         raise _fail(path, f"cannot open it ({e})") from None
     try:
         conn.execute("PRAGMA synchronous = FULL")
-        if fresh:
+        if read_only:
+            _check_header(path, conn, wanted)
+        elif fresh:
             with conn:
                 conn.executescript(_SCHEMA)
                 conn.executemany(
@@ -420,6 +442,12 @@ def open_checkpoint(
             raise _fail(path, "is not a mastermind checkpoint (not an SQLite file)") from None
         if "readonly" in text or "read-only" in text or "unable to open" in text:
             raise _fail(path, "cannot be written (read-only file or folder)") from None
+        if "locked" in text:
+            raise _fail(
+                path,
+                f"is in use by another run (its file stayed locked for {LOCK_SECONDS:g} s): "
+                "wait for that run to end, or give another file",
+            ) from None
         raise _fail(path, f"cannot be used ({text})") from None
     except CheckpointError:
         conn.close()
