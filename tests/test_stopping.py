@@ -274,6 +274,32 @@ def test_a_stopped_search_with_no_time_to_rebuild_its_tree_gives_none():
     assert dropped
 
 
+def test_a_stop_while_an_optimum_s_tree_is_rebuilt_gives_the_optimum_as_its_bound():
+    """With a memo of 4 KiB, the optimum's tree is rebuilt by searching its parts again
+    (looks at the flag to the last): a stop asked then (Ctrl-C) ends the rebuilding at
+    once; the run is stopped with no tree and the optimum as its proved bound.  (A time
+    limit does not cut it: the optimum is found; the polls of a test's flag stand for
+    the stop here.)"""
+    from mastermind import _optimal
+    from mastermind.optimal_search import new_optimizer
+
+    g = Game(3, 6)
+    cands = np.ascontiguousarray(g.secrets)
+    none = np.zeros(0, dtype=np.int32)
+
+    def run(flag=None):
+        return new_optimizer(g, False, 4096, 1).run(cands, none, 0, 0, -1, flag)
+
+    status, best, _, _ = run()
+    assert status == _optimal.RUN_OPTIMUM
+    looks = looks_at_flag(run)
+    flag = new_flag()
+    flag.stop_after_polls(looks - 1)  # (the last look: the rebuilding's)
+    got = run(flag)
+    assert got[0] == _optimal.RUN_STOPPED and got[1] == -1 and len(got[3]) == 0
+    assert got[2] == best
+
+
 @pytest.mark.parametrize("n,k,d", [(4, 5, 5), (4, 5, 4), (5, 4, 5), (3, 6, 4)])
 def test_a_worst_case_search_stopped_at_any_look_gives_no_answer(n, k, d):
     """``solution_exists``'s search stopped at every look it takes at its flag answers
