@@ -789,8 +789,8 @@ cdef class Optimizer:
                         if grace <= 0:
                             build_stop = STOP_DEADLINE
                     _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
-                    if status == RUN_OPTIMUM and self.o.aborted not in (STOP_NONE,
-                                                                         STOP_MEMORY):
+                    if (status == RUN_OPTIMUM and self.o.aborted != STOP_NONE
+                            and self.o.aborted != STOP_MEMORY):
                         status = RUN_STOPPED    # asked to stop: no tree, the optimum
                         stopped = self.o.aborted    # its proved bound (``lower``)
                     if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
