@@ -40,10 +40,11 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
         from mastermind.engine.checkpoint import decode
 
         out = {}
-        for key, parent, size, secs, split, blob in conn.execute(
+        rows = conn.execute(  # (read at once: a run writing the file waits for readers)
             "SELECT u.key, COALESCE(s.parent, ''), u.size, u.seconds, COALESCE(s.split, 0), "
             "u.result FROM units u LEFT JOIN splits s ON s.key = u.key ORDER BY u.finished"
-        ):
+        ).fetchall()
+        for key, parent, size, secs, split, blob in rows:
             res = decode(blob)
             out[key] = {
                 "parent": parent,

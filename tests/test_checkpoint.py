@@ -316,6 +316,34 @@ def test_a_checkpoint_in_use_is_read_read_only_and_refused_for_writing(tmp_path,
             open_checkpoint(path, "bound", GAME, {}, read_only=True)
 
 
+def test_a_reader_holding_the_file_delays_the_commits_and_loses_nothing(tmp_path, monkeypatch):
+    """A program reading the checkpoint (a status, a copy) holds a lock that a commit
+    must wait for: a due commit that finds it held longer than the connection waits
+    leaves its rows in the open transaction for the next one, and the run goes on; the
+    close commits them once the reader is gone; a lock that outlasts every try stops
+    the run in one line."""
+    import mastermind.engine.checkpoint as checkpoint
+
+    monkeypatch.setattr(checkpoint, "LOCK_SECONDS", 0.05)
+    monkeypatch.setattr(checkpoint, "BUSY_ATTEMPTS", 2)
+    path = str(tmp_path / "c.sqlite")
+    store = open_checkpoint(path, "analyze", GAME, {})
+    store.commit_seconds = 0.0
+    reader = sqlite3.connect(path)
+    reader.execute("BEGIN")
+    reader.execute("SELECT COUNT(*) FROM units").fetchone()  # (its lock held)
+    for i in range(3):
+        store.record(f"walk/{i}", "d", {"v": i}, size=1, seconds=0.1)  # (no error)
+    assert reader.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 0
+    with pytest.raises(CheckpointError, match="another program kept it locked"):
+        store.flush()
+    reader.rollback()
+    reader.close()
+    store.record("walk/3", "d", {"v": 3}, size=1, seconds=0.1)
+    store.close()
+    assert _rows_seen_elsewhere(path) == 4
+
+
 def test_a_run_killed_outright_resumes_to_the_uninterrupted_answer(tmp_path):
     """SIGKILL (no handler, no close) once some rows are committed: the file is whole and
     the same command finishes with the uninterrupted answer, reusing what was committed."""

@@ -154,6 +154,20 @@ COMMIT_SECONDS = 1.0
 that second): 0 commits each row as it is recorded."""
 
 
+LOCK_SECONDS = 30.0
+"""How long a checkpoint's connection waits for another one's lock on the file."""
+
+BUSY_ATTEMPTS = 10
+"""How many waits of :data:`LOCK_SECONDS` a commit that must be made (at the close, or
+asked for) gives another program's lock before the run stops."""
+
+
+def _busy(e: sqlite3.OperationalError) -> bool:
+    """Whether SQLite's error is another connection's lock on the file."""
+    text = str(e).lower()
+    return "locked" in text or "busy" in text
+
+
 class Checkpoint:
     """An open checkpoint (from :func:`open_checkpoint`).  Its rows are committed by
     :meth:`flush` (at most ``commit_seconds`` after they are recorded, when the caller
@@ -175,8 +189,25 @@ class Checkpoint:
         now = time.monotonic()
         if due_only and now - self._committed < self.commit_seconds:
             return
-        with self._writing():
-            self._conn.commit()
+        for _attempt in range(1 if due_only else BUSY_ATTEMPTS):
+            try:
+                self._conn.commit()
+                break
+            except sqlite3.OperationalError as e:
+                # another program reading the file (its status, a copy) holds it for
+                # longer than the connection waits (LOCK_SECONDS): the rows stay in
+                # the open transaction, and a due commit tries again a second later
+                if not _busy(e):
+                    with self._writing():
+                        raise
+                if due_only:
+                    self._committed = now
+                    return
+        else:
+            with self._writing():
+                raise sqlite3.OperationalError(
+                    f"database is locked: {BUSY_ATTEMPTS} tries of {LOCK_SECONDS:g} s"
+                )
         self._dirty = False
         self._committed = now
 
@@ -187,6 +218,12 @@ class Checkpoint:
         try:
             yield
         except sqlite3.Error as e:
+            if isinstance(e, sqlite3.OperationalError) and _busy(e):
+                raise _fail(
+                    self.path,
+                    f"another program kept it locked too long ({e}); the units it had "
+                    "committed stay in it; the run stops",
+                ) from None
             raise _fail(
                 self.path,
                 f"cannot be written any more ({e}): was it moved, removed or made read-only, "
@@ -227,10 +264,10 @@ class Checkpoint:
     def discard(self, key: str) -> None:
         """Drop the row of unit ``key`` (a damaged or wrong answer), committed at once
         (with any rows waiting)."""
-        with self._writing(), self._conn:
+        with self._writing():
             self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
-        self._dirty = False
-        self._committed = time.monotonic()
+        self._dirty = True
+        self.flush()
 
     def record(
         self,
@@ -376,10 +413,6 @@ def check_path(path: Any) -> str:
     if not os.path.isdir(folder):
         raise _fail(path, f"no such folder {folder}")
     return path
-
-
-LOCK_SECONDS = 30.0
-"""How long opening a checkpoint waits for another connection's lock on it."""
 
 
 def open_checkpoint(
