@@ -288,7 +288,10 @@ def _quiet_loop() -> Any:
         return None
     from multiprocessing import resource_tracker
 
-    from distributed.utils import LoopRunner
+    try:
+        from distributed.utils import LoopRunner
+    except ImportError:  # pragma: no cover - a Dask without it: its own loop, as before
+        return None
 
     resource_tracker.ensure_running()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
