@@ -58,7 +58,7 @@ from p58_plan import (
 from p58_state import markdown_table, print_table, projection, recorded_since, state, write_state
 
 from mastermind.bounds import check_strategy
-from mastermind.engine.checkpoint import open_checkpoint
+from mastermind.engine.checkpoint import connect_read_only, open_checkpoint
 from mastermind.engine.run import open_run
 from mastermind.errors import MastermindError
 from mastermind.game import Game
@@ -253,7 +253,7 @@ def cmd_projection(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- export / import
 def cmd_export(args: argparse.Namespace) -> int:
     """Every row of the checkpoint (header, units, splits) as compressed JSON lines."""
-    conn = sqlite3.connect(f"file:{os.path.abspath(checkpoint_path(args))}?mode=ro", uri=True)
+    conn = connect_read_only(checkpoint_path(args))
     n = 0
     tmp = args.file + ".tmp"
     with gzip.open(tmp, "wt") as out:

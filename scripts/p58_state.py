@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any, Optional
 import numpy as np
 from p58_plan import ROOT, decided_value, replay_checkpoint
 
+from mastermind.engine.checkpoint import connect_read_only
 from mastermind.game import Game
 from mastermind.strategy_walk import split_by_score
 
@@ -24,7 +24,7 @@ from mastermind.strategy_walk import split_by_score
 def recorded_since(path: str, since: float) -> int:
     """Units whose row was written at or after ``since`` (a wall-clock time): the units
     this run ran (a unit run again would replace its row, and count here)."""
-    conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+    conn = connect_read_only(path)
     try:
         return int(
             conn.execute("SELECT COUNT(*) FROM units WHERE finished >= ?", (since,)).fetchone()[0]
@@ -35,7 +35,7 @@ def recorded_since(path: str, since: float) -> int:
 
 def unit_rows(path: str) -> dict[str, dict[str, Any]]:
     """Every recorded unit: key -> parent, size, seconds, split, ok, nodes."""
-    conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+    conn = connect_read_only(path)
     try:
         from mastermind.engine.checkpoint import decode
 

@@ -243,14 +243,14 @@ def _kept(path: str) -> str:
     ``"3 finished units are kept in c.sqlite: run the same command again to resume"``.
     The file is only read (one that a run stopped before making it is not made here)."""
     import sqlite3
-    from pathlib import Path
+
+    from ..engine.checkpoint import connect_read_only
 
     again = "run the same command again to resume"
     if not os.path.exists(path):
         return "no unit had finished: run the same command again to start"
     try:
-        uri = Path(path).resolve().as_uri() + "?mode=ro"
-        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
+        with contextlib.closing(connect_read_only(path)) as conn:
             count = int(conn.execute("SELECT COUNT(*) FROM units").fetchone()[0])
     except (sqlite3.Error, OSError, ValueError):
         return f"the finished units, if any, are kept in {path}: {again}"

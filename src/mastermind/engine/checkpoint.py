@@ -162,6 +162,15 @@ BUSY_ATTEMPTS = 10
 asked for) gives another program's lock before the run stops."""
 
 
+def connect_read_only(
+    path: str, timeout: float = LOCK_SECONDS, **kwargs: Any
+) -> sqlite3.Connection:
+    """A connection that only reads the SQLite file at ``path`` (and never makes one):
+    for reading a checkpoint that a run may be writing."""
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=timeout, **kwargs)
+
+
 def _busy(e: sqlite3.OperationalError) -> bool:
     """Whether SQLite's error is another connection's lock on the file."""
     text = str(e).lower()
@@ -189,7 +198,8 @@ class Checkpoint:
         now = time.monotonic()
         if due_only and now - self._committed < self.commit_seconds:
             return
-        for _attempt in range(1 if due_only else BUSY_ATTEMPTS):
+        tries = 1 if due_only else BUSY_ATTEMPTS
+        for attempt in range(tries):
             try:
                 self._conn.commit()
                 break
@@ -197,17 +207,12 @@ class Checkpoint:
                 # another program reading the file (its status, a copy) holds it for
                 # longer than the connection waits (LOCK_SECONDS): the rows stay in
                 # the open transaction, and a due commit tries again a second later
-                if not _busy(e):
-                    with self._writing():
-                        raise
-                if due_only:
+                if due_only and _busy(e):
                     self._committed = now
                     return
-        else:
-            with self._writing():
-                raise sqlite3.OperationalError(
-                    f"database is locked: {BUSY_ATTEMPTS} tries of {LOCK_SECONDS:g} s"
-                )
+                if not _busy(e) or attempt == tries - 1:
+                    with self._writing():
+                        raise
         self._dirty = False
         self._committed = now
 
@@ -363,7 +368,7 @@ def read_costs(path: str) -> list[tuple[str, int, float]]:
     """(key, size, seconds) of every unit recorded in the checkpoint at ``path``, in the
     order they finished (read only; for cost models and benchmarks)."""
     try:
-        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+        conn = connect_read_only(path)
         try:
             return Checkpoint(path, conn).costs()
         finally:
@@ -376,7 +381,7 @@ def read_units(path: str) -> list[tuple[str, str, int, float, bool]]:
     """(key, parent, size, seconds, split) of every unit recorded in the checkpoint at
     ``path`` (read only; :meth:`Checkpoint.units`)."""
     try:
-        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)
+        conn = connect_read_only(path)
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
             if "splits" not in tables:  # written before units could split
@@ -446,8 +451,7 @@ def open_checkpoint(
     }
     try:
         if read_only:
-            uri = Path(path).resolve().as_uri() + "?mode=ro"
-            conn = sqlite3.connect(uri, uri=True, timeout=LOCK_SECONDS, isolation_level="DEFERRED")
+            conn = connect_read_only(path, isolation_level="DEFERRED")
         else:
             conn = sqlite3.connect(path, timeout=LOCK_SECONDS, isolation_level="DEFERRED")
     except (sqlite3.Error, ValueError) as e:
