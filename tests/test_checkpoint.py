@@ -292,9 +292,10 @@ def test_a_checkpoint_removed_under_the_run_stops_it_in_one_line(tmp_path):
 
 
 def test_a_checkpoint_in_use_is_read_read_only_and_refused_for_writing(tmp_path, monkeypatch):
-    """A run holds its checkpoint's write lock almost all the time (rows wait up to a
-    second for their commit): a second run is refused in one line once the lock has
-    lasted the wait; a read-only open reads the rows committed, and refuses a write."""
+    """A second run is refused in one line (the run lock: tests/test_run_lock.py); a
+    read-only open reads the rows committed, and refuses a write; an open that finds the
+    file locked by another program (a reader, a run of another version) longer than
+    the wait is refused in one line."""
     import mastermind.engine.checkpoint as checkpoint
 
     monkeypatch.setattr(checkpoint, "LOCK_SECONDS", 0.2)
@@ -314,6 +315,14 @@ def test_a_checkpoint_in_use_is_read_read_only_and_refused_for_writing(tmp_path,
                 reader.record("walk/2", "d", {"v": 2}, size=1, seconds=0.1)
         with pytest.raises(CheckpointError, match="another run"):
             open_checkpoint(path, "bound", GAME, {}, read_only=True)
+    reader = sqlite3.connect(path)
+    reader.execute("BEGIN")
+    reader.execute("SELECT COUNT(*) FROM units").fetchone()  # (its lock held)
+    with pytest.raises(CheckpointError, match="in use by another program"):
+        open_checkpoint(path, "analyze", GAME, {})
+    reader.rollback()
+    reader.close()
+    open_checkpoint(path, "analyze", GAME, {}).close()
 
 
 def test_a_reader_holding_the_file_delays_the_commits_and_loses_nothing(tmp_path, monkeypatch):

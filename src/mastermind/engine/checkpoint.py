@@ -55,6 +55,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..errors import MastermindError
+from .run_lock import RunLock
 
 __all__ = [
     "COMMIT_SECONDS",
@@ -182,9 +183,16 @@ class Checkpoint:
     :meth:`flush` (at most ``commit_seconds`` after they are recorded, when the caller
     asks) and by :meth:`close`; reads see them at once."""
 
-    def __init__(self, path: str, conn: sqlite3.Connection, commit_seconds: float = COMMIT_SECONDS):
+    def __init__(
+        self,
+        path: str,
+        conn: sqlite3.Connection,
+        commit_seconds: float = COMMIT_SECONDS,
+        lock: Optional[RunLock] = None,
+    ):
         self.path = path
         self._conn = conn
+        self._lock = lock
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
         self.commit_seconds = float(commit_seconds)
         self._dirty = False
@@ -355,7 +363,11 @@ class Checkpoint:
         try:
             self.flush()
         finally:
-            self._conn.close()
+            try:
+                self._conn.close()
+            finally:
+                if self._lock is not None:
+                    self._lock.release()
 
     def __enter__(self) -> "Checkpoint":
         return self
@@ -432,9 +444,11 @@ def open_checkpoint(
     ``params``; :class:`CheckpointError` if it cannot be read and written or belongs to
     another run.  Checked before any work, so a bad path costs nothing.
 
+    A checkpoint opened for writing is held by this run until it is closed
+    (:mod:`.run_lock`): a second run on it is refused at once, naming the first.
+
     ``read_only``: an existing checkpoint, to read what it holds (while a run may be
-    writing it: a run holds its write lock almost all the time, so another writer would
-    wait for it in vain); a write raises :class:`CheckpointError`."""
+    writing it); a write raises :class:`CheckpointError`."""
     from ..version import __version__
 
     path = check_path(path)
@@ -449,6 +463,29 @@ def open_checkpoint(
         "game": game,
         "params": params,
     }
+    lock = None
+    if not read_only:  # one run at a time: a second one is refused at once
+        lock = RunLock(path)
+        holder = lock.acquire()
+        if holder is not None:
+            raise _fail(
+                path,
+                f"is in use by another run ({holder}): wait for it to end, or give "
+                "another file",
+            )
+    try:
+        conn = _connect(path, wanted, fresh=fresh, read_only=read_only)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+    return Checkpoint(path, conn, lock=lock)
+
+
+def _connect(
+    path: str, wanted: dict[str, Any], *, fresh: bool, read_only: bool
+) -> sqlite3.Connection:
+    """The checkpoint's connection, its header written (a fresh file) or checked."""
     try:
         if read_only:
             conn = connect_read_only(path, isolation_level="DEFERRED")
@@ -479,17 +516,17 @@ def open_checkpoint(
             raise _fail(path, "is not a mastermind checkpoint (not an SQLite file)") from None
         if "readonly" in text or "read-only" in text or "unable to open" in text:
             raise _fail(path, "cannot be written (read-only file or folder)") from None
-        if "locked" in text:
+        if "locked" in text:  # (a reader, or a run of a version without the run lock)
             raise _fail(
                 path,
-                f"is in use by another run (its file stayed locked for {LOCK_SECONDS:g} s): "
-                "wait for that run to end, or give another file",
+                f"is in use by another program (its file stayed locked for {LOCK_SECONDS:g} "
+                "s): wait for it to end, or give another file",
             ) from None
         raise _fail(path, f"cannot be used ({text})") from None
     except CheckpointError:
         conn.close()
         raise
-    return Checkpoint(path, conn)
+    return conn
 
 
 def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -> None:
