@@ -51,6 +51,7 @@ from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free
 from mastermind._symmetry cimport _sym_child, _sym_root
 from mastermind._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
                                       _adopt, _blank_skip, _bring_next, _ensure, _few,
+                                      _fold_blacks, _scored_by_blacks,
                                       _node_close, _node_open, _parts_by_slot, _record,
                                       _skipped, _sort_by_slot)
 
@@ -281,7 +282,8 @@ cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogi
     cdef Py_ssize_t m = nd.m, t = 0
     cdef int32_t batch[8]
     cdef uint64_t masks[8]
-    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + d.n)
+    cdef bint fold = o.by_blacks
+    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + (0 if fold else d.n))
     cdef int nb, a, nparts, cand, ns = d.nslots
     cdef int64_t lbg
     cdef int32_t split = -1
@@ -293,6 +295,9 @@ cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogi
                 nb += 1
             t += 1
         _masks8(d.enc, batch, nb, nd.pk, m, masks)
+        if fold:                            # cells to slots (black-peg)
+            for a in range(nb):
+                masks[a] = _fold_blacks(masks[a])
         for a in range(nb):
             nparts = popcount(masks[a] & ~winbit)
             cand = (masks[a] & winbit) != 0
@@ -550,6 +555,7 @@ def root_order(Kernel kernel, guesses, cands, history, bint cands_only, bint sym
     o.guesses = &gv[0] if gv.shape[0] else NULL
     o.ng = gv.shape[0]
     o.cands_only = cands_only
+    o.by_blacks = _scored_by_blacks(o.d)
     o.use_sym = symmetry and kernel.mode != SCORE_TABLE
     o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
     o.limited = max_guesses > 0
@@ -661,6 +667,7 @@ cdef class Optimizer:
         self.o.guesses = &gv[0] if gv.shape[0] else NULL
         self.o.ng = gv.shape[0]
         self.o.cands_only = cands_only
+        self.o.by_blacks = _scored_by_blacks(self.o.d)
         self.o.use_sym = symmetry and kernel.mode != SCORE_TABLE
         self.o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
         self.o.first = -1

@@ -15,8 +15,8 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from mastermind._core cimport (Hist64, KData, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS,
-                               _absent_but_smallest, _append_record, _halted, _new_pack,
+from mastermind._core cimport (DUMMY, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS, Hist64,
+                               KData, _absent_but_smallest, _append_record, _halted, _new_pack,
                                _slot, _stop_reason)
 from mastermind._memo cimport Memo, MemoEntry, _memo_find
 from mastermind._optimal_bounds cimport INF, _bound, _row
@@ -55,6 +55,8 @@ cdef struct OData:
     int cands_only
     int use_sym
     int blanks_ok           # every code may be guessed: colours absent from S merge
+    int by_blacks           # a two-word game scored by blacks alone (black-peg): its
+                            # cell masks fold to slot masks byte by byte (_fold_blacks)
     int limited             # a limit on the guesses: the memo's tag is the guesses left
     int32_t first           # the root's guess, when fixed (-1: free)
     Memo memo
@@ -126,8 +128,36 @@ cdef inline uint32_t _blank_skip(const OData* o, const int32_t* c,
 
 cdef inline bint _few(const OData* o, Py_ssize_t m) noexcept nogil:
     """Whether a node of m codes scans its guesses by part counts first (_node)."""
-    return (o.d.injective and o.d.mode == TWO_WORDS and o.d.shift == 3 and m <= MASKS_MAX
-            and (m if o.cands_only else o.ng) > 8)
+    return ((o.d.injective or o.by_blacks) and o.d.mode == TWO_WORDS and o.d.shift == 3
+            and m <= MASKS_MAX and (m if o.cands_only else o.ng) > 8)
+
+
+cdef inline bint _scored_by_blacks(const KData* d) noexcept nogil:
+    """Whether the slot of every possible cell (blacks << 3) + blacks + whites of a
+    two-word game is a function of its blacks alone, one slot per number of blacks (the
+    black-peg variant): a mask of the cells a guess makes then says its slots by bytes."""
+    cdef int c, b, e
+    if d.injective or d.mode != TWO_WORDS or d.shift != 3:
+        return False
+    for c in range(d.cells):
+        if d.fold[c] == DUMMY:
+            continue
+        b = c >> 3
+        if d.fold[c] != d.fold[(b << 3) + b]:
+            return False
+        for e in range(b):
+            if d.fold[(e << 3) + e] == d.fold[c]:
+                return False
+    return True
+
+
+cdef inline uint64_t _fold_blacks(uint64_t x) noexcept nogil:
+    """A mask of cells (bit (blacks << 3) + blacks + whites) as a mask of blacks: bit
+    blacks << 3 set when any cell of that many blacks is."""
+    x |= x >> 4
+    x |= x >> 2
+    x |= x >> 1
+    return x & 0x0101010101010101ULL
 
 
 cdef inline void _adopt(Memo* into, Memo* frm) noexcept nogil:
