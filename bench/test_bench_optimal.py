@@ -1,6 +1,6 @@
 """The exact expected-case optimum (mastermind.optimum): the published games.
 
-[4,6], [4,7] and Bulls and Cows [4,9] run by default; Bulls and Cows [4,10] and [4,8]
+[4,6], [4,7], Bulls and Cows [4,9] and black-peg [4,4] run by default; Bulls and Cows [4,10] and [4,8]
 take tens of seconds:
 ``python -m pytest bench/test_bench_optimal.py --benchmark-only -m slow``.  Every
 benchmark checks its total.
@@ -40,6 +40,15 @@ def test_optimal_bulls_and_cows_4_9(benchmark):
     result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
     benchmark.extra_info["nodes"] = result.nodes
     assert result.exact and result.total == 14914
+
+
+@pytest.mark.benchmark(group="optimal")
+def test_optimal_black_peg_4_4(benchmark):
+    """Black-peg (blacks only): four non-winning scores, deep trees, many nodes."""
+    game = Game(4, 4, "black-peg")
+    result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
+    benchmark.extra_info["nodes"] = result.nodes
+    assert result.exact and result.total == 1301
 
 
 @pytest.mark.slow

@@ -425,3 +425,28 @@ def test_a_stop_at_any_moment_is_never_a_proof():
         status, value, lower, _ = search.run(cands, none, 0, 0, -1, flag)
         timer.join()
         assert status == _optimal.RUN_STOPPED, (delay, status, value, lower)
+
+
+@pytest.mark.parametrize("n,k", [(4, 3), (3, 4), (5, 2)])
+def test_black_peg_sets_of_few_codes_against_brute_force(n, k):
+    """Black-peg nodes of few codes (9 to 40) are bounded by their guesses' part counts,
+    read from masks of (blacks, whites) cells folded to blacks: random sets of that size
+    (and the guesses-left limits that bind), through Optimizer, against the brute force
+    with the reference scorer."""
+    rng = np.random.default_rng(11)
+    game = Game(n, k, "black-peg")
+    rules = ref.game_rules(game)
+    plain = _optimal.Optimizer(game.kernel, game.guesses, False, False, True, 1 << 26)
+    for _ in range(5):
+        m = int(rng.integers(9, 15))
+        cands = np.sort(rng.choice(game.size, m, replace=False)).astype(np.int32)
+        expect = ref.optimal_total(rules[0], [int(c) for c in cands], rules[2], rules[3])
+        status, value, _, _ = plain.run(cands, np.zeros(0, np.int32), 0, 0)
+        assert status == 0 and value == expect
+        for d in (3, 4):
+            want = ref.optimal_total(rules[0], [int(c) for c in cands], rules[2], rules[3], d)
+            status, value, _, _ = plain.run(cands, np.zeros(0, np.int32), d, 0)
+            if want == float("inf"):
+                assert value >= _optimal.NO_STRATEGY
+            else:
+                assert status == 0 and value == want
