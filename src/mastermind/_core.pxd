@@ -47,6 +47,8 @@ cdef extern from "_kernel.h" nogil:
     unsigned _lanes "mm_lanes"(const uint64_t* enc, const int32_t* gs, int nl,
                                const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                                const int64_t* dx)
+    uint64_t _separates64 "mm_separates64"(
+        uint8_t* const* rows, const int32_t* idx, Py_ssize_t b, Py_ssize_t g0)
     int __builtin_ctz(unsigned int x)
     int __builtin_ctzll(unsigned long long x)
 

@@ -441,6 +441,71 @@ static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_s
           + (unsigned)__builtin_popcountll(g1 & pk[2 * i + 1])] += 1;
 }
 #endif
+/* The worst-case search's separation test through label rows (a row per code: one
+   byte per guess, its score slot, below 64): a bit per guess g0..g0+63 that gives the b
+   codes rows[idx[0..b)] pairwise different labels (0: none).  Each row holds at least
+   g0 + 64 bytes. */
+static inline uint64_t mm_separates64(uint8_t* const* rows, const int32_t* idx,
+                                      Py_ssize_t b, Py_ssize_t g0) {
+    uint64_t alive = ~0ULL;
+#if defined(__AVX512BW__)
+    /* two compares per test of what is left: they do not wait for each other */
+    for (Py_ssize_t j = 0; j + 1 < b; j++) {
+        __m512i a = _mm512_loadu_si512((const void*)(rows[idx[j]] + g0));
+        Py_ssize_t l = j + 1;
+        for (; l + 1 < b; l += 2) {
+            __m512i c0 = _mm512_loadu_si512((const void*)(rows[idx[l]] + g0));
+            __m512i c1 = _mm512_loadu_si512((const void*)(rows[idx[l + 1]] + g0));
+            alive &= _mm512_cmpneq_epi8_mask(a, c0) & _mm512_cmpneq_epi8_mask(a, c1);
+            if (!alive)
+                return 0;
+        }
+        if (l < b) {
+            alive &= _mm512_cmpneq_epi8_mask(
+                a, _mm512_loadu_si512((const void*)(rows[idx[l]] + g0)));
+            if (!alive)
+                return 0;
+        }
+    }
+#elif defined(__AVX2__)
+    for (Py_ssize_t j = 0; j + 1 < b; j++) {
+        const uint8_t* rj = rows[idx[j]] + g0;
+        __m256i a0 = _mm256_loadu_si256((const __m256i*)rj);
+        __m256i a1 = _mm256_loadu_si256((const __m256i*)(rj + 32));
+        for (Py_ssize_t l = j + 1; l < b; l++) {
+            const uint8_t* rl = rows[idx[l]] + g0;
+            uint32_t e0 = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(a0, _mm256_loadu_si256((const __m256i*)rl)));
+            uint32_t e1 = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(a1, _mm256_loadu_si256((const __m256i*)(rl + 32))));
+            alive &= ~((uint64_t)e0 | ((uint64_t)e1 << 32));
+            if (!alive)
+                return 0;
+        }
+    }
+#else
+    uint8_t acc[64];                /* (a loop the compiler makes SSE2's) */
+    for (int t = 0; t < 64; t++)
+        acc[t] = 1;
+    for (Py_ssize_t j = 0; j + 1 < b; j++) {
+        const uint8_t* rj = rows[idx[j]] + g0;
+        for (Py_ssize_t l = j + 1; l < b; l++) {
+            const uint8_t* rl = rows[idx[l]] + g0;
+            uint8_t any = 0;
+            for (int t = 0; t < 64; t++) {
+                acc[t] &= rj[t] != rl[t];
+                any |= acc[t];
+            }
+            if (!any)
+                return 0;
+        }
+    }
+    alive = 0;
+    for (int t = 0; t < 64; t++)
+        alive |= (uint64_t)acc[t] << t;
+#endif
+    return alive;
+}
 /* a cell histogram on a cache-line boundary (the bounded scans' counts) */
 typedef struct __attribute__((aligned(64))) { uint32_t c[64]; } mm_hist64;
 /* 0x01 in each byte past the n-th: subtracted from a code's D gives the guess's D

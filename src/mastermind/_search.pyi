@@ -11,6 +11,8 @@ from ._core import Kernel, StopFlag
 
 _I32: TypeAlias = npt.NDArray[np.int32]
 
+LROW_BYTES: int
+
 def root_openings(
     kernel: Kernel, pool: _I32, cands: _I32, d: int, order: int, nonwin: int
 ) -> Optional[_I32]: ...
@@ -19,6 +21,7 @@ def root_openings(
 class Searcher:
     order: int
     matrix_after: int
+    row_cap: int
     def __init__(
         self,
         kernel: Kernel,

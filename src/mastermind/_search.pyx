@@ -34,9 +34,9 @@ import numpy as np
 
 from mastermind._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
                                MAX_SLOTS, PAD_ONES, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE,
-                               StopFlag, TWO_WORDS, _bytes_of, _count64b, _hist,
-                               _hist_packed, _new_pack, _slot, _splits_all, _stop_reason,
-                               _value, _with_stop)
+                               StopFlag, TWO_WORDS, __builtin_ctzll, _bytes_of, _count64b,
+                               _hist, _hist_packed, _new_pack, _separates64, _slot,
+                               _splits_all, _stop_reason, _value, _with_stop)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
                                    _set_sym_init)
@@ -44,6 +44,11 @@ from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonica
 
 cdef enum:
     B_MAXD = 32
+
+LROW_BYTES = 256 << 20
+"""Bytes of label rows a search keeps (a row per code: its slots against every guess,
+32 KiB a code for [5,8]); the label matrices of d = 3 nodes are made of them, so a code's
+row is made once however many matrices hold it."""
 
 
 cdef struct GuessInfo:
@@ -62,7 +67,13 @@ cdef struct SData:
     int cands_only
     int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots
-    uint8_t* lmat           # d = 3 nodes: lmat[t * ng + i] = slot(guesses[i], c[t])
+    uint8_t** lptr          # d = 3 nodes: lptr[t][i] = slot(guesses[i], c[t]), a row per
+    Py_ssize_t lptr_cap     # code of the node (its label matrix), from the rows below
+    uint8_t** lrow          # lrow[v]: code v's labels against every guess, made the first
+    Py_ssize_t nrows        # time a matrix needs them and kept (nrows: the kernel's rows)
+    size_t lrow_bytes       # ... while they take no more than lrow_cap bytes; the rows
+    size_t lrow_cap         # past it are made again in lmat at each matrix
+    uint8_t* lmat
     size_t lmat_cap
     int matrix_after        # separation checks at a d = 3 node before its matrix is built
     Memo memo               # exact sets: lo = largest d proved false, hi = smallest true
@@ -153,59 +164,86 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
     return res
 
 
-cdef int32_t _sep_matrix(const SData* s, const uint8_t* lmat, const int32_t* idx,
+cdef int32_t _sep_matrix(const SData* s, uint8_t* const* lptr, const int32_t* idx,
                         Py_ssize_t b) noexcept nogil:
     """:func:`_separating` on the codes idx[0..b-1] of a d = 3 node, through its label
-    matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 256
-    guesses, one pass per pair, so the compiler can vectorise the comparisons."""
-    cdef uint8_t acc[256]
-    cdef Py_ssize_t g0, t, ln, j, l, ng = s.ng
-    cdef const uint8_t* cj
-    cdef const uint8_t* cl
-    cdef uint8_t any_
+    matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 64
+    guesses (``mm_separates64``: a vector compare per pair of codes, the block given up
+    as soon as no guess of it is left), then the last ones one by one: the first
+    separating guess, as one by one."""
+    cdef Py_ssize_t g0 = 0, t, j, ng = s.ng
+    cdef uint64_t alive, seen, bit
     if b > s.d.nslots:
         return -1
-    g0 = 0
-    while g0 < ng:
-        ln = ng - g0 if ng - g0 < 256 else 256
-        memset(acc, 1, ln)
-        for j in range(b - 1):
-            cj = lmat + <Py_ssize_t>idx[j] * ng + g0
-            for l in range(j + 1, b):
-                cl = lmat + <Py_ssize_t>idx[l] * ng + g0
-                for t in range(ln):
-                    acc[t] &= cj[t] != cl[t]
-            any_ = 0
-            for t in range(ln):
-                any_ |= acc[t]
-            if not any_:
+    while g0 + 64 <= ng:
+        alive = _separates64(lptr, idx, b, g0)
+        if alive:
+            return s.guesses[g0 + __builtin_ctzll(alive)]
+        g0 += 64
+    for t in range(g0, ng):
+        seen = 0
+        for j in range(b):
+            bit = (<uint64_t>1) << lptr[idx[j]][t]
+            if seen & bit:
                 break
+            seen |= bit
         else:
-            for t in range(ln):
-                if acc[t]:
-                    return s.guesses[g0 + t]
-        g0 += ln
+            return s.guesses[t]
     return -1
 
 
+cdef inline void _label_row(const SData* s, int32_t v, uint8_t* row) noexcept nogil:
+    """row[i] = slot(guesses[i], v) for every guess."""
+    cdef Py_ssize_t i
+    for i in range(s.ng):
+        row[i] = <uint8_t>_slot(s.d, s.guesses[i], v)
+
+
 cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
-    """Fill s.lmat for the node c; False when it would be too big or memory is short."""
-    cdef size_t need = <size_t>m * <size_t>s.ng
-    cdef Py_ssize_t t, i
+    """Point s.lptr at the label rows of the node c's codes, making the rows not made
+    yet (kept while the rows fit in lrow_cap bytes, else made in lmat); False when
+    memory is short."""
+    cdef Py_ssize_t t, spare = 0
     cdef uint8_t* row
-    cdef uint8_t* grown
-    if need > (<size_t>64 << 20):
-        return False
-    if need > s.lmat_cap:
-        grown = <uint8_t*>realloc(s.lmat, need)
+    cdef uint8_t** grown
+    cdef uint8_t* more
+    cdef size_t ng = <size_t>s.ng
+    if m > s.lptr_cap:
+        grown = <uint8_t**>realloc(s.lptr, m * sizeof(uint8_t*))
         if grown == NULL:
             return False
-        s.lmat = grown
-        s.lmat_cap = need
+        s.lptr = grown
+        s.lptr_cap = m
+    cdef size_t kept = s.lrow_bytes
+    for t in range(m):                      # the rows that will not be kept
+        if s.lrow[c[t]] == NULL:
+            if kept + ng <= s.lrow_cap:
+                kept += ng
+            else:
+                spare += 1
+    if <size_t>spare * ng > s.lmat_cap:
+        if <size_t>spare * ng > (<size_t>64 << 20):
+            return False
+        more = <uint8_t*>realloc(s.lmat, spare * ng)
+        if more == NULL:
+            return False
+        s.lmat = more
+        s.lmat_cap = spare * ng
+    spare = 0
     for t in range(m):
-        row = s.lmat + t * s.ng
-        for i in range(s.ng):
-            row[i] = <uint8_t>_slot(s.d, s.guesses[i], c[t])
+        row = s.lrow[c[t]]
+        if row == NULL:
+            if s.lrow_bytes + ng <= s.lrow_cap:
+                row = <uint8_t*>malloc(ng)
+                if row == NULL:
+                    return False
+                s.lrow[c[t]] = row
+                s.lrow_bytes += ng
+            else:
+                row = s.lmat + spare * ng
+                spare += 1
+            _label_row(s, c[t], row)
+        s.lptr[t] = row
     return True
 
 
@@ -611,7 +649,7 @@ cdef int _solve_parts(SData* s, const int32_t* c, Py_ssize_t m, int d, int pmax,
                 return -1
             s.leaves += 1
             s.at_depth[2] += 1
-            rr = _sep_matrix(s, s.lmat, pidx + off[sl], h[sl]) >= 0
+            rr = _sep_matrix(s, s.lptr, pidx + off[sl], h[sl]) >= 0
         else:
             rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
             if rr < 0:
@@ -706,6 +744,9 @@ cdef class Searcher:
         self.s.matrix_after = 8
         self.s.nonwin = kernel.nslots - 1
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
+        self.s.nrows = digits.shape[0]
+        self.s.lrow = <uint8_t**>calloc(self.s.nrows, sizeof(uint8_t*))
+        self.s.lrow_cap = LROW_BYTES
         self.s.sym.mark = self._mark
         masks = np.zeros(digits.shape[0], dtype=np.uint32)
         for p in range(n):
@@ -713,14 +754,21 @@ cdef class Searcher:
         self._cmask = masks
         mv = masks
         self.s.sym.cmask = &mv[0]
-        if self._mark == NULL or _memo_init(&self.s.memo, mem_limit) != 0:
+        if (self._mark == NULL or self.s.lrow == NULL
+                or _memo_init(&self.s.memo, mem_limit) != 0):
             raise MemoryError("out of memory preparing the search")
         self._kernel = kernel
         self._refs = (kernel, digits, guesses)
 
     def __dealloc__(self):
+        cdef Py_ssize_t v
         _memo_free(&self.s.memo)
         free(self.s.lmat)
+        free(self.s.lptr)
+        if self.s.lrow != NULL:
+            for v in range(self.s.nrows):
+                free(self.s.lrow[v])
+            free(self.s.lrow)
         free(self._mark)
 
     property order:
@@ -742,6 +790,16 @@ cdef class Searcher:
 
         def __set__(self, int value):
             self.s.matrix_after = max(0, value)
+
+    property row_cap:
+        """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
+        (LROW_BYTES by default; rows past it are made again for each matrix; the
+        answers never depend on it).  Lowering it lets go of no row already kept."""
+        def __get__(self):
+            return self.s.lrow_cap
+
+        def __set__(self, Py_ssize_t value):
+            self.s.lrow_cap = max(0, value)
 
     @property
     def stats(self):
