@@ -1,7 +1,7 @@
 """Compare this checkout's benchmarks with another build's, by interleaved runs.
 
     python bench/ab.py OTHER_CHECKOUT [--rounds 3] [-k EXPR]
-                       [--base-env NAME=VALUE ...] [--new-env NAME=VALUE ...]
+                       [-m MARKS] [--base-env NAME=VALUE ...] [--new-env NAME=VALUE ...]
 
 OTHER_CHECKOUT is another clone or worktree of the project with its extension built in
 place (``python setup.py build_ext --inplace``), e.g. ``git worktree add /tmp/base main``.
@@ -40,7 +40,9 @@ def side_env(pairs: list[str]) -> dict[str, str]:
     return dict(p.split("=", 1) for p in pairs)
 
 
-def run_suite(tree: Path, expr: str | None, out: Path, extra: dict[str, str]) -> dict[str, float]:
+def run_suite(
+    tree: Path, expr: str | None, out: Path, extra: dict[str, str], marks: str | None = None
+) -> dict[str, float]:
     """One run of the tree's benchmark suite: {benchmark name: median seconds}."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"), **extra)
     cmd = [
@@ -56,6 +58,8 @@ def run_suite(tree: Path, expr: str | None, out: Path, extra: dict[str, str]) ->
     ]
     if expr:
         cmd += ["-k", expr]
+    if marks:
+        cmd += ["-m", marks]
     done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"benchmarks failed in {tree}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
@@ -68,6 +72,9 @@ def main() -> None:
     parser.add_argument("base", type=Path, help="the other checkout (built in place)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("-k", dest="expr", default=None, help="pytest -k expression")
+    parser.add_argument(
+        "-m", dest="marks", default=None, help="pytest -m expression (e.g. 'slow or not slow')"
+    )
     parser.add_argument("--base-env", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--new-env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
@@ -79,7 +86,9 @@ def main() -> None:
             for side, tree in (("base", base), ("new", new)):
                 print(f"round {r + 1}/{args.rounds}: {side} ({tree})", file=sys.stderr)
                 runs[side].append(
-                    run_suite(tree, args.expr, Path(tmp) / f"{side}{r}.json", envs[side])
+                    run_suite(
+                        tree, args.expr, Path(tmp) / f"{side}{r}.json", envs[side], args.marks
+                    )
                 )
     names = [n for n in runs["new"][0] if all(n in run for run in runs["base"])]
     width = max(len(n) for n in names)

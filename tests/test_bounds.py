@@ -127,6 +127,46 @@ def test_matrix_leaves_match_brute_force(n, k, matrix_after):
             assert search.run(arr, d)[0] is (d >= best), (cands, d)
 
 
+@pytest.mark.parametrize("row_cap", [None, 0, 5 * 81])
+def test_label_rows_kept_or_made_again_match_brute_force(row_cap):
+    """The label rows a search keeps for its matrices (all of them, none, or five: the
+    others made again in the node's own matrix) give the plain answers."""
+    game = Game(4, 3)
+    brute = brute_force(game)
+    search = Search(game, game.guesses, False, True, 1 << 26)
+    search.core.matrix_after = 0
+    if row_cap is not None:
+        search.core.row_cap = row_cap
+    for cands in _random_subsets(game, 40, seed=5):
+        best = brute.least(cands)
+        for d in (best - 1, best):
+            if d >= 0:
+                got = search.run(np.array(cands, dtype=np.int32), d)[0]
+                assert got is (d >= best), (cands, d, row_cap)
+
+
+def test_matrix_separation_finds_the_first_separating_guess():
+    """[4,5] (625 guesses: nine blocks of 64 and 49 more): the guesses a search finds
+    with every d = 3 node's separation checks made through its label matrix are those
+    it finds with every check made the plain way, guess by guess."""
+    game = Game(4, 5)
+    rng = np.random.default_rng(3)
+    plain = Search(game, game.guesses, False, False, 1 << 26)
+    plain.core.matrix_after = 1 << 30
+    matrix = Search(game, game.guesses, False, False, 1 << 26)
+    matrix.core.matrix_after = 0
+    answers = set()
+    for _ in range(40):
+        m = int(rng.integers(12, 60))
+        arr = np.sort(rng.choice(game.size, m, replace=False)).astype(np.int32)
+        for d in (3, 4):
+            got = matrix.run(arr, d)
+            assert got == plain.run(arr, d), (arr.tolist(), d)
+            answers.add(got[0])
+    assert answers == {True, False}
+    assert matrix.core.stats["leaves"] > 0
+
+
 @pytest.mark.parametrize("n,k", [(2, 4), (3, 3)])
 def test_custom_guess_sets_match_brute_force(n, k):
     game = Game(n, k)
