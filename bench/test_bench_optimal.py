@@ -25,39 +25,24 @@ def test_optimal_4_6_within_5(benchmark, game_4_6):
     assert result.exact and result.total == 5626
 
 
-@pytest.mark.benchmark(group="optimal")
-def test_optimal_4_7(benchmark):
-    game = Game(4, 7)
-    result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
-    benchmark.extra_info["nodes"] = result.nodes
-    assert result.exact and result.total == 11228
+SLOW = pytest.mark.slow
 
 
 @pytest.mark.benchmark(group="optimal")
-def test_optimal_bulls_and_cows_4_9(benchmark):
-    """fancidev's mmstrat publishes 14914 (rules p4c9n)."""
-    game = Game(4, 9, "bulls-and-cows")
-    result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
-    benchmark.extra_info["nodes"] = result.nodes
-    assert result.exact and result.total == 14914
-
-
-@pytest.mark.benchmark(group="optimal")
-def test_optimal_black_peg_4_4(benchmark):
-    """Black-peg (blacks only): four non-winning scores, deep trees, many nodes."""
-    game = Game(4, 4, "black-peg")
-    result = benchmark.pedantic(optimal, args=(game,), rounds=2, iterations=1)
-    benchmark.extra_info["nodes"] = result.nodes
-    assert result.exact and result.total == 1301
-
-
-@pytest.mark.slow
-@pytest.mark.benchmark(group="optimal slow")
 @pytest.mark.parametrize(
-    "n,k,variant,total", [(4, 10, "bulls-and-cows", 26274), (4, 8, "classic", 20471)]
+    "n,k,variant,total,rounds",
+    [
+        pytest.param(4, 7, "classic", 11228, 2, id="optimal_4_7"),
+        # fancidev's mmstrat publishes 14914 (rules p4c9n)
+        pytest.param(4, 9, "bulls-and-cows", 14914, 2, id="optimal_bulls_and_cows_4_9"),
+        # blacks only: four non-winning scores, deep trees, many nodes
+        pytest.param(4, 4, "black-peg", 1301, 2, id="optimal_black_peg_4_4"),
+        pytest.param(4, 10, "bulls-and-cows", 26274, 1, marks=SLOW, id="slow_bulls_and_cows_4_10"),
+        pytest.param(4, 8, "classic", 20471, 1, marks=SLOW, id="slow_4_8"),
+    ],
 )
-def test_optimal_slow(benchmark, n, k, variant, total):
+def test_optimal(benchmark, n, k, variant, total, rounds):
     game = Game(n, k, variant)
-    result = benchmark.pedantic(optimal, args=(game,), rounds=1, iterations=1)
+    result = benchmark.pedantic(optimal, args=(game,), rounds=rounds, iterations=1)
     benchmark.extra_info["nodes"] = result.nodes
     assert result.exact and result.total == total
