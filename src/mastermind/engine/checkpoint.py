@@ -470,8 +470,7 @@ def open_checkpoint(
         if holder is not None:
             raise _fail(
                 path,
-                f"is in use by another run ({holder}): wait for it to end, or give "
-                "another file",
+                f"is in use by another run ({holder}): wait for it to end, or give another file",
             )
     try:
         conn = _connect(path, wanted, fresh=fresh, read_only=read_only)
