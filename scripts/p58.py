@@ -35,12 +35,9 @@ the units measured into the core-hours still needed (docs/bounds.md says how);
 from __future__ import annotations
 
 import argparse
-import base64
-import gzip
 import json
 import os
 import signal
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -55,10 +52,10 @@ from p58_plan import (
     setup,
     witness_tree,
 )
+from p58_rows import export_rows, import_rows, read_header
 from p58_state import markdown_table, print_table, projection, recorded_since, state, write_state
 
 from mastermind.bounds import check_strategy
-from mastermind.engine.checkpoint import connect_read_only, open_checkpoint
 from mastermind.engine.run import open_run
 from mastermind.errors import MastermindError
 from mastermind.game import Game
@@ -86,7 +83,8 @@ def restore(args: argparse.Namespace) -> None:
     """No checkpoint but its export beside it (a fresh clone): the checkpoint made again."""
     if not os.path.exists(checkpoint_path(args)) and os.path.exists(export_path(args)):
         args.file = export_path(args)
-        cmd_import(args)
+        if cmd_import(args) != 0:
+            raise SystemExit(2)  # (said why)
 
 
 def state_path(args: argparse.Namespace) -> str:
@@ -253,24 +251,7 @@ def cmd_projection(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- export / import
 def cmd_export(args: argparse.Namespace) -> int:
     """Every row of the checkpoint (header, units, splits) as compressed JSON lines."""
-    conn = connect_read_only(checkpoint_path(args))
-    n = 0
-    tmp = args.file + ".tmp"
-    with gzip.open(tmp, "wt") as out:
-        for name, value in conn.execute("SELECT name, value FROM header"):
-            out.write(json.dumps({"header": name, "value": value}) + "\n")
-        for row in conn.execute(
-            "SELECT key, digest, size, seconds, worker, finished, result, checksum FROM units"
-        ):
-            rec = dict(zip(("key", "digest", "size", "seconds", "worker", "finished"), row[:6]))
-            rec["result"] = base64.b64encode(row[6]).decode()
-            rec["checksum"] = row[7]
-            out.write(json.dumps(rec) + "\n")
-            n += 1
-        for key, parent, split in conn.execute("SELECT key, parent, split FROM splits"):
-            out.write(json.dumps({"split_of": key, "parent": parent, "split": split}) + "\n")
-    conn.close()
-    os.replace(tmp, args.file)
+    n = export_rows(checkpoint_path(args), args.file)
     sys.stderr.write(f"{n} units written to {args.file}\n")
     return 0
 
@@ -283,49 +264,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     if os.path.exists(path):
         sys.stderr.write(f"p58: {path} exists; give another --checkpoint\n")
         return 2
-    with gzip.open(args.file, "rt") as src:
-        header = {}
-        for line in src:
-            rec = json.loads(line)
-            if "header" not in rec:
-                break
-            header[rec["header"]] = json.loads(rec["value"])
-    if header.get("version") != __version__:
-        sys.stderr.write(
-            f"p58: {args.file} was written by mastermind "
-            f"{header.get('version')}, this is {__version__}\n"
-        )
+    try:
+        version = read_header(args.file).get("version")
+        if version != __version__:
+            sys.stderr.write(
+                f"p58: {args.file} was written by mastermind {version}, this is {__version__}\n"
+            )
+            return 2
+        n = import_rows(args.file, path)
+    except (OSError, EOFError, ValueError) as e:  # RowsError among them
+        sys.stderr.write(f"p58: {e}\n")
         return 2
-    # the engine makes the file (its tables, its header), then the rows go in
-    open_checkpoint(path, header["kind"], header["game"], header["params"]).close()
-    conn = sqlite3.connect(path)
-    n = 0
-    with conn, gzip.open(args.file, "rt") as src:
-        for line in src:
-            rec = json.loads(line)
-            if "header" in rec:
-                continue
-            elif "split_of" in rec:
-                conn.execute(
-                    "INSERT INTO splits VALUES (?, ?, ?)",
-                    (rec["split_of"], rec["parent"], rec["split"]),
-                )
-            else:
-                conn.execute(
-                    "INSERT INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        rec["key"],
-                        rec["digest"],
-                        rec["size"],
-                        rec["seconds"],
-                        rec["worker"],
-                        rec["finished"],
-                        base64.b64decode(rec["result"]),
-                        rec["checksum"],
-                    ),
-                )
-                n += 1
-    conn.close()
     sys.stderr.write(f"{n} units imported into {path}\n")
     return 0
 
