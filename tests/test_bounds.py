@@ -145,6 +145,55 @@ def test_label_rows_kept_or_made_again_match_brute_force(row_cap):
                 assert got is (d >= best), (cands, d, row_cap)
 
 
+def _history_parts(game: Game, guesses: list[str]) -> list[np.ndarray]:
+    """The parts of the secrets under the guesses one after the other (every score of
+    the first, then each of those parts under the second...): sets whose unplayed colours
+    and positions make symmetry classes, different ones from part to part."""
+    parts = [np.asarray(game.secrets, dtype=np.int32)]
+    for guess in guesses:
+        g = game.code(guess)
+        nxt = []
+        for part in parts:
+            by = {}
+            for c in part:
+                by.setdefault(game.score_index(g, int(c)), []).append(int(c))
+            nxt += [np.array(v, dtype=np.int32) for v in by.values()]
+        parts = nxt
+    return [p for p in parts if len(p) >= 3]
+
+
+@pytest.mark.parametrize(
+    "n,k,history,brute",
+    [(3, 5, ["112"], True), (4, 6, ["1123"], False), (4, 7, ["1123"], False)],
+)
+def test_canonical_lists_change_nothing_but_time(n, k, history, brute):
+    """Nodes with symmetry read their canonical guesses from lists kept for the classes
+    seen last: the same answers, nodes and guesses scanned as testing every guess, on
+    parts with symmetry classes of their own ([4,6] and [4,7]: more kinds of them than
+    the lists kept, so lists are let go and made again); [3,5]'s answers against the
+    brute force."""
+    game = Game(n, k)
+    kept = Search(game, game.guesses, False, True, 1 << 26)
+    tested = Search(game, game.guesses, False, True, 1 << 26)
+    tested.core.canonical_lists = False
+    assert kept.core.canonical_lists and not tested.core.canonical_lists
+    least = brute_force(game).least if brute else None
+    for part in _history_parts(game, history):
+        d = 1
+        while not tested.run(part, d)[0]:
+            assert kept.run(part, d)[0] is False
+            d += 1
+        assert kept.run(part, d)[0] is True
+        if least is not None:
+            assert d == least([int(c) for c in part])
+    one, two = kept.core.stats, tested.core.stats
+    for name in ("nodes", "leaves", "scanned", "false_cheap", "at_depth"):
+        assert one[name] == two[name], name
+    assert one["canon_hits"] > 0 and two["canon_hits"] == two["canon_misses"] == 0
+    if not brute:
+        assert one["canon_misses"] > 16  # more kinds than the lists kept
+
+
 def test_matrix_separation_finds_the_first_separating_guess():
     """[4,5] (625 guesses: nine blocks of 64 and 49 more): the guesses a search finds
     with every d = 3 node's separation checks made through its label matrix are those

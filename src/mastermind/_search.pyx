@@ -38,7 +38,8 @@ from mastermind._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, 
                                _hist, _hist_packed, _new_pack, _separates64, _slot,
                                _splits_all, _stop_reason, _value, _with_stop)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
-from mastermind._symmetry cimport (B_MAXK, B_MAXN, SetSym, SymCtx, _set_canonical,
+from mastermind._symmetry cimport (B_MAXK, B_MAXN, CanonCache, SetSym, SymCtx,
+                                   _canon_cache_free, _canonical_pool, _set_canonical,
                                    _set_sym_init)
 
 
@@ -61,6 +62,8 @@ cdef struct GuessInfo:
 cdef struct SData:
     const KData* d          # the game's data, with the stop flag of the current run
     SymCtx sym              # the codes' colours, for the symmetry of each node
+    CanonCache canon        # the canonical guesses under the classes seen last
+    int canon_off           # test each guess instead (the answers never depend on it)
     Py_ssize_t ncodes
     const int32_t* guesses
     Py_ssize_t ng
@@ -133,6 +136,24 @@ cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
     return s.aborted != STOP_NONE
 
 
+cdef inline const int32_t* _guesses_of(SData* s, const SetSym* y, Py_ssize_t* n,
+                                       bint* check) noexcept nogil:
+    """The guesses a node with classes y scans: the whole guess set, or (when y has
+    symmetry) its canonical members from the cache; ``check``: whether each must still be
+    tested with _set_canonical (no list was cached)."""
+    cdef const int32_t* lst
+    n[0] = s.ng
+    check[0] = False
+    if y.trivial:
+        return s.guesses
+    lst = NULL if s.canon_off else _canonical_pool(&s.canon, &s.sym, y, s.guesses, s.ng, n)
+    if lst != NULL:
+        return lst
+    n[0] = s.ng
+    check[0] = True
+    return s.guesses
+
+
 cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
     """A guess that puts each code of c in its own slot, or -1 (-2: out of memory).
     Candidates first, then one guess per symmetry orbit (see :func:`_bcanonical`).
@@ -140,8 +161,10 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
     Plain Python: ``next((g for g in pool if len({slot(g, v) for v in c}) == m), -1)``.
     """
     cdef const KData* d = s.d
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, npool
     cdef int32_t g, res = -1
+    cdef const int32_t* pool
+    cdef bint check
     cdef SetSym y
     s.leaves += 1
     if m > d.nslots:
@@ -153,9 +176,10 @@ cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogi
         return -1
     if _set_sym_init(&s.sym, &y, c, m) < 0:
         return -2
-    for i in range(s.ng):
-        g = s.guesses[i]
-        if not _set_canonical(&s.sym, &y, g):
+    pool = _guesses_of(s, &y, &npool, &check)
+    for i in range(npool):
+        g = pool[i]
+        if check and not _set_canonical(&s.sym, &y, g):
             continue
         if _splits_all(d, g, c, m):
             res = g
@@ -483,16 +507,18 @@ cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
     cdef Py_ssize_t i, ninfo = 0, nviable = 0, scored
     cdef int nparts, pmax = 0, win = kd.win, order = s.order
     cdef int32_t g, maxpart
-    cdef bint ok, early = False
+    cdef bint ok, early = False, check = not y.trivial
     cdef int64_t scores = 0, scanned = 0
     if pb != NULL:
         memset(hc, 0, sizeof(hc))
+    if check and pool == s.guesses and npool == s.ng:   # (not root_openings' own pool)
+        pool = _guesses_of(s, y, &npool, &check)
     for i in range(npool):
         if (i & 255) == 255 and m > 256 and _poll(s):
             ninfo = -1
             break
         g = pool[i]
-        if not _set_canonical(&s.sym, y, g):
+        if check and not _set_canonical(&s.sym, y, g):
             continue
         scanned += 1
         if pb != NULL:
@@ -763,6 +789,7 @@ cdef class Searcher:
     def __dealloc__(self):
         cdef Py_ssize_t v
         _memo_free(&self.s.memo)
+        _canon_cache_free(&self.s.canon)
         free(self.s.lmat)
         free(self.s.lptr)
         if self.s.lrow != NULL:
@@ -791,6 +818,16 @@ cdef class Searcher:
         def __set__(self, int value):
             self.s.matrix_after = max(0, value)
 
+    property canonical_lists:
+        """Whether nodes with symmetry read their canonical guesses from lists kept for
+        the classes seen last (True by default) or test every guess; the answers, nodes
+        and guesses scanned never depend on it, only the time."""
+        def __get__(self):
+            return not self.s.canon_off
+
+        def __set__(self, bint value):
+            self.s.canon_off = not value
+
     property row_cap:
         """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
         (LROW_BYTES by default; rows past it are made again for each matrix; the
@@ -803,11 +840,13 @@ cdef class Searcher:
 
     @property
     def stats(self):
-        """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes."""
+        """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes,
+        the canonical guess lists read from the cache and made (canon_hits, canon_misses)."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
                 "memo_entries": self.s.memo.used, "memo_bytes": self.s.memo.mem,
                 "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
                 "scores": self.s.scores, "sizes": self.s.sizes,
+                "canon_hits": self.s.canon.hits, "canon_misses": self.s.canon.misses,
                 "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
                              if self.s.at_depth[d]}}
 

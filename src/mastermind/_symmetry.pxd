@@ -48,6 +48,31 @@ cdef struct SetSym:
     uint8_t* perms          # nperm * n (free it)
 
 
+cdef enum:
+    CANON_SLOTS = 16        # canonical guess lists a CanonCache keeps
+    CANON_MAX_POOL = 1 << 20    # pools larger than this are not cached (4 MiB a list)
+    CANON_KEY_MAX = 8 + B_MAXK + B_MAXPERM * B_MAXN
+
+
+# The canonical members of a guess pool under a SetSym's classes, kept for the next node
+# with the same classes: the nodes of a search share a handful of them (the colours no
+# guess above has told apart), so a node's guesses are read from a list instead of
+# being tested one by one.
+cdef struct CanonEntry:
+    uint8_t* key            # the SetSym's classes, serialised (_canon_key); NULL: empty
+    Py_ssize_t nkey
+    int32_t* guesses        # the canonical guesses, in the pool's order
+    Py_ssize_t n
+    int64_t used            # the cache's tick when last used
+
+
+cdef struct CanonCache:
+    CanonEntry e[CANON_SLOTS]
+    int64_t tick
+    int64_t hits
+    int64_t misses
+
+
 cdef inline bint _sym_trivial(const KData* d, const Sym* s) noexcept nogil:
     """Only the identity, and at most one colour never played."""
     cdef uint32_t free_colours = ((1u << d.k) - 1) & ~s.played
@@ -61,3 +86,7 @@ cdef Py_ssize_t _canonical_guesses(const KData* d, const Sym* s, const int32_t* 
                                    Py_ssize_t ng, int32_t* out) noexcept nogil
 cdef int _set_sym_init(SymCtx* s, SetSym* y, const int32_t* c, Py_ssize_t m) noexcept nogil
 cdef bint _set_canonical(const SymCtx* s, const SetSym* y, int32_t g) noexcept nogil
+cdef const int32_t* _canonical_pool(CanonCache* cc, const SymCtx* s, const SetSym* y,
+                                    const int32_t* pool, Py_ssize_t npool,
+                                    Py_ssize_t* n) noexcept nogil
+cdef void _canon_cache_free(CanonCache* cc) noexcept nogil

@@ -20,7 +20,7 @@ sets sorted, a ``SymCtx`` whose ``mark`` array has one zeroed byte per code.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
@@ -425,6 +425,81 @@ cdef bint _set_canonical(const SymCtx* s, const SetSym* y, int32_t g) noexcept n
         if _colour_canon(s, y, tmp) < gi:
             return False
     return True
+
+
+cdef Py_ssize_t _canon_key(const SymCtx* s, const SetSym* y, uint8_t* key) noexcept nogil:
+    """What _set_canonical reads of y, as bytes (the classes' members follow from ccls)."""
+    cdef Py_ssize_t nk = 0
+    cdef int i
+    memcpy(key, &y.dead_other, 4)
+    key[4] = <uint8_t>y.sym_col
+    key[5] = <uint8_t>(y.nperm & 255)
+    key[6] = <uint8_t>(y.nperm >> 8)
+    key[7] = <uint8_t>y.trivial
+    nk = 8
+    for i in range(s.k):
+        key[nk] = <uint8_t>y.ccls[i]
+        nk += 1
+    if y.nperm:
+        memcpy(key + nk, y.perms, y.nperm * s.n)
+        nk += y.nperm * s.n
+    return nk
+
+
+cdef const int32_t* _canonical_pool(CanonCache* cc, const SymCtx* s, const SetSym* y,
+                                    const int32_t* pool, Py_ssize_t npool,
+                                    Py_ssize_t* n) noexcept nogil:
+    """The members of ``pool`` that :func:`_set_canonical` keeps under y, in the pool's
+    order (``n`` of them), from the cache or made and put there (the least recently used
+    list making way); NULL when not cached (a pool past CANON_MAX_POOL, no memory): the
+    caller then tests each guess.  The same pool must be passed with every call."""
+    cdef uint8_t key[CANON_KEY_MAX]
+    cdef Py_ssize_t nk = _canon_key(s, y, key), i, j, cnt = 0
+    cdef CanonEntry* e
+    cdef int slot = 0
+    if npool > CANON_MAX_POOL:
+        return NULL
+    cc.tick += 1
+    for j in range(CANON_SLOTS):
+        e = &cc.e[j]
+        if e.key != NULL and e.nkey == nk and memcmp(e.key, key, nk) == 0:
+            e.used = cc.tick
+            cc.hits += 1
+            n[0] = e.n
+            return e.guesses
+        if e.key == NULL or (cc.e[slot].key != NULL and e.used < cc.e[slot].used):
+            slot = j
+    cc.misses += 1
+    e = &cc.e[slot]
+    free(e.key)
+    free(e.guesses)
+    e.key = <uint8_t*>malloc(nk)
+    e.guesses = <int32_t*>malloc(npool * sizeof(int32_t) if npool else 1)
+    if e.key == NULL or e.guesses == NULL:
+        free(e.key)
+        free(e.guesses)
+        e.key = NULL
+        e.guesses = NULL
+        return NULL
+    memcpy(e.key, key, nk)
+    e.nkey = nk
+    for i in range(npool):
+        if _set_canonical(s, y, pool[i]):
+            e.guesses[cnt] = pool[i]
+            cnt += 1
+    e.n = cnt
+    e.used = cc.tick
+    n[0] = cnt
+    return e.guesses
+
+
+cdef void _canon_cache_free(CanonCache* cc) noexcept nogil:
+    cdef int j
+    for j in range(CANON_SLOTS):
+        free(cc.e[j].key)
+        free(cc.e[j].guesses)
+        cc.e[j].key = NULL
+        cc.e[j].guesses = NULL
 
 
 # --------------------------------------------------------------------------- Python API
