@@ -118,7 +118,10 @@ def test_rows_of_the_earlier_form_still_import(tmp_path):
     "damage, message",
     [
         (lambda data: data[: len(data) // 2], r"line \d+: .*(end|EOF|ended)"),
-        (lambda data: gzip.compress(gzip.decompress(data).replace(b'"answer":{', b'"answer":[')), r"line 7:"),
+        (
+            lambda data: gzip.compress(gzip.decompress(data).replace(b'"answer":{', b'"answer":[')),
+            r"line 7:",
+        ),
         (lambda data: gzip.compress(b"{}\n"), r"not a file of checkpoint rows"),
         (lambda data: b"not gzip at all", r"not a file of checkpoint rows"),
     ],
