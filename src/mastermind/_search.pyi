@@ -22,6 +22,7 @@ class Searcher:
     order: int
     matrix_after: int
     row_cap: int
+    canonical_lists: bool
     def __init__(
         self,
         kernel: Kernel,
