@@ -33,11 +33,13 @@ from libc.string cimport memset
 import numpy as np
 
 from mastermind._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
-                               MAX_SLOTS, PAD_ONES, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE,
-                               StopFlag, TWO_WORDS, __builtin_ctzll, _bytes_of, _count64b,
-                               _hist, _hist_packed, _new_pack, _separates64, _slot,
-                               _splits_all, _stop_reason, _value, _with_stop)
+                               MAX_SLOTS, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE, StopFlag,
+                               __builtin_ctzll, _bytes_of, _hist, _hist_packed, _new_pack,
+                               _separates64, _slot, _splits_all, _stop_reason, _value,
+                               _with_stop)
 from mastermind._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
+from mastermind._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped, _scan_scalar,
+                                      _split)
 from mastermind._symmetry cimport (B_MAXK, B_MAXN, CanonCache, SetSym, SymCtx,
                                    _canon_cache_free, _canonical_pool, _set_canonical,
                                    _set_sym_init)
@@ -91,17 +93,6 @@ cdef struct SData:
     int64_t node_limit
     int aborted             # why the last run stopped: STOP_NONE (it did not), the stop
                             # flag's reason, STOP_NODE_LIMIT or STOP_MEMORY
-
-
-cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:
-    """N_p(d) = 1 + p + ... + p^(d-1), capped at 2^50."""
-    cdef int64_t t = 0
-    cdef int i
-    for i in range(d):  # no-cython-lint (a typed counter: d levels)
-        t = 1 + p * t
-        if t > (<int64_t>1 << 50):
-            return <int64_t>1 << 50
-    return t
 
 
 cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t h,
@@ -271,36 +262,6 @@ cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
     return True
 
 
-cdef bint _scan_capped(const KData* kd, int32_t g, const uint64_t* pb, Py_ssize_t m,
-                       int64_t cap, uint32_t* hc, uint32_t* h) noexcept nogil:
-    """Phase 1 through the byte forms (an injective two-word game, ``pb`` its candidates'
-    byte forms, _bytes_of): the cells of 64 codes at a time, the cap looked at after each
-    64.  True when no non-winning part exceeds ``cap`` (then ``h`` holds the part sizes
-    by slot), False as soon as one does.  ``hc``: 64 zeroed cells, zeroed on return."""
-    cdef Py_ssize_t i = 0, padded = (m + 7) & ~(<Py_ssize_t>7)
-    cdef uint64_t gD = kd.benc[kd.bw * <Py_ssize_t>g] - PAD_ONES(kd.n)
-    cdef uint64_t gK = kd.benc[kd.bw * <Py_ssize_t>g + 1]
-    cdef uint64_t gH = kd.benc[kd.bw * <Py_ssize_t>g + 2] if kd.bw == 3 else 0
-    cdef int j, cell, win = (kd.n << 3) + kd.n
-    cdef bint ok = True
-    while i < m and ok:
-        _count64b(gD, gK, gH, pb + i, pb + padded + i,
-                  pb + 2 * padded + i if kd.bw == 3 else NULL,
-                  m - i if m - i < 64 else 64, kd.clist, kd.ncl, hc)
-        i += 64
-        for j in range(kd.ncl):
-            cell = kd.clist[j]
-            if hc[cell] > cap and cell != win:
-                ok = False
-    if ok:
-        memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
-        for j in range(kd.ncl):
-            h[kd.fold[kd.clist[j]]] = hc[kd.clist[j]]
-    for j in range(kd.ncl):
-        hc[kd.clist[j]] = 0
-    return ok
-
-
 cdef int _cmp_guess(const void* a, const void* b) noexcept nogil:
     cdef const GuessInfo* x = <const GuessInfo*>a
     cdef const GuessInfo* y = <const GuessInfo*>b
@@ -453,43 +414,6 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     return r
 
 
-cdef inline bint _packs(const KData* kd, Py_ssize_t m) noexcept nogil:
-    """Whether a node of m codes scans through its candidates' byte forms (the vector
-    scans: an injective two-word game with byte forms, more than 16 codes)."""
-    return (kd.injective and kd.mode == TWO_WORDS and kd.shift == 3 and kd.benc != NULL
-            and m > 16)
-
-
-cdef inline bint _scan_scalar(const KData* kd, int32_t g, const int32_t* c, Py_ssize_t m,
-                              int64_t cap, uint32_t* h, Py_ssize_t* scored) noexcept nogil:
-    """Phase 1 the plain way: h = the part sizes of guess g on c, given up (False) as soon
-    as a non-winning part exceeds ``cap``; ``scored``: the pairs scored."""
-    cdef Py_ssize_t t
-    cdef int sl, win = kd.win
-    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
-    for t in range(m):
-        sl = _slot(kd, g, c[t])
-        h[sl] += 1
-        if h[sl] > cap and sl != win:
-            scored[0] = t + 1
-            return False
-    scored[0] = m
-    return True
-
-
-cdef inline int _parts_of(const KData* kd, const uint32_t* h, int32_t* maxpart) noexcept nogil:
-    """The number of non-empty non-winning parts of h, and in ``maxpart`` the largest."""
-    cdef int sl, nparts = 0
-    cdef int32_t mx = 0
-    for sl in range(kd.nslots):
-        if sl != kd.win and h[sl]:
-            nparts += 1
-            if <int32_t>h[sl] > mx:
-                mx = h[sl]
-    maxpart[0] = mx
-    return nparts
-
-
 cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
                                const int32_t* pool, Py_ssize_t npool, const SetSym* y,
                                int64_t cap, GuessInfo* info, const uint64_t* pb,
@@ -612,29 +536,6 @@ cdef Py_ssize_t _rank(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
             j += 1
     qsort(info, j, sizeof(GuessInfo), _cmp_guess)
     return j
-
-
-cdef inline void _split(const KData* kd, int32_t g, const int32_t* c, Py_ssize_t m,
-                        int32_t* parts, int32_t* pidx, uint8_t* lab, uint32_t* h,
-                        Py_ssize_t* off) noexcept nogil:
-    """The parts of guess g on c: h[slot] their sizes, parts[off[slot]...] their codes
-    (a stable counting sort: each part stays sorted), pidx their positions in c."""
-    cdef Py_ssize_t t
-    cdef int sl
-    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
-    for t in range(m):
-        sl = _slot(kd, g, c[t])
-        lab[t] = <uint8_t>sl
-        h[sl] += 1
-    off[0] = 0
-    for sl in range(kd.nslots):
-        off[sl + 1] = off[sl] + h[sl]
-    for t in range(m):
-        parts[off[lab[t]]] = c[t]
-        pidx[off[lab[t]]] = <int32_t>t
-        off[lab[t]] += 1
-    for sl in range(kd.nslots):             # back to part starts
-        off[sl] -= h[sl]
 
 
 cdef int _parts_to_try(SData* s, const int32_t* parts, const Py_ssize_t* off,
