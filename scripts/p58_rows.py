@@ -114,15 +114,26 @@ def export_rows(checkpoint: str, file: str) -> int:
     return n
 
 
+def _why(e: BaseException) -> str:
+    return f"no field {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__
+
+
+_BAD_FILE = (KeyError, TypeError, ValueError, OSError, EOFError, sqlite3.Error)
+
+
 def read_header(file: str) -> dict[str, Any]:
-    """The header rows at the start of a rows file, parsed."""
+    """The header rows at the start of a rows file, parsed; :class:`RowsError` when the
+    file is not one."""
     header: dict[str, Any] = {}
-    with gzip.open(file, "rt") as src:
-        for line in src:
-            if not line.startswith('{"header"'):
-                break  # (the first unit's line, read whole by the import)
-            rec = json.loads(line)
-            header[rec["header"]] = json.loads(rec["value"])
+    try:
+        with gzip.open(file, "rt") as src:
+            for line in src:
+                if not line.startswith('{"header"'):
+                    break  # (the first unit's line, read whole by the import)
+                rec = json.loads(line)
+                header[rec["header"]] = json.loads(rec["value"])
+    except _BAD_FILE as e:
+        raise RowsError(f"{file}: not a file of checkpoint rows ({_why(e)})") from None
     return header
 
 
@@ -143,22 +154,15 @@ def _unit_row(rec: dict[str, Any], encoded: dict[str, bytes]) -> tuple:
     return (*(rec[f] for f in _UNIT_FIELDS), blob, digest)
 
 
-def _why(e: BaseException) -> str:
-    return f"no field {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__
-
-
-_BAD_FILE = (KeyError, TypeError, ValueError, OSError, EOFError, sqlite3.Error)
-
-
 def import_rows(file: str, checkpoint: str) -> int:
     """A new checkpoint made from ``file`` (the engine makes the file, its tables and
     header; then the rows go in, in one transaction); the number of units.  A file that
     cannot be read whole is a :class:`RowsError` naming the line, and leaves no
     checkpoint behind (a run would take an empty one for the state)."""
+    header = read_header(file)
     try:
-        header = read_header(file)
         kind, game, params = header["kind"], header["game"], header["params"]
-    except _BAD_FILE as e:
+    except KeyError as e:
         raise RowsError(f"{file}: not a file of checkpoint rows ({_why(e)})") from None
     open_checkpoint(checkpoint, kind, game, params).close()
     conn = sqlite3.connect(checkpoint)

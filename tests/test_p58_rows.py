@@ -124,8 +124,9 @@ def test_rows_of_the_earlier_form_still_import(tmp_path):
         ),
         (lambda data: gzip.compress(b"{}\n"), r"not a file of checkpoint rows"),
         (lambda data: b"not gzip at all", r"not a file of checkpoint rows"),
+        (lambda data: gzip.compress(b'{"header": "version"}\n'), r"rows \(no field 'value'\)"),
     ],
-    ids=["truncated", "broken-json", "no-header", "not-gzip"],
+    ids=["truncated", "broken-json", "no-header", "not-gzip", "header-without-value"],
 )
 def test_a_damaged_file_is_refused_and_leaves_no_checkpoint(tmp_path, damage, message):
     make_checkpoint(tmp_path / "a.sqlite")
