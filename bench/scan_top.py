@@ -85,10 +85,10 @@ def main() -> None:
     for i in pick:
         u = scans[i]
         t = time.perf_counter()
-        run_unit(spec, u.func, u.args)  # (the node's lists built on the first of a node)
+        run_unit(spec, u.kind, u.args)  # (the node's lists built on the first of a node)
         first = time.perf_counter() - t
         t = time.perf_counter()
-        run_unit(spec, u.func, u.args)  # again: the block's scan alone
+        run_unit(spec, u.kind, u.args)  # again: the block's scan alone
         scan = time.perf_counter() - t
         rows.append((u.key, u.size, pairs[i], first, scan))
         print(
@@ -110,7 +110,7 @@ def main() -> None:
 
         t = time.perf_counter()
         with ThreadPoolExecutor(2) as pool:
-            answers = list(pool.map(lambda u: run_unit(game, u.func, u.args), scans))
+            answers = list(pool.map(lambda u: run_unit(game, u.kind, u.args), scans))
         out["top_scans_wall"] = time.perf_counter() - t
         out["top_scans_worker_seconds"] = sum(a["seconds"] for a in answers)
         out["top_scans_longest"] = max(a["seconds"] for a in answers)
@@ -143,8 +143,8 @@ def main() -> None:
         rows3 = []
         for i in pick:
             u = s3[i]
-            run_unit(game, u.func, u.args)
-            a = run_unit(game, u.func, u.args)
+            run_unit(game, u.kind, u.args)
+            a = run_unit(game, u.kind, u.args)
             rows3.append((u.key, u.size, p3[i], a["seconds"]))
             print(f"  {u.key}: {u.size} candidates, {p3[i]:.3g} pairs, {a['seconds']:.2f} s")
         if rows3:

@@ -59,7 +59,7 @@ class SumPlan:
         lo, hi = unit.args["lo"], unit.args["hi"]
         mid = (lo + hi) // 2
         return [
-            Unit(f"{unit.key}/{i}", unit.func, dict(unit.args, lo=a, hi=b), b - a)
+            Unit(f"{unit.key}/{i}", unit.kind, dict(unit.args, lo=a, hi=b), b - a)
             for i, (a, b) in enumerate([(lo, mid), (mid, hi)])
         ]
 

@@ -295,7 +295,7 @@ class AnalysisPlan:
                 "hi": int(hi),
             }
             self._scans.append(
-                Unit(f"scan/{path}:{b}", "mastermind.units_analysis_work:scan_unit", args, m)
+                Unit(f"scan/{path}:{b}", "analysis.scan", args, m)
             )
             self._made += 1
 
@@ -329,7 +329,7 @@ class AnalysisPlan:
             )
             key = f"walk/{path}:{number}" if path else f"walk/{number}"
             unit = Unit(
-                key, "mastermind.units_analysis_work:walk_unit", args, int(args["cands"].size)
+                key, "analysis.walk", args, int(args["cands"].size)
             )
             self._tasks[key] = sel
             heapq.heappush(self._walks, (-unit.size, self._made, unit))
@@ -450,7 +450,7 @@ class AnalysisPlan:
                 histories=histories,
                 hlens=np.ascontiguousarray(split["rhlens"][lo:hi], dtype=np.int32),
             )
-            children.append(Unit(f"{unit.key}/{first + lo}", unit.func, args, int(cands.size)))
+            children.append(Unit(f"{unit.key}/{first + lo}", unit.kind, args, int(cands.size)))
         return children
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:

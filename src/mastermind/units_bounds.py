@@ -333,7 +333,7 @@ class ExistsPlan:
         self.units[key] = (i, s)
         return Unit(
             key,
-            "mastermind.units_bounds:exists_unit",
+            "worstcase.exists",
             {
                 "cands": part,
                 "d": self.d - 1,
@@ -391,7 +391,7 @@ class ExistsPlan:
                         history = np.append(unit.args["history"], np.int32(ors.guesses[i]))
                         args = dict(unit.args)
                         args.update(cands=part, d=e, history=history.astype(np.int32))
-                        return Unit(key, unit.func, args, int(part.size))
+                        return Unit(key, unit.kind, args, int(part.size))
             ors.at, ors.pos = i + 1, 0
         return None
 

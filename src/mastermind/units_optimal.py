@@ -139,10 +139,10 @@ class OptimalPlan:
             "candidates_only": self.candidates_only,
             "memory": self.memory,
         }
-        ident = digest("mastermind.units_optimal:optimal_unit", args)
+        ident = digest("optimum.part", args)
         return Unit(
             key,
-            "mastermind.units_optimal:optimal_unit",
+            "optimum.part",
             dict(args, limit=limit),
             int(part.size),
             ident,
@@ -445,7 +445,7 @@ class WholePlan:
         self.game = game
         self.unit = Unit(
             "whole",
-            "mastermind.units_optimal:optimal_unit",
+            "optimum.part",
             {
                 "cands": cands,
                 "history": np.zeros(0, dtype=np.int32),

@@ -111,7 +111,7 @@ class LocalExecutor:
 
     def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
         flag = new_flag()
-        future = self.pool.submit(run_unit, self.game, unit.func, unit.args, flag, budget)
+        future = self.pool.submit(run_unit, self.game, unit.kind, unit.args, flag, budget)
         self.flags[future] = flag
         return future
 
@@ -169,7 +169,7 @@ class DaskExecutor:
         return self.client.submit(
             run_unit,
             self.spec,
-            unit.func,
+            unit.kind,
             unit.args,
             None,
             budget,

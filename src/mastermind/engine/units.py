@@ -4,8 +4,9 @@ executor, skipping the units a checkpoint holds and recording each one as it fin
 A unit is the game's definition (:class:`GameSpec`: ``(n, k, variant)``, or a custom
 game's score table) plus a small dict of arguments: a candidate set as an int32 array,
 the guesses played before it, the guesses left.  The worker rebuilds the game once per
-process (:func:`game_of`) and calls the unit's function, named by its module path
-(``"mastermind.units_analysis:walk_unit"``), so no kernel object is ever pickled.
+process (:func:`game_of`) and calls the worker function of the unit's kind (a registered
+name, ``"analysis.walk"``: :mod:`mastermind.engine.kinds`), so no kernel object is ever
+pickled.
 Its answer is a dict of NumPy arrays and numbers (what a checkpoint row stores).
 
 The plans (:mod:`~mastermind.units_analysis`, :mod:`~mastermind.units_bounds`,
@@ -19,7 +20,6 @@ without.  Nothing here knows what a unit computes.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import socket
 import threading
@@ -36,6 +36,7 @@ from .. import _core
 from ..errors import MastermindError
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
+from .kinds import recorded_name, worker
 
 __all__ = [
     "SPLIT",
@@ -185,9 +186,10 @@ def game_of(spec: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- units
-def digest(func: str, args: dict[str, Any]) -> str:
-    """A digest of a unit's input (a checkpoint row is reused only for the same input)."""
-    h = hashlib.sha1(func.encode())
+def digest(kind: str, args: dict[str, Any]) -> str:
+    """A digest of a unit's input: its kind's recorded name and its arguments (a
+    checkpoint row is reused only for the same input)."""
+    h = hashlib.sha1(recorded_name(kind).encode())
     for name in sorted(args):
         value = args[name]
         h.update(name.encode())
@@ -201,18 +203,19 @@ def digest(func: str, args: dict[str, Any]) -> str:
 
 @dataclass
 class Unit:
-    """One unit: its key (what it answers), the worker function, its arguments and
-    size (candidates; for progress and cost models)."""
+    """One unit: its key (what it answers), its kind (the worker function's registered
+    name, :mod:`mastermind.engine.kinds`), its arguments and size (candidates; for
+    progress and cost models)."""
 
     key: str
-    func: str
+    kind: str
     args: dict[str, Any]
     size: int
     digest: str = ""
 
     def __post_init__(self) -> None:
         if not self.digest:
-            self.digest = digest(self.func, self.args)
+            self.digest = digest(self.kind, self.args)
 
 
 def checks_unit_seconds(value: Any) -> Optional[float]:
@@ -239,14 +242,13 @@ def is_split(result: dict[str, Any]) -> bool:
 
 
 def run_unit(
-    spec: Any, func: str, args: dict[str, Any], stop: Any = None, budget: Optional[float] = None
+    spec: Any, kind: str, args: dict[str, Any], stop: Any = None, budget: Optional[float] = None
 ) -> dict[str, Any]:
     """Run one unit (on a worker, or on a thread of this process): the game from its
-    spec, the function from its path; the answer gains ``seconds`` and ``worker``.
+    spec, the function of its kind; the answer gains ``seconds`` and ``worker``.
     ``budget`` (seconds, when given) is passed on as ``budget=``: past it, the function
     may hand back a split (:func:`is_split`) instead of its answer."""
-    module, name = func.split(":")
-    fn = getattr(importlib.import_module(module), name)
+    fn = worker(kind)
     game = game_of(spec)
     t0 = time.perf_counter()
     if budget is None:

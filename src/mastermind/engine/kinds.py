@@ -1,0 +1,78 @@
+"""The kinds of unit: a stable name for each worker function, kept apart from where the
+function lives.
+
+A unit names its work by a registered kind (``"analysis.walk"``, ``"worstcase.exists"``,
+...), never by a module path: a worker looks the kind up here (:func:`worker`), and a
+checkpoint binds each recorded answer to its unit by a digest of the kind's *recorded
+name* and the unit's arguments (:func:`recorded_name`).  The recorded name of a kind is
+frozen the day the kind is first recorded: for the kinds that existed before the
+registry it is the module path their checkpoints of format 2 were written with, so those
+checkpoints (the p(5,8) campaign's among them) still load wherever the worker functions
+move.  Moving a worker function changes only its ``worker`` path below.
+
+Work from outside the package (a plan of one's own, the tests' toy plans) names its
+worker function by its path, ``"module:function"``; such a kind is its own recorded name.
+
+>>> worker("analysis.walk").__name__
+'walk_unit'
+>>> recorded_name("worstcase.exists")
+'mastermind.units_bounds:exists_unit'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from ..errors import MastermindError
+
+__all__ = ["KINDS", "Kind", "UnknownKind", "recorded_name", "worker"]
+
+
+class UnknownKind(MastermindError, LookupError):
+    """A unit kind that is neither registered nor a ``module:function`` path."""
+
+
+class Kind(NamedTuple):
+    """Where a kind's worker function lives, and the name its digests are made with."""
+
+    worker: str  # "module:function", free to change when the function moves
+    recorded_as: str  # part of every checkpoint row's digest: never to change
+
+
+KINDS: dict[str, Kind] = {
+    "analysis.scan": Kind(
+        "mastermind.units_analysis_work:scan_unit", "mastermind.units_analysis_work:scan_unit"
+    ),
+    "analysis.walk": Kind(
+        "mastermind.units_analysis_work:walk_unit", "mastermind.units_analysis_work:walk_unit"
+    ),
+    "worstcase.exists": Kind(
+        "mastermind.units_bounds:exists_unit", "mastermind.units_bounds:exists_unit"
+    ),
+    "optimum.part": Kind(
+        "mastermind.units_optimal:optimal_unit", "mastermind.units_optimal:optimal_unit"
+    ),
+}
+"""Every kind of unit the package runs: name -> :class:`Kind`."""
+
+
+def _kind(name: str) -> Kind:
+    kind = KINDS.get(name)
+    if kind is not None:
+        return kind
+    if isinstance(name, str) and name.count(":") == 1 and all(name.split(":")):
+        return Kind(name, name)
+    raise UnknownKind(f"unknown kind of unit {name!r} (known: {', '.join(sorted(KINDS))})")
+
+
+def recorded_name(name: str) -> str:
+    """The name a kind's digests are made with (frozen; see the module's docstring)."""
+    return _kind(name).recorded_as
+
+
+def worker(name: str) -> Callable[..., dict[str, Any]]:
+    """The worker function of kind ``name`` (imported on first use)."""
+    module, function = _kind(name).worker.split(":")
+    return getattr(importlib.import_module(module), function)
