@@ -294,9 +294,7 @@ class AnalysisPlan:
                 "lo": int(lo),
                 "hi": int(hi),
             }
-            self._scans.append(
-                Unit(f"scan/{path}:{b}", "analysis.scan", args, m)
-            )
+            self._scans.append(Unit(f"scan/{path}:{b}", "analysis.scan", args, m))
             self._made += 1
 
     def _chosen(self, g: int, task: Task, path: str, slots: list[int], batch: list[Task]) -> None:
@@ -328,9 +326,7 @@ class AnalysisPlan:
                 hlens=np.array([t.history.size for t in sel], dtype=np.int32),
             )
             key = f"walk/{path}:{number}" if path else f"walk/{number}"
-            unit = Unit(
-                key, "analysis.walk", args, int(args["cands"].size)
-            )
+            unit = Unit(key, "analysis.walk", args, int(args["cands"].size))
             self._tasks[key] = sel
             heapq.heappush(self._walks, (-unit.size, self._made, unit))
             self._made += 1
