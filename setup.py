@@ -1,11 +1,13 @@
-"""Build the Cython kernel (``mastermind._core`` and the modules beside it); all metadata
+"""Build the Cython kernel (the modules ``mastermind/kernel/modules.py`` lists: ``_core``
+and the others beside it in ``kernel/``, each family's own in its folder); all metadata
 lives in pyproject.toml.
 
 On x86-64 the default build runs on any x86-64 CPU at the speed of a build for this one:
 the kernel's modules are compiled once per target of ``TARGETS`` below (plain x86-64,
 x86-64-v3 with the AVX2 kernels, x86-64-v4 with the AVX-512 kernels) into
-``mastermind/_targets/<target>/``, and ``mastermind.simd`` loads, at the first import of
-the kernel, the highest target the CPU runs (``MASTERMIND_SIMD=baseline|avx2|avx512``
+``mastermind/_targets/<target>/`` (each module at its path under the package:
+``_targets/avx2/kernel/_core...so``), and ``mastermind.kernel.simd`` loads, at the first
+import of the kernel, the highest target the CPU runs (``MASTERMIND_SIMD=baseline|avx2|avx512``
 at run time forces a lower one).  The C is generated once by Cython; each target
 compiles it with its own flags, through a one-line file in build/ that includes it.
 
@@ -18,6 +20,7 @@ compiler's default target there, or ``-mcpu=native`` with ``MASTERMIND_NATIVE=1`
 
 import os
 import platform
+import runpy
 import subprocess
 import sysconfig
 from pathlib import Path
@@ -85,12 +88,13 @@ directives = {
     "embedsignature": True,
 }
 
-# The kernel, one concern a module (docs/architecture.md): scoring and partitions, the
-# choice-rule scan, symmetry, the strategy walk, the worst-case search.  They share
-# declarations through .pxd files and the C of _kernel.h.
-MODULES = ("_core", "_scan", "_symmetry", "_walk", "_memo", "_search", "_optimal")
+# The kernel's modules, listed once (the loader and the stub tests read the same list):
+# dotted names under mastermind, "kernel._core", "analysis._scan", ...  They share
+# declarations through .pxd files and the C of kernel/_kernel.h.
+MODULES = runpy.run_path("src/mastermind/kernel/modules.py")["MODULES"]
+KERNEL_H = "src/mastermind/kernel/_kernel.h"
 COMMON = dict(
-    include_dirs=[np.get_include(), "src/mastermind"],
+    include_dirs=[np.get_include(), "src/mastermind/kernel"],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     extra_link_args=link_args,
 )
@@ -99,9 +103,9 @@ kernel = cythonize(
     [
         Extension(
             f"mastermind.{name}",
-            [f"src/mastermind/{name}.pyx"],
+            [f"src/mastermind/{name.replace('.', '/')}.pyx"],
             extra_compile_args=compile_args,
-            depends=["src/mastermind/_kernel.h"],
+            depends=[KERNEL_H],
             **COMMON,
         )
         for name in MODULES
@@ -109,16 +113,20 @@ kernel = cythonize(
     compiler_directives=directives,
     include_path=["src"],
 )
-# The CPU probe of mastermind.simd: compiled for any CPU in every build.
+# The CPU probe of mastermind.kernel.simd: compiled for any CPU in every build.
 probe = cythonize(
-    [Extension("mastermind._cpu", ["src/mastermind/_cpu.pyx"], extra_compile_args=["-O2"])],
+    [
+        Extension(
+            "mastermind.kernel._cpu", ["src/mastermind/kernel/_cpu.pyx"], extra_compile_args=["-O2"]
+        )
+    ],
     compiler_directives=directives,
 )
 
 
-def _including(c_file: str, target: str) -> str:
+def _including(c_file: str, target: str, name: str) -> str:
     """A file of build/ that includes ``c_file``: the target's own source (and object)."""
-    path = Path("build", "targets", target, Path(c_file).name)
+    path = Path("build", "targets", target, *name.split(".")).with_suffix(".c")
     text = f'#include "{Path(c_file).resolve()}"\n'
     if not path.is_file() or path.read_text() != text:  # unchanged: no rebuild
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,15 +135,16 @@ def _including(c_file: str, target: str) -> str:
 
 
 def per_target(ext: Extension, targets: dict[str, list[str]]) -> list[Extension]:
-    """``ext`` (Cython's C) compiled once per target, as mastermind._targets.<target>.<name>."""
-    name = ext.name.rsplit(".", 1)[1]
+    """``ext`` (Cython's C) compiled once per target, as
+    mastermind._targets.<target>.<family>.<name>."""
+    name = ext.name.removeprefix("mastermind.")
     [c_file] = ext.sources
     return [
         Extension(
             f"mastermind._targets.{target}.{name}",
-            [_including(c_file, target)],
+            [_including(c_file, target, name)],
             extra_compile_args=compile_args + flags,
-            depends=[c_file, "src/mastermind/_kernel.h"],
+            depends=[c_file, KERNEL_H],
             **COMMON,
         )
         for target, flags in targets.items()
@@ -146,8 +155,8 @@ class BuildExt(build_ext):
     """build_ext that compiles on every core and clears, where it builds (the source tree
     in place, build/lib for a wheel, which packs what it finds there), the kernel modules
     of another kind of build (a native build's folder hides the targets', and the other way
-    round) and those that builds before the targets' folders put beside the loaders (never
-    loaded: mastermind/__init__.py finds the loaders first)."""
+    round) and those of the package's earlier layout (the modules side by side at the
+    package's root and its targets' roots: never loaded now)."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -156,20 +165,27 @@ class BuildExt(build_ext):
 
     def run(self):
         folder = Path("src" if self.inplace else self.build_lib, "mastermind")
+        targets = folder / "_targets"
         if self.inplace:
             for target in built:
-                (folder / "_targets" / target).mkdir(parents=True, exist_ok=True)
-        others = [folder / "_targets" / t for t in ("native", *TARGETS) if t not in built]
+                for name in MODULES:
+                    targets.joinpath(target, *name.split(".")[:-1]).mkdir(
+                        parents=True, exist_ok=True
+                    )
+        stale = [targets / t for t in ("native", *TARGETS) if t not in built]
         for name in MODULES:
-            for where in (folder, *others):
-                for stale in where.glob(f"{name}.*.so"):
-                    print(f"removing {stale} (another build's module)")
-                    stale.unlink()
+            leaf = name.rsplit(".", 1)[1]
+            wheres = [folder, *(targets / t for t in ("native", *TARGETS))]  # the earlier layout
+            wheres += [t.joinpath(*name.split(".")[:-1]) for t in stale]
+            for where in wheres:
+                for old in where.glob(f"{leaf}.*.so"):
+                    print(f"removing {old} (another build's module)")
+                    old.unlink()
         super().run()
 
 
-# A build for one machine is one more target, with no flags of its own: the loaders find
-# it first when it is there (mastermind.simd).
+# A build for one machine is one more target, with no flags of its own: the loader finds
+# it first when it is there (mastermind.kernel.simd).
 built = {"native": []} if native or not x86 else TARGETS
 extensions = [t for ext in kernel for t in per_target(ext, built)] + probe
 

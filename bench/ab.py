@@ -12,7 +12,7 @@ drifts; each run is a fresh ``python -m pytest bench/ --benchmark-only`` with
 
 ``--base-env`` and ``--new-env`` set environment variables for one side's runs: e.g.
 ``python bench/ab.py . --base-env MASTERMIND_SIMD=avx2`` compares, in this checkout,
-the kernel's avx2 build with the one its CPU picks (``mastermind.simd``).
+the kernel's avx2 build with the one its CPU picks (``mastermind.kernel.simd``).
 
 Printed per benchmark: the median time of each side (the median over rounds of each
 run's median) and the median over rounds of the ratio new / base of the same round: the

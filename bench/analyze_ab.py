@@ -5,7 +5,7 @@
                                [--base-env NAME=VALUE ...] [--new-env NAME=VALUE ...]
 
 OTHER_CHECKOUT is another clone or worktree with its extension built in place, as for
-bench/ab.py; it only needs ``mastermind.game.Game`` and ``mastermind.analysis.analyze``,
+bench/ab.py; it only needs ``mastermind.game.Game`` and ``mastermind.analysis.exhaustive.analyze``,
 so it also compares against builds older than the benchmark suite's names.  Each round
 starts one fresh process per build (which build goes first alternates from round to
 round), with ``PYTHONPATH`` set to that checkout's ``src``; the process runs, for every
@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import json, sys, time
-from mastermind.analysis import analyze
+from mastermind.analysis.exhaustive import analyze
 from mastermind.game import Game
 strategies, reps, jobs = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]) or None
 game = Game(5, 8)

@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from mastermind import Game
+from mastermind.analysis.strategies import first_guess
+from mastermind.analysis.units import AnalysisPlan, scan_block
 from mastermind.engine.units import run_unit, spec_of
 from mastermind.rules import Strategy
-from mastermind.strategies import first_guess
-from mastermind.units_analysis import AnalysisPlan, scan_block
 
 
 def drain(plan):

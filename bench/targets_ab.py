@@ -26,7 +26,9 @@ import sys
 CHILD = """
 import json, sys, time
 import numpy as np
-from mastermind import Game, _core, _scan
+from mastermind import Game
+from mastermind.kernel import _core
+from mastermind.analysis import _scan
 threads = int(sys.argv[1])
 g = Game(5, 8)
 rng = np.random.default_rng(2)

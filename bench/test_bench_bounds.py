@@ -1,4 +1,4 @@
-"""The worst-case search (mastermind.bounds.solution_exists) on questions of p(5,8)'s
+"""The worst-case search (mastermind.worstcase.bounds.solution_exists) on questions of p(5,8)'s
 run: a part that one more guess leaves after the opening 11234 and a second guess, with 4
 guesses left, the kind of question `scripts/p58.py` hands its workers by the hundred.
 
@@ -12,7 +12,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from mastermind.bounds import check_strategy, solution_exists
+from mastermind.worstcase.bounds import check_strategy, solution_exists
 
 
 def _part(game, first, score, second, rank):

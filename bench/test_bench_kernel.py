@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from mastermind import _core, _scan
+from mastermind.analysis import _scan
+from mastermind.kernel import _core
 
 
 @pytest.mark.benchmark(group="kernel")

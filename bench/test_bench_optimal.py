@@ -1,4 +1,4 @@
-"""The exact expected-case optimum (mastermind.optimum): the published games.
+"""The exact expected-case optimum (mastermind.optimum.solver): the published games.
 
 [4,6], [4,7], Bulls and Cows [4,9] and black-peg [4,4] run by default; Bulls and Cows [4,10] and [4,8]
 take tens of seconds:
@@ -9,7 +9,7 @@ benchmark checks its total.
 import pytest
 
 from mastermind import Game
-from mastermind.optimum import optimal
+from mastermind.optimum.solver import optimal
 
 
 @pytest.mark.benchmark(group="optimal")

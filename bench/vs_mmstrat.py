@@ -8,7 +8,7 @@ docs/optimal.md for the two small fixes a current g++ needs).  It is not part of
 project and is never committed here.
 
 Each round runs, for every game, mmstrat (``-s optimal -S -mt THREADS``, wall time of the
-process) and then this package's :func:`mastermind.optimum.optimal` (``jobs=THREADS``,
+process) and then this package's :func:`mastermind.optimum.solver.optimal` (``jobs=THREADS``,
 wall time of the call, the game built before), one after the other, so that both see
 the same phases of a shared machine.  Both totals must agree (mmstrat's rules
 ``pNcKr`` are the classic game, ``pNcKn`` Bulls and Cows: no repeated colour in guesses or
@@ -26,7 +26,7 @@ import sys
 import time
 
 from mastermind import Game
-from mastermind.optimum import optimal
+from mastermind.optimum.solver import optimal
 
 GAMES = {
     "4x6": (4, 6, "classic"),

@@ -9,7 +9,7 @@ parts and rounds; answers never depend on the guess order, so rounds alternate o
 
 * a part proved unsolvable within 5 eliminates its first guess (a proof);
 * a first guess whose parts are all proved solvable proves p(5,8) = 6: the witness is
-  then built, checked by :func:`mastermind.bounds.check_strategy` and written out.
+  then built, checked by :func:`mastermind.worstcase.bounds.check_strategy` and written out.
 
 Usage: PYTHONPATH=src python scripts/attempt_5_8.py [budget_seconds] [classes] [out.json]
 (``classes``: how many first-guess classes, most informative first, to work on.)
@@ -24,12 +24,12 @@ from typing import Optional
 
 import numpy as np
 
-from mastermind import _core
-from mastermind.bounds import SearchUnfinished, check_strategy, solution_exists
+from mastermind.analysis.strategies import symmetry_classes
 from mastermind.game import Game
-from mastermind.search import Search
-from mastermind.strategies import symmetry_classes
-from mastermind.strategy_walk import Node
+from mastermind.kernel import _core
+from mastermind.strategy_tree import Node
+from mastermind.worstcase.bounds import SearchUnfinished, check_strategy, solution_exists
+from mastermind.worstcase.search import Search
 
 ORDERS = {_core.VAL_PARTS: "parts", _core.VAL_MINMAX: "minmax", _core.VAL_ENTROPY: "entropy"}
 ROUNDS = [

@@ -1,5 +1,5 @@
 """The table of exact worst cases p(n,k) for every [n,k] with 2 <= n, 2 <= k and
-k^n <= 7^4 = 2401, as Markdown: each entry proved by mastermind.bounds.worst_case (a
+k^n <= 7^4 = 2401, as Markdown: each entry proved by mastermind.worstcase.bounds.worst_case (a
 search False for p-1, or counting, and a witness for p checked by check_strategy).
 
 With ``--frontier SECONDS``: the bigger games no one had published (p(4,8) ... p(7,4), and
@@ -17,9 +17,9 @@ import sys
 import time
 from typing import Optional
 
-from mastermind.analysis import analyze
-from mastermind.bounds import check_strategy, worst_case
+from mastermind.analysis.exhaustive import analyze
 from mastermind.game import Game
+from mastermind.worstcase.bounds import check_strategy, worst_case
 
 
 def row(n: int, k: int, cands_only: bool) -> tuple[int, int, int, float, str]:

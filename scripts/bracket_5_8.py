@@ -1,7 +1,7 @@
 """A proved lower bound L on the optimum of [5,8] (the least total number of guesses over
 the 32,768 secrets), so that the optimum is known to lie in [L, the best total found].
 
-The bound tree of :mod:`mastermind.bracket`: L is the least, over the openings (one per
+The bound tree of :mod:`mastermind.optimum.bracket`: L is the least, over the openings (one per
 symmetry class: 7 for [5,8]), of 32,768 + the sum over the opening's non-winning parts of
 a proved lower bound of the part's optimum.  Each part starts at its depth-1 bound (every
 second guess scanned, its parts at the counting estimate); then, best first, the parts of
@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 
 from mastermind import Game
-from mastermind.bracket import Bounder
-from mastermind.strategy_walk import split_by_score
+from mastermind.optimum.bracket import Bounder
+from mastermind.strategy_tree import split_by_score
 
 RECORD_5_8 = 178698  # results/record_5_8.json: the best [5,8] strategy's total
 

@@ -2,11 +2,11 @@
 secret), game after game, resumable.
 
 For each game in the list (cheapest first): the exact optimum by
-:func:`mastermind.optimum.optimal` within a time budget; its strategy replayed secret by
-secret with the plain-Python scorer (:func:`mastermind.bounds.strategy_distribution`) to
+:func:`mastermind.optimum.solver.optimal` within a time budget; its strategy replayed secret by
+secret with the plain-Python scorer (:func:`mastermind.worstcase.bounds.strategy_distribution`) to
 the reported distribution before anything is written; the strategy written compressed
 (``<out>/<game>.json.gz``, in ``mastermind tree --format json``'s format); then the exact
-worst case p (:func:`mastermind.bounds.worst_case`, within a shorter budget) and, when the
+worst case p (:func:`mastermind.worstcase.bounds.worst_case`, within a shorter budget) and, when the
 optimum needs more than p guesses, the optimum among the strategies that never need more
 than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  Every
 finished game is recorded in ``<out>/table.json`` at once; a game already there is
@@ -32,10 +32,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Optional
 
-from mastermind.bounds import check_strategy, strategy_distribution, worst_case
 from mastermind.game import Game
-from mastermind.optimum import optimal
-from mastermind.tree import to_json
+from mastermind.optimum.solver import optimal
+from mastermind.views.tree import to_json
+from mastermind.worstcase.bounds import check_strategy, strategy_distribution, worst_case
 
 #: (pegs, colours, variant), cheapest first (as the brief of this table orders them)
 GAMES: list[tuple[int, int, str]] = (

@@ -4,7 +4,7 @@ p(5,8) is 6 or 7: 5 guesses never suffice (``solution_exists(Game(5, 8), 5)`` is
 a fraction of a second) and the minmax strategy needs 7.  6 suffice exactly when one of
 the 7 openings (one per symmetry class, as the kernel's search ranks them) has every
 part of its partition solvable within 5 more guesses.  Each (opening, part, 5 guesses
-left) question is a unit of :mod:`mastermind.units_bounds` (``exists_unit``, the same
+left) question is a unit of :mod:`mastermind.worstcase.units` (``exists_unit``, the same
 key, input and answer as ``worst_case``'s units), run on the engine with a unit budget:
 a unit past it splits into its guesses' parts within 4, recursively, and the SQLite
 checkpoint records every answered unit (a solvable one with its witness records) and
@@ -55,12 +55,12 @@ from p58_plan import (
 from p58_rows import export_rows, import_rows, read_header
 from p58_state import markdown_table, print_table, projection, recorded_since, state, write_state
 
-from mastermind.bounds import check_strategy
 from mastermind.engine.run import open_run
 from mastermind.errors import MastermindError
 from mastermind.game import Game
 from mastermind.stopping import TimeLimitReached, new_flag
-from mastermind.units_bounds import checkpoint_params
+from mastermind.worstcase.bounds import check_strategy
+from mastermind.worstcase.units import checkpoint_params
 
 RESULTS = ROOT / "results" / "p58"
 

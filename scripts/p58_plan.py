@@ -11,17 +11,17 @@ from typing import Any, Optional
 
 import numpy as np
 
-from mastermind.analysis import analyze
-from mastermind.bounds import solution_exists
+from mastermind.analysis.exhaustive import analyze
+from mastermind.analysis.strategies import symmetry_classes
 from mastermind.engine.checkpoint import open_checkpoint
 from mastermind.engine.run import Run
 from mastermind.engine.units import Unit, spec_of
 from mastermind.game import Game
-from mastermind.search import Search, SearchUnfinished
 from mastermind.stopping import new_flag
-from mastermind.strategies import symmetry_classes
-from mastermind.strategy_walk import Node, build_tree, split_by_score
-from mastermind.units_bounds import ExistsPlan, UnitSearch, checkpoint_params, root_openings
+from mastermind.strategy_tree import Node, build_tree, split_by_score
+from mastermind.worstcase.bounds import solution_exists
+from mastermind.worstcase.search import Search, SearchUnfinished
+from mastermind.worstcase.units import ExistsPlan, UnitSearch, checkpoint_params, root_openings
 
 ROOT = Path(__file__).resolve().parents[1]
 MEMORY_MB = 1024  # each unit's memo (part of the checkpoint's header: keep it fixed)
@@ -30,7 +30,7 @@ UNIT_SECONDS = 60.0
 
 # --------------------------------------------------------------------------- the plan
 class FocusPlan(ExistsPlan):
-    """:class:`~mastermind.units_bounds.ExistsPlan`'s units (same keys, same inputs, so
+    """:class:`~mastermind.worstcase.units.ExistsPlan`'s units (same keys, same inputs, so
     the same checkpoint rows), offered in the order ``focus`` asks, and done as soon as
     the question at the root is decided: one opening with every part solvable, or
     every opening with a part refuted.  Keeps each solvable part's witness records."""

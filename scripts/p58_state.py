@@ -17,7 +17,7 @@ from p58_plan import ROOT, decided_value, replay_checkpoint
 
 from mastermind.engine.checkpoint import connect_read_only
 from mastermind.game import Game
-from mastermind.strategy_walk import split_by_score
+from mastermind.strategy_tree import split_by_score
 
 
 # --------------------------------------------------------------------------- the state

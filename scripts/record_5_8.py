@@ -4,7 +4,7 @@ optimum of the secrets left (``mastermind.optimal(game, history=...)``, all gues
 allowed), each within a time limit (past it, the best strategy that search found).
 
 The tree is assembled, replayed secret by secret with the plain-Python scorer
-(:func:`mastermind.bounds.strategy_distribution`), and written in ``mastermind tree
+(:func:`mastermind.worstcase.bounds.strategy_distribution`), and written in ``mastermind tree
 --format json``'s format with the distribution and the per-position record.  Positions
 solved are kept in a cache (JSON lines, one per position, appended as each finishes), so
 a stopped run resumes where it was.
@@ -32,10 +32,10 @@ from typing import Optional
 import numpy as np
 
 from mastermind import Game
-from mastermind.analysis import Node, analyze
-from mastermind.bounds import strategy_distribution
-from mastermind.optimum import Optimum, optimal
-from mastermind.strategies import choose_guess
+from mastermind.analysis.exhaustive import Node, analyze
+from mastermind.analysis.strategies import choose_guess
+from mastermind.optimum.solver import Optimum, optimal
+from mastermind.worstcase.bounds import strategy_distribution
 
 PUBLISHED = 179274  # the best published total (supermastermind)
 RULES = ("entropy", "parts", "expected-size", "minmax")
@@ -288,7 +288,7 @@ class Run:
             strategy="opening and second guesses by "
             f"{self.args.second}, then the exact optimum of each position",
         )
-        from mastermind.tree import to_json
+        from mastermind.views.tree import to_json
 
         doc = to_json(result)
         doc["method"] = {

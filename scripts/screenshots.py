@@ -27,7 +27,7 @@ SRC = ROOT / "src"
 sys.path.insert(0, str(SRC))
 
 import mastermind as mm  # noqa: E402
-from mastermind.explorer import to_html  # noqa: E402
+from mastermind.views.explorer import to_html  # noqa: E402
 
 
 def shrink(path: Path, colours: int = 128) -> None:

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 import reference as ref
 
-from mastermind import Game, Strategy, _symmetry, _walk, analyze, solve
-from mastermind.analysis import first_guess_table
+from mastermind import Game, Strategy, analyze, solve
+from mastermind.analysis import _walk
+from mastermind.analysis.exhaustive import first_guess_table
+from mastermind.kernel import _symmetry
 
 KNOWN = json.loads((Path(__file__).parent / "known_answers.json").read_text())
 STRATEGIES = ["minmax", "entropy", "parts", "expected-size", "first-candidate"]

@@ -1,4 +1,4 @@
-"""Tests of mastermind.bounds: the exact search against a plain brute force, the published
+"""Tests of mastermind.worstcase.bounds: the exact search against a plain brute force, the published
 optima, witnesses checked by the independent checker, time limits."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 import reference as ref
 
-from mastermind.analysis import Node, analyze
-from mastermind.bounds import (
+from mastermind.analysis.exhaustive import Node, analyze
+from mastermind.errors import MastermindError
+from mastermind.game import Game
+from mastermind.worstcase.bounds import (
     BoundsError,
     SearchStats,
     SearchUnfinished,
@@ -23,9 +25,7 @@ from mastermind.bounds import (
     solution_exists,
     worst_case,
 )
-from mastermind.errors import MastermindError
-from mastermind.game import Game
-from mastermind.search import Search
+from mastermind.worstcase.search import Search
 
 
 # ---------------------------------------------------------------------- brute force

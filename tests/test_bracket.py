@@ -1,4 +1,4 @@
-"""The bound tree's lower bound of the optimum (mastermind.bracket): never above the exact
+"""The bound tree's lower bound of the optimum (mastermind.optimum.bracket): never above the exact
 optimum (every small game, a position, a custom game, Bulls and Cows), equal to it when
 the tree reaches sets the exact search settles, never decreasing with the depth, the
 same as a plain-Python recursion over every guess (no symmetry), and the [5,8] script
@@ -16,8 +16,8 @@ import pytest
 import reference as ref
 
 from mastermind import Game, MastermindError, two_d
-from mastermind.bracket import MAX_DEPTH, lower_bound
-from mastermind.optimum import optimal
+from mastermind.optimum.bracket import MAX_DEPTH, lower_bound
+from mastermind.optimum.solver import optimal
 
 ROOT = Path(__file__).resolve().parents[1]
 

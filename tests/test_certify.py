@@ -1,4 +1,4 @@
-"""Certificates as the package writes them (mastermind.certify, ``bound --certificate``)
+"""Certificates as the package writes them (mastermind.worstcase.certify, ``bound --certificate``)
 and checks them (``mastermind verify``): every small game's certificate passes the
 independent checker, through Python and through the command line."""
 
@@ -14,11 +14,11 @@ from conftest import RUN_THE_PROGRAM
 
 import mastermind
 from mastermind import cli
-from mastermind.bounds import worst_case
-from mastermind.certify import CertificateError, write_certificate
 from mastermind.game import Game
-from mastermind.search import SearchUnfinished
 from mastermind.verify import verify_file
+from mastermind.worstcase.bounds import worst_case
+from mastermind.worstcase.certify import CertificateError, write_certificate
+from mastermind.worstcase.search import SearchUnfinished
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CERTIFICATES = os.path.join(HERE, "..", "results", "certificates")

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from mastermind import Game, analyze, optimal, worst_case
-from mastermind.bounds import check_strategy
 from mastermind.custom import two_d
 from mastermind.engine.checkpoint import (
     FORMAT,
@@ -23,6 +22,7 @@ from mastermind.engine.checkpoint import (
     open_checkpoint,
     read_costs,
 )
+from mastermind.worstcase.bounds import check_strategy
 
 GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
 
@@ -200,7 +200,7 @@ def test_a_worst_case_proof_records_each_decided_part(tmp_path):
 
 def test_a_refutation_recorded_serves_fewer_guesses_too(tmp_path):
     """A part refuted within e guesses is refuted within fewer: the file answers."""
-    from mastermind.bounds import solution_exists
+    from mastermind.worstcase.bounds import solution_exists
 
     game = Game(3, 5)
     path = str(tmp_path / "b.sqlite")

@@ -22,8 +22,8 @@ from mastermind.engine.checkpoint import (
     read_costs,
 )
 from mastermind.engine.units import CheckpointWarning
-from mastermind.records import replay
-from mastermind.search import Search
+from mastermind.strategy_tree import replay_records
+from mastermind.worstcase.search import Search
 
 GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
 
@@ -137,12 +137,12 @@ def test_records_replay_to_their_total_and_depth():
     game = Game(3, 3)
     cands = np.ascontiguousarray(game.secrets, dtype=np.int32)
     recs = Search(game, game.guesses, False, True, 1 << 24).witness_records(cands, 4)
-    total, deepest = replay(game, recs, cands)
+    total, deepest = replay_records(game, recs, cands)
     assert deepest <= 4 and total >= cands.size
-    assert replay(game, recs, cands[1:]) is None  # another set
+    assert replay_records(game, recs, cands[1:]) is None  # another set
     bad = recs.copy()
     bad[-1, 2] = (bad[-1, 2] + 1) % game.size  # a leaf guessing the wrong code
-    assert replay(game, bad, cands) is None
+    assert replay_records(game, bad, cands) is None
 
 
 # ---------------------------------------------------------------------- headers

@@ -8,16 +8,17 @@ import sys
 import pytest
 
 import mastermind
-from mastermind import MastermindError, analysis
+from mastermind import MastermindError
+from mastermind.analysis import exhaustive as analysis
 from mastermind.cli import main
 from mastermind.comparison import ComparisonError
-from mastermind.explorer import ExplorerError
 from mastermind.game import CodeError, GameError, ScoreError
 from mastermind.play import InconsistentAnswers, PlayError
-from mastermind.plot import PlotError
 from mastermind.rules import StrategyError
 from mastermind.stopping import TimeLimitReached
-from mastermind.tree import TreeError
+from mastermind.views.explorer import ExplorerError
+from mastermind.views.plot import PlotError
+from mastermind.views.tree import TreeError
 
 
 def run(argv, capsys):
@@ -169,7 +170,7 @@ def test_the_units_errors_are_bad_input(argv, capsys, no_debug):
 def test_a_witness_failing_its_own_check_is_an_internal_error(
     tmp_path, monkeypatch, capsys, no_debug
 ):
-    from mastermind import bounds
+    from mastermind.worstcase import bounds
 
     def check_strategy(*args, **kwargs):
         raise bounds.StrategyCheckError("secret 12: the strategy has no move")

@@ -7,8 +7,8 @@ import pytest
 import reference as ref
 
 from mastermind import Game
-from mastermind.bounds import strategy_distribution
 from mastermind.cli import main
+from mastermind.worstcase.bounds import strategy_distribution
 
 
 def run(argv):
@@ -69,7 +69,7 @@ def test_bad_input(argv, words, capsys):
 
 
 def test_strategy_distribution_of_the_default_game():
-    from mastermind.optimum import optimal
+    from mastermind.optimum.solver import optimal
 
     best = optimal(Game(4, 6))
     assert strategy_distribution(best.game, best.tree) == best.distribution
@@ -78,7 +78,7 @@ def test_strategy_distribution_of_the_default_game():
 def test_from_a_position(tmp_path):
     """--after: the optimum over the secrets a history leaves; its tree file records the
     history, and replaying it over those secrets gives the distribution."""
-    from mastermind.tree import replay_distribution
+    from mastermind.views.tree import replay_distribution
 
     path = tmp_path / "after.json"
     status, text = run(

@@ -12,7 +12,7 @@ from mastermind import Game, solve
 from mastermind.cli import main
 from mastermind.cli.progress import HONEST_FRACTION, HONEST_SECONDS, ProgressBar, time_left
 from mastermind.cli.render import KEY, PEG, wants_colour
-from mastermind.pegs import KEY_BLACK, KEY_WHITE, colour_of
+from mastermind.views.pegs import KEY_BLACK, KEY_WHITE, colour_of
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 

@@ -51,6 +51,6 @@ def test_cli_tree_errors(monkeypatch, capsys, tmp_path):
         assert run(argv)[0] == 2
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err and err.count("\n") == 1
-    monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
+    monkeypatch.setattr("mastermind.views.tree.dot_program", lambda: None)
     assert run(["tree", "-o", str(tmp_path / "x.png")])[0] == 2
     assert "Graphviz is not installed" in capsys.readouterr().err

@@ -8,7 +8,9 @@ import reference as ref
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mastermind import Game, _core, _scan, _symmetry, _walk
+from mastermind import Game
+from mastermind.analysis import _scan, _walk
+from mastermind.kernel import _core, _symmetry
 
 
 @st.composite

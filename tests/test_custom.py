@@ -13,8 +13,8 @@ import pytest
 import reference as ref
 
 from mastermind import Game, GameError, analyze, solve
+from mastermind.analysis.strategies import choose_guess, first_guess, symmetry_classes
 from mastermind.custom import MAX_SLOTS, Comparison, CustomGame, two_d, two_d_score
-from mastermind.strategies import choose_guess, first_guess, symmetry_classes
 
 WIN = Comparison(True, True, True)
 TWO_D = [(a, b) for a in range(5) for b in range(5)]
@@ -247,7 +247,7 @@ def test_random_custom_games_match_brute_force(spec, strategy, candidates_only):
 # ---------------------------------------------------------------------- bounds on custom games
 def test_two_d_bounds_by_solution_exists():
     """twoD: the worst-case search finds a 4-guess strategy and proves 3 never do."""
-    from mastermind.bounds import check_strategy, solution_exists, worst_case
+    from mastermind.worstcase.bounds import check_strategy, solution_exists, worst_case
 
     game = two_d()
     assert not solution_exists(game, 3)
@@ -261,7 +261,7 @@ def test_two_d_bounds_by_solution_exists():
     "n,k,variant", [(3, 3, "classic"), (3, 4, "distinct"), (3, 3, "black-peg")]
 )
 def test_custom_bounds_equal_builtin(n, k, variant):
-    from mastermind.bounds import worst_case
+    from mastermind.worstcase.bounds import worst_case
 
     for co in (False, True):
         a = worst_case(Game(n, k, variant), candidates_only=co)

@@ -1,5 +1,6 @@
 """The kernel built for several CPUs (setup.py's targets) and chosen at its first import
-(mastermind.simd): only through its loaders, whatever an older build left beside them;
+(mastermind.kernel.simd): only through its one loader, whatever an older build left in the
+package;
 the forced target is honoured and reported, a target above the CPU
 falls back with a warning, a name that is no target is refused, and every target this
 CPU runs gives the same answers (scores, partitions, choice-rule scans, analyses, a
@@ -13,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from mastermind import simd
+from mastermind.kernel import simd
 
-SRC = Path(simd.__file__).resolve().parent.parent
+SRC = Path(simd.__file__).resolve().parents[2]
 
 # the tests of the choice of a target (a build for one machine has nothing to choose)
 choosing = pytest.mark.skipif(
@@ -37,7 +38,9 @@ def run(code: str, target: str | None = None) -> subprocess.CompletedProcess:
 REPORT = """
 import json, warnings
 warnings.simplefilter("error")
-from mastermind import simd, _core, _scan, _search
+from mastermind.kernel import simd, _core
+from mastermind.analysis import _scan
+from mastermind.worstcase import _search
 print(json.dumps({"target": simd.target(), "simd": _core.SIMD, "core": _core.__file__,
                   "scan": _scan.__file__, "search": _search.__file__}))
 """
@@ -62,8 +65,8 @@ def test_a_forced_target_is_honoured_and_reported(target):
     got = json.loads(done.stdout)
     assert got["target"] == target and got["simd"] == VECTORS[target]
     for module in ("core", "scan", "search"):  # every module from the same build
-        assert Path(got[module]).parent.name == target
-        assert Path(got[module]).parent.parent.name == "_targets"
+        assert Path(got[module]).parents[1].name == target
+        assert Path(got[module]).parents[2].name == "_targets"
 
 
 @choosing
@@ -77,10 +80,10 @@ def test_the_default_is_the_highest_target_the_cpu_runs():
 def test_a_target_above_the_cpu_falls_back_with_a_warning():
     """A CPU that runs the baseline only (the probe made to say so) asked for avx512."""
     code = (
-        "import warnings\nfrom mastermind import _cpu, simd\n_cpu.level = lambda: 0\n"
+        "import warnings\nfrom mastermind.kernel import _cpu, simd\n_cpu.level = lambda: 0\n"
         "with warnings.catch_warnings(record=True) as w:\n"
         "    warnings.simplefilter('always')\n"
-        "    from mastermind import _core\n"
+        "    from mastermind.kernel import _core\n"
         "print(simd.target(), _core.SIMD)\nprint(w[0].category.__name__, w[0].message)"
     )
     done = run(code, "avx512")
@@ -92,7 +95,7 @@ def test_a_target_above_the_cpu_falls_back_with_a_warning():
 
 @choosing
 def test_a_name_that_is_no_target_is_refused():
-    done = run("from mastermind import _core", "sse9")
+    done = run("from mastermind.kernel import _core", "sse9")
     assert done.returncode != 0
     assert (
         "MastermindError: MASTERMIND_SIMD='sse9': expected one of baseline, avx2, avx512"
@@ -120,7 +123,9 @@ def test_the_command_line_refuses_it_in_one_line():
 ANSWERS = """
 import json
 import numpy as np
-from mastermind import Game, analyze, optimal, simd, worst_case, _core, _scan
+from mastermind import Game, analyze, optimal, worst_case
+from mastermind.kernel import simd, _core
+from mastermind.analysis import _scan
 out = {"target": simd.target()}
 rng = np.random.default_rng(7)
 for n, k in ((4, 6), (5, 8), (4, 12)):
@@ -167,42 +172,50 @@ def test_every_target_gives_the_same_answers(answers):
             assert got[key] == base[key], (target, key)
 
 
-def test_the_loaders_are_those_of_the_modules_setup_builds():
-    import ast
+def test_the_kernel_modules_are_listed_once():
+    """setup.py, the loader and the static checks read mastermind/kernel/modules.py; it
+    names every .pyx of the package (the CPU probe aside, built for any CPU), each at its
+    family's folder."""
+    from mastermind.kernel.modules import MODULES
 
-    import mastermind
+    root = SRC.parent
+    package = SRC / "mastermind"
+    assert 'run_path("src/mastermind/kernel/modules.py")' in (root / "setup.py").read_text()
+    assert "src/mastermind/kernel/modules.py" in (root / ".ci" / "static").read_text()
+    assert {f"mastermind.{m}" for m in MODULES} == simd.NAMES
+    pyx = {
+        ".".join(p.relative_to(package).with_suffix("").parts)
+        for p in package.rglob("*.pyx")
+        if p.name != "_cpu.pyx"
+    }
+    assert pyx == set(MODULES)
+    assert MODULES[0] == "kernel._core"  # what every other module cimports
 
-    setup = (Path(__file__).resolve().parents[1] / "setup.py").read_text()
-    [built] = [
-        ast.literal_eval(node.value)
-        for node in ast.walk(ast.parse(setup))
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "MODULES"
-    ]
-    assert tuple(built) == mastermind._KERNEL_MODULES
-    for name in built:
-        assert "load_kernel(__name__)" in (simd.HERE / f"{name}.py").read_text()
 
-
-def test_a_compiled_module_left_beside_its_loader_is_never_loaded(tmp_path):
-    """An older install or build of the package may leave a compiled kernel module beside
-    its loader (``mastermind/_core.<abi>.so``), where the import system would find it
-    before the loader: the package still loads its build's modules, from their folder (a
-    copy of the installed package, with copies of two of them put beside their loaders)."""
+def test_a_compiled_module_left_elsewhere_in_the_package_is_never_loaded(tmp_path):
+    """An older install or build may leave a compiled kernel module where the import
+    system would find it first: beside its .pyx in its family's folder, or at the
+    package's root (the earlier layout).  The package still loads its build's modules,
+    from their target's folder (a copy of the package, with copies of two of them left
+    beside their sources)."""
     import shutil
 
-    from mastermind import _core
+    from mastermind.analysis import _walk
+    from mastermind.kernel import _core
 
     copy = tmp_path / "mastermind"
-    shutil.copytree(simd.HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    own = Path(_core.__file__).parent.name  # the folder of the build this process runs
+    shutil.copytree(SRC / "mastermind", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    targets = Path(_core.__file__).parents[1]  # _targets/<the build this process runs>
+    own = targets.name
     left = []
-    for name in ("_core", "_walk"):
-        module = simd._extension(copy / "_targets" / own, name)
-        assert module is not None
-        left.append(copy / module.name)
-        shutil.copy(module, left[-1])
+    for module, family in ((_core, "kernel"), (_walk, "analysis")):
+        built = copy / "_targets" / own / family / Path(module.__file__).name
+        for where in (copy / family, copy):
+            left.append(where / built.name)
+            shutil.copy(built, left[-1])
     code = (
-        "import json; from mastermind import simd, _core, _walk; "
+        "import json; from mastermind.kernel import simd, _core; "
+        "from mastermind.analysis import _walk; "
         "print(json.dumps([simd.native_build(), _core.__file__, _walk.__file__]))"
     )
     env = dict(os.environ, PYTHONPATH=str(tmp_path))  # (the same MASTERMIND_SIMD, if set)
@@ -212,6 +225,6 @@ def test_a_compiled_module_left_beside_its_loader_is_never_loaded(tmp_path):
     assert done.returncode == 0, done.stderr
     native, core, walk = json.loads(done.stdout)
     assert native == (own == "native")
-    for loaded in (core, walk):
-        assert Path(loaded).parent == copy / "_targets" / own
-        assert Path(loaded) not in left
+    assert Path(core).parent == copy / "_targets" / own / "kernel"
+    assert Path(walk).parent == copy / "_targets" / own / "analysis"
+    assert not {Path(core), Path(walk)} & set(left)

@@ -22,9 +22,9 @@ distributed = pytest.importorskip("distributed")
 
 import mastermind  # noqa: E402
 from mastermind import Game, analyze, optimal, solution_exists, worst_case  # noqa: E402
-from mastermind.bounds import check_strategy  # noqa: E402
 from mastermind.custom import two_d  # noqa: E402
 from mastermind.engine.checkpoint import CheckpointError, read_costs  # noqa: E402
+from mastermind.worstcase.bounds import check_strategy  # noqa: E402
 
 SRC = str(Path(mastermind.__file__).resolve().parents[1])  # the package under test
 

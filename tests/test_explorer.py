@@ -15,8 +15,8 @@ import pytest
 
 from mastermind import Game, analyze, solve, two_d
 from mastermind.cli import main
-from mastermind.explorer import ExplorerError, page_data, to_html
-from mastermind.pegs import colour_of
+from mastermind.views.explorer import ExplorerError, page_data, to_html
+from mastermind.views.pegs import colour_of
 
 
 def decode(data: dict) -> tuple[list[int], list[list[int]], list[int], list[int]]:

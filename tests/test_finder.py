@@ -1,4 +1,4 @@
-"""Tests of mastermind.finder: the budgeted rounds give exactly the exact search's answers
+"""Tests of mastermind.worstcase.finder: the budgeted rounds give exactly the exact search's answers
 (against the brute force on tiny games and solution_exists on larger ones, every level
 count and order), every strategy found passes check_strategy, and the published optima."""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import reference as ref
 
-from mastermind.bounds import BoundsError, check_strategy, solution_exists
-from mastermind.finder import find_strategy
 from mastermind.game import Game
+from mastermind.worstcase.bounds import BoundsError, check_strategy, solution_exists
+from mastermind.worstcase.finder import find_strategy
 
 
 def agrees(game: Game, d: int, expect: bool, **kw) -> None:

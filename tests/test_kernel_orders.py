@@ -6,11 +6,13 @@ restated here in NumPy (the ranking keys, the hopeless guesses dropped, the boun
 import numpy as np
 import pytest
 
-from mastermind import _core, _optimal, _search, _symmetry
+from mastermind.analysis.strategies import symmetry_classes
 from mastermind.game import Game
+from mastermind.kernel import _core, _symmetry
+from mastermind.optimum import _optimal
 from mastermind.stopping import run_stoppable
-from mastermind.strategies import symmetry_classes
-from mastermind.strategy_walk import split_by_score
+from mastermind.strategy_tree import split_by_score
+from mastermind.worstcase import _search
 
 MASKS_MAX = 40  # sets this small are solved by the optimal search's few-code path
 INF = _optimal.NO_STRATEGY

@@ -14,13 +14,16 @@ import mastermind
 
 PACKAGE = Path(mastermind.__file__).resolve().parent
 SRC = PACKAGE.parent
-LIBRARY = sorted(p for p in PACKAGE.glob("*.py") if p.name != "__main__.py")
+LIBRARY = sorted(
+    p for p in PACKAGE.rglob("*.py") if p.name != "__main__.py" and "cli" not in p.parts
+)
 COMMAND_LINE_ONLY = {"argparse", "rich", "readline"}
 
 
 def imported_modules(path: Path) -> set[str]:
     """Absolute names of every module a file imports (at any depth of its code)."""
-    package = "mastermind" if path.parent == PACKAGE else "mastermind.cli"
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package = ".".join(parts if path.name == "__init__.py" else parts[:-1])
     names = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
@@ -39,7 +42,8 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_the_library_never_imports_the_command_line():
-    assert len(LIBRARY) >= 9  # game, rules, strategies, analysis, bounds, play, tree, ...
+    assert len(LIBRARY) >= 30  # the root's, and every family's
+    assert {p.parent.name for p in LIBRARY} >= {"analysis", "worstcase", "optimum", "views"}
     for path in LIBRARY:
         for name in imported_modules(path):
             top = name.split(".")[0]
@@ -50,7 +54,7 @@ def test_the_library_never_imports_the_command_line():
 def test_the_ast_check_sees_relative_imports():
     """The check above is not vacuous: it resolves the command line's own imports."""
     names = imported_modules(PACKAGE / "cli" / "analyze.py")
-    assert "mastermind.cli.common" in names and "mastermind.analysis" in names
+    assert "mastermind.cli.common" in names and "mastermind.analysis.exhaustive" in names
     assert "argparse" in names
 
 
@@ -80,7 +84,7 @@ def test_help_loads_no_kernel_and_no_numpy():
         "    assert e.code == 0"
     )
     assert "numpy" not in loaded
-    assert not [m for m in loaded if m.startswith("mastermind._")]
+    assert not [m for m in loaded if m.startswith("mastermind.") and m.rpartition(".")[2][0] == "_"]
     assert not [
         m for m in loaded if m.startswith("mastermind.cli.") and m not in ("mastermind.cli.common",)
     ]
@@ -92,19 +96,25 @@ def test_an_analysis_loads_no_bounds_play_tree_or_custom(command):
     loaded = loaded_after(
         f"from mastermind.cli import main\nassert main({argv!r}, io.StringIO()) == 0"
     )
-    assert "mastermind.analysis" in loaded
+    assert "mastermind.analysis.exhaustive" in loaded
     for name in (
-        "bounds",
+        "worstcase",
+        "optimum",
         "play",
-        "tree",
+        "views.tree",
+        "views.explorer",
+        "views.plot",
+        "views.notebook",
         "custom",
-        "_search",
+        "comparison",
         "cli.play",
         "cli.bound",
         "cli.tree",
         "cli.dialogue",
-    ):
-        assert f"mastermind.{name}" not in loaded
+    ):  # nor anything inside them
+        assert not [
+            m for m in loaded if m == f"mastermind.{name}" or m.startswith(f"mastermind.{name}.")
+        ]
 
 
 @pytest.mark.parametrize(
@@ -324,7 +334,9 @@ class ImportGraph:
 def test_the_library_has_no_import_cycle_and_no_private_import():
     """Every cycle and every private import, one per line: the list of what to untangle."""
     graph = ImportGraph(PACKAGE, "mastermind")
-    assert "mastermind.cli.analyze" in graph.modules and graph.edges["mastermind.analysis"]
+    assert (
+        "mastermind.cli.analyze" in graph.modules and graph.edges["mastermind.analysis.exhaustive"]
+    )
     problems = graph.problems()
     assert not problems, "\n" + "\n".join(problems)
 

@@ -11,7 +11,7 @@ import pytest
 
 from mastermind import Game, Session, analyze, two_d, worst_case
 from mastermind.comparison import compare
-from mastermind.pegs import colour_of
+from mastermind.views.pegs import colour_of
 
 VOID = {"br", "img", "hr", "meta", "input"}
 

@@ -17,10 +17,11 @@ import pytest
 import reference as ref
 
 import mastermind
-from mastermind import Game, _optimal, two_d
-from mastermind.bounds import check_strategy, strategy_distribution
+from mastermind import Game, two_d
 from mastermind.checks import ArgumentError
-from mastermind.optimum import optimal
+from mastermind.optimum import _optimal
+from mastermind.optimum.solver import optimal
+from mastermind.worstcase.bounds import check_strategy, strategy_distribution
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (4, 2), (2, 5)]
@@ -190,7 +191,7 @@ def test_table_entries_match_brute_force(name, n, k, variant):
 
 
 def replayed_rows(small):
-    from mastermind.tree import replay_distribution
+    from mastermind.views.tree import replay_distribution
 
     for name, row in table_rows().items():
         if not row["exact"] or (row["secrets"] <= 2500) != small:
@@ -373,7 +374,7 @@ def test_from_a_position_refuses_an_impossible_history():
 def test_the_kernels_part_count_bound_table():
     """_optimal.est_table: p codes cost at least a perfect b-ary tree's total (one code at
     depth 1, b at depth 2, b^2 at 3, ...), NO_STRATEGY when they need more than dl levels."""
-    from mastermind._optimal import NO_STRATEGY, est_table
+    from mastermind.optimum._optimal import NO_STRATEGY, est_table
 
     def least(p, b, dl):
         total, depth, room = 0, 1, 1
@@ -411,8 +412,8 @@ def test_a_stop_at_any_moment_is_never_a_proof():
     exists" for [5,6].  The stop lands at spread moments of the first milliseconds."""
     import threading
 
-    from mastermind import _core
-    from mastermind.optimal_search import new_optimizer
+    from mastermind.kernel import _core
+    from mastermind.optimum.search import new_optimizer
 
     game = Game(5, 6)
     cands = np.ascontiguousarray(game.secrets)

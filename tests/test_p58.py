@@ -15,8 +15,8 @@ from pathlib import Path
 
 import mastermind
 from mastermind import Game
-from mastermind.bounds import worst_case
 from mastermind.verify import verify_file
+from mastermind.worstcase.bounds import worst_case
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = str(Path(mastermind.__file__).resolve().parents[1])

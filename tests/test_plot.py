@@ -9,7 +9,7 @@ import pytest
 from mastermind import Game, analyze
 from mastermind.cli import main
 from mastermind.comparison import compare
-from mastermind.plot import PlotError, check_plot_file, save_plot
+from mastermind.views.plot import PlotError, check_plot_file, save_plot
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

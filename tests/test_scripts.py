@@ -12,8 +12,8 @@ from pathlib import Path
 
 import mastermind
 from mastermind import Game
-from mastermind.analysis import analyze
-from mastermind.tree import replay_distribution
+from mastermind.analysis.exhaustive import analyze
+from mastermind.views.tree import replay_distribution
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""An analysis cut all the way down (mastermind.units_analysis): the large scans of its
+"""An analysis cut all the way down (mastermind.analysis.units): the large scans of its
 nodes, the top two levels included, run as units over blocks of guesses, and the
 node's guess is the best of the blocks' bests by the choice rule.  The block sizes are
 made tiny here so that small games have nodes scanned by many blocks; every answer must
@@ -11,11 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import mastermind.units_analysis as ua
-from mastermind import Game, _scan, _symmetry, _walk, analyze
+import mastermind.analysis.units as ua
+from mastermind import Game, analyze
+from mastermind.analysis import _scan, _walk
 from mastermind.engine.checkpoint import read_units
+from mastermind.kernel import _symmetry
 from mastermind.rules import Strategy
-from mastermind.strategy_walk import split_by_score
+from mastermind.strategy_tree import split_by_score
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,5 +1,5 @@
-"""Optimal searches whose units split on demand (mastermind.units_optimal with a unit
-budget, mastermind.optimal_choice): a subtree past its budget hands back its set's
+"""Optimal searches whose units split on demand (mastermind.optimum.units with a unit
+budget, mastermind.optimum.choice): a subtree past its budget hands back its set's
 guesses, the set's choice is made by the search's own rules from its parts' answers, and
 the strategy is the in-process one, tree for tree, whatever the budget, the threads and
 the moment a run is stopped and resumed."""
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from mastermind import Game
-from mastermind._optimal import RUN_ABOVE_LIMIT, RUN_OPTIMUM
 from mastermind.cli import main
 from mastermind.engine.checkpoint import read_units
-from mastermind.optimal_choice import INF, Choice, Opening
-from mastermind.optimum import optimal
-from mastermind.units_optimal import optimal_unit
+from mastermind.optimum._optimal import RUN_ABOVE_LIMIT, RUN_OPTIMUM
+from mastermind.optimum.choice import INF, Choice, Opening
+from mastermind.optimum.solver import optimal
+from mastermind.optimum.units import optimal_unit
 
 
 def same_optimum(there, here):

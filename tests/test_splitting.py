@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from mastermind import Game, analyze, solution_exists, worst_case
-from mastermind.bounds import check_strategy
 from mastermind.engine.checkpoint import read_units
 from mastermind.engine.executors import LocalExecutor
 from mastermind.engine.units import BudgetError, Unit, execute
+from mastermind.worstcase.bounds import check_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -414,7 +414,7 @@ def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_pa
     import sqlite3
 
     from mastermind.engine.checkpoint import Checkpoint
-    from mastermind.strategy_walk import split_by_score
+    from mastermind.strategy_tree import split_by_score
 
     game = Game(4, 4)
     path = str(tmp_path / "lazy.sqlite")

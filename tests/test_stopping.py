@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 import mastermind
-from mastermind import Game, _core, _scan, analyze, choose_guess
+from mastermind import Game, analyze, choose_guess
+from mastermind.analysis import _scan
+from mastermind.analysis.strategies import next_guess
+from mastermind.kernel import _core
 from mastermind.stopping import TimeLimitReached, new_flag, run_stoppable
-from mastermind.strategies import next_guess
 
 SRC = Path(mastermind.__file__).resolve().parents[1]
 
@@ -205,9 +207,9 @@ def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_
     claims, no better than the optimum (and within the guess limit).  With a memo too
     small to keep that strategy (4 KiB), its parts are searched again when its tree is
     built, under a deadline of the build's own: the stops still give their trees."""
-    from mastermind import _optimal
-    from mastermind.optimal_search import new_optimizer
-    from mastermind.records import replay
+    from mastermind.optimum import _optimal
+    from mastermind.optimum.search import new_optimizer
+    from mastermind.strategy_tree import replay_records
 
     g = Game(n, k)
     cands = np.ascontiguousarray(g.secrets)
@@ -232,7 +234,7 @@ def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_
             assert len(got[3]) == 0
             continue
         trees += 1
-        total, deepest = replay(g, got[3], cands)
+        total, deepest = replay_records(g, got[3], cands)
         assert total == got[1] >= best and deepest <= (max_guesses or deepest)
     assert trees  # (some stops had a strategy to give)
 
@@ -243,7 +245,7 @@ def test_a_stopped_search_with_no_time_to_rebuild_its_tree_gives_none():
     With a memo of 4 KiB and no time at all, the stops that gave a tree with time to
     rebuild it give either the same tree (all of it found without a search) or none,
     never part of one; and some give none (the deadline is obeyed)."""
-    from mastermind.optimal_search import new_optimizer
+    from mastermind.optimum.search import new_optimizer
 
     g = Game(3, 6)
     cands = np.ascontiguousarray(g.secrets)
@@ -280,8 +282,8 @@ def test_a_stop_while_an_optimum_s_tree_is_rebuilt_gives_the_optimum_as_its_boun
     once; the run is stopped with no tree and the optimum as its proved bound.  (A time
     limit does not cut it: the optimum is found; the polls of a test's flag stand for
     the stop here.)"""
-    from mastermind import _optimal
-    from mastermind.optimal_search import new_optimizer
+    from mastermind.optimum import _optimal
+    from mastermind.optimum.search import new_optimizer
 
     g = Game(3, 6)
     cands = np.ascontiguousarray(g.secrets)
@@ -304,7 +306,7 @@ def test_a_stop_while_an_optimum_s_tree_is_rebuilt_gives_the_optimum_as_its_boun
 def test_a_worst_case_search_stopped_at_any_look_gives_no_answer(n, k, d):
     """``solution_exists``'s search stopped at every look it takes at its flag answers
     -1 (stopped, no guess) until the look that lets it finish with the whole answer."""
-    from mastermind.search import Search
+    from mastermind.worstcase.search import Search
 
     g = Game(n, k)
     cands = np.ascontiguousarray(g.secrets)
@@ -419,7 +421,7 @@ def test_an_interrupt_dropped_in_a_finaliser_still_stops_the_work(tmp_path):
 
 def kernel_walk(g: Game, flag, record: bool = False) -> object:
     """The kernel's whole min-max walk of ``g`` (symmetry and absent colours on)."""
-    from mastermind import _walk
+    from mastermind.analysis import _walk
 
     return _walk.walk(
         g.kernel,

@@ -6,8 +6,8 @@ import pytest
 import reference as ref
 
 from mastermind import Game, Strategy, StrategyError, Valuations, choose_guess, first_guess
-from mastermind.analysis import first_guess_table
-from mastermind.strategies import symmetry_classes
+from mastermind.analysis.exhaustive import first_guess_table
+from mastermind.analysis.strategies import symmetry_classes
 
 # The published table of first-guess values of [4,6]: for each first-guess class, the
 # largest part, the entropy (bits), the expected part size and the number of parts.

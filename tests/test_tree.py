@@ -12,7 +12,15 @@ import reference as ref
 
 from mastermind import Game, analyze, two_d
 from mastermind.custom import two_d_score
-from mastermind.tree import TreeError, render, replay, replay_distribution, to_dot, to_json, to_text
+from mastermind.views.tree import (
+    TreeError,
+    render,
+    replay,
+    replay_distribution,
+    to_dot,
+    to_json,
+    to_text,
+)
 
 GAMES = [
     ((4, 6, "classic"), "minmax"),
@@ -96,7 +104,7 @@ def test_tree_errors(monkeypatch, tmp_path):
         to_json(result)
     with pytest.raises(TreeError, match=".svg, .png or .pdf"):
         render("digraph {}", str(tmp_path / "x.gif"))
-    monkeypatch.setattr("mastermind.tree.dot_program", lambda: None)
+    monkeypatch.setattr("mastermind.views.tree.dot_program", lambda: None)
     with pytest.raises(TreeError, match="Graphviz is not installed"):
         render("digraph {}", str(tmp_path / "x.svg"))
 
@@ -118,7 +126,7 @@ def test_tree_errors(monkeypatch, tmp_path):
     ],
 )
 def test_replay_names_what_is_wrong_with_a_malformed_tree(data, words):
-    from mastermind.tree import TreeError, replay
+    from mastermind.views.tree import TreeError, replay
 
     with pytest.raises(TreeError, match=words):
         replay(data, Game(4, 6), "6543")

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import mastermind.analysis.units as ua
 import mastermind.engine.executors as executors
-import mastermind.units_analysis as ua
 from mastermind import Game, analyze, optimal, solution_exists
 from mastermind.engine.checkpoint import read_units
 from mastermind.engine.kinds import KINDS, UnknownKind, recorded_name, worker

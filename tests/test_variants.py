@@ -11,8 +11,8 @@ import pytest
 import reference as ref
 
 from mastermind import Game, GameError, ScoreError, Variant, analyze, solve
+from mastermind.analysis.strategies import choose_guess, first_guess
 from mastermind.cli import main
-from mastermind.strategies import choose_guess, first_guess
 
 SMALL = [
     (3, 3, "classic"),

@@ -179,8 +179,8 @@ def _write(path, records):
 
 @pytest.fixture(scope="module")
 def p35(tmp_path_factory):
-    from mastermind.bounds import worst_case
     from mastermind.game import Game
+    from mastermind.worstcase.bounds import worst_case
 
     path = tmp_path_factory.mktemp("cert") / "p35.gz"
     w = worst_case(Game(3, 5), certificate=str(path))
@@ -298,9 +298,9 @@ def test_header_checks(p35):
 
 # ---------------------------------------------------------------- strategy trees
 def test_strategy_tree_against_the_reference(tmp_path):
-    from mastermind.analysis import analyze
+    from mastermind.analysis.exhaustive import analyze
     from mastermind.game import Game
-    from mastermind.tree import to_json
+    from mastermind.views.tree import to_json
 
     for n, k, variant in [(4, 6, "classic"), (3, 5, "bulls-and-cows"), (3, 4, "black-peg")]:
         result = analyze(Game(n, k, variant), "minmax", tree=True)

@@ -13,7 +13,6 @@ comparison modules.  docs/architecture.md maps the modules.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os as _os
 import sys as _sys
 from typing import TYPE_CHECKING, Any
@@ -22,53 +21,45 @@ from typing import TYPE_CHECKING, Any
 # parallel regions, and spinning threads starve everything else on a busy machine.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-# The kernel's modules, each imported through its loader (``_core.py``, ...), which loads
-# the build for this CPU (mastermind.simd).  The import system's own finder would take a
-# compiled module of the same name beside a loader first: no build of this version puts
-# one there, but an older install or build of the package may have left one (of another
-# version of the kernel), so the loaders are found here, ahead of it.
-_KERNEL_MODULES = ("_core", "_scan", "_symmetry", "_walk", "_memo", "_search", "_optimal")
 
+class _KernelFinder:
+    """Sends the import of each of the kernel's compiled modules (``mastermind.kernel._core``,
+    ``mastermind.analysis._scan``, ...: :mod:`mastermind.kernel.modules`) to the build for
+    this CPU (:func:`mastermind.kernel.simd.find_spec`); every other import (this finder
+    is asked about all of them) is answered at once."""
 
-class _KernelLoaders:
-    """A finder (``sys.meta_path``) of the kernel modules' loaders, and of nothing else."""
-
-    folder = _os.path.dirname(_os.path.abspath(__file__))
-    names = {f"{__name__}.{module}" for module in _KERNEL_MODULES}
-
-    @classmethod
-    def find_spec(cls, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname not in cls.names:
+    @staticmethod
+    def find_spec(fullname: str, path: Any = None, target: Any = None) -> Any:
+        if not fullname.startswith("mastermind.") or fullname.rpartition(".")[2][:1] != "_":
             return None
-        loader = _os.path.join(cls.folder, fullname.rsplit(".", 1)[1] + ".py")
-        if not _os.path.isfile(loader):  # an install without sources: the usual search
-            return None
-        return importlib.util.spec_from_file_location(fullname, loader)
+        from .kernel.simd import find_spec
+
+        return find_spec(fullname)
 
 
-if not any(getattr(f, "names", None) == _KernelLoaders.names for f in _sys.meta_path):
-    _sys.meta_path.insert(0, _KernelLoaders)
+if not any(getattr(f, "__qualname__", "") == "_KernelFinder" for f in _sys.meta_path):
+    _sys.meta_path.insert(0, _KernelFinder)
 
 # public name -> the module that defines it
 _EXPORTS = {
-    "check_strategy": "bounds",
-    "solution_exists": "bounds",
-    "worst_case": "bounds",
-    "Analysis": "analysis",
-    "FirstGuessRow": "analysis",
-    "Node": "analysis",
-    "Step": "analysis",
-    "analyze": "analysis",
-    "first_guess_table": "analysis",
-    "solve": "analysis",
+    "check_strategy": "worstcase.bounds",
+    "solution_exists": "worstcase.bounds",
+    "worst_case": "worstcase.bounds",
+    "Analysis": "analysis.exhaustive",
+    "FirstGuessRow": "analysis.exhaustive",
+    "Node": "strategy_tree",
+    "Step": "analysis.exhaustive",
+    "analyze": "analysis.exhaustive",
+    "first_guess_table": "analysis.exhaustive",
+    "solve": "analysis.exhaustive",
     "Comparison": "comparison",
     "ComparisonRow": "comparison",
     "compare": "comparison",
     "CustomGame": "custom",
     "two_d": "custom",
     "MastermindError": "errors",
-    "Optimum": "optimum",
-    "optimal": "optimum",
+    "Optimum": "optimum.solver",
+    "optimal": "optimum.solver",
     "CodeError": "game",
     "Game": "game",
     "GameError": "game",
@@ -78,9 +69,9 @@ _EXPORTS = {
     "score_slots": "rules",
     "Strategy": "rules",
     "StrategyError": "rules",
-    "Valuations": "strategies",
-    "choose_guess": "strategies",
-    "first_guess": "strategies",
+    "Valuations": "analysis.strategies",
+    "choose_guess": "analysis.strategies",
+    "first_guess": "analysis.strategies",
     "Adversary": "play",
     "InconsistentAnswers": "play",
     "PlayError": "play",
@@ -106,14 +97,22 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from .analysis import Analysis, FirstGuessRow, Node, Step, analyze, first_guess_table, solve
-    from .bounds import check_strategy, solution_exists, worst_case
+    from .analysis.exhaustive import (
+        Analysis,
+        FirstGuessRow,
+        Step,
+        analyze,
+        first_guess_table,
+        solve,
+    )
+    from .analysis.strategies import Valuations, choose_guess, first_guess
     from .comparison import Comparison, ComparisonRow, compare
     from .custom import CustomGame, two_d
     from .errors import MastermindError
     from .game import CodeError, Game, GameError, ScoreError
-    from .optimum import Optimum, optimal
+    from .optimum.solver import Optimum, optimal
     from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
     from .rules import Score, Strategy, StrategyError, Variant, score_slots
-    from .strategies import Valuations, choose_guess, first_guess
+    from .strategy_tree import Node
     from .version import __version__
+    from .worstcase.bounds import check_strategy, solution_exists, worst_case

@@ -83,7 +83,7 @@ class ComparisonRow(DistributionSummary):
 
     @classmethod
     def of(cls, result: Any, name: Optional[str] = None) -> "ComparisonRow":
-        """The row of an exhaustive result: an :class:`~mastermind.analysis.Analysis`, or
+        """The row of an exhaustive result: an :class:`~mastermind.analysis.exhaustive.Analysis`, or
         any object with its ``game``, ``strategy`` (or ``name``), ``candidates_only``,
         ``first_guess`` (a code index), ``distribution`` and ``seconds``."""
         label = name if name is not None else str(result.strategy)
@@ -262,7 +262,7 @@ class Comparison:
         }
 
     def _repr_html_(self) -> str:
-        from .notebook import comparison_html
+        from .views.notebook import comparison_html
 
         return comparison_html(self)
 
@@ -270,7 +270,7 @@ class Comparison:
         """Bars of every row's distribution (one colour per strategy, the candidates-only
         pool hatched) on ``ax`` (default: a new figure); returns the axes.  Needs
         matplotlib (``pip install 'mastermind-analysis[plot]'``)."""
-        from .plot import plot_comparison
+        from .views.plot import plot_comparison
 
         return plot_comparison(self, ax)
 
@@ -316,7 +316,7 @@ def compare(
         their order).
     pools : ``"all"`` and/or ``"candidates"`` (default: both).
     optimal : also a row ``"optimal"`` per pool: the least total any strategy reaches
-        (:func:`mastermind.optimum.optimal`, proved; it can take long on big games).
+        (:func:`mastermind.optimum.solver.optimal`, proved; it can take long on big games).
     jobs : threads for each analysis (default: all cores); results never depend on it.
     progress : called as ``progress(secrets_done, secrets_total)`` over all the rows.
 
@@ -326,7 +326,7 @@ def compare(
     (7471, '1111')
     """
     from . import checks
-    from .analysis import analyze
+    from .analysis.exhaustive import analyze
 
     checks.game(game, "compare")
     checks.threads(jobs)
@@ -362,7 +362,7 @@ def _optimal_row(
 ) -> ComparisonRow:
     """The row of the exact optimum with ``pool`` (its progress, the root's guesses tried,
     shown as a share of the row's secrets)."""
-    from .optimum import optimal
+    from .optimum.solver import optimal
 
     secrets = int(game.secrets.size)
     report = (

@@ -4,7 +4,7 @@ bounds as the built-in games.
 
 The score function is called once per (guess, secret) pair when the game is built; the
 distinct score values become the game's *slots* and the answers are memoised in a table,
-so the strategy scan and the exhaustive walk run in the kernel (:mod:`mastermind._core`,
+so the strategy scan and the exhaustive walk run in the kernel (:mod:`mastermind.kernel._core`,
 table mode) without calling Python per pair.
 
 The framework's small example, "twoD" (guess a pair of digits; each answer compares
@@ -13,7 +13,7 @@ the guess with the secret coordinate by coordinate), is shipped as :func:`two_d`
 >>> game = two_d()
 >>> game.size, game.nslots, game.format_code(7)
 (25, 4, '12')
->>> from mastermind.analysis import analyze
+>>> from mastermind.analysis.exhaustive import analyze
 >>> analyze(game, "entropy").max
 5
 
@@ -38,8 +38,8 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from . import _core
 from .game import CodeError, CodeSets, GameError, ScoreError, shown
+from .kernel import _core
 
 MAX_CODES = 20_000  # a (U, U) uint8 table: 400 MB and |G| * |V| score calls at the top
 MAX_SLOTS = int(_core.SLOTS_CAPACITY)

@@ -2,7 +2,7 @@
 
 A :class:`Game` is [n,k]-Mastermind (or one of its variants): codes are indices in
 lexicographic order (``"1111"`` is 0, ``"1112"`` is 1...), people see ``"1122"``.  Everything that reaches the
-kernel (:mod:`mastermind._core`) is prepared and validated here.
+kernel (:mod:`mastermind.kernel._core`) is prepared and validated here.
 
 Codes have two forms, and the API keeps them apart: what people write (``"1122"``,
 ``"1 10 3 2"``, ``(1, 1, 2, 2)``) and the *index* an analysis returns (an ``int``: the
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from . import _core
 from .errors import MastermindError
+from .kernel import _core
 from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
 from .rules import Score, Variant, reference_score, score_slots
 

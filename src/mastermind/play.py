@@ -39,9 +39,9 @@ from typing import Optional, Protocol, Union
 import numpy as np
 
 from . import checks
+from .analysis.strategies import Choice, Strategy, first_guess, next_guess
 from .errors import MastermindError
 from .game import CodeLike, Game, Score, ScoreError
-from .strategies import Choice, Strategy, first_guess, next_guess
 
 __all__ = [
     "Adversary",
@@ -167,7 +167,7 @@ class Session:
     Notes
     -----
     Following :meth:`suggest` at every turn plays exactly the guesses of
-    :func:`mastermind.analysis.solve`, so a game never lasts longer than the strategy's
+    :func:`mastermind.analysis.exhaustive.solve`, so a game never lasts longer than the strategy's
     worst case.  :meth:`record` keeps a row even when it makes the answers inconsistent (it
     then raises :class:`InconsistentAnswers`): the wrong answer may be an older one, and
     :meth:`fix` or :meth:`undo` repairs the history.
@@ -215,7 +215,7 @@ class Session:
         )
 
     def _repr_html_(self) -> str:
-        from .notebook import session_html
+        from .views.notebook import session_html
 
         return session_html(self)
 

@@ -2,7 +2,7 @@
 one-step strategies.  Plain Python (no NumPy, no kernel), so that the command line can
 list its choices, and people can read the rules, without loading anything heavy.
 
-:mod:`mastermind.game` and :mod:`mastermind.strategies` build on these and re-export them.
+:mod:`mastermind.game` and :mod:`mastermind.analysis.strategies` build on these and re-export them.
 
 >>> Variant("distinct"), str(Score(2, 1)), Score(2, 1).pegs()
 (<Variant.DISTINCT: 'distinct'>, '2 1', 'BBW')
@@ -116,7 +116,7 @@ class StrategyError(MastermindError):
 
 class Strategy(str, enum.Enum):
     """The one-step strategies: each values a guess by the partition of the candidates it
-    makes (:mod:`mastermind.strategies` says how)."""
+    makes (:mod:`mastermind.analysis.strategies` says how)."""
 
     MINMAX = "minmax"
     ENTROPY = "entropy"
@@ -129,8 +129,8 @@ class Strategy(str, enum.Enum):
 
     @property
     def kind(self) -> int:
-        """The kernel's valuation number (``mastermind._core.VAL_*``)."""
-        from . import _core  # the kernel is loaded only by those who use it
+        """The kernel's valuation number (``mastermind.kernel._core.VAL_*``)."""
+        from .kernel import _core
 
         return int(getattr(_core, _KIND_NAMES[self]))
 

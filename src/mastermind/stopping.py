@@ -3,12 +3,12 @@
 The kernel runs without the GIL, so Python's Ctrl-C handler cannot run while it works.
 :func:`run_stoppable` therefore runs the call in a worker thread and waits for it in the
 calling (main) thread: a KeyboardInterrupt there sets the call's
-:class:`~mastermind._core.StopFlag`, which the kernel's scans, walks and searches read
+:class:`~mastermind.kernel._core.StopFlag`, which the kernel's scans, walks and searches read
 every few milliseconds; the worker returns, and the KeyboardInterrupt goes on.  No thread
 of the package is left computing.  A time limit is a deadline on the same flag; the
 flag's value says why a call stopped (``_core.STOP_REQUESTED``, ``_core.STOP_DEADLINE``).
 
->>> from mastermind import _scan
+>>> from mastermind.analysis import _scan
 >>> from mastermind.game import Game
 >>> g = Game(4, 6)
 >>> g.format_code(run_stoppable(
@@ -22,8 +22,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Optional, TypeVar
 
-from . import _core
 from .interrupts import ask_to_stop, keeping_lost_interrupts, take_stop_request
+from .kernel import _core
 
 __all__ = [
     "TimeLimitReached",

@@ -32,7 +32,7 @@ from .progress import ProgressBar
 from .render import wants_colour
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis
+    from ..analysis.exhaustive import Analysis
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -62,7 +62,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..analysis import analyze
+    from ..analysis.exhaustive import analyze
     from ..checks import threads
 
     if args.tree and not args.json:

@@ -95,7 +95,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """0 when the optimum is proved, 1 when stopped early."""
-    from ..bounds import StrategyCheckError, check_strategy, worst_case
+    from ..worstcase.bounds import StrategyCheckError, check_strategy, worst_case
 
     start = time.monotonic()
     check_time_limit(args)
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if not game.secrets_are_guesses and not args.candidates_only:
             raise UsageError(f"in {game.name} some secrets cannot be guessed")
         if args.certificate is not None:
-            from ..certify import check_certifiable
+            from ..worstcase.certify import check_certifiable
 
             check_certifiable(game, args.candidates_only, args.certificate)
         left = (

@@ -349,7 +349,7 @@ def plot_destination(path: Optional[str]) -> Optional["Destination"]:
     work; None when no plot is asked for."""
     if path is None:
         return None
-    from ..plot import check_plot_file
+    from ..views.plot import check_plot_file
 
     check_plot_file(path)
     return Destination(path, "--plot")
@@ -469,7 +469,7 @@ class Destination:
 
     def save_plot(self, obj: object) -> None:
         """Draw ``obj`` (an analysis, a comparison) into the file and commit it."""
-        from ..plot import check_plot_file, save_plot
+        from ..views.plot import check_plot_file, save_plot
 
         save_plot(obj, self.temp, fmt=check_plot_file(self.path))
         self.commit()

@@ -24,8 +24,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..analysis import first_guess_table
-    from ..strategies import first_guess
+    from ..analysis.exhaustive import first_guess_table
+    from ..analysis.strategies import first_guess
 
     game = make_game(args)
     rows = first_guess_table(game)

@@ -36,7 +36,7 @@ from .progress import ProgressBar
 from .render import distribution_table, wants_colour
 
 if TYPE_CHECKING:
-    from ..optimum import Optimum
+    from ..optimum.solver import Optimum
 
 DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
@@ -108,8 +108,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """0 when the optimum is proved (or proved impossible), 1 when stopped early."""
-    from ..optimum import optimal
-    from ..tree import to_json
+    from ..optimum.solver import optimal
+    from ..views.tree import to_json
 
     start = time.monotonic()
     check_time_limit(args)

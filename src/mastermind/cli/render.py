@@ -5,7 +5,7 @@ Colour is used only when the output is a terminal and ``NO_COLOR`` is not set
 (https://no-color.org; ``TERM=dumb`` counts as no colour too); otherwise the commands print
 their plain text, exactly as always, so pipes, tests and scripts read the same words and
 columns.  rich is imported only when colour is on (``mastermind --help`` and plain output
-never load it).  The peg colours are the library's (:mod:`mastermind.pegs`), so the
+never load it).  The peg colours are the library's (:mod:`mastermind.views.pegs`), so the
 terminal, the notebook tables and the explorer page agree.
 """
 
@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Optional, TextIO, Union
 
-from ..pegs import BOARD, HOLE, KEY_BLACK, KEY_WHITE, LABEL, colour_of
+from ..views.pegs import BOARD, HOLE, KEY_BLACK, KEY_WHITE, LABEL, colour_of
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -29,7 +29,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..analysis import solve
+    from ..analysis.exhaustive import solve
 
     game = make_game(args)
     check_first(args, game)

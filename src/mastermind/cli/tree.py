@@ -28,7 +28,7 @@ _SUFFIX_FORMAT = {
     ".html": "html",
     ".htm": "html",
 }
-_RENDERED = (".svg", ".png", ".pdf")  # the suffixes mastermind.tree.render draws
+_RENDERED = (".svg", ".png", ".pdf")  # the suffixes mastermind.views.tree.render draws
 EXAMPLE_GAMES = ("twoD",)  # mastermind.custom.EXAMPLES
 
 
@@ -79,8 +79,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..analysis import analyze
-    from ..tree import RENDERED, dot_program, render, summary, to_dot, to_json, to_text
+    from ..analysis.exhaustive import analyze
+    from ..views.tree import RENDERED, dot_program, render, summary, to_dot, to_json, to_text
 
     if args.depth is not None and args.depth < 1:
         raise UsageError("--depth must be at least 1")
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if fmt == "json":
             text = json.dumps(to_json(result), indent=1) + "\n"
         elif fmt == "html":
-            from ..explorer import to_html
+            from ..views.explorer import to_html
 
             text = to_html(result)
         elif fmt == "dot":

@@ -15,6 +15,6 @@ when the answer is complete) and hands it to :func:`~mastermind.engine.run.open_
 * :mod:`~mastermind.engine.run`: one run: the checkpoint and the executor opened, in that
   order, for one computation, and closed at the end.
 
-The plans themselves live beside their computations (:mod:`mastermind.units_analysis`,
-:mod:`mastermind.units_bounds`, :mod:`mastermind.units_optimal`), above this package.
+The plans themselves live beside their computations (:mod:`mastermind.analysis.units`,
+:mod:`mastermind.worstcase.units`, :mod:`mastermind.optimum.units`), above this package.
 """

@@ -43,16 +43,16 @@ class Kind(NamedTuple):
 
 KINDS: dict[str, Kind] = {
     "analysis.scan": Kind(
-        "mastermind.units_analysis_work:scan_unit", "mastermind.units_analysis_work:scan_unit"
+        "mastermind.analysis.unit_work:scan_unit", "mastermind.units_analysis_work:scan_unit"
     ),
     "analysis.walk": Kind(
-        "mastermind.units_analysis_work:walk_unit", "mastermind.units_analysis_work:walk_unit"
+        "mastermind.analysis.unit_work:walk_unit", "mastermind.units_analysis_work:walk_unit"
     ),
     "worstcase.exists": Kind(
-        "mastermind.units_bounds:exists_unit", "mastermind.units_bounds:exists_unit"
+        "mastermind.worstcase.units:exists_unit", "mastermind.units_bounds:exists_unit"
     ),
     "optimum.part": Kind(
-        "mastermind.units_optimal:optimal_unit", "mastermind.units_optimal:optimal_unit"
+        "mastermind.optimum.units:optimal_unit", "mastermind.units_optimal:optimal_unit"
     ),
 }
 """Every kind of unit the package runs: name -> :class:`Kind`."""

@@ -9,8 +9,8 @@ name, ``"analysis.walk"``: :mod:`mastermind.engine.kinds`), so no kernel object 
 pickled.
 Its answer is a dict of NumPy arrays and numbers (what a checkpoint row stores).
 
-The plans (:mod:`~mastermind.units_analysis`, :mod:`~mastermind.units_bounds`,
-:mod:`~mastermind.units_optimal`) say which units to run and combine their answers; the
+The plans (:mod:`~mastermind.analysis.units`, :mod:`~mastermind.worstcase.units`,
+:mod:`~mastermind.optimum.units`) say which units to run and combine their answers; the
 answers combine exactly, so the result never depends on the number of workers or on the
 order in which units finish.  :func:`execute` runs a plan: on a Dask cluster or on
 threads of this process (:mod:`mastermind.engine.executors`), with a checkpoint or
@@ -32,8 +32,8 @@ from typing import Any, Optional, Protocol
 
 import numpy as np
 
-from .. import _core
 from ..errors import MastermindError
+from ..kernel import _core
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
 from .kinds import recorded_name, worker
@@ -149,7 +149,7 @@ class TableGame:
     secrets_are_guesses = True
 
     def __init__(self, spec: GameSpec):
-        from .. import _core
+        from ..kernel import _core
 
         assert spec.table is not None and spec.secrets is not None
         self.size = int(spec.table.shape[0])

@@ -1,8 +1,0 @@
-"""Loads the kernel module ``_search`` built for this CPU, or for this machine alone
-(see mastermind.simd)."""
-
-import sys
-
-from mastermind.simd import load_kernel
-
-sys.modules[__name__] = load_kernel(__name__)

@@ -1,0 +1,243 @@
+"""The strategy tree of a one-step strategy, as the analyses build it: its top two levels
+expanded here (their large scans on every thread), the independent subtrees below them
+walked by the kernel (:func:`walk_tasks`), the pieces put back together (:func:`graft`).
+
+The in-process analysis (:func:`mastermind.analysis.exhaustive.analyze`) and its plan of units
+(:mod:`mastermind.analysis.units`) both build on these, so both give the same tree
+(a :class:`mastermind.strategy_tree.Node` at each guess).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, NamedTuple, Optional
+
+import numpy as np
+
+from ..checks import ArgumentError
+from ..game import CodeLike, Game, Score
+from ..kernel import _symmetry
+from ..limits import INLINE_PAIRS
+from ..stopping import run_stoppable, stopped
+from ..strategy_tree import Node, build_tree, split_by_score
+from . import _walk
+from .strategies import Strategy, choose_guess, first_guess
+
+__all__ = [
+    "EXPAND_MIN",
+    "Task",
+    "Top",
+    "expand_top",
+    "graft",
+    "guess_lists",
+    "resolve_first",
+    "walk_tasks",
+]
+
+
+def resolve_first(
+    game: Game,
+    strategy: Strategy,
+    candidates_only: bool,
+    first: Optional[CodeLike],
+    plain: bool = False,
+) -> int:
+    """The opening: ``first`` checked (a candidate when only candidates may be played),
+    or the one the rule chooses (over the symmetry classes; with ``plain``, by the full
+    scan)."""
+    if first is None and plain:  # the full scan, not the symmetry classes
+        return choose_guess(game, game.secrets, strategy, candidates_only)
+    if first is None:
+        return first_guess(game, strategy, candidates_only)
+    g = game.guess(first)
+    if candidates_only and not game.is_secret(g):
+        raise ArgumentError(
+            f"{game.format_code(g)} is not a candidate, and only candidates may be played"
+        )
+    return g
+
+
+class Task(NamedTuple):
+    """A subtree below the expanded top: its candidates, the number of its first guess,
+    the guesses played before it, and where its tree hangs (parent node, score)."""
+
+    cands: np.ndarray
+    depth: int
+    history: np.ndarray
+    parent: Optional[Node]
+    score: Score
+
+
+@dataclass
+class Top:
+    """The expanded top of a strategy tree: the secrets found there (``dist``), the tree
+    so far (``root``, when asked for) and the subtrees below it, largest first."""
+
+    dist: dict[int, int]
+    root: Optional[Node]
+    tasks: list[Task]
+
+
+def expand_top(
+    game: Game,
+    strategy: Strategy,
+    candidates_only: bool,
+    g0: int,
+    tree: bool,
+    use_symmetry: bool,
+    plain: bool,
+    threads: int,
+    flag: Any,
+) -> Top:
+    """The top two levels of the strategy tree, expanded here (their large scans shared
+    by ``threads`` threads); the independent subtrees below them, largest first."""
+    kernel = game.kernel
+    total = int(game.secrets.size)
+    blanks = use_symmetry and game.guesses.size == game.size
+    dist: dict[int, int] = {}
+    root = Node(g0, total) if tree else None
+    tasks: list[Task] = []
+    h1 = np.array([g0], dtype=np.int32)
+    level2 = (
+        run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f), flag)
+        if use_symmetry and not candidates_only
+        else game.guesses
+    )
+    stopped(flag)
+    expand_min = EXPAND_MIN if not plain else total + 1
+    for s1, part in split_by_score(game, g0, game.secrets):
+        if s1 == game.win_slot:
+            dist[1] = dist.get(1, 0) + 1
+            continue
+        if part.size <= expand_min:
+            tasks.append(Task(part, 2, h1, root, game.slots[s1]))
+            continue
+        g2 = int(
+            run_stoppable(
+                partial(
+                    _walk.choose,
+                    kernel,
+                    level2,
+                    part,
+                    strategy.kind,
+                    candidates_only,
+                    game.secrets_are_guesses,
+                    threads,
+                    blanks,
+                ),
+                flag,
+                inline=level2.size * part.size < INLINE_PAIRS,
+            )
+        )
+        stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
+        node = Node(g2, int(part.size)) if tree else None
+        if root is not None:
+            root.children[game.slots[s1]] = node  # type: ignore[assignment]
+        h2 = np.array([g0, g2], dtype=np.int32)
+        for s2, sub in split_by_score(game, g2, part):
+            if s2 == game.win_slot:
+                dist[2] = dist.get(2, 0) + 1
+            else:
+                tasks.append(Task(sub, 3, h2, node, game.slots[s2]))
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i].cands.size)
+    return Top(dist, root, [tasks[i] for i in order])
+
+
+def walk_tasks(
+    game: Game,
+    strategy: Strategy,
+    candidates_only: bool,
+    tree: bool,
+    use_symmetry: bool,
+    plain: bool,
+    threads: int,
+    sel: list[Task],
+    counter: Optional[np.ndarray],
+    flag: Any,
+    lists: Optional[tuple] = None,
+    first: int = 0,
+) -> tuple[np.ndarray, Optional[list]]:
+    """The kernel's walk of the subtrees ``sel`` (in that order, one per thread): their
+    distributions, one row each, and their records (or None).  Each subtree's answer
+    depends on it alone, never on the threads or on the other subtrees.
+
+    ``lists``: the guess lists (:func:`guess_lists`) of a longer list of subtrees, of
+    which ``sel`` starts at place ``first`` (computed once when the list is walked in
+    batches); by default they are computed for ``sel``."""
+    cands = np.concatenate([t.cands for t in sel])
+    offsets = np.concatenate([[0], np.cumsum([t.cands.size for t in sel])]).astype(np.int64)
+    depths = np.array([t.depth for t in sel], dtype=np.int32)
+    width = max(1, max(t.history.size for t in sel))
+    histories = np.zeros((len(sel), width), dtype=np.int32)
+    for row, t in enumerate(sel):
+        histories[row, : t.history.size] = t.history
+    hlens = np.array([t.history.size for t in sel], dtype=np.int32)
+    blanks = use_symmetry and game.guesses.size == game.size
+    if lists is None:
+        glists, goffsets, task_glist = guess_lists(
+            game, sel, use_symmetry and not candidates_only, flag
+        )
+    else:
+        glists, goffsets, task_glist = lists
+        if task_glist is not None:
+            task_glist = np.ascontiguousarray(task_glist[first : first + len(sel)])
+    stopped(flag)
+    dists, recs, _ = _walk.walk_many(
+        game.kernel,
+        game.guesses,
+        cands,
+        offsets,
+        depths,
+        histories,
+        hlens,
+        strategy.kind,
+        cands_only=candidates_only,
+        shortcut_ok=game.secrets_are_guesses,
+        record=tree,
+        symmetry=use_symmetry,
+        blanks=blanks,
+        threads=threads,
+        plain=plain,
+        glists=glists,
+        goffsets=goffsets,
+        task_glist=task_glist,
+        done=counter,
+        stop=flag,
+    )
+    return dists, recs
+
+
+def graft(
+    game: Game, sel: list[Task], dists: np.ndarray, recs: Optional[list], dist: dict[int, int]
+) -> None:
+    """Add the walked subtrees' distributions to ``dist`` and hang their trees."""
+    for depth, count in enumerate(dists.sum(axis=0).tolist()):
+        if count:
+            dist[depth] = dist.get(depth, 0) + count
+    for row, t in enumerate(sel):
+        if t.parent is not None and recs is not None:
+            t.parent.children[t.score] = build_tree(game, recs[row])
+
+
+EXPAND_MIN = 64  # parts this small are walked whole by one thread
+
+
+def guess_lists(
+    game: Game, tasks: list[Task], symmetric: bool, flag: Any
+) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
+    """The canonical guesses of each distinct history among ``tasks``, computed once:
+    (concatenated lists, offsets, list number of every task); Nones without symmetry."""
+    if not symmetric:
+        return None, None, None
+    index: dict[bytes, int] = {}
+    lists: list[np.ndarray] = []
+    task_glist = np.empty(len(tasks), dtype=np.int32)
+    for i, t in enumerate(tasks):
+        key = t.history.tobytes()
+        if key not in index:
+            index[key] = len(lists)
+            lists.append(_symmetry.canonical_guesses(game.kernel, game.guesses, t.history, flag))
+        task_glist[i] = index[key]
+    offsets = np.concatenate([[0], np.cumsum([g.size for g in lists])]).astype(np.int64)
+    return np.concatenate(lists).astype(np.int32), offsets, task_glist

@@ -1,0 +1,825 @@
+# cython: language_level=3
+"""The expected-case optimum: the strategy with the least total number of guesses over a
+candidate set (so the least average over its secrets), by depth-first branch and bound.
+
+T({x}) = 1, and T(S) = |S| + min over guesses g of the sum of T(P) over the non-winning
+parts P of g on S; with d guesses left, the least total among trees of depth <= d
+(infinite when none).  ``_solve(S, d, limit)`` returns T_d(S) when it is below ``limit``,
+and otherwise a lower bound of T_d(S) that is at least ``limit`` (fail-soft).
+
+The cuts, each proved in docs/optimal.md:
+
+* ``_est(m, b, d)``: if no guess makes more than b non-winning parts on S (nor on any
+  subset: part counts only shrink on subsets), T_d(S) >= the total of the complete b-ary
+  tree (1 code found at depth 1, b at depth 2, b^2 at depth 3 ...), and T_d(S) is
+  infinite when m > 1 + b + ... + b^(d-1).  The node's best part count b_node bounds
+  every descendant.
+* A guess's bound |S| + sum of _est over its parts: guesses are tried by increasing bound,
+  and once a bound reaches the best total found, no later guess can do better.
+* Parts are solved one at a time, each with the slack the others' bounds leave; a guess
+  stops as soon as its bound (solved parts exact, the others estimated) reaches the best.
+* Obvious sets: a candidate putting every code of S in a part of its own gives 2|S| - 1,
+  the least any set of |S| codes can cost; failing that, any guess doing so gives 2|S|,
+  the least when no candidate does.
+* Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
+  colours absent from S merged when every code may be guessed.
+* Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
+
+Ties: among the optimal guesses the one played is the first in the order (bound, sum of
+squared part sizes, candidates first, index).  That order depends on the set alone, and
+equivalent guesses come in it smallest index first, so the tree found never depends on
+the symmetry, the memo's contents, the limits or the order in which sets are solved.
+
+The caller guarantees: candidate sets sorted, non-empty and guessable; a guess list
+ascending (closed under colour and position permutations when symmetry is on, every code
+when absent colours are merged); encoded codes for symmetry.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+from cython.parallel cimport prange, threadid
+
+import numpy as np
+
+from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
+                               STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
+                               _halted, _masks8, _now, _splits_all, _stop_reason,
+                               _with_stop, popcount)
+from mastermind.optimum._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
+from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
+from mastermind.kernel._symmetry cimport _sym_child, _sym_root
+from mastermind.optimum._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
+                                      _adopt, _blank_skip, _bring_next, _ensure, _few,
+                                      _fold_blacks, _scored_by_blacks,
+                                      _node_close, _node_open, _parts_by_slot, _record,
+                                      _skipped, _sort_by_slot)
+
+
+# How Optimizer.run ended (its ``status``; exported to Python).
+cpdef enum:
+    RUN_OPTIMUM = 0         # finished: the optimum, below the limit
+    RUN_ABOVE_LIMIT = 1     # finished: nothing below the limit (a lower bound >= it)
+    RUN_STOPPED = 2         # stopped (the flag, its deadline): the best found so far
+
+FEW_CODES_MAX = MASKS_MAX
+"""Codes up to which a node of an encoded game (two-word codes, every score a slot of its
+own) scans its guesses by their part counts first, eight at a time, and settles the
+few-code rules in that scan; larger nodes scan every guess's part sizes."""
+
+cdef extern from *:
+    int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
+    int __ATOMIC_RELAXED
+
+
+cdef int64_t _cand_rules(OData* o, const int32_t* c, Py_ssize_t m, int32_t* out,
+                         int32_t* pair) noexcept nogil:
+    """2m - 1, the least total any m codes can have, when a candidate puts every code of c
+    in a part of its own (the first such in ``out``), else -1; ``pair`` receives the first
+    candidate leaving exactly one pair and singletons (-1: none).  See docs/optimal.md."""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t i
+    cdef int r
+    pair[0] = -1
+    if m > d.nslots:
+        return -1
+    for i in range(m):
+        r = _pairs(d, c[i], c, m)
+        if r == 0:
+            out[0] = c[i]
+            return 2 * m - 1
+        if r == 1 and pair[0] < 0:
+            pair[0] = c[i]
+    return -1
+
+
+cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs,
+                           int32_t* out) noexcept nogil:
+    """2m when some guess puts every code of c in a part of its own (the first such in
+    ``out``), else -1.  (The nodes of few codes of the encoded games find it in their own
+    scan, _node; this is the rule for the others.)"""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t i
+    cdef uint32_t skip
+    if o.cands_only or m > d.nslots - 1:
+        return -1
+    if _ensure(o, gs) != 0:
+        return -1
+    skip = _blank_skip(o, c, m)
+    for i in range(gs.ngl):
+        if skip and d.colmask[gs.gl[i]] & skip:
+            continue
+        if _splits_all(d, gs.gl[i], c, m):
+            out[0] = gs.gl[i]
+            return 2 * m
+    return -1
+
+
+cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
+                    int b, Guesses* gs, int32_t* out, bint root) noexcept nogil:
+    """T_dl(c) if it is below ``limit``, else a lower bound >= limit; ``out`` receives the
+    guess of the optimum (when found).  ``b`` bounds the non-winning parts any guess
+    makes here; ``gs`` the guesses to scan (made on demand).  After a stop (o.aborted)
+    the value means nothing (at the root, o.root_lower holds a proved lower bound)."""
+    cdef int64_t lb0, v
+    cdef MemoEntry* e
+    cdef uint64_t h = 0
+    cdef int32_t tag = dl if o.limited else 0, pair = -1
+    cdef bint fixed = root and o.first >= 0
+    out[0] = -1
+    if m == 1:
+        out[0] = c[0]
+        return 1 if dl >= 1 else INF
+    if dl <= 1:
+        return INF
+    if m == 2:
+        out[0] = c[0]
+        return 3
+    lb0 = _est(m, b, dl)
+    if lb0 >= limit and not root:
+        return lb0
+    h = _hash_set(c, m, tag)
+    e = _memo_find(&o.memo, c, m, tag, h, False)
+    if e == NULL and o.shared != NULL:
+        e = _memo_find(<Memo*>o.shared, c, m, tag, h, False)
+    if e != NULL and not root:
+        if e.value >= 0:
+            o.hits += 1
+            out[0] = e.guess
+            return e.value
+        if e.lower >= limit:
+            o.hits += 1
+            return e.lower
+        if e.lower > lb0:
+            lb0 = e.lower
+    if _halted(o.d):
+        o.aborted = _stop_reason(o.d)
+        o.root_lower = lb0
+        return limit
+    if o.cancel != NULL and vread(o.cancel):
+        o.aborted = STOP_CANCELLED          # a worker's part that no longer matters
+        return limit
+    if not fixed:
+        v = _cand_rules(o, c, m, out, &pair)
+        if v >= 0:
+            o.obvious += 1
+            return v
+        # no candidate puts every other code in a part of its own: T >= 2m (rule 5b of
+        # docs/optimal.md; for m > nslots no guess has the parts to do so)
+        if 2 * m > lb0:
+            lb0 = 2 * m
+            if lb0 >= limit and not root:
+                return lb0
+    if _few(o, m):                          # the other rules in the node's own scan
+        if _ensure(o, gs) != 0:
+            return limit
+        return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
+    if not fixed and m <= o.d.nslots:
+        v = _noncand_rule(o, c, m, gs, out)
+        if o.aborted:
+            return limit
+        if v < 0 and pair >= 0 and dl >= 3:
+            v = 2 * m
+            out[0] = pair
+        if v >= 0:
+            o.obvious += 1
+            return v
+        if o.cands_only or m <= o.d.nslots - 1:     # every better guess was tried
+            if 2 * m + 1 > lb0:
+                lb0 = 2 * m + 1
+            if lb0 >= limit and not root:
+                return lb0
+    if dl == 2 and not fixed:               # only a guess splitting S apart works
+        return INF
+    if _ensure(o, gs) != 0:
+        return limit
+    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
+
+
+NO_STRATEGY = INF
+"""The total the search gives a set that cannot be solved within the guesses left."""
+
+
+def est_table(Py_ssize_t m, int64_t b, int dl):
+    """[_est(p, b, dl) for p in 0..m]: the least total of p codes when no guess makes more
+    than b non-winning parts and dl guesses are left (NO_STRATEGY past them), as the
+    search's bounds use it (for the plans that order units as the search does)."""
+    if m < 0 or dl < 0:
+        raise ValueError("est_table needs m >= 0 and dl >= 0")
+    cdef int64_t* out = <int64_t*>malloc((m + 1) * sizeof(int64_t))
+    if out == NULL:
+        raise MemoryError()
+    try:
+        _est_table(out, m, b, dl)
+        return [out[p] for p in range(m + 1)]
+    finally:
+        free(out)
+
+
+cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_t* off,
+                                 const uint32_t* row, const int* order, int nparts, int dl,
+                                 int64_t best, int64_t lb, int bnode, const int64_t* estt,
+                                 Guesses* child) noexcept nogil:
+    """The parts of one guess (its bound ``lb``: every part at its estimate) solved side by
+    side by the worker searches, the largest first, each below the limit the others'
+    estimates leave it; the first total proving the guess no better than ``best``
+    cancels the rest.  Returns the guess's total (exact when below ``best``, else a
+    bound), after the workers' memos are adopted by the main one."""
+    cdef int64_t excess = 0, v
+    cdef int cancel = 0, a, s, w
+    cdef int finished[MAX_SLOTS]
+    cdef int64_t vals[MAX_SLOTS]
+    cdef int32_t sub
+    cdef OData* wk
+    if _ensure(o, child) != 0:              # (read by every worker: made before)
+        return lb
+    for w in range(o.threads):
+        wk = &o.workers[w]
+        wk.cancel = &cancel
+        wk.aborted = STOP_NONE
+        wk.limited = o.limited
+    for a in prange(nparts, num_threads=o.threads, schedule="dynamic", chunksize=1):
+        s = order[nparts - 1 - a]
+        wk = &o.workers[threadid()]
+        finished[a] = 0
+        vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - estt[row[s]]),
+                         bnode, child, &sub, False)
+        if wk.aborted == STOP_CANCELLED:    # the part keeps its estimate
+            wk.aborted = STOP_NONE
+        elif not wk.aborted:
+            finished[a] = 1
+            v = __atomic_add_fetch(&excess, vals[a] - estt[row[s]], __ATOMIC_RELAXED)
+            if lb + v >= best:
+                cancel = 1
+    v = lb
+    for a in range(nparts):
+        if finished[a]:
+            v += vals[a] - estt[row[order[nparts - 1 - a]]]
+    for w in range(o.threads):              # stops, statistics, and what they learnt
+        wk = &o.workers[w]
+        if wk.aborted and not o.aborted:
+            o.aborted = wk.aborted
+        wk.cancel = NULL
+        o.nodes += wk.nodes
+        o.obvious += wk.obvious
+        o.hits += wk.hits
+        o.scanned += wk.scanned
+        o.explored += wk.explored
+        wk.nodes = wk.obvious = wk.hits = wk.scanned = wk.explored = 0
+        _adopt(&o.memo, &wk.memo)
+    return v
+
+
+cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogil:
+    """The scan of a node of few codes (_few): a bound from the number of parts alone (a
+    part of p codes costs at least 2p - 1), eight guesses at a time; a guess's full part
+    sizes (and exact bound) are counted only when it comes to the front of the order
+    (_bring_next).  The scan also settles the rules _solve leaves to it (nd.settled): a
+    guess splitting c into singletons (2m), else the candidate ``pair`` leaving one pair
+    (2m), else the floor 2m + 1.  One function: the batch loop feeds _masks8 and reads
+    its eight answers in place."""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t m = nd.m, t = 0
+    cdef int32_t batch[8]
+    cdef uint64_t masks[8]
+    cdef bint fold = o.by_blacks
+    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + (0 if fold else d.n))
+    cdef int nb, a, nparts, cand, ns = d.nslots
+    cdef int64_t lbg
+    cdef int32_t split = -1
+    while t < nd.npool:
+        nb = 0
+        while t < nd.npool and nb < 8:
+            if not _skipped(o, nd, gs, nd.pool[t]):
+                batch[nb] = nd.pool[t]
+                nb += 1
+            t += 1
+        _masks8(d.enc, batch, nb, nd.pk, m, masks)
+        if fold:                            # cells to slots (black-peg)
+            for a in range(nb):
+                masks[a] = _fold_blacks(masks[a])
+        for a in range(nb):
+            nparts = popcount(masks[a] & ~winbit)
+            cand = (masks[a] & winbit) != 0
+            if not cand and nparts == m and not o.cands_only and m <= ns - 1:
+                split = batch[a]            # the first guess splitting c into singletons
+                break
+            if nparts <= 1 and not cand:
+                continue                    # one part, not a candidate: no information
+            if nparts > nd.bnode:
+                nd.bnode = nparts
+            lbg = 3 * m - 2 * cand - nparts
+            if lbg >= nd.limit:
+                if lbg < nd.node_lb:
+                    nd.node_lb = lbg
+                continue
+            nd.info[nd.ninfo].g = batch[a]
+            nd.info[nd.ninfo].notcand = not cand
+            nd.info[nd.ninfo].lb = lbg
+            nd.info[nd.ninfo].key2 = 0
+            nd.info[nd.ninfo].exact = 0
+            nd.ninfo += 1
+        if split >= 0:                      # settles the node (see below)
+            break
+    o.scanned += t
+    if split >= 0:
+        nd.settled = 2 * m                  # a guess splitting c apart
+        nd.best_g = split
+    elif pair >= 0 and nd.dl >= 3:
+        nd.settled = 2 * m                  # else a candidate leaving one pair
+        nd.best_g = pair
+    elif m <= ns and (o.cands_only or m <= ns - 1):
+        if 2 * m + 1 > nd.lb0:              # every better guess was tried
+            nd.lb0 = 2 * m + 1
+    if nd.settled < 0 and nd.dl == 2:       # only a guess splitting c apart works
+        nd.settled = INF
+    if nd.settled < 0 and nd.lb0 >= nd.limit and not nd.root:
+        nd.settled = nd.lb0
+    _est_table(nd.estt, m, nd.bnode, nd.dl - 1)
+
+
+cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
+    """The scan of a general node: every guess's part sizes and its bound with the
+    parent's part bound b (kept when below the limit), and the node's own best part count
+    bnode, which then sharpens the bounds of the guesses kept."""
+    cdef const KData* d = o.d
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int j, nparts, nc = nd.nc, win_j = nd.win_j
+    cdef int64_t lbg, key2
+    cdef int32_t g
+    _est_table(nd.estt, nd.m, nd.b, nd.dl - 1)
+    for i in range(nd.npool):
+        g = nd.pool[i]
+        if _skipped(o, nd, gs, g):
+            continue
+        _row(d, g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
+        nparts = 0
+        for j in range(nc):
+            if j != win_j and row[j]:
+                nparts += 1
+        if nparts <= 1 and row[win_j] == 0:
+            continue                        # one part, not a candidate: no information
+        if nparts > nd.bnode:
+            nd.bnode = nparts
+        lbg = _bound(row, nc, win_j, nd.m, nd.estt, &key2)
+        if lbg >= nd.limit:
+            if lbg < nd.node_lb:
+                nd.node_lb = lbg
+            continue
+        memcpy(&nd.hist[nd.ninfo * nc], row, nc * sizeof(uint32_t))
+        nd.info[nd.ninfo].g = g
+        nd.info[nd.ninfo].notcand = row[win_j] == 0
+        nd.info[nd.ninfo].lb = lbg
+        nd.info[nd.ninfo].key2 = key2
+        nd.info[nd.ninfo].exact = 1
+        nd.info[nd.ninfo].row = <int32_t>nd.ninfo
+        nd.ninfo += 1
+    o.scanned += nd.npool
+    if nd.bnode < nd.b:                     # sharper bounds for the guesses kept
+        _est_table(nd.estt, nd.m, nd.bnode, nd.dl - 1)
+        for i in range(nd.ninfo):
+            nd.info[i].lb = _bound(nd.hist + nd.info[i].row * nc, nc, win_j, nd.m, nd.estt,
+                                   &key2)
+    else:
+        nd.bnode = nd.b
+
+
+cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
+                          const int* order, int nparts, int64_t running,
+                          Guesses* child) noexcept nogil:
+    """The total of one guess: its bound ``running`` (every part at its estimate), each
+    part's estimate replaced by its total in turn, the smaller parts first, each solved
+    below the limit the best total leaves it; stops as soon as the total reaches the best
+    (then it is a bound), or at a stop (the stopped part keeps its estimate)."""
+    cdef int a, s
+    cdef int64_t v, part_est
+    cdef int32_t sub
+    for a in range(nparts):
+        if o.aborted:
+            break
+        s = order[a]
+        part_est = nd.estt[row[s]]
+        v = _solve(o, nd.parts + off[s], row[s], nd.dl - 1, nd.best - (running - part_est),
+                   nd.bnode, child, &sub, False)
+        if o.aborted:
+            break
+        running += v - part_est
+        if running >= nd.best:
+            break
+    return running
+
+
+cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
+    """The total of guess info[i] (exact when below the best, else a bound): its parts
+    solved one after the other, or side by side on the workers for a big node."""
+    cdef const KData* d = o.d
+    cdef uint32_t row[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int order[MAX_SLOTS]
+    cdef int nparts
+    cdef int64_t running = nd.info[i].lb
+    cdef Guesses child
+    o.explored += 1
+    nparts = _parts_by_slot(d, nd.info[i].g, nd.c, nd.m, row, off, nd.parts, order)
+    memset(&child, 0, sizeof(child))
+    if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
+        o.aborted = STOP_MEMORY
+    if not o.aborted:
+        if o.workers != NULL and nd.m >= o.par_min and nparts >= 2:
+            running = _parts_side_by_side(o, nd.parts, off, row, order, nparts, nd.dl,
+                                          nd.best, running, nd.bnode, nd.estt, &child)
+        else:
+            running = _solve_parts(o, nd, row, off, order, nparts, running, &child)
+    free(child.own)
+    free(child.sym.el)
+    return running
+
+
+cdef void _explore(OData* o, Node* nd, Guesses* gs) noexcept nogil:
+    """Try the guesses kept in the order (_bring_next) until one's bound reaches the best
+    total: the best total and its guess (nd.best, nd.best_g), and a bound of the totals
+    ruled out (nd.node_lb)."""
+    cdef Py_ssize_t i = 0
+    cdef int64_t running
+    while i < nd.ninfo and not o.aborted:
+        _bring_next(o, nd, i)
+        if nd.info[i].lb >= nd.best:        # neither this guess nor any after it
+            if nd.info[i].lb < nd.node_lb:
+                nd.node_lb = nd.info[i].lb
+            break
+        running = _explore_guess(o, nd, i, gs)
+        if running < nd.node_lb:
+            nd.node_lb = running
+        if o.aborted:
+            if nd.root and i + 1 < nd.ninfo and nd.info[i + 1].lb < nd.node_lb:
+                nd.node_lb = nd.info[i + 1].lb
+            break
+        if running < nd.best:
+            nd.best = running
+            nd.best_g = nd.info[i].g
+        i += 1
+        if nd.root:
+            o.root_done = i
+
+
+cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
+                          int32_t tag) noexcept nogil:
+    """The node's value for _solve (see there), stored in the memo: the optimum when one
+    was found below the limit, else the proved lower bound."""
+    cdef MemoEntry* e
+    if o.aborted:
+        if nd.root:
+            o.root_lower = nd.node_lb if nd.node_lb > nd.lb0 else nd.lb0
+        out[0] = nd.best_g
+        return nd.best if nd.best_g >= 0 else nd.limit
+    if nd.best_g >= 0:                      # the optimum (below the limit)
+        out[0] = nd.best_g
+        e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
+        if e != NULL:
+            e.value = nd.best
+            e.guess = nd.best_g
+        return nd.best
+    if nd.node_lb < nd.lb0:
+        nd.node_lb = nd.lb0
+    e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
+    if e != NULL and nd.node_lb > e.lower:
+        e.lower = nd.node_lb
+    return nd.node_lb
+
+
+cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
+                   Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
+                   int32_t tag, int32_t pair) noexcept nogil:
+    """_solve's general case: scan the guesses (_scan_few for a node of few codes, which
+    also settles the rules _solve leaves to it, else _scan_general), then try them by
+    increasing bound (_explore)."""
+    cdef Node nd
+    o.nodes += 1
+    if _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
+        if _few(o, m) and not nd.fixed:
+            _scan_few(o, &nd, gs, pair)
+        else:
+            _scan_general(o, &nd, gs)
+    if root:
+        o.root_total = nd.ninfo
+    if nd.settled >= 0:                     # decided by the rules: no exploration
+        nd.ninfo = 0
+        if nd.settled >= INF or nd.best_g < 0:
+            nd.node_lb = nd.settled
+        else:
+            nd.best = nd.settled
+            o.obvious += 1
+    _explore(o, &nd, gs)
+    if root and not o.aborted:
+        o.root_done = o.root_total
+    _node_close(&nd)
+    return _node_answer(o, &nd, out, h, tag)
+
+
+def root_order(Kernel kernel, guesses, cands, history, bint cands_only, bint symmetry,
+               bint blanks, int max_guesses=0, int64_t limit=0):
+    """The guesses the optimal search explores first at the root of ``cands``, in the
+    order it tries them, with their bounds, made by the very code the search runs there
+    (_node_open, _scan_general, the order of _bring_next): one guess per orbit of the
+    history's group, the guesses using an absent colour merged away (``blanks``), those
+    giving no information (one part, not a candidate) dropped, each bounded by |S| plus
+    the estimate of each non-winning part with the root's best part count, sorted by
+    (bound, sum of squared part sizes, candidates first, index), and only those whose
+    bound is below ``limit`` (0: no limit): the ones the search explores until a total
+    is known.
+
+    The arguments are :class:`Optimizer`'s and its :meth:`~Optimizer.run`'s
+    (``guesses``: every guess, ascending; ``history``: the guesses played before, for
+    the symmetry; ``max_guesses`` 0: no limit).  Returns ``(guesses, bounds, key2,
+    notcand, bnode)``: int32 code indices, int64 bounds, int64 sums of squared part
+    sizes, a bool array (True: not a candidate), and the root's best part count, with
+    which a part of p codes is estimated at ``est_table(p, bnode, dl - 1)[p]`` (dl the
+    guesses left).  Raises ValueError for a set the search does not scan this way:
+    FEW_CODES_MAX codes or fewer on an encoded game (scanned by part counts), no more
+    codes than slots (the obvious rules may settle it), or two guesses left or fewer."""
+    cdef const int32_t[::1] gv = kernel.rows(guesses)
+    cdef const int32_t[::1] cv = kernel.rows(cands)
+    cdef const int32_t[::1] hv = kernel.rows(history)
+    cdef Py_ssize_t m = cv.shape[0], nh = hv.shape[0], n = 0, i
+    cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+    cdef int64_t lim = limit if limit > 0 else INF
+    cdef bint ok = True
+    cdef OData o
+    cdef Guesses gs
+    cdef Node nd
+    memset(&o, 0, sizeof(OData))
+    memset(&gs, 0, sizeof(Guesses))
+    memset(&nd, 0, sizeof(Node))
+    o.d = &kernel.d
+    o.guesses = &gv[0] if gv.shape[0] else NULL
+    o.ng = gv.shape[0]
+    o.cands_only = cands_only
+    o.by_blacks = _scored_by_blacks(o.d)
+    o.use_sym = symmetry and kernel.mode != SCORE_TABLE
+    o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
+    o.limited = max_guesses > 0
+    o.first = -1
+    if m <= kernel.nslots or _few(&o, m) or dl <= 2:
+        raise ValueError("root_order needs more codes than slots and than FEW_CODES_MAX "
+                         "(on an encoded game), and three guesses left or more")
+    try:
+        with nogil:
+            if o.use_sym and _sym_root(o.d, &hv[0] if nh else NULL, nh, &gs.sym) != 0:
+                ok = False
+            if ok and _ensure(&o, &gs) != 0:
+                ok = False
+            if ok and _node_open(&o, &nd, &cv[0], m, dl, lim, o.d.nslots - 1, &gs, True, 0):
+                _scan_general(&o, &nd, &gs)
+                while n < nd.ninfo:
+                    _bring_next(&o, &nd, n)
+                    if nd.info[n].lb >= nd.best:
+                        break
+                    n += 1
+            else:
+                ok = False
+        if not ok:
+            raise MemoryError("out of memory in root_order")
+        out = np.empty(n, dtype=np.int32)
+        bounds = np.empty(n, dtype=np.int64)
+        key2 = np.empty(n, dtype=np.int64)
+        notcand = np.empty(n, dtype=bool)
+        for i in range(n):
+            out[i] = nd.info[i].g
+            bounds[i] = nd.info[i].lb
+            key2[i] = nd.info[i].key2
+            notcand[i] = nd.info[i].notcand != 0
+        return kernel.codes(out), bounds, key2, notcand, nd.bnode
+    finally:
+        _node_close(&nd)
+        free(gs.own)
+        free(gs.sym.el)
+
+
+cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t parent,
+                 int pslot, int depth, Guesses* gs, int32_t guess) noexcept nogil:
+    """Record the optimal tree of c (its root's guess given, else solved; the memo holds
+    most answers), depth-first: rows (parent, slot, guess, size, depth)."""
+    cdef const KData* d = o.d
+    cdef int ns = d.nslots, s
+    cdef Py_ssize_t node
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef uint32_t cnt[MAX_SLOTS]
+    cdef int32_t* parts
+    cdef Guesses child
+    if o.aborted:
+        return
+    if guess < 0:
+        _solve(o, c, m, dl, INF, ns - 1, gs, &guess, False)
+        if o.aborted or guess < 0:
+            if o.aborted == STOP_NONE:
+                o.aborted = STOP_MEMORY
+            return
+    node = _record(o, parent, pslot, guess, m, depth)
+    if m == 1 and c[0] == guess:
+        return
+    parts = <int32_t*>malloc(m * sizeof(int32_t))
+    if parts == NULL:
+        o.aborted = STOP_MEMORY
+        return
+    _sort_by_slot(d, guess, c, m, cnt, off, parts)
+    memset(&child, 0, sizeof(child))
+    if o.use_sym and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
+        o.aborted = STOP_MEMORY
+    for s in range(ns):
+        if cnt[s] and s != d.win:
+            _build(o, parts + off[s], cnt[s], dl - 1, node, s, depth + 1, &child, -1)
+    free(child.own)
+    free(child.sym.el)
+    free(parts)
+
+
+# --------------------------------------------------------------------------- Python API
+
+cdef class Optimizer:
+    """The optimal search over a game (its memo kept between calls).  Trusts its
+    arguments (validated by :mod:`mastermind.optimum.solver`).
+
+    ``guesses``: every guess, ascending (ignored with ``cands_only``); ``symmetry`` needs
+    them closed under colour and position permutations (an encoded game); ``blanks``
+    needs them to be every code; ``mem_limit``: bytes the memo may use.
+    """
+    cdef OData o
+    cdef KData dd
+    cdef Kernel kernel
+    cdef object _refs
+    cdef public object last     # what the last run returned (kept for a caller stopped
+                                # by Ctrl-C in the meantime)
+    cdef public double rebuild_seconds  # a stopped run's time to rebuild its best tree
+                                        # (< 0: 1 s + 1% of the search's time, <= 30 s)
+
+    def __cinit__(self):
+        memset(&self.o, 0, sizeof(OData))
+        self.rebuild_seconds = -1.0
+
+    def __init__(self, Kernel kernel, guesses, bint cands_only, bint symmetry, bint blanks,
+                 Py_ssize_t mem_limit, int threads=1):
+        cdef const int32_t[::1] gv = kernel.rows(guesses)
+        self.kernel = kernel
+        self._refs = (guesses, gv)
+        self.dd = kernel.d
+        self.o.d = &self.dd
+        self.o.guesses = &gv[0] if gv.shape[0] else NULL
+        self.o.ng = gv.shape[0]
+        self.o.cands_only = cands_only
+        self.o.by_blacks = _scored_by_blacks(self.o.d)
+        self.o.use_sym = symmetry and kernel.mode != SCORE_TABLE
+        self.o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
+        self.o.first = -1
+        self.o.par_min = PAR_MIN
+        if _memo_init(&self.o.memo, mem_limit) != 0:
+            raise MemoryError("out of memory preparing the search")
+        cdef int w
+        if threads > 1:
+            self.o.threads = threads
+            self.o.workers = <OData*>calloc(threads, sizeof(OData))
+            if self.o.workers == NULL:
+                raise MemoryError("out of memory preparing the search")
+            for w in range(threads):
+                self.o.workers[w] = self.o
+                self.o.workers[w].workers = NULL
+                self.o.workers[w].threads = 1
+                self.o.workers[w].shared = &self.o.memo
+                self.o.workers[w].rec = NULL
+                if _memo_init(&self.o.workers[w].memo, mem_limit // threads) != 0:
+                    raise MemoryError("out of memory preparing the search")
+
+    def __dealloc__(self):
+        cdef int w
+        _memo_free(&self.o.memo)
+        if self.o.workers != NULL:
+            for w in range(self.o.threads):
+                _memo_free(&self.o.workers[w].memo)
+            free(self.o.workers)
+        free(self.o.rec)
+
+    property par_min:
+        """Nodes of at least this many codes have their parts solved side by side (with
+        more than one thread); the answers never depend on it, only the time."""
+        def __get__(self):
+            return self.o.par_min
+
+        def __set__(self, Py_ssize_t value):
+            self.o.par_min = max(1, value)
+
+    @property
+    def progress(self):
+        """(the root's guesses done, of how many): read from another thread while
+        :meth:`run` works (0, 0 until the root's guesses are scanned)."""
+        return self.o.root_done, self.o.root_total
+
+    @property
+    def stats(self):
+        """dict: nodes (general nodes), obvious (sets settled by the obvious rules), memo
+        hits, guesses scanned, memo entries and bytes."""
+        return {"nodes": self.o.nodes, "obvious": self.o.obvious, "hits": self.o.hits,
+                "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
+                "explored": self.o.explored,
+                "memo_bytes": self.o.memo.mem}
+
+    def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
+            StopFlag stop=None):
+        """Search the optimum of ``cands`` (sorted, non-empty, guessable) after the guesses
+        ``history`` (for symmetry), within ``max_guesses`` (0: no limit), below ``limit``
+        (0: none); ``first`` >= 0 fixes the root's guess.
+
+        Returns ``(status, value, lower, records)``: status RUN_OPTIMUM (``value`` the
+        optimum, ``records`` its tree: rows (parent, slot, guess, size, depth)),
+        RUN_ABOVE_LIMIT (nothing below ``limit``: ``value`` is a lower bound >= limit),
+        RUN_STOPPED (``value`` the best total found, with its tree, or -1: none found,
+        or its tree not rebuilt within the short deadline the rebuilding gets; ``lower``
+        proved)."""
+        cdef const int32_t[::1] cv = self.kernel.rows(cands)
+        cdef const int32_t[::1] hv = self.kernel.rows(history)
+        cdef Py_ssize_t m = cv.shape[0]
+        cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+        cdef int64_t lim = limit if limit > 0 else INF
+        cdef int64_t v = 0, lower = 0
+        cdef int32_t g = -1
+        cdef int status = RUN_OPTIMUM, stopped = STOP_NONE, build_stop = 0
+        cdef int* asked = NULL
+        cdef double start = _now(), grace
+        cdef Guesses root
+        self.dd = _with_stop(&self.kernel.d, stop)
+        self.o.aborted = STOP_NONE
+        self.o.root_lower = 0
+        self.o.root_done = 0
+        self.o.root_total = 0
+        self.last = None
+        self.o.limited = max_guesses > 0
+        self.o.first = self.kernel.rows(first) if first >= 0 else -1
+        self.o.nrec = 0
+        memset(&root, 0, sizeof(root))
+        try:
+            with nogil:
+                if self.o.use_sym:
+                    if _sym_root(self.o.d, &hv[0] if hv.shape[0] else NULL, hv.shape[0],
+                                 &root.sym) != 0:
+                        self.o.aborted = STOP_MEMORY
+                if not self.o.aborted:
+                    v = _solve(&self.o, &cv[0], m, dl, lim, self.o.d.nslots - 1, &root, &g,
+                               True)
+                status = (RUN_STOPPED if self.o.aborted
+                          else RUN_OPTIMUM if v < lim else RUN_ABOVE_LIMIT)
+                lower = self.o.root_lower if status == RUN_STOPPED else v
+                if status != RUN_ABOVE_LIMIT and g >= 0:
+                    # The tree, its parts from the memo.  An optimum's is built whatever
+                    # time it takes (a part the memo let go is searched again), but a
+                    # stop the caller asks for meanwhile (Ctrl-C; not its deadline: the
+                    # optimum is found) ends it: the run is then stopped, the optimum
+                    # its proved bound, with no tree.  A stopped search's may need parts
+                    # it never finished storing, or that the memo let go, searched again
+                    # from nothing and to the end: that gets a deadline of its own
+                    # (rebuild_seconds; by default 1 s + 1% of the search's time, 30 s
+                    # at most), past which the run gives no tree (the caller's seed
+                    # stands).
+                    stopped = self.o.aborted
+                    asked = self.dd.stop
+                    self.o.aborted = STOP_NONE
+                    self.dd.stop = NULL
+                    self.dd.deadline = 0
+                    if status == RUN_OPTIMUM and asked != NULL:
+                        self.dd.stop = asked    # (its polls kept: tests stop it there)
+                    else:
+                        self.dd.polls = NULL
+                    if status == RUN_STOPPED:
+                        grace = self.rebuild_seconds
+                        if grace < 0:
+                            grace = min(30.0, 1.0 + 0.01 * (_now() - start))
+                        self.dd.stop = &build_stop
+                        self.dd.deadline = _now() + grace
+                        if grace <= 0:
+                            build_stop = STOP_DEADLINE
+                    _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
+                    if (status == RUN_OPTIMUM and self.o.aborted != STOP_NONE
+                            and self.o.aborted != STOP_MEMORY):
+                        status = RUN_STOPPED    # asked to stop: no tree, the optimum
+                        stopped = self.o.aborted    # its proved bound (``lower``)
+                    if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
+                        if self.o.aborted != STOP_NONE:
+                            g = -1              # out of time: no tree
+                            self.o.nrec = 0
+                        self.o.aborted = stopped
+                    self.dd.stop = NULL
+                    self.dd.deadline = 0
+                    self.dd.polls = NULL
+            if self.o.aborted == STOP_MEMORY:
+                raise MemoryError("out of memory in the optimal search")
+            if status == RUN_STOPPED and g < 0:
+                v = -1
+            recs = np.empty((self.o.nrec, REC), dtype=np.int32)
+            if self.o.nrec:
+                memcpy(<void*><size_t>recs.ctypes.data, self.o.rec,
+                       self.o.nrec * REC * sizeof(int32_t))
+                if self.kernel.universe is not None:
+                    recs[:, 2] = self.kernel.codes(recs[:, 2])
+            self.last = (status, v, lower, recs)
+            return self.last
+        finally:
+            free(root.own)
+            free(root.sym.el)

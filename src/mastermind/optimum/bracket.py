@@ -1,0 +1,335 @@
+"""A proved lower bound on the optimum (the least total number of guesses) of a game or of
+a position, by an admissible bound tree over the top levels: one side of a bracket whose
+other side is any strategy's total.
+
+:func:`lower_bound` returns a :class:`LowerBound`.  Write T(S) for the optimum of a set S
+of codes (the least total over S, every guess counted, the winning one included; what
+:func:`mastermind.optimum.solver.optimal` computes) and b(S) for the most non-winning parts any
+guess makes on S.  The bound of depth d, B(S, d), is:
+
+* 1 for a single code (it is guessed: one guess);
+* T(S) itself when S is small (at most ``exact_max`` codes, or too few for the kernel's
+  scan: :data:`mastermind.optimum._optimal.FEW_CODES_MAX` on an encoded game) and d >= 1, found
+  by the kernel's exact search within ``exact_seconds``; if the search does not finish,
+  its proved lower bound (at least the estimate below);
+* est(|S|, b) for d = 0, with b a bound on the part count of every guess on S (the
+  parent's b(S'), or the number of non-winning scores at the top): the kernel's
+  counting estimate (:func:`mastermind.optimum._optimal.est_table`, the least total of a tree
+  whose nodes have at most b children, docs/optimal.md "1. The counting bound");
+* for d >= 1: |S| + the least, over every guess g (one per class of the symmetry group
+  fixing the history, the kernel's canonical guesses), of the sum over g's non-winning
+  parts P of B(P, d - 1), with P's estimate taken with b(S).
+
+Why it is admissible (B(S, d) <= T(S)), by induction on d: an optimal strategy for S
+plays some guess g first; every secret of S pays that guess (the term |S|: the secret
+equal to g, if any, is found by it and pays nothing more, which is why g's winning part
+is left out); the secrets of each other part P pay what the strategy's subtree for P
+costs, at least T(P), which is at least B(P, d - 1).  Taking the least over all guesses
+covers g, and the symmetry only merges guesses whose parts are isomorphic (the same
+totals).  At d = 0 the estimate is a lower bound because part counts only shrink on
+subsets (docs/optimal.md, 1 and 2).  A stopped exact search's bound is proved by the
+search itself.  The bound never decreases with d: est(|P|, b(S)) <= est(|P|, b(P)) <=
+B(P, 1), so each level can only raise its parts' terms.
+
+The least over the guesses is found by branch and bound: the kernel's scan
+(:func:`mastermind.optimum._optimal.root_order`) gives every guess its depth-1 bound (its parts
+at their estimates) sorted increasingly; a guess's running bound is that bound plus, part
+by part (the largest first), what the deeper bound adds to the part's estimate; a guess
+is dropped once its running bound reaches the least total found, and the scan stops at
+the first guess whose depth-1 bound does.  Every number kept is a lower bound of that
+guess's B, so the least found is exactly B(S, d).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import checks
+from ..limits import DEFAULT_MEMORY
+from ..stopping import new_flag
+from ..strategy_tree import split_by_score
+from . import _optimal
+from .search import new_optimizer
+
+__all__ = ["MAX_DEPTH", "Bounder", "GuessBound", "LowerBound", "lower_bound"]
+
+#: the deepest bound tree asked for (each level multiplies the work by hundreds)
+MAX_DEPTH = 6
+_DL = 100  # guesses left for the estimates: the kernel's own when there is no limit
+
+
+@dataclass
+class GuessBound:
+    """One guess at the position (a representative of its class): ``bound`` is a proved
+    lower bound of the least total of the strategies that play it there; ``complete``
+    False when the branch and bound stopped evaluating it (its bound then already
+    reached the position's)."""
+
+    guess: int
+    bound: int
+    complete: bool
+
+
+@dataclass
+class LowerBound:
+    """The result of :func:`lower_bound`: ``bound`` <= the optimum of the position,
+    obtained as ``how`` says (``"exact"``: the optimum itself, ``"solver"``: the exact
+    search's proved bound when stopped, ``"depth d"``: the bound tree, ``"estimate"``:
+    the counting estimate alone)."""
+
+    game: Any
+    history: list[tuple[int, int]]
+    secrets: int
+    depth: int
+    bound: int
+    how: str
+    guesses: list[GuessBound] = field(default_factory=list)
+    scans: int = 0  # kernel scans of a set's guesses (root_order calls)
+    solves: int = 0  # exact searches of small sets
+    solves_stopped: int = 0  # of them, stopped at exact_seconds
+    seconds: float = 0.0
+
+    @property
+    def average(self) -> float:
+        return self.bound / self.secrets
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "history": [[game.format_code(g), str(game.slots[s])] for g, s in self.history],
+            "secrets": self.secrets,
+            "depth": self.depth,
+            "bound": self.bound,
+            "how": self.how,
+            "guesses": [
+                {"guess": game.format_code(g.guess), "bound": g.bound, "complete": g.complete}
+                for g in self.guesses
+            ],
+            "scans": self.scans,
+            "solves": self.solves,
+            "solves_stopped": self.solves_stopped,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def lower_bound(
+    game: Any,
+    *,
+    history: Any = (),
+    depth: int = 2,
+    exact_max: int = 0,
+    exact_seconds: float = 1.0,
+    memory: int = DEFAULT_MEMORY,
+) -> LowerBound:
+    """A proved lower bound of the optimum (the least total number of guesses, the winning
+    one included) of ``game`` from the position ``history`` ((guess, score) pairs), by
+    the bound tree of ``depth`` levels described in this module's docstring.
+
+    ``exact_max``: sets of at most this many codes are solved exactly (sets too small
+    for the kernel's scan always are); ``exact_seconds``: the time each exact search may
+    take before its proved lower bound is used; ``memory``: the exact search's memo.
+    Every code the game allows may be guessed (the bound then holds for candidates-only
+    play too).
+    """
+    start = time.perf_counter()
+    checks.game(game, "lower_bound")
+    if not game.secrets_are_guesses:
+        raise checks.ArgumentError(f"in {game.name} some secrets cannot be guessed")
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+        raise checks.ArgumentError(f"depth must be an integer 0..{MAX_DEPTH}, not {depth!r}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise checks.ArgumentError(f"depth must be an integer 0..{MAX_DEPTH}, not {depth}")
+    if (
+        isinstance(exact_max, bool)
+        or not isinstance(exact_max, (int, np.integer))
+        or not 0 <= exact_max <= 1 << 20
+    ):
+        raise checks.ArgumentError(f"exact_max must be an integer 0..{1 << 20}, not {exact_max!r}")
+    cap = checks.time_limit(exact_seconds)
+    if cap is None:
+        raise checks.ArgumentError("exact_seconds must be a positive number of seconds")
+    memory = checks.memory(memory)
+    played = [(game.guess(g), game.slot(s)) for g, s in history]
+    for g, s in played:
+        if s == game.win_slot:
+            raise checks.ArgumentError(
+                f"the game is already won: {game.format_code(g)} "
+                f"scored {game.slots[s]}; nothing is left to bound"
+            )
+    cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
+    if cands.size == 0:
+        raise checks.ArgumentError("no secret is consistent with that history")
+    bounder = Bounder(game, int(exact_max), cap, memory)
+    hist = [g for g, _ in played]
+    value, how, guesses = bounder.top(cands, hist, int(depth))
+    return LowerBound(
+        game,
+        played,
+        int(cands.size),
+        int(depth),
+        int(value),
+        how,
+        guesses,
+        bounder.scans,
+        bounder.solves,
+        bounder.stopped,
+        time.perf_counter() - start,
+    )
+
+
+def _codes(hist: list[int]) -> np.ndarray:
+    return np.array(hist, dtype=np.int32)
+
+
+class Bounder:
+    """The bound tree's recursion over one game, with what it has learnt (the bounds of
+    the sets met, by set and depth) kept between calls: :func:`lower_bound` makes one
+    per call; a long computation (``scripts/bracket_5_8.py``) keeps one for many
+    positions.  Trusts its arguments: ``cands`` is exactly the set ``hist`` (the guesses
+    played, for the symmetry) leaves, sorted."""
+
+    def __init__(self, game: Any, exact_max: int, exact_seconds: float, memory: int):
+        self.game = game
+        self.exact_max = exact_max
+        self.exact_seconds = exact_seconds
+        self.blanks = bool(game.symmetric and game.guesses.size == game.size)
+        self.search = new_optimizer(game, False, memory, 1)
+        self.known: dict[tuple[bytes, int], int] = {}
+        self.solved: dict[bytes, tuple[int, bool]] = {}
+        self.scans = 0
+        self.solves = 0
+        self.stopped = 0
+
+    # -- the pieces
+    def estimate(self, m: int, b: int) -> int:
+        """est(m, b): the least total of m codes when no guess makes more than b
+        non-winning parts (2m - 1 if beyond the kernel's range)."""
+        est = int(_optimal.est_table(m, b, _DL - 1)[m])
+        return est if est < _optimal.NO_STRATEGY else 2 * m - 1
+
+    def scan(self, cands: np.ndarray, hist: list[int]) -> Optional[tuple[Any, Any, int]]:
+        """The kernel's scan of every guess (one per class): guesses and their depth-1
+        bounds, increasing, and b(S); None for a set too small for it."""
+        try:
+            gs, lbs, _, _, bnode = _optimal.root_order(
+                self.game.kernel,
+                self.game.guesses,
+                cands,
+                _codes(hist),
+                False,
+                self.game.symmetric,
+                self.blanks,
+                0,
+            )
+        except ValueError:  # too few codes for the scan: solved exactly instead
+            return None
+        self.scans += 1
+        return gs, lbs, int(bnode)
+
+    def solve(self, cands: np.ndarray, hist: list[int]) -> tuple[int, bool]:
+        """T(S) (True) or, if the search did not finish in time, its proved lower bound
+        (False)."""
+        key = cands.tobytes()
+        got = self.solved.get(key)
+        if got is not None:
+            return got
+        status, value, lower, _ = self.search.run(
+            cands, _codes(hist), 0, 0, -1, new_flag(self.exact_seconds)
+        )
+        self.solves += 1
+        if status == _optimal.RUN_OPTIMUM:
+            got = (int(value), True)
+        else:
+            self.stopped += 1
+            got = (int(lower), False)
+        self.solved[key] = got
+        return got
+
+    # -- the recursion
+    def bound(self, cands: np.ndarray, hist: list[int], d: int, b: int) -> tuple[int, str]:
+        """B(S, d) with b bounding every guess's part count on S, and how it was found."""
+        m = int(cands.size)
+        if m == 1:
+            return 1, "exact"
+        est = self.estimate(m, b)
+        if d == 0:
+            return est, "estimate"
+        key = (cands.tobytes(), d)
+        if key in self.known:
+            v = self.known[key]
+            return v, self._how(cands, d)
+        v, how, _ = self.top(cands, hist, d, b, keep=False)
+        self.known[key] = v
+        return v, how
+
+    def _how(self, cands: np.ndarray, d: int) -> str:
+        got = self.solved.get(cands.tobytes())
+        if got is None:
+            return f"depth {d}"
+        return "exact" if got[1] else "solver"
+
+    def top(
+        self,
+        cands: np.ndarray,
+        hist: list[int],
+        d: int,
+        b: Optional[int] = None,
+        keep: bool = True,
+    ) -> tuple[int, str, list[GuessBound]]:
+        """B(S, d), how, and at d >= 1 (with ``keep``) every guess with its bound."""
+        game = self.game
+        m = int(cands.size)
+        if b is None:
+            b = int(game.nslots) - 1
+        if m == 1:
+            return 1, "exact", []
+        est = self.estimate(m, b)
+        if d == 0:
+            return est, "estimate", []
+        small = m <= self.exact_max
+        scanned = None if small else self.scan(cands, hist)
+        lower = est
+        if scanned is None:
+            value, exact = self.solve(cands, hist)
+            if exact:
+                return value, "exact", []
+            lower = max(est, value)
+            scanned = self.scan(cands, hist)
+            if scanned is None:
+                return lower, "solver", []
+        gs, lbs, bnode = scanned
+        if d == 1 or len(gs) == 0:
+            v = int(lbs[0]) if len(gs) else lower
+            guesses = [GuessBound(int(g), int(lb), True) for g, lb in zip(gs, lbs)] if keep else []
+            return max(v, lower), "depth 1" if v >= lower else "solver", guesses
+        estt = _optimal.est_table(m, bnode, _DL - 1)
+        best = _optimal.NO_STRATEGY
+        guesses = []
+        for g, lb in zip(gs.tolist(), lbs.tolist()):
+            if lb >= best:
+                if not keep:
+                    break
+                guesses.append(GuessBound(g, int(lb), False))
+                continue
+            parts = [p for s, p in split_by_score(game, g, cands) if s != game.win_slot]
+            parts.sort(key=lambda p: -p.size)
+            running, complete = int(lb), False
+            for p in parts:
+                pv, _ = self.bound(p, hist + [g], d - 1, bnode)
+                running += pv - int(estt[p.size])
+                if running >= best:
+                    break
+            else:
+                complete = True
+            if keep:
+                guesses.append(GuessBound(g, running, complete))
+            best = min(best, running)
+        if best >= _optimal.NO_STRATEGY:  # pragma: no cover - a candidate always helps
+            return lower, "solver", guesses
+        if lower > best:
+            return lower, "solver", guesses
+        return best, f"depth {d}", guesses

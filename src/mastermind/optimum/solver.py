@@ -1,0 +1,331 @@
+"""The expected-case optimum: the strategy with the least total number of guesses over
+all secrets (the winning guess counts), proved by an exact branch-and-bound search.
+
+:func:`optimal` returns an :class:`Optimum`: the least total (the winning guess counts),
+the distribution and maximum of a strategy reaching it, and that strategy as a tree of
+:class:`~mastermind.analysis.walk.Node` (so :func:`~mastermind.worstcase.bounds.check_strategy` can
+verify it and :mod:`mastermind.views.tree` can draw it).  With ``max_guesses`` D, the optimum
+among the strategies that never need more than D guesses.  The search is the kernel's
+``_optimal``; every cut it makes is proved in docs/optimal.md.  With a time limit, the
+best one-step strategy is played first, as the strategy to fall back on.
+
+>>> from mastermind.game import Game
+>>> best = optimal(Game(3, 3))
+>>> best.total, best.distribution, best.exact, best.game.format_code(best.first_guess)
+(73, {1: 1, 2: 7, 3: 18, 4: 1}, True, '112')
+>>> optimal(Game(3, 3), max_guesses=3).feasible
+False
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import checks
+from ..engine.run import open_run, wants_engine
+from ..engine.units import UNIT_SECONDS, checks_unit_seconds
+from ..game import CodeLike
+from ..kernel import _core
+from ..limits import DEFAULT_MEMORY
+from ..stopping import TimeLimitReached, new_flag, run_stoppable
+from .search import Answer, Optimum, fallback_strategy, new_optimizer, optimum_from
+from .units import checkpoint_params, plan_optimal
+
+__all__ = ["DEFAULT_MEMORY", "Optimum", "optimal"]
+
+Progress = Callable[[int, int], None]
+
+
+def optimal(
+    game: Any,
+    *,
+    max_guesses: Optional[int] = None,
+    candidates_only: bool = False,
+    first: Optional[CodeLike] = None,
+    history: Iterable[tuple[CodeLike, Any]] = (),
+    time_limit: Optional[float] = None,
+    jobs: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    memory: int = DEFAULT_MEMORY,
+    scheduler: Optional[str] = None,
+    client: Any = None,
+    checkpoint: Optional[str] = None,
+    unit_seconds: Optional[float] = UNIT_SECONDS,
+) -> Optimum:
+    """The strategy with the least total number of guesses over every secret of ``game``.
+
+    Parameters
+    ----------
+    game : Game or CustomGame
+        Its secrets must all be guessable (every built-in variant, every custom game).
+    max_guesses : int, optional
+        Only strategies that never need more than this many guesses.
+    candidates_only : bool
+        Only codes that can still be the secret may be played.
+    first : code, optional
+        The opening guess (the optimum once it is played).
+    history : (guess, score) pairs, optional
+        Guesses already played and their scores: the optimum from that position on, over
+        the secrets they leave (the distribution then counts the guesses still to come,
+        the winning one included).  Raises ValueError when no secret is left.
+    time_limit : float, optional
+        Seconds; past them the result has ``exact`` False, the best strategy found and
+        the proved ``lower`` bound.  Ctrl-C (KeyboardInterrupt) stops it likewise.
+    jobs : int, optional
+        Threads (default: every core); the strategy found never depends on it.
+    progress : callable, optional
+        Called as ``progress(done, total)`` with the root's guesses tried so far.
+    memory : int
+        Bytes the search's memo may use (then it stops growing, the search goes on).
+    scheduler, client, checkpoint : optional
+        Solve the subtrees below the root as units, one per part of each opening: on a
+        Dask cluster (a scheduler's address or ``"local:N"``, or a
+        ``distributed.Client``) or, with only a checkpoint, on threads here; each
+        finished unit is recorded in the SQLite ``checkpoint`` and a rerun resumes
+        (docs/distributed.md).  The same strategy; ``progress`` then counts units.
+    unit_seconds : float, optional
+        With units, each unit's budget: a subtree whose search runs past it splits, its
+        set's guesses and their parts becoming units of their own (recursively), so no
+        unit runs much longer (:data:`~mastermind.limits.UNIT_SECONDS` by default; 0
+        splits every subtree that can be; None never splits).  The strategy never
+        depends on it, nor on the three before.
+    """
+    q = _question(
+        game, max_guesses, candidates_only, first, history, jobs, time_limit, progress, memory
+    )
+    budget = checks_unit_seconds(unit_seconds)
+    if wants_engine(scheduler, client, checkpoint):
+        if q.played:
+            raise checks.ArgumentError(
+                "a history cannot be combined with a scheduler or a "
+                "checkpoint (the units split the game from its root)"
+            )
+        return _as_units(game, q, scheduler, client, checkpoint, budget)
+    return _here(game, q)
+
+
+class _Question:
+    """An optimum asked for, its arguments checked: the position (``played``, its
+    candidates ``cands``), the opening ``g0`` if given, and how to search."""
+
+    def __init__(
+        self,
+        game: Any,
+        max_guesses: Optional[int],
+        candidates_only: bool,
+        g0: Optional[int],
+        played: list[tuple[int, int]],
+        cands: np.ndarray,
+        limit: Optional[float],
+        threads: int,
+        progress: Optional[Progress],
+        memory: int,
+    ):
+        self.max_guesses = max_guesses
+        self.candidates_only = candidates_only
+        self.g0 = g0
+        self.played = played
+        self.cands = cands
+        self.limit = limit
+        self.threads = threads
+        self.progress = progress
+        self.memory = memory
+        self.start = time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def left(self) -> Optional[float]:
+        return None if self.limit is None else self.limit - self.elapsed()
+
+
+def _question(
+    game: Any,
+    max_guesses: Any,
+    candidates_only: bool,
+    first: Any,
+    history: Iterable[tuple[CodeLike, Any]],
+    jobs: Any,
+    time_limit: Any,
+    progress: Any,
+    memory: Any,
+) -> _Question:
+    """The arguments of :func:`optimal` checked, the position played out."""
+    checks.game(game, "optimal")
+    if not game.secrets_are_guesses and not candidates_only:
+        raise checks.ArgumentError(f"in {game.name} some secrets cannot be guessed")
+    if max_guesses is not None and (
+        isinstance(max_guesses, bool)
+        or not isinstance(max_guesses, (int, np.integer))
+        or not 1 <= max_guesses <= 64
+    ):
+        raise checks.ArgumentError(f"max_guesses must be an integer 1..64, not {max_guesses!r}")
+    threads = checks.threads(jobs)
+    limit = checks.time_limit(time_limit)
+    progress = checks.progress(progress)
+    memory = checks.memory(memory)
+    played = [(game.guess(g), game.slot(s)) for g, s in history]
+    cands = game.candidates((g, game.slots[s]) for g, s in played)
+    if cands.size == 0:
+        raise checks.ArgumentError("no secret is consistent with that history")
+    for g, s in played:
+        if s == game.win_slot:
+            raise checks.ArgumentError(
+                f"the game is already won: {game.format_code(g)} "
+                f"scored {game.slots[s]}; nothing is left to plan"
+            )
+    g0 = None if first is None else game.guess(first)
+    if g0 is not None and candidates_only and not _among(g0, cands):
+        after = " after that history" if played else ""
+        raise checks.ArgumentError(
+            f"{game.format_code(g0)} is not a candidate{after}, and only candidates may be played"
+        )
+    return _Question(
+        game,
+        None if max_guesses is None else int(max_guesses),
+        candidates_only,
+        g0,
+        played,
+        cands,
+        limit,
+        threads,
+        progress,
+        memory,
+    )
+
+
+def _among(code: int, cands: np.ndarray) -> bool:
+    """Whether ``code`` is in the sorted set ``cands``."""
+    at = int(np.searchsorted(cands, code))
+    return at < cands.size and int(cands[at]) == code
+
+
+def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
+    """With a time limit, the best one-step strategy first (the search needs no seed: its
+    first strategy comes as fast as a heuristic's, but a stop before it finds one must
+    leave something to show): (the seed or None, the status so far)."""
+    if q.limit is None or q.played:
+        return None, "exact"
+    try:
+        return fallback_strategy(
+            game, q.candidates_only, q.max_guesses, q.g0, q.limit, q.threads
+        ), "exact"
+    except TimeLimitReached:
+        return None, "time-limit"
+    except KeyboardInterrupt:
+        return None, "interrupted"
+
+
+def _here(game: Any, q: _Question) -> Optimum:
+    """The kernel's search in this process (on ``q.threads`` threads)."""
+    seed, status = _fallback(game, q)
+    flag = new_flag(q.left())
+    search = new_optimizer(game, q.candidates_only, q.memory, q.threads)
+    hist = np.array([g for g, _ in q.played], dtype=np.int32)
+    progress = q.progress
+    found: Optional[Answer] = None
+    if status != "interrupted":  # (out of time: the search's bound at least)
+        try:
+            found = Answer(
+                *run_stoppable(
+                    lambda f: search.run(
+                        q.cands,
+                        hist,
+                        int(q.max_guesses or 0),
+                        0 if seed is None else seed.total + 1,
+                        -1 if q.g0 is None else q.g0,
+                        f,
+                    ),
+                    flag,
+                    every=(None if progress is None else lambda: progress(*search.progress)),
+                )
+            )
+        except TimeLimitReached:  # (the kernel hands back what it found, see below)
+            status = "time-limit"
+        except KeyboardInterrupt:
+            status = "interrupted"
+    if found is None and search.last is not None:  # stopped: what the kernel had found
+        found = Answer(*search.last)
+    return optimum_from(
+        game,
+        q.candidates_only,
+        q.max_guesses,
+        q.g0,
+        seed,
+        found,
+        status,
+        flag.value == _core.STOP_DEADLINE,
+        int(search.stats["nodes"]),
+        q.elapsed(),
+        int(q.cands.size),
+        q.played,
+    )
+
+
+def _as_units(
+    game: Any,
+    q: _Question,
+    scheduler: Any,
+    client: Any,
+    checkpoint: Any,
+    budget: Optional[float],
+) -> Optimum:
+    """The subtrees below the root as units (:mod:`mastermind.optimum.units`), on a Dask
+    cluster or on threads here, recorded in ``checkpoint``."""
+    flag = new_flag(q.limit)
+    plan: Any = None
+    with open_run(
+        game,
+        kind="optimal",
+        params=checkpoint_params(game, q.candidates_only, q.max_guesses, q.g0),
+        scheduler=scheduler,
+        client=client,
+        threads=q.threads,
+        checkpoint=checkpoint,
+    ) as run:
+        seed, status = _fallback(game, q)
+        if status == "exact":
+            plan = plan_optimal(
+                game,
+                q.max_guesses,
+                q.candidates_only,
+                q.g0,
+                q.memory,
+                set() if run.store is None else run.store.keys(),
+            )
+            try:
+                run.execute(
+                    plan,
+                    flag,
+                    q.progress,
+                    q.left(),
+                    budget if hasattr(plan, "expand") else None,
+                )
+            except TimeLimitReached:
+                status = "time-limit"
+            except KeyboardInterrupt:
+                status = "interrupted"
+    found = None if plan is None else plan.answer(status == "exact")
+    result = optimum_from(
+        game,
+        q.candidates_only,
+        q.max_guesses,
+        q.g0,
+        seed,
+        found,
+        status,
+        flag.value == _core.STOP_DEADLINE,
+        0 if plan is None else plan.nodes,
+        q.elapsed(),
+        int(game.secrets.size),
+        [],
+    )
+    if plan is not None:
+        result.units = run.units if status == "exact" else plan.offered
+        result.units_resumed = run.resumed
+        result.units_split = run.split
+    return result

@@ -1,0 +1,10 @@
+"""The worst case: whether a set can be solved within d guesses, and p(n,k), the fewest
+guesses that always suffice.  ``solution_exists``, ``worst_case``, ``check_strategy``
+(:mod:`.bounds`), the search as the library drives it (:mod:`.search`), budgeted rounds
+for big games (:mod:`.finder`), certificates of a proof (:mod:`.certify`), a question as
+units of work (:mod:`.units`), and the kernel rooms only they use: the branch and bound
+(``_search``) and its scans of one guess (``_search_scan.pxd``).
+
+The public names are ``mastermind.worst_case``, ... (the package's ``__init__``); this
+folder's ``__init__`` imports nothing.
+"""

@@ -1,0 +1,44 @@
+"""Type stubs of the worst-case search (src/mastermind/_search.pyx); trusts its
+arguments (validated by mastermind.worstcase.bounds)."""
+
+from typing import Any, Optional, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+from ..kernel._core import Kernel, StopFlag
+
+_I32: TypeAlias = npt.NDArray[np.int32]
+
+LROW_BYTES: int
+
+def root_openings(
+    kernel: Kernel, pool: _I32, cands: _I32, d: int, order: int, nonwin: int
+) -> Optional[_I32]: ...
+
+@disjoint_base
+class Searcher:
+    order: int
+    matrix_after: int
+    row_cap: int
+    canonical_lists: bool
+    def __init__(
+        self,
+        kernel: Kernel,
+        digits: npt.NDArray[np.uint8],
+        n: int,
+        k: int,
+        guesses: _I32,
+        cands_only: bool,
+        symmetry: bool,
+        merge_dead: bool,
+        mem_limit: int,
+    ) -> None: ...
+    @property
+    def stats(self) -> dict[str, Any]: ...
+    @property
+    def aborted(self) -> int: ...
+    def run(
+        self, cands: _I32, d: int, node_limit: int = 0, stop: Optional[StopFlag] = None
+    ) -> tuple[int, int]: ...

@@ -1,0 +1,836 @@
+# cython: language_level=3
+"""The worst-case search behind :func:`mastermind.worstcase.bounds.solution_exists`.
+
+The question: can every candidate of a set S be found within d guesses (the winning
+guess counts)?  Answers are exact: every cut below is a theorem (docs/bounds.md proves
+each), and a False is only returned when every guess (up to a symmetry that maps S onto
+itself) has been refuted.
+
+Facts used (P = the number of non-winning slots a guess can fill):
+
+* |S| <= 1: solvable iff d >= 1 (or S empty); |S| = 2 and d >= 2: guess one of them.
+* d guesses find at most N_P(d) = 1 + P + ... + P^(d-1) codes (one per leaf).
+* The number of non-empty non-winning parts a guess makes on a subset never exceeds the
+  number it makes on the set, so the best count Pnode over all guesses at a node bounds
+  every descendant: a part needs |part| <= N_Pnode(d-1).
+* d = 2: solvable iff some guess puts every code of S in its own slot.
+* A non-candidate guess leaving S in a single part wastes a guess: skipped.
+* Symmetry (_symmetry.pyx, ``SetSym``): only the smallest code of each orbit of guesses
+  under the permutations mapping S onto itself is tried.
+* Memo (_memo.pyx): exact candidate sets -> (largest d proved False, smallest d proved
+  True, the guess that proved it); a False for d holds for every smaller d, a True for
+  larger.
+
+The caller (:mod:`mastermind.worstcase.bounds`) guarantees: candidate sets sorted, non-empty and
+guessable; a guess set closed under colour and position permutations when symmetry is
+on, and equal to every code when absent colours may be merged.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+from libc.string cimport memset
+
+import numpy as np
+
+from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
+                               MAX_SLOTS, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE, StopFlag,
+                               __builtin_ctzll, _bytes_of, _hist, _hist_packed, _new_pack,
+                               _separates64, _slot, _splits_all, _stop_reason, _value,
+                               _with_stop)
+from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
+from mastermind.worstcase._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped, _scan_scalar,
+                                      _split)
+from mastermind.kernel._symmetry cimport (B_MAXK, B_MAXN, CanonCache, SetSym, SymCtx,
+                                   _canon_cache_free, _canonical_pool, _set_canonical,
+                                   _set_sym_init)
+
+
+cdef enum:
+    B_MAXD = 32
+
+LROW_BYTES = 256 << 20
+"""Bytes of label rows a search keeps (a row per code: its slots against every guess,
+32 KiB a code for [5,8]); the label matrices of d = 3 nodes are made of them, so a code's
+row is made once however many matrices hold it."""
+
+
+cdef struct GuessInfo:
+    int64_t key             # entropy key (lower = more informative)
+    int32_t guess
+    int32_t maxpart         # largest non-winning part
+    int32_t notcand         # 0 if the guess is a candidate
+
+
+cdef struct SData:
+    const KData* d          # the game's data, with the stop flag of the current run
+    SymCtx sym              # the codes' colours, for the symmetry of each node
+    CanonCache canon        # the canonical guesses under the classes seen last
+    int canon_off           # test each guess instead (the answers never depend on it)
+    Py_ssize_t ncodes
+    const int32_t* guesses
+    Py_ssize_t ng
+    int cands_only
+    int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
+    int nonwin              # non-winning slots
+    uint8_t** lptr          # d = 3 nodes: lptr[t][i] = slot(guesses[i], c[t]), a row per
+    Py_ssize_t lptr_cap     # code of the node (its label matrix), from the rows below
+    uint8_t** lrow          # lrow[v]: code v's labels against every guess, made the first
+    Py_ssize_t nrows        # time a matrix needs them and kept (nrows: the kernel's rows)
+    size_t lrow_bytes       # ... while they take no more than lrow_cap bytes; the rows
+    size_t lrow_cap         # past it are made again in lmat at each matrix
+    uint8_t* lmat
+    size_t lmat_cap
+    int matrix_after        # separation checks at a d = 3 node before its matrix is built
+    Memo memo               # exact sets: lo = largest d proved false, hi = smallest true
+    int64_t nodes
+    int64_t leaves          # d = 2 separation checks actually scanned
+    int64_t hits
+    int64_t at_depth[B_MAXD]    # nodes expanded with d guesses left
+    int64_t false_cheap         # expanded nodes refuted in phase 1 (no guess survives)
+    int64_t scanned             # guesses scanned in phase 1
+    int64_t scores              # scores computed in phase 1
+    int64_t sizes               # sum of m over expanded nodes
+    int64_t node_limit
+    int aborted             # why the last run stopped: STOP_NONE (it did not), the stop
+                            # flag's reason, STOP_NODE_LIMIT or STOP_MEMORY
+
+
+cdef inline void _memo_store(SData* s, const int32_t* c, Py_ssize_t m, uint64_t h,
+                             int d, int r, int32_t guess) noexcept nogil:
+    cdef MemoEntry* e = _memo_find(&s.memo, c, m, 0, h, True)
+    if e == NULL:
+        return
+    if r == 1 and d < e.hi:
+        e.hi = <int8_t>d
+        e.guess = guess
+    elif r == 0 and d > e.lo:
+        e.lo = <int8_t>d
+
+
+cdef inline bint _poll(SData* s) noexcept nogil:
+    """Look at the stop flag and its deadline (within a node's long scans)."""
+    if s.aborted == STOP_NONE:
+        s.aborted = _stop_reason(s.d)
+    return s.aborted != STOP_NONE
+
+
+cdef inline bint _check_abort(SData* s, bint expensive) noexcept nogil:
+    """Count a node; look at the stop flag, its deadline and the budget at every
+    expensive node (a full guess scan) and every 256 cheap ones."""
+    s.nodes += 1
+    if s.aborted != STOP_NONE:
+        return True
+    if expensive or (s.nodes & 255) == 0:
+        s.aborted = _stop_reason(s.d)
+        if s.aborted == STOP_NONE and s.node_limit > 0 and s.nodes >= s.node_limit:
+            s.aborted = STOP_NODE_LIMIT
+    return s.aborted != STOP_NONE
+
+
+cdef inline const int32_t* _guesses_of(SData* s, const SetSym* y, Py_ssize_t* n,
+                                       bint* check) noexcept nogil:
+    """The guesses a node with classes y scans: the whole guess set, or (when y has
+    symmetry) its canonical members from the cache; ``check``: whether each must still be
+    tested with _set_canonical (no list was cached)."""
+    cdef const int32_t* lst
+    n[0] = s.ng
+    check[0] = False
+    if y.trivial:
+        return s.guesses
+    lst = NULL if s.canon_off else _canonical_pool(&s.canon, &s.sym, y, s.guesses, s.ng, n)
+    if lst != NULL:
+        return lst
+    n[0] = s.ng
+    check[0] = True
+    return s.guesses
+
+
+cdef int32_t _separating(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """A guess that puts each code of c in its own slot, or -1 (-2: out of memory).
+    Candidates first, then one guess per symmetry orbit (see :func:`_bcanonical`).
+
+    Plain Python: ``next((g for g in pool if len({slot(g, v) for v in c}) == m), -1)``.
+    """
+    cdef const KData* d = s.d
+    cdef Py_ssize_t i, npool
+    cdef int32_t g, res = -1
+    cdef const int32_t* pool
+    cdef bint check
+    cdef SetSym y
+    s.leaves += 1
+    if m > d.nslots:
+        return -1
+    for i in range(m):
+        if _splits_all(d, c[i], c, m):
+            return c[i]
+    if s.cands_only or m == d.nslots:      # m = nslots: only a candidate can do it
+        return -1
+    if _set_sym_init(&s.sym, &y, c, m) < 0:
+        return -2
+    pool = _guesses_of(s, &y, &npool, &check)
+    for i in range(npool):
+        g = pool[i]
+        if check and not _set_canonical(&s.sym, &y, g):
+            continue
+        if _splits_all(d, g, c, m):
+            res = g
+            break
+    free(y.perms)
+    return res
+
+
+cdef int32_t _sep_matrix(const SData* s, uint8_t* const* lptr, const int32_t* idx,
+                        Py_ssize_t b) noexcept nogil:
+    """:func:`_separating` on the codes idx[0..b-1] of a d = 3 node, through its label
+    matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 64
+    guesses (``mm_separates64``: a vector compare per pair of codes, the block given up
+    as soon as no guess of it is left), then the last ones one by one: the first
+    separating guess, as one by one."""
+    cdef Py_ssize_t g0 = 0, t, j, ng = s.ng
+    cdef uint64_t alive, seen, bit
+    if b > s.d.nslots:
+        return -1
+    while g0 + 64 <= ng:
+        alive = _separates64(lptr, idx, b, g0)
+        if alive:
+            return s.guesses[g0 + __builtin_ctzll(alive)]
+        g0 += 64
+    for t in range(g0, ng):
+        seen = 0
+        for j in range(b):
+            bit = (<uint64_t>1) << lptr[idx[j]][t]
+            if seen & bit:
+                break
+            seen |= bit
+        else:
+            return s.guesses[t]
+    return -1
+
+
+cdef inline void _label_row(const SData* s, int32_t v, uint8_t* row) noexcept nogil:
+    """row[i] = slot(guesses[i], v) for every guess."""
+    cdef Py_ssize_t i
+    for i in range(s.ng):
+        row[i] = <uint8_t>_slot(s.d, s.guesses[i], v)
+
+
+cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Point s.lptr at the label rows of the node c's codes, making the rows not made
+    yet (kept while the rows fit in lrow_cap bytes, else made in lmat); False when
+    memory is short."""
+    cdef Py_ssize_t t, spare = 0
+    cdef uint8_t* row
+    cdef uint8_t** grown
+    cdef uint8_t* more
+    cdef size_t ng = <size_t>s.ng
+    if m > s.lptr_cap:
+        grown = <uint8_t**>realloc(s.lptr, m * sizeof(uint8_t*))
+        if grown == NULL:
+            return False
+        s.lptr = grown
+        s.lptr_cap = m
+    cdef size_t kept = s.lrow_bytes
+    for t in range(m):                      # the rows that will not be kept
+        if s.lrow[c[t]] == NULL:
+            if kept + ng <= s.lrow_cap:
+                kept += ng
+            else:
+                spare += 1
+    if <size_t>spare * ng > s.lmat_cap:
+        if <size_t>spare * ng > (<size_t>64 << 20):
+            return False
+        more = <uint8_t*>realloc(s.lmat, spare * ng)
+        if more == NULL:
+            return False
+        s.lmat = more
+        s.lmat_cap = spare * ng
+    spare = 0
+    for t in range(m):
+        row = s.lrow[c[t]]
+        if row == NULL:
+            if s.lrow_bytes + ng <= s.lrow_cap:
+                row = <uint8_t*>malloc(ng)
+                if row == NULL:
+                    return False
+                s.lrow[c[t]] = row
+                s.lrow_bytes += ng
+            else:
+                row = s.lmat + spare * ng
+                spare += 1
+            _label_row(s, c[t], row)
+        s.lptr[t] = row
+    return True
+
+
+cdef int _cmp_guess(const void* a, const void* b) noexcept nogil:
+    cdef const GuessInfo* x = <const GuessInfo*>a
+    cdef const GuessInfo* y = <const GuessInfo*>b
+    if x.key != y.key:
+        return -1 if x.key < y.key else 1
+    if x.notcand != y.notcand:
+        return x.notcand - y.notcand
+    if x.maxpart != y.maxpart:
+        return x.maxpart - y.maxpart
+    return (x.guess > y.guess) - (x.guess < y.guess)
+
+
+cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                 int32_t* found) noexcept nogil:
+    """1 if every code of c (sorted) can be found within d guesses, 0 if not, -1 when the
+    search was stopped (no answer).  ``pbound`` bounds the non-winning parts any guess
+    makes on c (an ancestor's best count).  ``found`` receives a guess that works here
+    (when 1 and m >= 2)."""
+    cdef uint64_t h
+    cdef MemoEntry* e
+    cdef int r
+    cdef int32_t g
+    found[0] = -1
+    if m == 0:
+        return 1
+    if m == 1:
+        found[0] = c[0]
+        return 1 if d >= 1 else 0
+    if d <= 1:
+        return 0
+    if m == 2:
+        found[0] = c[0]
+        return 1
+    if m > _ncount(pbound, d):
+        return 0
+    h = _hash_set(c, m, 0)
+    e = _memo_find(&s.memo, c, m, 0, h, False)
+    if e != NULL:
+        if e.hi <= d:
+            s.hits += 1
+            found[0] = e.guess
+            return 1
+        if e.lo >= d:
+            s.hits += 1
+            return 0
+    if _check_abort(s, d >= 3):
+        return -1
+    s.at_depth[d if d < B_MAXD else B_MAXD - 1] += 1
+    if d == 2:
+        g = _separating(s, c, m)
+        if g == -2:
+            s.aborted = STOP_MEMORY
+            return -1
+        r = g >= 0
+        found[0] = g
+    else:
+        r = _expand(s, c, m, d, pbound, found)
+    if r >= 0:
+        _memo_store(s, c, m, h, d, r, found[0])
+    return r
+
+
+cdef inline bint _known_false(SData* s, const int32_t* c, Py_ssize_t m,
+                              int d) noexcept nogil:
+    cdef MemoEntry* e
+    if m <= 2:
+        return False
+    e = _memo_find(&s.memo, c, m, 0, _hash_set(c, m, 0), False)
+    return e != NULL and e.lo >= d
+
+
+cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                 int32_t* found) noexcept nogil:
+    """Try every useful guess (d >= 3, m >= 3): the buffers, then :func:`_try_guesses`."""
+    cdef Py_ssize_t npool = m if s.cands_only else s.ng
+    cdef SetSym y
+    cdef int r
+    cdef GuessInfo* info
+    cdef int32_t* parts
+    cdef int32_t* pidx
+    cdef uint8_t* lab
+    if _set_sym_init(&s.sym, &y, c, m) < 0:
+        s.aborted = STOP_MEMORY
+        return -1
+    info = <GuessInfo*>malloc(npool * sizeof(GuessInfo))
+    parts = <int32_t*>malloc(m * sizeof(int32_t))
+    pidx = <int32_t*>malloc(m * sizeof(int32_t))
+    lab = <uint8_t*>malloc(m)
+    if info == NULL or parts == NULL or lab == NULL or pidx == NULL:
+        s.aborted = STOP_MEMORY
+        r = -1
+    else:
+        r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, pidx, lab)
+    free(info)
+    free(parts)
+    free(pidx)
+    free(lab)
+    free(y.perms)
+    return r
+
+
+cdef enum:
+    RANK_REFUTED = -1       # _rank: counting alone refutes the node
+    RANK_STOPPED = -2       # _rank: the search was stopped
+
+
+cdef struct LeafMatrix:
+    # A d = 3 node's switch from plain separation checks to its label matrix.
+    bint allowed            # the node may still build its matrix
+    bint built              # it has: the remaining checks read the matrix
+    int leaves              # separation checks made the plain way so far
+
+
+cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                      int32_t* found, const SetSym* y, GuessInfo* info, int32_t* parts,
+                      int32_t* pidx, uint8_t* lab) noexcept nogil:
+    """Score every canonical guess, drop the hopeless ones, then try the rest by
+    decreasing entropy, each part largest first.
+
+    Phase 1 scans each guess with an early exit as soon as a non-winning part exceeds
+    N_pbound(d-1); if no guess survives, c is refuted cheaply.  Otherwise phase 2 finishes
+    the scans that exited early, to get the exact best part count pmax of this node,
+    which tightens the cap and bounds every descendant (:func:`_rank`).
+
+    At d = 3 the children are separation checks; after a few of them the node builds its
+    label matrix (every guess against every code, :func:`_build_lmat`) and checks the
+    rest with :func:`_sep_matrix`, exactly and much faster (no memo needed for them).
+    Phase 1 reads 64 codes at a time through their byte forms where the game has them
+    (:func:`_scan_capped`; the cap is looked at after each 64: same answers).
+    """
+    cdef const int32_t* pool = c if s.cands_only else s.guesses
+    cdef Py_ssize_t npool = m if s.cands_only else s.ng
+    cdef Py_ssize_t ninfo
+    cdef uint64_t* pk = NULL
+    cdef int pmax = 0, r
+    if _packs(s.d, m):
+        pk = _new_pack(s.d, c, m)
+        if pk == NULL:
+            s.aborted = STOP_MEMORY
+            return -1
+    s.sizes += m
+    ninfo = _rank(s, c, m, d, pbound, pool, npool, y, info, pk, &pmax)
+    if ninfo == RANK_STOPPED:
+        r = -1
+    elif ninfo == RANK_REFUTED:
+        r = 0
+    else:
+        r = _try_ranked(s, c, m, d, found, info, ninfo, pmax, parts, pidx, lab)
+    free(pk)
+    return r
+
+
+cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
+                               const int32_t* pool, Py_ssize_t npool, const SetSym* y,
+                               int64_t cap, GuessInfo* info, const uint64_t* pb,
+                               int* pmax_out, Py_ssize_t* nviable_out,
+                               bint* early_out) noexcept nogil:
+    """Phase 1: each canonical guess of the pool scanned until a non-winning part exceeds
+    ``cap``.  info[0..n) receives the guesses finished (key, largest part, candidacy), but
+    those with no information and no chance to win, and those given up (largest part
+    -1, ``early`` set); ``pmax``: the best part count of the finished scans, ``nviable``:
+    how many were kept.  Returns n, or -1 when stopped.  (The counts are kept in locals,
+    written out at the end: the loop runs once per guess.)"""
+    cdef const KData* kd = s.d
+    cdef uint32_t h[MAX_SLOTS]
+    cdef uint32_t hc[64]
+    cdef Py_ssize_t i, ninfo = 0, nviable = 0, scored
+    cdef int nparts, pmax = 0, win = kd.win, order = s.order
+    cdef int32_t g, maxpart
+    cdef bint ok, early = False, check = not y.trivial
+    cdef int64_t scores = 0, scanned = 0
+    if pb != NULL:
+        memset(hc, 0, sizeof(hc))
+    if check and pool == s.guesses and npool == s.ng:   # (not root_openings' own pool)
+        pool = _guesses_of(s, y, &npool, &check)
+    for i in range(npool):
+        if (i & 255) == 255 and m > 256 and _poll(s):
+            ninfo = -1
+            break
+        g = pool[i]
+        if check and not _set_canonical(&s.sym, y, g):
+            continue
+        scanned += 1
+        if pb != NULL:
+            ok = _scan_capped(kd, g, pb, m, cap, hc, h)
+            scores += m
+        else:
+            ok = _scan_scalar(kd, g, c, m, cap, h, &scored)
+            scores += scored
+        info[ninfo].guess = g
+        if not ok:
+            info[ninfo].maxpart = -1        # scan unfinished
+            early = True
+            ninfo += 1
+            continue
+        nparts = _parts_of(kd, h, &maxpart)
+        if nparts > pmax:
+            pmax = nparts
+        if h[win] == 0 and nparts == 1:
+            continue                        # no information and no chance to win
+        info[ninfo].key = _value(kd, h, order)
+        info[ninfo].maxpart = maxpart
+        info[ninfo].notcand = h[win] == 0
+        ninfo += 1
+        nviable += 1
+    s.scanned += scanned
+    s.scores += scores
+    pmax_out[0] = pmax
+    nviable_out[0] = nviable
+    early_out[0] = early
+    return ninfo
+
+
+cdef int _phase2(SData* s, const int32_t* c, Py_ssize_t m, int pbound,
+                 const GuessInfo* info, Py_ssize_t ninfo, const uint64_t* pk,
+                 int pmax) noexcept nogil:
+    """Phase 2: the scans phase 1 gave up finished, for the node's exact best part count
+    (``pmax`` the best so far; at most ``pbound``).  Returns it, or -1 when stopped."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int nparts
+    cdef int32_t largest
+    for i in range(ninfo):
+        if (i & 255) == 255 and m > 256 and _poll(s):
+            return -1
+        if info[i].maxpart < 0 and pmax < pbound:
+            if pk != NULL:
+                _hist_packed(s.d, info[i].guess, pk, m, h)
+            else:
+                _hist(s.d, info[i].guess, c, m, h)
+            nparts = _parts_of(s.d, h, &largest)
+            if nparts > pmax:
+                pmax = nparts
+    return pmax if pmax < pbound else pbound
+
+
+cdef Py_ssize_t _rank(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
+                      const int32_t* pool, Py_ssize_t npool, const SetSym* y,
+                      GuessInfo* info, const uint64_t* pk, int* pmax_out) noexcept nogil:
+    """The guesses of ``pool`` worth trying at the node c (d guesses left, no guess making
+    more than ``pbound`` non-winning parts), in the order they are tried: info[0..n),
+    sorted by (key, candidates first, largest part, index) after phases 1 and 2 and the
+    guesses leaving a part larger than N_pmax(d-1) dropped.  Returns n (0 when no guess
+    survives phase 1), RANK_REFUTED when counting refutes the node, RANK_STOPPED when
+    the search was stopped; ``pmax_out``: the node's best part count (it bounds every
+    descendant).  ``pk``: the packed candidates for the vector scans (_packs), or NULL."""
+    cdef const uint64_t* pb = _bytes_of(s.d, pk, m) if pk != NULL else NULL
+    cdef int64_t cap = _ncount(pbound, d - 1)
+    cdef Py_ssize_t ninfo, nviable = 0, i, j
+    cdef int pmax = 0
+    cdef bint early = False
+    ninfo = _phase1(s, c, m, pool, npool, y, cap, info, pb, &pmax, &nviable, &early)
+    if ninfo < 0:
+        return RANK_STOPPED
+    if nviable == 0:
+        s.false_cheap += 1
+        return 0
+    if early:
+        pmax = _phase2(s, c, m, pbound, info, ninfo, pk, pmax)
+        if pmax < 0:
+            return RANK_STOPPED
+    elif pmax > pbound:
+        pmax = pbound
+    pmax_out[0] = pmax
+    cap = _ncount(pmax, d - 1)
+    if m > 1 + pmax * cap:
+        return RANK_REFUTED
+    j = 0
+    for i in range(ninfo):                  # parts larger than N_pmax(d-1) are hopeless
+        if 0 <= info[i].maxpart <= cap:
+            info[j] = info[i]
+            j += 1
+    qsort(info, j, sizeof(GuessInfo), _cmp_guess)
+    return j
+
+
+cdef int _parts_to_try(SData* s, const int32_t* parts, const Py_ssize_t* off,
+                       const uint32_t* h, int d, int* order) noexcept nogil:
+    """order = the non-winning parts of three codes or more, largest first; returns how
+    many, or -1 as soon as one is known unsolvable within d - 1 guesses (it fails fast)."""
+    cdef int sl, a, b, tmp, nparts = 0
+    for sl in range(s.d.nslots):
+        if sl != s.d.win and h[sl] >= 3:
+            if _known_false(s, parts + off[sl], h[sl], d - 1):
+                return -1
+            order[nparts] = sl
+            nparts += 1
+    for a in range(1, nparts):
+        b = a
+        while b > 0 and h[order[b - 1]] < h[order[b]]:
+            tmp = order[b - 1]
+            order[b - 1] = order[b]
+            order[b] = tmp
+            b -= 1
+    return nparts
+
+
+cdef int _solve_parts(SData* s, const int32_t* c, Py_ssize_t m, int d, int pmax,
+                      const int32_t* parts, const int32_t* pidx, const Py_ssize_t* off,
+                      const uint32_t* h, const int* order, int nparts,
+                      LeafMatrix* lm) noexcept nogil:
+    """1 when every part order[0..nparts) of one guess can be solved within d - 1
+    guesses, 0 as soon as one cannot, -1 when stopped.  At d = 3 (``lm``), after
+    s.matrix_after plain separation checks the node builds its label matrix and checks
+    the rest through it."""
+    cdef int a, sl, rr
+    cdef int32_t sub
+    for a in range(nparts):
+        sl = order[a]
+        if lm.built:
+            if _check_abort(s, False):
+                return -1
+            s.leaves += 1
+            s.at_depth[2] += 1
+            rr = _sep_matrix(s, s.lptr, pidx + off[sl], h[sl]) >= 0
+        else:
+            rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
+            if rr < 0:
+                return -1
+            if lm.allowed:
+                lm.leaves += 1
+                if lm.leaves >= s.matrix_after:
+                    lm.allowed = False
+                    lm.built = _build_lmat(s, c, m)
+        if rr == 0:
+            return 0
+    return 1
+
+
+cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* found,
+                     const GuessInfo* info, Py_ssize_t ninfo, int pmax, int32_t* parts,
+                     int32_t* pidx, uint8_t* lab) noexcept nogil:
+    """Try the ranked guesses info[0..ninfo) in turn: 1 (``found``: the first whose every
+    part can be solved within d - 1 guesses), 0 when none can, -1 when stopped."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
+    cdef int order[MAX_SLOTS]
+    cdef Py_ssize_t i
+    cdef int nparts, r
+    cdef LeafMatrix lm
+    lm.allowed = d == 3 and not s.cands_only
+    lm.built = False
+    lm.leaves = 0
+    if lm.allowed and s.matrix_after == 0 and ninfo > 0:
+        lm.allowed = False
+        lm.built = _build_lmat(s, c, m)
+    for i in range(ninfo):
+        _split(s.d, info[i].guess, c, m, parts, pidx, lab, h, off)
+        nparts = _parts_to_try(s, parts, off, h, d, order)
+        if nparts < 0:
+            continue
+        r = _solve_parts(s, c, m, d, pmax, parts, pidx, off, h, order, nparts, &lm)
+        if r < 0:
+            return -1
+        if r:
+            found[0] = info[i].guess
+            return 1
+    return 0
+
+
+cdef class Searcher:
+    """The exact search behind :func:`mastermind.worstcase.bounds.solution_exists`; keeps its memo
+    between calls.  Trusts its arguments (validated by :mod:`mastermind.worstcase.bounds`).
+
+    ``digits``: (ncodes, n) uint8 colours 0..k-1 of every code; ``guesses``: the sorted
+    guess set (ignored when ``cands_only``); ``symmetry`` needs a guess set closed under
+    colour and position permutations; ``merge_dead`` needs the guess set to be every code
+    (or ``cands_only``); ``mem_limit``: bytes the memo may use.
+    """
+    cdef SData s
+    cdef KData dd               # the kernel's data with the stop flag of the current run
+    cdef object _refs
+    cdef object _cmask
+    cdef Kernel _kernel
+    cdef uint8_t* _mark
+
+    def __cinit__(self):
+        memset(&self.s, 0, sizeof(SData))
+        self._mark = NULL
+
+    def __init__(self, Kernel kernel, const uint8_t[:, ::1] digits, int n, int k,
+                 guesses, bint cands_only, bint symmetry, bint merge_dead,
+                 Py_ssize_t mem_limit):
+        cdef int p
+        cdef uint32_t[::1] mv
+        if n > B_MAXN or k > B_MAXK:
+            raise ValueError(f"the search handles at most {B_MAXN} pegs and {B_MAXK} colours")
+        guesses = kernel.rows(guesses)
+        cdef const int32_t[::1] gv = guesses
+        self.dd = _with_stop(&kernel.d, None)
+        self.s.d = &self.dd
+        self.s.sym.n = n
+        self.s.sym.k = k
+        self.s.sym.code_of = kernel.d.code_of
+        # the symmetry marks codes by their index in the whole code space
+        self.s.ncodes = k ** n if kernel.d.code_of != NULL else digits.shape[0]
+        self.s.sym.digits = &digits[0, 0]
+        self.s.sym.pw[n - 1] = 1
+        for p in range(n - 2, -1, -1):
+            self.s.sym.pw[p] = self.s.sym.pw[p + 1] * k
+        self.s.guesses = &gv[0] if gv.shape[0] else NULL
+        self.s.ng = gv.shape[0]
+        self.s.cands_only = cands_only
+        self.s.sym.use_sym = symmetry
+        self.s.sym.merge_dead = merge_dead
+        self.s.order = KIND_ENTROPY
+        self.s.matrix_after = 8
+        self.s.nonwin = kernel.nslots - 1
+        self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
+        self.s.nrows = digits.shape[0]
+        self.s.lrow = <uint8_t**>calloc(self.s.nrows, sizeof(uint8_t*))
+        self.s.lrow_cap = LROW_BYTES
+        self.s.sym.mark = self._mark
+        masks = np.zeros(digits.shape[0], dtype=np.uint32)
+        for p in range(n):
+            masks |= np.left_shift(np.uint32(1), np.asarray(digits)[:, p].astype(np.uint32))
+        self._cmask = masks
+        mv = masks
+        self.s.sym.cmask = &mv[0]
+        if (self._mark == NULL or self.s.lrow == NULL
+                or _memo_init(&self.s.memo, mem_limit) != 0):
+            raise MemoryError("out of memory preparing the search")
+        self._kernel = kernel
+        self._refs = (kernel, digits, guesses)
+
+    def __dealloc__(self):
+        cdef Py_ssize_t v
+        _memo_free(&self.s.memo)
+        _canon_cache_free(&self.s.canon)
+        free(self.s.lmat)
+        free(self.s.lptr)
+        if self.s.lrow != NULL:
+            for v in range(self.s.nrows):
+                free(self.s.lrow[v])
+            free(self.s.lrow)
+        free(self._mark)
+
+    property order:
+        """The valuation (VAL_ENTROPY by default) that orders the guesses tried at a node;
+        answers never depend on it, only the time to find them."""
+        def __get__(self):
+            return self.s.order
+
+        def __set__(self, int kind):
+            if kind < KIND_MINMAX or kind > KIND_EXPECTED:
+                raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or VAL_EXPECTED")
+            self.s.order = kind
+
+    property matrix_after:
+        """Separation checks a d = 3 node makes the plain way before it builds its label
+        matrix (default 8; the answers never depend on it)."""
+        def __get__(self):
+            return self.s.matrix_after
+
+        def __set__(self, int value):
+            self.s.matrix_after = max(0, value)
+
+    property canonical_lists:
+        """Whether nodes with symmetry read their canonical guesses from lists kept for
+        the classes seen last (True by default) or test every guess; the answers, nodes
+        and guesses scanned never depend on it, only the time."""
+        def __get__(self):
+            return not self.s.canon_off
+
+        def __set__(self, bint value):
+            self.s.canon_off = not value
+
+    property row_cap:
+        """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
+        (LROW_BYTES by default; rows past it are made again for each matrix; the
+        answers never depend on it).  Lowering it lets go of no row already kept."""
+        def __get__(self):
+            return self.s.lrow_cap
+
+        def __set__(self, Py_ssize_t value):
+            self.s.lrow_cap = max(0, value)
+
+    @property
+    def stats(self):
+        """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes,
+        the canonical guess lists read from the cache and made (canon_hits, canon_misses)."""
+        return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
+                "memo_entries": self.s.memo.used, "memo_bytes": self.s.memo.mem,
+                "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
+                "scores": self.s.scores, "sizes": self.s.sizes,
+                "canon_hits": self.s.canon.hits, "canon_misses": self.s.canon.misses,
+                "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
+                             if self.s.at_depth[d]}}
+
+    @property
+    def aborted(self):
+        """Why the last search stopped: STOP_NONE (it did not), STOP_REQUESTED,
+        STOP_DEADLINE (the stop flag's), STOP_NODE_LIMIT or STOP_MEMORY (_core's names)."""
+        return self.s.aborted
+
+    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None):
+        """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped (see
+        :attr:`aborted`); ``guess`` a guess that works at the root (or -1).  ``cands``
+        sorted, non-empty, all guessable; ``node_limit`` 0 means unlimited; ``stop``: a
+        flag (with a deadline, perhaps) that stops the search."""
+        cdef const int32_t[::1] cv = self._kernel.rows(cands)
+        cdef int r
+        cdef int32_t g = -1
+        self.dd = _with_stop(&self._kernel.d, stop)
+        self.s.aborted = STOP_NONE
+        self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
+        with nogil:
+            r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
+        self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
+        if r < 0 and self.s.aborted == STOP_MEMORY:
+            raise MemoryError("out of memory in the search")
+        return r, (self._kernel.codes(g) if g >= 0 else -1)
+
+
+def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):
+    """The guesses of ``pool`` the worst-case search tries at a node of ``cands`` with d
+    guesses left, in the order it tries them, ranked by the very code the search runs at
+    every node (:func:`_rank`): each guess scanned with the cap N_nonwin(d-1) on its
+    parts, the node's best part count pmax made exact, the guesses leaving a part larger
+    than N_pmax(d-1) or giving no information (one part, not a candidate) dropped, the
+    rest sorted by (the key of valuation ``order``, candidates first, the largest part,
+    the index).  Returns an int32 array of code indices, or None when the node is refuted
+    before any guess is tried: when counting does (more codes than 1 + pmax *
+    N_pmax(d-1)), or when every guess leaves a part larger than N_nonwin(d-1) (no
+    guess survives the first scan: none can work).
+
+    ``pool``: the guesses to rank (int32, ascending): no symmetry is applied to them (the
+    search's root tries one guess per symmetry class: pass those); ``cands``: sorted,
+    non-empty; ``order``: a scanning valuation (VAL_MINMAX .. VAL_EXPECTED, the
+    search's :attr:`Searcher.order`); ``nonwin``: the most non-winning parts any guess
+    can make (the root: nslots - 1)."""
+    cdef const int32_t[::1] pv = kernel.rows(pool)
+    cdef const int32_t[::1] cv = kernel.rows(cands)
+    cdef Py_ssize_t m = cv.shape[0], npool = pv.shape[0], n = 0, i
+    cdef SData s
+    cdef SetSym y
+    cdef GuessInfo* info
+    cdef uint64_t* pk = NULL
+    cdef int pmax = 0
+    cdef bint oom = False
+    if order < KIND_MINMAX or order > KIND_EXPECTED:
+        raise ValueError("order must be VAL_MINMAX, VAL_ENTROPY, VAL_PARTS or "
+                         "VAL_EXPECTED")
+    if m == 0 or d < 1:
+        raise ValueError("root_openings needs candidates and d >= 1")
+    memset(&s, 0, sizeof(SData))
+    memset(&y, 0, sizeof(SetSym))
+    s.d = &kernel.d
+    s.order = order
+    y.trivial = 1                           # every guess of the pool is tried
+    info = <GuessInfo*>malloc((npool + 1) * sizeof(GuessInfo))
+    if info == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            if _packs(s.d, m):
+                pk = _new_pack(s.d, &cv[0], m)
+                oom = pk == NULL
+            if not oom:
+                n = _rank(&s, &cv[0], m, d, nonwin, &pv[0] if npool else NULL, npool, &y,
+                          info, pk, &pmax)
+        if oom:
+            raise MemoryError()
+        if n == RANK_REFUTED or (n == 0 and s.false_cheap):
+            return None
+        out = np.empty(n, dtype=np.int32)
+        for i in range(n):
+            out[i] = info[i].guess
+        return kernel.codes(out)
+    finally:
+        free(pk)
+        free(info)

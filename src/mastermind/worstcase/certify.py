@@ -1,0 +1,297 @@
+"""Worst-case certificates: what :mod:`mastermind.verify` needs to check p(n,k) without
+trusting the search.
+
+A certificate holds the witness tree (the upper bound) and, for the lower bound L, a list
+of *claims*: "the secrets consistent with this history cannot all be found within d
+guesses". Each claim names the colour and position transpositions that map its set onto
+itself and, for every class of guesses that the checker cannot dismiss by counting, one
+part of that guess which an earlier claim shows unsolvable with a guess fewer. The search
+(:class:`~mastermind.worstcase.search.Search`, its memo shared by the whole build) only answers
+which part fails; the claims are written bottom-up, so every reference points back.
+The format and why its acceptance proves the bounds: docs/certificates.md.
+
+>>> import os, tempfile
+>>> from mastermind.game import Game
+>>> from mastermind.verify import verify_file
+>>> path = os.path.join(tempfile.mkdtemp(), "p33.gz")
+>>> game = Game(3, 3)
+>>> from mastermind.worstcase.search import Search
+>>> tree = Search(game, game.guesses, False, True, 1 << 24).witness(game.secrets, 4)
+>>> write_certificate(path, game, 4, 4, tree).claims > 0
+True
+>>> print(verify_file(path).summary)
+p(3,3) >= 4 and <= 4: proved, so p(3,3) = 4 (3 claims checked)
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import checks
+from ..errors import MastermindError
+from ..game import Game
+from ..kernel import _core
+from ..limits import DEFAULT_MEMORY
+from ..rules import Variant
+from ..stopping import new_flag
+from ..strategy_tree import Node, split_by_score
+from ..verify import FORMAT, VERSION
+from ..version import __version__
+from .search import REASONS, Search, SearchUnfinished, separable
+
+__all__ = ["CertificateError", "CertificateStats", "write_certificate"]
+
+# node budgets per round when looking for a part that fails (0: no limit)
+ROUNDS = (1, 2_000, 20_000, 200_000, 2_000_000, 0)
+DIRECT_BUDGET = 20_000  # rounds up to this many nodes run the kernel in this thread
+
+
+class CertificateError(MastermindError):
+    """A certificate that cannot be made for these arguments."""
+
+
+@dataclass
+class CertificateStats:
+    """What a written certificate holds: its claims, their entries, its bytes, seconds."""
+
+    path: str
+    claims: int
+    entries: int
+    size: int
+    seconds: float
+
+
+class _Builder:
+    """Writes the claims of one refutation, bottom-up, each set once (by its codes)."""
+
+    def __init__(
+        self,
+        game: Game,
+        search: Search,
+        out: Any,
+        until: Optional[float],
+        progress: Optional[Callable[[int], None]],
+    ):
+        self.game, self.search, self.out, self.progress = game, search, out, progress
+        self.until = until
+        self.flag = new_flag(None if until is None else max(until - time.monotonic(), 1e-3))
+        self.n, self.k = game.n, game.k
+        self.weights = game.k ** np.arange(game.n - 1, -1, -1, dtype=np.int64)
+        self.claims: dict[bytes, tuple[int, int]] = {}
+        self.count = self.entries = 0
+        self.win = game.win_slot
+
+    # -- symmetry: the colour and position transpositions that fix a set
+    def _digits(self, codes: np.ndarray) -> np.ndarray:
+        return (codes[:, None].astype(np.int64) // self.weights) % self.k
+
+    def _symmetries(self, cands: np.ndarray) -> list[tuple[list[int], list[int]]]:
+        digits, out = self._digits(cands), []
+        ident_c, ident_p = list(range(self.k)), list(range(self.n))
+        for a in range(self.k):
+            for b in range(a + 1, self.k):
+                cmap = np.arange(self.k)
+                cmap[[a, b]] = [b, a]
+                if np.array_equal(np.sort(cmap[digits] @ self.weights), cands):
+                    out.append(([int(c) for c in cmap], ident_p))
+        for i in range(self.n):
+            for j in range(i + 1, self.n):
+                moved = digits.copy()
+                moved[:, [i, j]] = moved[:, [j, i]]
+                if np.array_equal(np.sort(moved @ self.weights), cands):
+                    pmap = list(ident_p)
+                    pmap[i], pmap[j] = j, i
+                    out.append((ident_c, pmap))
+        return out
+
+    def _classes(self, syms: list[tuple[list[int], list[int]]]) -> np.ndarray:
+        """The least guess of each class of the group the transpositions generate."""
+        guesses = self.game.guesses.astype(np.int64)
+        digits = self._digits(guesses)
+        images = []
+        for cmap, pmap in syms:
+            moved = np.empty_like(digits)
+            moved[:, pmap] = np.asarray(cmap)[digits]
+            images.append(np.searchsorted(guesses, moved @ self.weights))
+        least = np.arange(guesses.size)
+        changed = True
+        while changed:
+            before = least.copy()
+            for img in images:
+                least = np.minimum(least, least[img])
+                least[img] = np.minimum(least[img], least)
+            changed = not np.array_equal(least, before)
+        return guesses[np.unique(least)].astype(np.int32)
+
+    # -- the refutation
+    def claim(self, cands: np.ndarray, d: int, history: list[list[Any]]) -> int:
+        """Write the claim "``cands`` cannot be solved within ``d``" (known to hold)
+        and what it rests on; its number."""
+        if self.until is not None and time.monotonic() > self.until:
+            raise SearchUnfinished("time-limit", 0, 0.0)
+        key = cands.tobytes()
+        known = self.claims.get(key)
+        if known is not None and known[1] >= d:
+            return known[0]
+        syms: list[tuple[list[int], list[int]]] = []
+        entries: list[list[Any]] = []
+        if d >= 1:
+            syms = self._symmetries(cands)
+            reps = self._classes(syms)
+            hist = self.game.kernel.histograms(reps, cands).astype(np.int64)
+            hist[:, self.win] = 0
+            cap = separable(int((hist > 0).sum(1).max()), d - 1)
+            largest = hist.max(1)
+            for g, top in zip(reps.tolist(), largest.tolist()):
+                if top == cands.size or top > cap:
+                    continue  # the checker dismisses it: a useless guess, or counting
+                slot, part = self._failing_part(g, cands, d - 1)
+                score = self.game.slots[slot]
+                ref = self.claim(part, d - 1, history + [[g, list(score)]])
+                entries.append([g, [int(score[0]), int(score[1])], ref])
+        index = self.count
+        record = {
+            "claim": index,
+            "history": history,
+            "guesses": d,
+            "symmetries": [list(s) for s in syms],
+            "entries": entries,
+        }
+        self.out.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self.count += 1
+        self.entries += len(entries)
+        self.claims[key] = (index, d)
+        if self.progress is not None:
+            self.progress(self.count)
+        return index
+
+    def _solvable(self, cands: np.ndarray, d: int, budget: int) -> Optional[bool]:
+        """The search's answer, or None when ``budget`` nodes were not enough.  Small
+        budgets run the kernel in this thread (a thread per call would cost more than
+        the call); the last, unbounded round runs stoppable by Ctrl-C."""
+        if budget == 0 or budget > DIRECT_BUDGET:
+            try:
+                return self.search.run(cands, d, self.until, node_limit=budget)[0]
+            except SearchUnfinished as e:
+                if e.reason != "node-limit":
+                    raise
+                return None
+        r, _ = self.search.core.run(cands, d, budget, self.flag)
+        if r >= 0:
+            return bool(r)
+        why = self.search.core.aborted
+        if why == _core.STOP_NODE_LIMIT:
+            return None
+        raise SearchUnfinished(REASONS.get(why, "interrupted"), 0, 0.0)
+
+    def _failing_part(self, guess: int, cands: np.ndarray, d: int) -> tuple[int, np.ndarray]:
+        """A part of ``guess`` that cannot be solved within ``d`` (one must exist): parts
+        largest first, in rounds of growing node budgets, so that one hard part does not
+        hold up an easy refutation of another."""
+        open_parts = sorted(
+            ((s, p) for s, p in split_by_score(self.game, guess, cands) if s != self.win),
+            key=lambda sp: -sp[1].size,
+        )
+        for s, part in open_parts:  # a part already claimed costs no new claim
+            known = self.claims.get(part.tobytes())
+            if known is not None and known[1] >= d:
+                return s, part
+        for budget in ROUNDS:
+            still = []
+            for s, part in open_parts:
+                solvable = self._solvable(part, d, budget)
+                if solvable is None:
+                    still.append((s, part))
+                elif not solvable:
+                    return s, part
+            open_parts = still
+            if not open_parts:
+                break
+        raise RuntimeError(
+            f"guess {guess} has no part that fails: the refutation does not hold"
+        )  # pragma: no cover - a search bug
+
+
+def _witness(node: Node) -> dict[str, Any]:
+    out: dict[str, Any] = {"guess": int(node.guess)}
+    if node.children:
+        out["children"] = {f"{s[0]} {s[1]}": _witness(c) for s, c in node.children.items()}
+    return out
+
+
+def check_certifiable(game: Any, candidates_only: bool, path: Any) -> None:
+    """Raise :class:`CertificateError` unless a certificate can be made for ``game``."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise CertificateError(f"a certificate is written to a path, not {path!r}")
+    if not isinstance(game, Game) or game.variant is Variant.PERMUTATION or candidates_only:
+        raise CertificateError(
+            "certificates are made for the classic game and the "
+            "distinct, bulls-and-cows and black-peg variants, every "
+            "code allowed as a guess"
+        )
+
+
+def write_certificate(
+    path: str,
+    game: Game,
+    lower: int,
+    upper: int,
+    witness: Node,
+    *,
+    search: Optional[Search] = None,
+    memory: int = DEFAULT_MEMORY,
+    time_limit: Optional[float] = None,
+    progress: Optional[Callable[[int], None]] = None,
+) -> CertificateStats:
+    """Write the certificate of ``lower <= p <= upper`` for ``game`` to ``path``
+    (gzip-compressed JSON lines): the claims refuting ``lower - 1`` guesses, found again
+    with an exact search, and the ``witness`` tree reaching ``upper``.
+
+    The file appears whole or not at all (written beside ``path``, then renamed).
+    Raises :class:`~mastermind.worstcase.search.SearchUnfinished` when ``time_limit`` or Ctrl-C
+    stops the search, :class:`CertificateError` for a game it cannot certify. ``search``
+    may be the search that proved the bounds (its memo then answers at once); it must
+    allow every code as a guess and use symmetry.
+    """
+    check_certifiable(game, False, path)
+    if not isinstance(witness, Node):
+        raise CertificateError("the upper bound needs its witness tree")
+    memory = checks.memory(memory)
+    limit = checks.time_limit(time_limit)
+    start = time.monotonic()
+    if search is None:
+        search = Search(game, game.guesses, False, True, memory)
+    path = os.fspath(path)
+    tmp = f"{path}.part{os.getpid()}"
+    try:
+        with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=9) as out:
+            head = {
+                "format": FORMAT,
+                "version": VERSION,
+                "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
+                "lower": int(lower),
+                "upper": int(upper),
+                "producer": f"mastermind {__version__}",
+            }
+            out.write(json.dumps(head) + "\n")
+            until = None if limit is None else start + limit
+            builder = _Builder(game, search, out, until, progress)
+            if lower >= 2:
+                builder.claim(np.ascontiguousarray(game.secrets), lower - 1, [])
+            out.write(json.dumps({"witness": _witness(witness)}, separators=(",", ":")) + "\n")
+            out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return CertificateStats(
+        path, builder.count, builder.entries, os.path.getsize(path), time.monotonic() - start
+    )
