@@ -13,7 +13,7 @@ import reference as ref
 
 from mastermind.analysis.exhaustive import Node, analyze
 from mastermind.errors import MastermindError
-from mastermind.game import Game
+from mastermind.game import Game, GameError
 from mastermind.worstcase.bounds import (
     BoundsError,
     SearchStats,
@@ -389,7 +389,7 @@ def test_bad_arguments():
         solution_exists(game, 3, guesses=[])
     with pytest.raises(ValueError, match="out of range"):
         solution_exists(game, 3, candidates=[99])
-    with pytest.raises(BoundsError, match="expected a Game"):
+    with pytest.raises(GameError, match="needs a game"):
         worst_case("4,6")  # type: ignore[arg-type]
 
 

@@ -16,7 +16,8 @@ import pytest
 import reference as ref
 
 from mastermind import Game, MastermindError, two_d
-from mastermind.optimum.bracket import MAX_DEPTH, lower_bound
+from mastermind.limits import MAX_BRACKET_DEPTH
+from mastermind.optimum.bracket import lower_bound
 from mastermind.optimum.solver import optimal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,7 +161,7 @@ def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
     "kwargs",
     [
         {"depth": -1},
-        {"depth": MAX_DEPTH + 1},
+        {"depth": MAX_BRACKET_DEPTH + 1},
         {"depth": "2"},
         {"depth": True},
         {"exact_max": -1},

@@ -188,7 +188,7 @@ def test_custom_errors(monkeypatch):
         CustomGame([[1], [2]], [[1]], diff, 0)
     with pytest.raises(GameError, match="no secrets"):
         CustomGame(codes, [], diff, 0)
-    monkeypatch.setattr("mastermind.custom.MAX_CODES", 5)
+    monkeypatch.setattr("mastermind.custom.MAX_CUSTOM_CODES", 5)
     with pytest.raises(GameError, match="at most 5"):
         CustomGame(codes, codes, diff, 0)
 

@@ -1,6 +1,8 @@
-"""Checks of the arguments the library's functions share (the game, thread counts, time
-limits, memory budgets, progress callbacks), with messages in the package's own words:
-every public entry point validates these through here.
+"""Checks of the arguments the library's functions share (the game, integers in a range,
+thread counts, seconds and time limits, memory budgets, progress callbacks, guess limits,
+unit budgets, a position's history), with messages in the package's own words: every
+public entry point validates its arguments through here, and a bad one raises
+:class:`ArgumentError` (a game that is not one: :class:`~mastermind.game.GameError`).
 
 >>> threads(2), threads(None) >= 1
 (2, True)
@@ -20,10 +22,10 @@ import numpy as np
 
 from .errors import MastermindError
 from .game import CodeSets, GameError, shown
-from .limits import MAX_JOBS, MAX_MEMORY
+from .limits import MAX_GUESSES, MAX_JOBS, MAX_MEMORY
 
 
-class ArgumentError(MastermindError):
+class ArgumentError(MastermindError, ValueError):
     """An argument of the wrong kind or out of its range."""
 
 
@@ -54,19 +56,68 @@ def threads(jobs: Any) -> int:
     return int(jobs)
 
 
-def time_limit(value: Any) -> Optional[float]:
-    """A positive number of seconds, or None."""
-    if value is None:
-        return None
+def integer(value: Any, name: str, lo: int, hi: Optional[int] = None) -> int:
+    """``value`` as an int in ``lo..hi`` (no upper end when ``hi`` is None); a bool, a
+    float or a string is no integer."""
+    span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ArgumentError(f"{name} must be an integer {span}, not {shown(value)}")
+    if value < lo or (hi is not None and value > hi):
+        raise ArgumentError(f"{name} must be an integer {span}, not {value}")
+    return int(value)
+
+
+def seconds(value: Any, name: str, *, zero: bool = False) -> float:
+    """A finite number of seconds, positive (or >= 0 with ``zero``)."""
     if (
         isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not value > 0
+        or not isinstance(value, (int, float, np.integer, np.floating))
         or value != value
         or value == float("inf")
+        or value < 0
+        or (value == 0 and not zero)
     ):
-        raise ArgumentError(f"time_limit must be a positive number of seconds, not {shown(value)}")
+        what = "a number of seconds >= 0" if zero else "a positive number of seconds"
+        raise ArgumentError(f"{name} must be {what}, not {shown(value)}")
     return float(value)
+
+
+def time_limit(value: Any) -> Optional[float]:
+    """A positive number of seconds, or None."""
+    return None if value is None else seconds(value, "time_limit")
+
+
+def unit_seconds(value: Any) -> Optional[float]:
+    """A unit's budget: seconds >= 0, or None (never split)."""
+    return None if value is None else seconds(value, "unit_seconds", zero=True)
+
+
+def max_guesses(value: Any, lo: int = 0, hi: int = MAX_GUESSES) -> int:
+    """A number of guesses a question allows, ``lo..hi``."""
+    return integer(value, "max_guesses", lo, hi)
+
+
+def guessable(game: Any) -> None:
+    """That every secret of ``game`` may also be guessed (the searches need it)."""
+    if not game.secrets_are_guesses:
+        raise ArgumentError(f"in {game.name} some secrets cannot be guessed")
+
+
+def history(game: Any, pairs: Any, after: str) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """A position: its (guess, score) ``pairs`` as (guess, slot) and the codes consistent
+    with them; not a won game (``after`` says what would be left to do), and not one no
+    secret is consistent with."""
+    played = [(game.guess(g), game.slot(s)) for g, s in pairs]
+    for g, s in played:
+        if s == game.win_slot:
+            raise ArgumentError(
+                f"the game is already won: {game.format_code(g)} "
+                f"scored {game.slots[s]}; nothing is left to {after}"
+            )
+    cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
+    if cands.size == 0:
+        raise ArgumentError("no secret is consistent with that history")
+    return played, cands
 
 
 def progress(value: Any) -> Optional[Callable[[int, int], None]]:

@@ -25,7 +25,7 @@ Rules a custom game must follow (checked when it is built, with a :class:`GameEr
   score for every secret v, and ``score(g, v)`` is not when g != v.  Several end scores
   are allowed; as each of them ends the game they share the kernel's one winning slot,
   shown as the first of them;
-* at most :data:`MAX_CODES` codes and :data:`MAX_SLOTS` distinct scores.
+* at most :data:`~mastermind.limits.MAX_CUSTOM_CODES` codes and :data:`MAX_SLOTS` distinct scores.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ import numpy as np
 
 from .game import CodeError, CodeSets, GameError, ScoreError, shown
 from .kernel import _core
+from .limits import MAX_CUSTOM_CODES
 
-MAX_CODES = 20_000  # a (U, U) uint8 table: 400 MB and |G| * |V| score calls at the top
 MAX_SLOTS = int(_core.SLOTS_CAPACITY)
 _CHECKED_PAIRS = 1 << 16  # games with at most this many pairs are scored twice (checked)
 
@@ -144,9 +144,9 @@ class CustomGame(CodeSets):
                 f"{len(missing)} secret(s) cannot be guessed, e.g. {missing[0]!r}: "
                 "every secret must also be a guess (the game ends on playing it)"
             )
-        if len(g_list) > MAX_CODES:
+        if len(g_list) > MAX_CUSTOM_CODES:
             raise GameError(
-                f"{len(g_list):,} codes; a custom game has at most {MAX_CODES:,} "
+                f"{len(g_list):,} codes; a custom game has at most {MAX_CUSTOM_CODES:,} "
                 "(the score table is codes x codes bytes)"
             )
         self.codes: tuple = tuple(_sorted_or_listed(g_list) if sort else g_list)
@@ -200,9 +200,9 @@ class CustomGame(CodeSets):
                 out.setdefault(x, None)
             except TypeError:
                 raise GameError(f"{what}: codes must be hashable, got {shown(x)}") from None
-            if len(out) > MAX_CODES:
+            if len(out) > MAX_CUSTOM_CODES:
                 raise GameError(
-                    f"more than {MAX_CODES:,} {what}; a custom game has at most {MAX_CODES:,} codes"
+                    f"more than {MAX_CUSTOM_CODES:,} {what}; a custom game has at most {MAX_CUSTOM_CODES:,} codes"
                 )
         if not out:
             raise GameError(f"no {what}")

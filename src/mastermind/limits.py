@@ -26,6 +26,24 @@ within what the kernel's byte counts hold)."""
 MAX_GUESSES = 100
 """The most guesses a worst-case question may allow (``max_guesses``)."""
 
+MAX_OPTIMAL_GUESSES = 64
+"""The most guesses an optimal strategy may be limited to (``optimal(max_guesses=)``,
+``--max-guesses``): below the optimal search's own count for "no limit"."""
+
+MAX_CUSTOM_CODES = 20_000
+"""Codes of a custom game: its score table is (codes x codes) bytes, 400 MB at this
+size, and building it takes codes^2 calls of the game's score function."""
+
+BIG_BUILD = 256 << 20
+"""Bytes of game tables from which the command line says that it is building them
+first (a big game takes seconds to minutes to set up)."""
+
+MAX_BRACKET_DEPTH = 6
+"""The deepest bound tree a proved lower bound of the optimum may use (``depth``)."""
+
+MAX_EXACT_CODES = 1 << 20
+"""The largest sets a lower bound of the optimum may solve exactly (``exact_max``)."""
+
 INLINE_PAIRS = 1 << 22
 """(guess, candidate) pairs below which a kernel scan runs in the calling thread; from
 there it runs in a worker thread that Ctrl-C can stop (a thread, and the new OpenMP team

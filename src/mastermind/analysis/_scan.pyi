@@ -1,4 +1,4 @@
-"""Type stubs of the choice-rule scan (src/mastermind/_scan.pyx); trusts its arguments."""
+"""Type stubs of the choice-rule scan (_scan.pyx beside it); trusts its arguments."""
 
 from typing import Optional, TypeAlias
 

@@ -26,12 +26,13 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from cython.parallel cimport prange
 
-from mastermind.kernel._core cimport (
-    HAVE_LANES, KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KIND_PARTS, SCORE_TABLE, TWO_WORDS,
-    Hist64, KData, Kernel, MAX_SLOTS, MM_COUNT, MM_EVALS, MM_PAIRS, PAD_ONES,
-    StopFlag, __builtin_ctzll, _atomic_min_ssize, _bytes_of, _cell, _count64b,
-    _even_spread, _halted, _hist, _hist_packed, _lanes, _new_pack, _sort_u64, _value,
-    _with_stop, popcount, vread_ssize)
+from mastermind.kernel._core cimport (HAVE_LANES, KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX,
+                                      KIND_PARTS, SCORE_TABLE, TWO_WORDS, Hist64, KData, Kernel,
+                                      MAX_SLOTS, MM_COUNT, MM_EVALS, MM_PAIRS, PAD_ONES, StopFlag,
+                                      __builtin_ctzll, _atomic_min_ssize, _bytes_of, _cell,
+                                      _count64b, _even_spread, _halted, _hist, _hist_packed, _lanes,
+                                      _new_pack, _sort_u64, _value, _with_stop, popcount,
+                                      vread_ssize)
 
 
 cdef enum:

@@ -1,4 +1,4 @@
-"""Type stubs of the strategy walk (src/mastermind/_walk.pyx); trusts its arguments."""
+"""Type stubs of the strategy walk (_walk.pyx beside it); trusts its arguments."""
 
 from typing import Optional, TypeAlias
 

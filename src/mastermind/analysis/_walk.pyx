@@ -26,15 +26,14 @@ import numpy as np
 from mastermind.kernel._core import Stopped
 
 from mastermind.kernel._core cimport (KIND_FIRST, KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC,
-                               SCORE_TABLE, STOP_DEADLINE, STOP_MEMORY, STOP_NONE,
-                               STOP_REQUESTED, STOP_TOO_DEEP, StopFlag,
-                               _absent_but_smallest, _append_record, _atomic_add, _hist,
-                               _halted, _new_pack, _slot, _stop_reason, _value,
-                               _with_stop)
-from mastermind.analysis._scan cimport (Best, _best, _best_init, _bound_noncandidate,
-                               _class_bounds, _offer, _scan, _scan_parallel)
+                                      SCORE_TABLE, STOP_DEADLINE, STOP_MEMORY, STOP_NONE,
+                                      STOP_REQUESTED, STOP_TOO_DEEP, StopFlag, _absent_but_smallest,
+                                      _append_record, _atomic_add, _hist, _halted, _new_pack, _slot,
+                                      _split_by_slot, _stop_reason, _value, _with_stop)
+from mastermind.analysis._scan cimport (Best, _best, _best_init, _bound_noncandidate, _class_bounds,
+                                        _offer, _scan, _scan_parallel)
 from mastermind.kernel._symmetry cimport (Sym, _canonical_guesses, _sym_child, _sym_root,
-                                   _sym_trivial)
+                                          _sym_trivial)
 
 
 cdef struct Walk:
@@ -142,13 +141,10 @@ cdef int32_t _choose(Walk* w, const int32_t* c, Py_ssize_t m, const int32_t* gl,
 
 cdef int32_t* _split_by_score(Walk* w, int32_t g, const int32_t* c, Py_ssize_t m,
                               uint32_t* cnt) noexcept nogil:
-    """A new array (free it) of the codes of c by their score against guess g: cnt[slot]
-    codes for each slot, the parts in slot order, each sorted (a stable counting sort);
-    NULL when memory runs out (then w.error is set)."""
-    cdef const KData* d = w.d
-    cdef Py_ssize_t off[MAX_SLOTS]
-    cdef Py_ssize_t i
-    cdef int s
+    """A new array (free it) of the codes of c by their score against guess g
+    (``_split_by_slot``): cnt[slot] codes for each slot, the parts in slot order, each
+    sorted; NULL when memory runs out (then w.error is set)."""
+    cdef Py_ssize_t off[MAX_SLOTS + 1]
     cdef uint8_t* lab = <uint8_t*>malloc(m * sizeof(uint8_t))
     cdef int32_t* parts = <int32_t*>malloc(m * sizeof(int32_t))
     if lab == NULL or parts == NULL:
@@ -156,17 +152,7 @@ cdef int32_t* _split_by_score(Walk* w, int32_t g, const int32_t* c, Py_ssize_t m
         free(parts)
         w.error = STOP_MEMORY
         return NULL
-    memset(cnt, 0, MAX_SLOTS * sizeof(uint32_t))
-    for i in range(m):
-        s = _slot(d, g, c[i])
-        lab[i] = <uint8_t>s
-        cnt[s] += 1
-    off[0] = 0
-    for s in range(1, d.nslots):
-        off[s] = off[s - 1] + cnt[s - 1]
-    for i in range(m):
-        parts[off[lab[i]]] = c[i]
-        off[lab[i]] += 1
+    _split_by_slot(w.d, g, c, m, cnt, off, parts, lab, NULL)
     free(lab)
     return parts
 

@@ -20,8 +20,8 @@ import numpy as np
 
 from .. import checks
 from ..engine.run import open_run, wants_engine
-from ..engine.units import UNIT_SECONDS, checks_unit_seconds
 from ..game import CodeLike, Game, Score
+from ..limits import UNIT_SECONDS
 from ..rules import DistributionSummary
 from ..stopping import new_flag, run_stoppable
 from ..strategy_tree import Node, build_tree, in_score_order
@@ -139,7 +139,7 @@ def analyze(
     threads = checks.threads(jobs)
     progress = checks.progress(progress)
     limit = checks.time_limit(time_limit)
-    budget = checks_unit_seconds(unit_seconds)
+    budget = checks.unit_seconds(unit_seconds)
     start = time.perf_counter()
     how = _How(
         strategy, candidates_only, tree, symmetry and game.symmetric and not plain, plain, threads

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
 
-from ..limits import MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
+from ..limits import BIG_BUILD, MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
 from ..rules import Strategy, Variant
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
 
-BIG_BUILD = 256 << 20  # bytes of game tables from which the command line says so first
 LONG_RUN = 60.0  # seconds (a rough estimate) from which an analysis is announced as long
 MAX_MEMORY_MB = MAX_MEMORY >> 20  # the largest --memory
 

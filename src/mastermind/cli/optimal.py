@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..limits import DEFAULT_MEMORY
+from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
@@ -113,8 +113,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     start = time.monotonic()
     check_time_limit(args)
-    if args.max_guesses is not None and not 1 <= args.max_guesses <= 64:
-        raise UsageError("--max-guesses must be between 1 and 64")
+    if args.max_guesses is not None and not 1 <= args.max_guesses <= MAX_OPTIMAL_GUESSES:
+        raise UsageError(f"--max-guesses must be between 1 and {MAX_OPTIMAL_GUESSES}")
     check_memory(args)
     check_scheduler(args)
     unit_seconds(args)

@@ -32,7 +32,7 @@ from typing import Any, Optional, Protocol
 
 import numpy as np
 
-from ..errors import MastermindError
+from ..checks import ArgumentError
 from ..kernel import _core
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
@@ -48,7 +48,6 @@ __all__ = [
     "Plan",
     "Unit",
     "UnitError",
-    "checks_unit_seconds",
     "execute",
     "game_of",
     "is_split",
@@ -61,8 +60,9 @@ class UnitError(RuntimeError):
     """A unit failed on its worker (the message names the unit and the cause)."""
 
 
-class BudgetError(MastermindError, ValueError):
-    """A unit budget that is not a number of seconds >= 0."""
+BudgetError = ArgumentError
+"""A unit budget that is not a number of seconds >= 0 (the package's
+:class:`~mastermind.checks.ArgumentError`, by its earlier name)."""
 
 
 class CheckpointWarning(UserWarning):
@@ -216,19 +216,6 @@ class Unit:
     def __post_init__(self) -> None:
         if not self.digest:
             self.digest = digest(self.kind, self.args)
-
-
-def checks_unit_seconds(value: Any) -> Optional[float]:
-    """A unit's budget as given (seconds >= 0, or None: never split), checked."""
-    if value is None:
-        return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not (0 <= float(value) < float("inf"))
-    ):
-        raise BudgetError(f"unit_seconds must be a number of seconds >= 0 (or None), not {value!r}")
-    return float(value)
 
 
 SPLIT = "split"

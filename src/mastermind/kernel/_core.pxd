@@ -226,6 +226,40 @@ cdef inline int _slot(const KData* d, int32_t g, int32_t s) noexcept nogil:
     return d.table[<Py_ssize_t>g * d.stride + s]
 
 
+cdef inline void _split_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
+                                uint32_t* cnt, Py_ssize_t* off, int32_t* parts,
+                                uint8_t* lab, int32_t* pidx) noexcept nogil:
+    """The parts of guess g on c, by score slot (every family splits a set this way):
+    cnt[slot] their sizes, off[slot] where each starts in parts (off holds nslots + 1
+    entries), parts[off[slot]...] their codes in the order of c (a stable counting sort:
+    the parts of a sorted c stay sorted), and pidx[...], when not NULL, each code's
+    position in c.  lab (m bytes), when not NULL, keeps each code's slot between the
+    two passes; without it each slot is computed twice.  Plain Python:
+    ``parts = [x for sl in range(nslots) for x in c if slot(g, x) == sl]``."""
+    cdef Py_ssize_t t
+    cdef int sl, ns = d.nslots
+    memset(cnt, 0, MAX_SLOTS * sizeof(uint32_t))
+    if lab != NULL:
+        for t in range(m):
+            sl = _slot(d, g, c[t])
+            lab[t] = <uint8_t>sl
+            cnt[sl] += 1
+    else:
+        for t in range(m):
+            cnt[_slot(d, g, c[t])] += 1
+    off[0] = 0
+    for sl in range(ns):
+        off[sl + 1] = off[sl] + cnt[sl]
+    for t in range(m):
+        sl = lab[t] if lab != NULL else _slot(d, g, c[t])
+        parts[off[sl]] = c[t]
+        if pidx != NULL:
+            pidx[off[sl]] = <int32_t>t
+        off[sl] += 1
+    for sl in range(ns):                    # back to the part starts
+        off[sl] -= cnt[sl]
+
+
 cdef inline uint32_t _cell(uint64_t p0, uint64_t p1, const uint64_t* v) noexcept nogil:
     """The histogram cell (blacks << 3) + blacks + whites of guess words (p0, p1)
     against the two-word code at v."""

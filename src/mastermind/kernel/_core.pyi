@@ -1,4 +1,4 @@
-"""Type stubs of the scoring and partition kernel (src/mastermind/_core.pyx): code indices
+"""Type stubs of the scoring and partition kernel (_core.pyx beside it): code indices
 are int32, arrays are C-contiguous NumPy arrays, and every method trusts its arguments
 (the Python layer validates them)."""
 

@@ -178,6 +178,22 @@ static inline void mm_cells8(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ss
                          _mm512_cvtepi64_epi8(_mm512_permutex2var_epi64(s[0], even, s[1])));
     }
 }
+/* How many of the first n <= 64 cells of v are each cell cl[k] (k < ncl): added to
+   out[cl[k]] (add), or written to out[k]; the 64 cells are compared at once with each
+   cell, so no count waits on another.  (add is a constant at every call: the branch
+   folds away.) */
+static inline __attribute__((always_inline)) void mm_cellcounts512(
+        __m512i v, Py_ssize_t n, const uint8_t* cl, int ncl, uint32_t* out, int add) {
+    const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
+    for (int k = 0; k < ncl; k++) {
+        uint32_t c = (uint32_t)__builtin_popcountll(
+            _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+        if (add)
+            out[cl[k]] += c;
+        else
+            out[k] = c;
+    }
+}
 /* Add to h the cells of guess (g0, g1) against n <= 64 interleaved two-word codes
    (read in whole groups of eight: the array is padded): the 64 cells are compared
    at once with each of the ncl cells a pair can land in (cl), and the matches
@@ -186,11 +202,7 @@ static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_s
                               const uint8_t* cl, int ncl, uint32_t* h) {
     uint8_t cb[64] __attribute__((aligned(64)));
     mm_cells8(g0, g1, pk, (n + 7) & ~(Py_ssize_t)7, cb);
-    const __m512i v = _mm512_load_si512((const void*)cb);
-    const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
-    for (int k = 0; k < ncl; k++)
-        h[cl[k]] += (uint32_t)__builtin_popcountll(
-            _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+    mm_cellcounts512(_mm512_load_si512((const void*)cb), n, cl, ncl, h, 1);
 }
 /* As mm_count64 from the byte forms of the codes (k <= 16): D, a byte per position
    (the colour; 0xFF past n, 0xFE in the guess), and K, a byte per colour (its
@@ -218,22 +230,14 @@ static inline __m512i mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const
 static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                const uint8_t* cl, int ncl, uint32_t* h) {
-    const __m512i v = mm_cellvec64b(gD, gK, gH, D, K, H, n);
-    const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
-    for (int k = 0; k < ncl; k++)
-        h[cl[k]] += (uint32_t)__builtin_popcountll(
-            _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+    mm_cellcounts512(mm_cellvec64b(gD, gK, gH, D, K, H, n), n, cl, ncl, h, 1);
 }
 /* As mm_count64b for n <= 64 codes, the count of cell cl[k] written to out[k] (no
    read-modify-write of a histogram: the optimal search reads the counts at once). */
 static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                 const uint64_t* K, const uint64_t* H, Py_ssize_t n,
                                 const uint8_t* cl, int ncl, uint32_t* out) {
-    const __m512i v = mm_cellvec64b(gD, gK, gH, D, K, H, n);
-    const __mmask64 valid = n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
-    for (int k = 0; k < ncl; k++)
-        out[k] = (uint32_t)__builtin_popcountll(
-            _mm512_mask_cmpeq_epi8_mask(valid, v, _mm512_set1_epi8((char)cl[k])));
+    mm_cellcounts512(mm_cellvec64b(gD, gK, gH, D, K, H, n), n, cl, ncl, out, 0);
 }
 #pragma GCC diagnostic pop
 #define MM_HAVE_COUNT64 1

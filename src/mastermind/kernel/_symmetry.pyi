@@ -1,4 +1,4 @@
-"""Type stubs of the kernel's symmetry (src/mastermind/_symmetry.pyx); trusts its
+"""Type stubs of the kernel's symmetry (_symmetry.pyx beside it); trusts its
 arguments."""
 
 from typing import Optional, TypeAlias

@@ -25,7 +25,7 @@ from libc.string cimport memcmp, memcpy, memset
 import numpy as np
 
 from mastermind.kernel._core cimport (KData, Kernel, SCORE_TABLE, StopFlag, __builtin_ctz, _halted,
-                               _with_stop)
+                                      _with_stop)
 
 
 # --------------------------------------------------------------------------- the group of a history

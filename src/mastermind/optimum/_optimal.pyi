@@ -1,4 +1,4 @@
-"""Type stubs of the expected-case optimal search (src/mastermind/_optimal.pyx); trusts
+"""Type stubs of the expected-case optimal search (_optimal.pyx beside it); trusts
 its arguments (validated by mastermind.optimum.solver)."""
 
 from typing import Any, Optional, TypeAlias
@@ -13,6 +13,7 @@ _I32: TypeAlias = npt.NDArray[np.int32]
 
 NO_STRATEGY: int
 FEW_CODES_MAX: int
+GUESSES_UNLIMITED: int
 # Optimizer.run's status
 RUN_OPTIMUM: int
 RUN_ABOVE_LIMIT: int

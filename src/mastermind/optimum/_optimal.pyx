@@ -43,17 +43,16 @@ from cython.parallel cimport prange, threadid
 import numpy as np
 
 from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
-                               STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
-                               _halted, _masks8, _now, _splits_all, _stop_reason,
-                               _with_stop, popcount)
+                                      STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
+                                      _halted, _masks8, _now, _split_by_slot, _splits_all,
+                                      _stop_reason, _with_stop, popcount)
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.kernel._symmetry cimport _sym_child, _sym_root
 from mastermind.optimum._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
-                                      _adopt, _blank_skip, _bring_next, _ensure, _few,
-                                      _fold_blacks, _scored_by_blacks,
-                                      _node_close, _node_open, _parts_by_slot, _record,
-                                      _skipped, _sort_by_slot)
+                                               _adopt, _blank_skip, _bring_next, _ensure, _few,
+                                               _fold_blacks, _scored_by_blacks, _node_close,
+                                               _node_open, _parts_by_slot, _record, _skipped)
 
 
 # How Optimizer.run ended (its ``status``; exported to Python).
@@ -63,6 +62,8 @@ cpdef enum:
     RUN_STOPPED = 2         # stopped (the flag, its deadline): the best found so far
 
 FEW_CODES_MAX = MASKS_MAX
+GUESSES_UNLIMITED = NO_LIMIT
+"""The guesses left the search counts with when there is no limit."""
 """Codes up to which a node of an encoded game (two-word codes, every score a slot of its
 own) scans its guesses by their part counts first, eight at a time, and settles the
 few-code rules in that scan; larger nodes scan every guess's part sizes."""
@@ -622,7 +623,7 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     if parts == NULL:
         o.aborted = STOP_MEMORY
         return
-    _sort_by_slot(d, guess, c, m, cnt, off, parts)
+    _split_by_slot(d, guess, c, m, cnt, off, parts, NULL, NULL)
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, guess, &child.sym) != 0:
         o.aborted = STOP_MEMORY

@@ -16,8 +16,8 @@ buffers zeroed and large enough, estimate tables of m + 1 entries.
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from mastermind.kernel._core cimport (KData, PAD_ONES, _bytes_of, _cell, _cells_of_bytes, _counts64b,
-                               _hist, _hist_packed, _slot)
+from mastermind.kernel._core cimport (KData, PAD_ONES, _bytes_of, _cell, _cells_of_bytes,
+                                      _counts64b, _hist, _hist_packed, _slot)
 
 
 cdef extern from *:

@@ -3,7 +3,7 @@
 _optimal.pyx, like _optimal_bounds.pxd): the search's data (``OData``), a node's guess list
 (``Guesses``), a guess's place in the order (``Info``, ``_before``), a general node
 (``Node``: ``_node_open``, ``_node_close``, ``_skipped``, ``_bring_next``), a guess's parts
-by score (``_sort_by_slot``, ``_parts_by_slot``), the tree's records (``_record``) and a
+by score (``_parts_by_slot``), the tree's records (``_record``) and a
 worker's memo handed to the main one (``_adopt``).  The recursive search itself
 (``_solve``, ``_node``, ``_explore``, the parts side by side) stays in _optimal.pyx.
 
@@ -16,8 +16,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from mastermind.kernel._core cimport (DUMMY, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS, Hist64,
-                               KData, _absent_but_smallest, _append_record, _halted, _new_pack,
-                               _slot, _stop_reason)
+                                      KData, _absent_but_smallest, _append_record, _halted,
+                                      _new_pack, _slot, _split_by_slot, _stop_reason)
 from mastermind.kernel._memo cimport Memo, MemoEntry, _memo_find
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _row
 from mastermind.kernel._symmetry cimport Sym, _canonical, _canonical_guesses, _sym_trivial
@@ -314,34 +314,13 @@ cdef inline void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept no
         info[i] = first
 
 
-cdef inline void _sort_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
-                               uint32_t* row, Py_ssize_t* off,
-                               int32_t* parts) noexcept nogil:
-    """The parts of guess g on c: row[slot] their sizes, parts[off[slot]...] their codes
-    (a stable counting sort: each stays sorted)."""
-    cdef Py_ssize_t t
-    cdef int s, ns = d.nslots
-    memset(row, 0, MAX_SLOTS * sizeof(uint32_t))
-    for t in range(m):
-        row[_slot(d, g, c[t])] += 1
-    off[0] = 0
-    for s in range(ns):
-        off[s + 1] = off[s] + row[s]
-    for t in range(m):
-        s = _slot(d, g, c[t])
-        parts[off[s]] = c[t]
-        off[s] += 1
-    for s in range(ns):
-        off[s] -= row[s]
-
-
 cdef inline int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
                                uint32_t* row, Py_ssize_t* off, int32_t* parts,
                                int* order) noexcept nogil:
-    """The parts of guess g on c (:func:`_sort_by_slot`), and order[0..n) the
+    """The parts of guess g on c (``_split_by_slot``), and order[0..n) the
     non-winning ones, the smaller first; returns n."""
     cdef int s, a, j, nparts = 0, ns = d.nslots
-    _sort_by_slot(d, g, c, m, row, off, parts)
+    _split_by_slot(d, g, c, m, row, off, parts, NULL, NULL)
     for s in range(ns):
         if s != d.win and row[s]:
             order[nparts] = s

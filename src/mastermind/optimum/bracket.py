@@ -49,17 +49,15 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import checks
-from ..limits import DEFAULT_MEMORY
+from ..limits import DEFAULT_MEMORY, MAX_BRACKET_DEPTH, MAX_EXACT_CODES
 from ..stopping import new_flag
 from ..strategy_tree import split_by_score
 from . import _optimal
 from .search import new_optimizer
 
-__all__ = ["MAX_DEPTH", "Bounder", "GuessBound", "LowerBound", "lower_bound"]
+__all__ = ["Bounder", "GuessBound", "LowerBound", "lower_bound"]
 
 #: the deepest bound tree asked for (each level multiplies the work by hundreds)
-MAX_DEPTH = 6
-_DL = 100  # guesses left for the estimates: the kernel's own when there is no limit
 
 
 @dataclass
@@ -137,32 +135,12 @@ def lower_bound(
     """
     start = time.perf_counter()
     checks.game(game, "lower_bound")
-    if not game.secrets_are_guesses:
-        raise checks.ArgumentError(f"in {game.name} some secrets cannot be guessed")
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
-        raise checks.ArgumentError(f"depth must be an integer 0..{MAX_DEPTH}, not {depth!r}")
-    if not 0 <= depth <= MAX_DEPTH:
-        raise checks.ArgumentError(f"depth must be an integer 0..{MAX_DEPTH}, not {depth}")
-    if (
-        isinstance(exact_max, bool)
-        or not isinstance(exact_max, (int, np.integer))
-        or not 0 <= exact_max <= 1 << 20
-    ):
-        raise checks.ArgumentError(f"exact_max must be an integer 0..{1 << 20}, not {exact_max!r}")
-    cap = checks.time_limit(exact_seconds)
-    if cap is None:
-        raise checks.ArgumentError("exact_seconds must be a positive number of seconds")
+    checks.guessable(game)
+    depth = checks.integer(depth, "depth", 0, MAX_BRACKET_DEPTH)
+    exact_max = checks.integer(exact_max, "exact_max", 0, MAX_EXACT_CODES)
+    cap = checks.seconds(exact_seconds, "exact_seconds")
     memory = checks.memory(memory)
-    played = [(game.guess(g), game.slot(s)) for g, s in history]
-    for g, s in played:
-        if s == game.win_slot:
-            raise checks.ArgumentError(
-                f"the game is already won: {game.format_code(g)} "
-                f"scored {game.slots[s]}; nothing is left to bound"
-            )
-    cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
-    if cands.size == 0:
-        raise checks.ArgumentError("no secret is consistent with that history")
+    played, cands = checks.history(game, history, "bound")
     bounder = Bounder(game, int(exact_max), cap, memory)
     hist = [g for g, _ in played]
     value, how, guesses = bounder.top(cands, hist, int(depth))
@@ -208,7 +186,7 @@ class Bounder:
     def estimate(self, m: int, b: int) -> int:
         """est(m, b): the least total of m codes when no guess makes more than b
         non-winning parts (2m - 1 if beyond the kernel's range)."""
-        est = int(_optimal.est_table(m, b, _DL - 1)[m])
+        est = int(_optimal.est_table(m, b, _optimal.GUESSES_UNLIMITED - 1)[m])
         return est if est < _optimal.NO_STRATEGY else 2 * m - 1
 
     def scan(self, cands: np.ndarray, hist: list[int]) -> Optional[tuple[Any, Any, int]]:
@@ -306,7 +284,7 @@ class Bounder:
             v = int(lbs[0]) if len(gs) else lower
             guesses = [GuessBound(int(g), int(lb), True) for g, lb in zip(gs, lbs)] if keep else []
             return max(v, lower), "depth 1" if v >= lower else "solver", guesses
-        estt = _optimal.est_table(m, bnode, _DL - 1)
+        estt = _optimal.est_table(m, bnode, _optimal.GUESSES_UNLIMITED - 1)
         best = _optimal.NO_STRATEGY
         guesses = []
         for g, lb in zip(gs.tolist(), lbs.tolist()):

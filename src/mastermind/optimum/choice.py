@@ -30,7 +30,7 @@ from ._optimal import NO_STRATEGY, RUN_ABOVE_LIMIT, RUN_OPTIMUM, est_table
 __all__ = ["INF", "NO_LIMIT", "Choice", "Opening", "records", "root_order", "scanned"]
 
 INF = NO_STRATEGY  # the kernel's "no strategy within the guesses left"
-NO_LIMIT = 100  # guesses left when there is no limit
+NO_LIMIT = _optimal.GUESSES_UNLIMITED  # guesses left when there is no limit (the kernel's)
 
 
 class Opening:

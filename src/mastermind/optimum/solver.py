@@ -27,10 +27,9 @@ import numpy as np
 
 from .. import checks
 from ..engine.run import open_run, wants_engine
-from ..engine.units import UNIT_SECONDS, checks_unit_seconds
 from ..game import CodeLike
 from ..kernel import _core
-from ..limits import DEFAULT_MEMORY
+from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES, UNIT_SECONDS
 from ..stopping import TimeLimitReached, new_flag, run_stoppable
 from .search import Answer, Optimum, fallback_strategy, new_optimizer, optimum_from
 from .units import checkpoint_params, plan_optimal
@@ -97,7 +96,7 @@ def optimal(
     q = _question(
         game, max_guesses, candidates_only, first, history, jobs, time_limit, progress, memory
     )
-    budget = checks_unit_seconds(unit_seconds)
+    budget = checks.unit_seconds(unit_seconds)
     if wants_engine(scheduler, client, checkpoint):
         if q.played:
             raise checks.ArgumentError(
@@ -156,28 +155,15 @@ def _question(
 ) -> _Question:
     """The arguments of :func:`optimal` checked, the position played out."""
     checks.game(game, "optimal")
-    if not game.secrets_are_guesses and not candidates_only:
-        raise checks.ArgumentError(f"in {game.name} some secrets cannot be guessed")
-    if max_guesses is not None and (
-        isinstance(max_guesses, bool)
-        or not isinstance(max_guesses, (int, np.integer))
-        or not 1 <= max_guesses <= 64
-    ):
-        raise checks.ArgumentError(f"max_guesses must be an integer 1..64, not {max_guesses!r}")
+    if not candidates_only:
+        checks.guessable(game)
+    if max_guesses is not None:
+        max_guesses = checks.max_guesses(max_guesses, 1, MAX_OPTIMAL_GUESSES)
     threads = checks.threads(jobs)
     limit = checks.time_limit(time_limit)
     progress = checks.progress(progress)
     memory = checks.memory(memory)
-    played = [(game.guess(g), game.slot(s)) for g, s in history]
-    cands = game.candidates((g, game.slots[s]) for g, s in played)
-    if cands.size == 0:
-        raise checks.ArgumentError("no secret is consistent with that history")
-    for g, s in played:
-        if s == game.win_slot:
-            raise checks.ArgumentError(
-                f"the game is already won: {game.format_code(g)} "
-                f"scored {game.slots[s]}; nothing is left to plan"
-            )
+    played, cands = checks.history(game, history, "plan")
     g0 = None if first is None else game.guess(first)
     if g0 is not None and candidates_only and not _among(g0, cands):
         after = " after that history" if played else ""

@@ -1,4 +1,4 @@
-"""Type stubs of the worst-case search (src/mastermind/_search.pyx); trusts its
+"""Type stubs of the worst-case search (worstcase/_search.pyx); trusts its
 arguments (validated by mastermind.worstcase.bounds)."""
 
 from typing import Any, Optional, TypeAlias
@@ -13,6 +13,7 @@ _I32: TypeAlias = npt.NDArray[np.int32]
 
 LROW_BYTES: int
 
+def separable(p: int, d: int) -> int: ...
 def root_openings(
     kernel: Kernel, pool: _I32, cands: _I32, d: int, order: int, nonwin: int
 ) -> Optional[_I32]: ...

@@ -33,16 +33,15 @@ from libc.string cimport memset
 import numpy as np
 
 from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
-                               MAX_SLOTS, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE, StopFlag,
-                               __builtin_ctzll, _bytes_of, _hist, _hist_packed, _new_pack,
-                               _separates64, _slot, _splits_all, _stop_reason, _value,
-                               _with_stop)
+                                      MAX_SLOTS, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE, StopFlag,
+                                      __builtin_ctzll, _bytes_of, _hist, _hist_packed, _new_pack,
+                                      _separates64, _slot, _split_by_slot, _splits_all,
+                                      _stop_reason, _value, _with_stop)
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
-from mastermind.worstcase._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped, _scan_scalar,
-                                      _split)
+from mastermind.worstcase._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped, _scan_scalar)
 from mastermind.kernel._symmetry cimport (B_MAXK, B_MAXN, CanonCache, SetSym, SymCtx,
-                                   _canon_cache_free, _canonical_pool, _set_canonical,
-                                   _set_sym_init)
+                                          _canon_cache_free, _canonical_pool, _set_canonical,
+                                          _set_sym_init)
 
 
 cdef enum:
@@ -609,7 +608,7 @@ cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* f
         lm.allowed = False
         lm.built = _build_lmat(s, c, m)
     for i in range(ninfo):
-        _split(s.d, info[i].guess, c, m, parts, pidx, lab, h, off)
+        _split_by_slot(s.d, info[i].guess, c, m, h, off, parts, lab, pidx)
         nparts = _parts_to_try(s, parts, off, h, d, order)
         if nparts < 0:
             continue
@@ -774,6 +773,13 @@ cdef class Searcher:
         if r < 0 and self.s.aborted == STOP_MEMORY:
             raise MemoryError("out of memory in the search")
         return r, (self._kernel.codes(g) if g >= 0 else -1)
+
+
+def separable(int64_t p, int d):
+    """N_p(d) = 1 + p + ... + p^(d-1), capped at 2**50: the most codes d guesses can tell
+    apart when no guess makes more than p non-winning parts (the counting cut of every
+    search node; p >= 0 and d >= 0, checked by the caller)."""
+    return _ncount(p, d)
 
 
 def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):

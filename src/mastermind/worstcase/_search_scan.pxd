@@ -87,26 +87,3 @@ cdef inline int _parts_of(const KData* kd, const uint32_t* h, int32_t* maxpart) 
                 mx = h[sl]
     maxpart[0] = mx
     return nparts
-
-
-cdef inline void _split(const KData* kd, int32_t g, const int32_t* c, Py_ssize_t m,
-                        int32_t* parts, int32_t* pidx, uint8_t* lab, uint32_t* h,
-                        Py_ssize_t* off) noexcept nogil:
-    """The parts of guess g on c: h[slot] their sizes, parts[off[slot]...] their codes
-    (a stable counting sort: each part stays sorted), pidx their positions in c."""
-    cdef Py_ssize_t t
-    cdef int sl
-    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
-    for t in range(m):
-        sl = _slot(kd, g, c[t])
-        lab[t] = <uint8_t>sl
-        h[sl] += 1
-    off[0] = 0
-    for sl in range(kd.nslots):
-        off[sl + 1] = off[sl] + h[sl]
-    for t in range(m):
-        parts[off[lab[t]]] = c[t]
-        pidx[off[lab[t]]] = <int32_t>t
-        off[lab[t]] += 1
-    for sl in range(kd.nslots):             # back to part starts
-        off[sl] -= h[sl]

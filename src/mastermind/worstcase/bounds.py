@@ -33,9 +33,8 @@ from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
 from ..engine.run import open_run, wants_engine
-from ..engine.units import UNIT_SECONDS, checks_unit_seconds
 from ..game import CodeLike, Game, Score, reference_score
-from ..limits import DEFAULT_MEMORY
+from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
 from ..rules import guesses_text
 from ..stopping import TimeLimitReached
 from ..strategy_tree import Node
@@ -47,8 +46,6 @@ from .search import (
     SearchStats,
     SearchUnfinished,
     Witnessed,
-    check_game,
-    check_max_guesses,
     deadline,
     prepare,
     separable,
@@ -75,7 +72,7 @@ _QUICK = 2.0  # seconds a cheap proof at the lower bound may take (a quarter of 
 _FIND_MIN = 2500  # games with this many secrets search their gap with mastermind.worstcase.finder
 
 
-class StrategyCheckError(BoundsError):
+class StrategyCheckError(checks.ArgumentError):
     """A strategy tree that does not do what it claims."""
 
 
@@ -179,13 +176,12 @@ def solution_exists(
     >>> solution_exists(g, 2, candidates=g.candidates([("1122", "1 0")]))
     False
     """
-    d = check_max_guesses(max_guesses)
-    if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 0:
-        raise BoundsError(f"node_limit must be a non-negative integer, not {node_limit!r}")
+    d = checks.max_guesses(max_guesses)
+    node_limit = checks.integer(node_limit, "node_limit", 0)
     memory = checks.memory(memory)
     if wants_engine(scheduler, client, checkpoint):
         if candidates is not None or guesses is not None or node_limit or stats is not None:
-            raise BoundsError(
+            raise checks.ArgumentError(
                 "with a scheduler, a client or a checkpoint the question is "
                 "about every secret: no candidates, guesses, node_limit or "
                 "stats"
@@ -201,7 +197,7 @@ def solution_exists(
             scheduler,
             client,
             checkpoint,
-            checks_unit_seconds(unit_seconds),
+            checks.unit_seconds(unit_seconds),
         )
     until = deadline(time_limit)
     start = time.monotonic()
@@ -236,7 +232,7 @@ def _exists_as_units(
 ) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
     units (:mod:`mastermind.worstcase.units`)."""
-    check_game(game)
+    checks.game(game, "solution_exists")
     until = deadline(time_limit)
     if not game.secrets_are_guesses and not candidates_only:
         return Witnessed(False, None) if witness else False  # a secret never played
@@ -589,14 +585,14 @@ def worst_case(
     >>> w.upper, w.exact, w.lower_proof, check_strategy(w.game, w.witness)
     (5, True, 'search', 5)
     """
-    check_game(game)
-    if not game.secrets_are_guesses and not candidates_only:
-        raise BoundsError(f"in {game.name} some secrets cannot be guessed")
+    checks.game(game, "worst_case")
+    if not candidates_only:
+        checks.guessable(game)
     until = deadline(time_limit)
     threads = checks.threads(jobs)
     memory = checks.memory(memory)
     progress = checks.progress(progress)
-    budget = checks_unit_seconds(unit_seconds)
+    budget = checks.unit_seconds(unit_seconds)
     heuristics = [Strategy.parse(h) for h in heuristics]
     if certificate is not None:
         check_certifiable(game, candidates_only, certificate)

@@ -43,10 +43,8 @@ from ..kernel import _symmetry
 from ..limits import DEFAULT_MEMORY
 from ..strategy_tree import Node
 from .search import (
-    BoundsError,
     Search,
     SearchUnfinished,
-    check_max_guesses,
     deadline,
     prepare,
     separable,
@@ -354,17 +352,13 @@ def find_strategy(
         must be a search of ``game`` over the same guesses and rules (``worst_case``
         passes its own, so that what the finder proved stays known afterwards).
     """
-    d = check_max_guesses(max_guesses)
-    if isinstance(levels, bool) or not isinstance(levels, int) or not 1 <= levels <= 4:
-        raise BoundsError(f"levels must be 1..4, not {levels!r}")
+    d = checks.max_guesses(max_guesses)
+    levels = checks.integer(levels, "levels", 1, 4)
     orders = (orders,) if isinstance(orders, str) else tuple(orders)
     if not orders or any(o not in ORDERS for o in orders):
-        raise BoundsError(f"orders must name some of {', '.join(ORDERS)}, not {orders!r}")
-    for name, v in (("budget", budget),):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-            raise BoundsError(f"{name} must be a positive number of seconds, not {v!r}")
-    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
-        raise BoundsError(f"width must be a positive integer, not {width!r}")
+        raise checks.ArgumentError(f"orders must name some of {', '.join(ORDERS)}, not {orders!r}")
+    budget = checks.seconds(budget, "budget")
+    width = checks.integer(width, "width", 1)
     until = deadline(time_limit)
     start = time.monotonic()
     cands, pool, sym, guessable = prepare(game, candidates, None, candidates_only, True)

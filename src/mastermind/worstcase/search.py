@@ -25,11 +25,8 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from .. import checks
-from ..custom import CustomGame
-from ..errors import MastermindError
 from ..game import Game
 from ..kernel import _core
-from ..limits import MAX_GUESSES
 from ..stopping import new_flag, run_stoppable
 from ..strategy_tree import Node, build_tree, split_by_score
 from . import _search
@@ -41,16 +38,15 @@ __all__ = [
     "SearchStats",
     "SearchUnfinished",
     "Witnessed",
-    "check_game",
-    "check_max_guesses",
     "deadline",
     "prepare",
     "separable",
 ]
 
 
-class BoundsError(MastermindError):
-    """Bad arguments to a bounds function."""
+BoundsError = checks.ArgumentError
+"""Bad arguments to a bounds function (the package's
+:class:`~mastermind.checks.ArgumentError`, by its earlier name)."""
 
 
 class SearchUnfinished(Exception):
@@ -204,34 +200,21 @@ def prepare(
     game: Game, candidates: Any, guesses: Any, candidates_only: bool, symmetry: bool
 ) -> tuple[np.ndarray, np.ndarray, bool, bool]:
     """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
-    check_game(game)
+    checks.game(game, "solution_exists")
     cands = game.as_indices(candidates, game.secrets, "candidates")
     if guesses is None:
         pool = game.guesses
     else:
         if candidates_only:
-            raise BoundsError("give either guesses or candidates_only, not both")
+            raise checks.ArgumentError("give either guesses or candidates_only, not both")
         pool = game.as_indices(guesses, None, "guesses")
         if pool.size == 0:
-            raise BoundsError("the guess set is empty")
+            raise checks.ArgumentError("the guess set is empty")
         # symmetry needs a guess set closed under colour and position permutations
         symmetry = symmetry and bool(np.array_equal(pool, game.guesses))
     # a candidate that may not be played can never be found
     guessable = bool(np.isin(cands, pool).all())
     return np.ascontiguousarray(cands), np.ascontiguousarray(pool), symmetry, guessable
-
-
-def check_game(game: Any) -> None:
-    if not isinstance(game, (Game, CustomGame)):
-        raise BoundsError(f"expected a Game or a CustomGame, got {type(game).__name__}")
-
-
-def check_max_guesses(max_guesses: Any) -> int:
-    if isinstance(max_guesses, bool) or not isinstance(max_guesses, (int, np.integer)):
-        raise BoundsError(f"max_guesses must be an integer, not {max_guesses!r}")
-    if not 0 <= max_guesses <= MAX_GUESSES:
-        raise BoundsError(f"max_guesses must be between 0 and {MAX_GUESSES}, not {max_guesses}")
-    return int(max_guesses)
 
 
 def deadline(time_limit: Any) -> Optional[float]:
@@ -247,10 +230,4 @@ def separable(p: int, d: int) -> int:
     >>> separable(13, 3), separable(0, 5), separable(2, 0)
     (183, 1, 0)
     """
-    total, level = 0, 1
-    for _ in range(max(d, 0)):
-        total += level
-        level = min(level * p, 1 << 50)
-        if total >= 1 << 50:
-            return 1 << 50
-    return total
+    return int(_search.separable(max(int(p), 0), max(int(d), 0)))
