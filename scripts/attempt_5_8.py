@@ -197,7 +197,7 @@ def main() -> None:
     t0 = time.monotonic()
     five = solution_exists(game, 5)
     log(f"[5,8] within 5 guesses: {five} ({time.monotonic() - t0:.2f} s)")
-    search = Search(game, game.guesses, False, True, 2 << 30)
+    search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=2 << 30)
     classes = opening_classes(game)
     status = new_status(game, classes)
     proved = None

@@ -113,7 +113,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     with open_run(
         game,
         kind="bound",
-        params=checkpoint_params(False, True, memory),
+        params=checkpoint_params(candidates_only=False, symmetry=True, memory=memory),
         scheduler=args.scheduler,
         client=None,
         threads=args.jobs,

@@ -145,8 +145,17 @@ def setup(
     focus: Optional[str],
 ) -> tuple[FocusPlan, UnitSearch]:
     cands = np.ascontiguousarray(game.secrets)
-    local = Search(game, game.guesses, False, True, memory)
-    search = UnitSearch(local, game, False, True, memory, store_run, None, unit_seconds)
+    local = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
+    search = UnitSearch(
+        local,
+        game,
+        candidates_only=False,
+        symmetry=True,
+        memory=memory,
+        run=store_run,
+        progress=None,
+        unit_seconds=unit_seconds,
+    )
     pool = np.array(symmetry_classes(game), dtype=np.int32)
     openings = root_openings(game, cands, pool, d, local.core.order, game.kernel.nslots - 1)
     if openings is None:
@@ -200,7 +209,7 @@ def replay_checkpoint(
         path,
         "bound",
         spec_of(game).definition(),
-        checkpoint_params(False, True, memory),
+        checkpoint_params(candidates_only=False, symmetry=True, memory=memory),
         read_only=True,  # (a run may be writing it meanwhile)
     )
     try:

@@ -122,7 +122,9 @@ def test_matrix_leaves_match_brute_force(n, k, matrix_after):
         for d in (best - 1, best, 3):
             if d < 0:
                 continue
-            search = Search(game, game.guesses, False, True, 1 << 26)
+            search = Search(
+                game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26
+            )
             search.core.matrix_after = matrix_after
             assert search.run(arr, d)[0] is (d >= best), (cands, d)
 
@@ -133,7 +135,7 @@ def test_label_rows_kept_or_made_again_match_brute_force(row_cap):
     others made again in the node's own matrix) give the plain answers."""
     game = Game(4, 3)
     brute = brute_force(game)
-    search = Search(game, game.guesses, False, True, 1 << 26)
+    search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
     search.core.matrix_after = 0
     if row_cap is not None:
         search.core.row_cap = row_cap
@@ -173,8 +175,8 @@ def test_canonical_lists_change_nothing_but_time(n, k, history, brute):
     the lists kept, so lists are let go and made again); [3,5]'s answers against the
     brute force."""
     game = Game(n, k)
-    kept = Search(game, game.guesses, False, True, 1 << 26)
-    tested = Search(game, game.guesses, False, True, 1 << 26)
+    kept = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    tested = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
     tested.core.canonical_lists = False
     assert kept.core.canonical_lists and not tested.core.canonical_lists
     least = brute_force(game).least if brute else None
@@ -200,9 +202,9 @@ def test_matrix_separation_finds_the_first_separating_guess():
     it finds with every check made the plain way, guess by guess."""
     game = Game(4, 5)
     rng = np.random.default_rng(3)
-    plain = Search(game, game.guesses, False, False, 1 << 26)
+    plain = Search(game, game.guesses, candidates_only=False, symmetry=False, memory=1 << 26)
     plain.core.matrix_after = 1 << 30
-    matrix = Search(game, game.guesses, False, False, 1 << 26)
+    matrix = Search(game, game.guesses, candidates_only=False, symmetry=False, memory=1 << 26)
     matrix.core.matrix_after = 0
     answers = set()
     for _ in range(40):

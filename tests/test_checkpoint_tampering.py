@@ -136,7 +136,9 @@ def test_an_optimum_claiming_a_smaller_total_is_run_again(tmp_path):
 def test_records_replay_to_their_total_and_depth():
     game = Game(3, 3)
     cands = np.ascontiguousarray(game.secrets, dtype=np.int32)
-    recs = Search(game, game.guesses, False, True, 1 << 24).witness_records(cands, 4)
+    recs = Search(
+        game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 24
+    ).witness_records(cands, 4)
     total, deepest = replay_records(game, recs, cands)
     assert deepest <= 4 and total >= cands.size
     assert replay_records(game, recs, cands[1:]) is None  # another set

@@ -194,8 +194,24 @@ def test_bounded_scans_choose_what_full_keys_choose(n, k, variant):
                 expect = int(g.guesses[order[0]])
                 got, key, cand = _scan.best_guess(g.kernel, g.guesses, cands, kind)
                 assert (got, key, cand) == (expect, keys[order[0]], bool(is_cand[expect]))
-                assert _walk.choose(g.kernel, g.guesses, cands, kind, False, True) == expect
-                assert _walk.choose(g.kernel, g.guesses, cands, kind, False, True, 2) == expect
+                assert (
+                    _walk.choose(
+                        g.kernel, g.guesses, cands, kind, cands_only=False, shortcut_ok=True
+                    )
+                    == expect
+                )
+                assert (
+                    _walk.choose(
+                        g.kernel,
+                        g.guesses,
+                        cands,
+                        kind,
+                        cands_only=False,
+                        shortcut_ok=True,
+                        threads=2,
+                    )
+                    == expect
+                )
 
 
 @pytest.mark.parametrize("kind", [0, 1, 2, 3])
@@ -217,7 +233,18 @@ def test_parallel_scan_of_few_guesses_keeps_ties_by_index(kind):
         expect = int(guesses[np.lexsort((guesses, ~is_cand, keys))[0]])
         for threads in (1, 2):
             assert _scan.best_guess(g.kernel, guesses, cands, kind, threads)[0] == expect
-            assert _walk.choose(g.kernel, guesses, cands, kind, False, True, threads) == expect
+            assert (
+                _walk.choose(
+                    g.kernel,
+                    guesses,
+                    cands,
+                    kind,
+                    cands_only=False,
+                    shortcut_ok=True,
+                    threads=threads,
+                )
+                == expect
+            )
 
 
 def test_simd_names_the_compiled_kernels():

@@ -177,10 +177,10 @@ def _kernel_root_order(game, cands, candidates_only, max_guesses, blanks):
         game.guesses,
         cands,
         np.zeros(0, dtype=np.int32),
-        candidates_only,
-        game.symmetric,
-        blanks,
-        max_guesses,
+        cands_only=candidates_only,
+        symmetry=game.symmetric,
+        blanks=blanks,
+        max_guesses=max_guesses,
     )
 
 
@@ -236,7 +236,15 @@ def test_optimal_root_order_limit_and_refusals():
     guesses, bounds, _, _, _ = _kernel_root_order(game, cands, False, 0, True)
     cut = int(bounds[len(bounds) // 2])
     limited = _optimal.root_order(
-        game.kernel, game.guesses, cands, np.zeros(0, np.int32), False, True, True, 0, cut
+        game.kernel,
+        game.guesses,
+        cands,
+        np.zeros(0, np.int32),
+        cands_only=False,
+        symmetry=True,
+        blanks=True,
+        max_guesses=0,
+        limit=cut,
     )
     assert limited[0].tolist() == guesses[bounds < cut].tolist()
     assert _optimal.FEW_CODES_MAX == MASKS_MAX

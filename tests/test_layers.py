@@ -436,3 +436,119 @@ def test_the_checker_names_each_cycle_of_a_tangle(tmp_path):
         "import cycle: pkg.a -> pkg.b -> pkg.a",
         "import cycle: pkg.a -> pkg.c -> pkg.a",
     ]
+
+
+# ---------------------------------------------------------------------- the house
+# The package's layers, lowest first: what everything shares at the root, the engine,
+# the views, the computing families, the sessions and comparisons, the command line.
+# A module imports only modules of its own layer or lower ones, and two families of
+# one layer never import each other.  (verify, the independent checker, imports nothing.)
+LAYERS = [
+    {"errors", "limits", "version", "interrupts", "kernel", "verify"},
+    {"rules", "game", "custom", "checks", "stopping", "strategy_tree"},
+    {"engine"},
+    {"views"},
+    {"analysis"},
+    {"worstcase", "optimum"},
+    {"play", "comparison"},
+    {"cli", "__main__", ""},
+]
+FAMILY_LAYERS = 3  # from this layer up (the command line's aside), each name a family
+
+
+def place(module: str) -> tuple[int, str]:
+    """(layer, family) of ``mastermind.<family>[.<...>]``."""
+    family = module.split(".")[1] if "." in module else ""
+    for number, names in enumerate(LAYERS):
+        if family in names:
+            return number, family
+    raise AssertionError(f"{module} belongs to no layer: add its family to LAYERS")
+
+
+def test_the_families_import_only_downward():
+    graph = ImportGraph(PACKAGE, "mastermind")
+    wrong = []
+    for module, targets in graph.edges.items():
+        if module == "mastermind.verify":
+            assert not targets, f"verify imports {sorted(targets)}: it must stand alone"
+            continue
+        layer, family = place(module)
+        for target in targets:
+            to_layer, to_family = place(target)
+            if to_layer > layer:
+                wrong.append(f"{module} -> {target} (up from layer {layer} to {to_layer})")
+            elif FAMILY_LAYERS <= to_layer == layer < len(LAYERS) - 1 and to_family != family:
+                wrong.append(f"{module} -> {target} (between sibling families)")
+    assert not wrong, "\n" + "\n".join(wrong)
+
+
+def longest_chain(graph: ImportGraph) -> list[str]:
+    """The longest path of imports (the graph has no cycle)."""
+    best: dict[str, list[str]] = {}
+
+    def chain(module: str) -> list[str]:
+        if module not in best:
+            tails = [chain(t) for t in graph.edges[module]]
+            best[module] = [module, *max(tails, key=len, default=[])]
+        return best[module]
+
+    return max((chain(m) for m in graph.edges), key=len)
+
+
+def test_no_import_chain_is_longer_than_ten_modules():
+    """A reader following one import to the next reaches the bottom within ten modules
+    (the command line's included)."""
+    chain = longest_chain(ImportGraph(PACKAGE, "mastermind"))
+    assert len(chain) <= 10, " -> ".join(chain)
+
+
+def test_the_package_root_holds_only_what_everything_shares():
+    """At most 15 modules at the root; everything else lives in its family's folder."""
+    root = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(root) <= 15, root
+    folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert folders == {"kernel", "analysis", "worstcase", "optimum", "views", "engine", "cli"}
+    for family in folders - {"cli", "engine", "views"}:
+        assert list((PACKAGE / family).glob("_*.pyx")), f"{family}/ has no kernel room"
+
+
+def positional_booleans(path: Path, public: set[str], root: Path = SRC) -> list[str]:
+    """Parameters of ``path``'s functions that take a bool and may be given by position
+    (functions and methods of the public API aside: their signatures stay as published)."""
+    found = []
+    tree = ast.parse(path.read_text(), str(path))
+    owners = {id(f): c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body}
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if node.name in public or owners.get(id(node)) in public:
+            continue
+        params = node.args.posonlyargs + node.args.args
+        defaults = [None] * (len(params) - len(node.args.defaults)) + node.args.defaults
+        for arg, default in zip(params, defaults):
+            typed = arg.annotation is not None and ast.unparse(arg.annotation) in (
+                "bool",
+                "Optional[bool]",
+            )
+            if typed or (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
+                found.append(f"{path.relative_to(root)}:{node.lineno}: {node.name}({arg.arg})")
+    return found
+
+
+def test_no_boolean_is_passed_by_position():
+    """A flag reads as what it is at every call (``walk(..., tree=True)``), never as a
+    bare True in the fifth place: the library's bool parameters are keyword-only."""
+    public = set(mastermind.__all__)
+    found = [line for path in LIBRARY for line in positional_booleans(path, public)]
+    assert not found, "\n" + "\n".join(found)
+
+
+def test_the_boolean_check_sees_a_positional_flag(tmp_path):
+    fake = tmp_path / "m.py"
+    fake.write_text(
+        "def f(a, b: bool, *, c: bool = False):\n    pass\n"
+        "def g(x, y=True):\n    pass\n"
+        "class C:\n    def h(self, z: bool): ...\n"
+    )
+    found = positional_booleans(fake, {"C"}, tmp_path)
+    assert found == ["m.py:1: f(b)", "m.py:3: g(y)"]

@@ -102,7 +102,9 @@ def test_random_candidate_sets_against_brute_force():
     rng = np.random.default_rng(5)
     game = Game(3, 4)
     codes = [game.colours(int(g)) for g in game.guesses]
-    plain = _optimal.Optimizer(game.kernel, game.guesses, False, False, True, 1 << 26)
+    plain = _optimal.Optimizer(
+        game.kernel, game.guesses, cands_only=False, symmetry=False, blanks=True, mem_limit=1 << 26
+    )
     for _ in range(12):
         cands = np.sort(rng.choice(game.size, int(rng.integers(3, 24)), replace=False)).astype(
             np.int32
@@ -111,7 +113,9 @@ def test_random_candidate_sets_against_brute_force():
         expect = ref.optimal_total(codes, secrets, ref.score, (3, 0))
         status, value, _, recs = plain.run(cands, np.zeros(0, np.int32), 0, 0)
         assert status == 0 and value == expect
-    symmetric = _optimal.Optimizer(game.kernel, game.guesses, False, True, True, 1 << 26)
+    symmetric = _optimal.Optimizer(
+        game.kernel, game.guesses, cands_only=False, symmetry=True, blanks=True, mem_limit=1 << 26
+    )
     for guess, score in itertools.product(("112", "123"), ("0 1", "1 0", "0 2", "1 1")):
         cands = game.filter(game.secrets, guess, score)
         secrets = [game.colours(int(c)) for c in cands]
@@ -270,11 +274,11 @@ def test_the_same_tree_whatever_the_threads():
             o = _optimal.Optimizer(
                 game.kernel,
                 game.guesses,
-                False,
-                True,
-                game.guesses.size == game.size,
-                1 << 28,
-                threads,
+                cands_only=False,
+                symmetry=True,
+                blanks=game.guesses.size == game.size,
+                mem_limit=1 << 28,
+                threads=threads,
             )
             o.par_min = par_min
             status, value, _, recs = o.run(game.secrets, np.zeros(0, np.int32), 0, 0)
@@ -419,7 +423,7 @@ def test_a_stop_at_any_moment_is_never_a_proof():
     cands = np.ascontiguousarray(game.secrets)
     none = np.zeros(0, dtype=np.int32)
     for delay in np.linspace(0.0, 0.004, 40):
-        search = new_optimizer(game, False, 1 << 26, 2)
+        search = new_optimizer(game, candidates_only=False, memory=1 << 26, threads=2)
         flag = _core.StopFlag()
         timer = threading.Timer(float(delay), flag.set)
         timer.start()
@@ -437,7 +441,9 @@ def test_black_peg_sets_of_few_codes_against_brute_force(n, k):
     rng = np.random.default_rng(11)
     game = Game(n, k, "black-peg")
     rules = ref.game_rules(game)
-    plain = _optimal.Optimizer(game.kernel, game.guesses, False, False, True, 1 << 26)
+    plain = _optimal.Optimizer(
+        game.kernel, game.guesses, cands_only=False, symmetry=False, blanks=True, mem_limit=1 << 26
+    )
     for _ in range(5):
         m = int(rng.integers(9, 15))
         cands = np.sort(rng.choice(game.size, m, replace=False)).astype(np.int32)

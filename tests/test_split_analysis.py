@@ -60,7 +60,16 @@ def test_the_best_of_the_blocks_bests_is_the_walks_guess(strategy, candidates_on
         if part.size < 3:
             continue
         guesses = part if candidates_only else glist
-        want = _walk.choose(game.kernel, guesses, part, kind, candidates_only, True, 1, True)
+        want = _walk.choose(
+            game.kernel,
+            guesses,
+            part,
+            kind,
+            cands_only=candidates_only,
+            shortcut_ok=True,
+            threads=1,
+            blanks=True,
+        )
         for _ in range(3):
             cuts = np.unique(np.r_[0, rng.integers(1, guesses.size, 4), guesses.size])
             best = min(

@@ -113,7 +113,7 @@ def _choice(totals, limit=INF, upper=INF):
     """A choice over openings of one part each (exact totals given in order)."""
     openings = []
     for i, _ in enumerate(totals):
-        o = Opening(100 + i, 10, 0, False, 5)
+        o = Opening(100 + i, 10, 0, notcand=False, m=5)
         o.parts = [(0, np.arange(4, dtype=np.int32), 5)]
         openings.append(o)
     return Choice(None, np.arange(5, dtype=np.int32), openings, [], limit, upper)

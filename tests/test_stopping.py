@@ -216,7 +216,9 @@ def test_an_optimal_search_stopped_at_any_look_proves_only_what_holds(n, k, max_
     none = np.zeros(0, dtype=np.int32)
 
     def run(flag=None):
-        return new_optimizer(g, False, memo, 1).run(cands, none, max_guesses, 0, -1, flag)
+        return new_optimizer(g, candidates_only=False, memory=memo, threads=1).run(
+            cands, none, max_guesses, 0, -1, flag
+        )
 
     status, best, _, tree = run()
     assert status == _optimal.RUN_OPTIMUM
@@ -252,7 +254,7 @@ def test_a_stopped_search_with_no_time_to_rebuild_its_tree_gives_none():
     none = np.zeros(0, dtype=np.int32)
 
     def run(flag=None, rebuild=-1.0):
-        opt = new_optimizer(g, False, 4096, 1)
+        opt = new_optimizer(g, candidates_only=False, memory=4096, threads=1)
         opt.rebuild_seconds = rebuild
         return opt.run(cands, none, 0, 0, -1, flag)
 
@@ -290,7 +292,9 @@ def test_a_stop_while_an_optimum_s_tree_is_rebuilt_gives_the_optimum_as_its_boun
     none = np.zeros(0, dtype=np.int32)
 
     def run(flag=None):
-        return new_optimizer(g, False, 4096, 1).run(cands, none, 0, 0, -1, flag)
+        return new_optimizer(g, candidates_only=False, memory=4096, threads=1).run(
+            cands, none, 0, 0, -1, flag
+        )
 
     status, best, _, _ = run()
     assert status == _optimal.RUN_OPTIMUM
@@ -312,7 +316,7 @@ def test_a_worst_case_search_stopped_at_any_look_gives_no_answer(n, k, d):
     cands = np.ascontiguousarray(g.secrets)
 
     def search():
-        return Search(g, g.guesses, False, True, 1 << 24).core
+        return Search(g, g.guesses, candidates_only=False, symmetry=True, memory=1 << 24).core
 
     whole = search().run(cands, d, 0)
     looks = looks_at_flag(lambda f: search().run(cands, d, 0, f))

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any, Optional, Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import MastermindError
-from .game import CodeSets, GameError, shown
+from .errors import GameError, MastermindError, shown
 from .limits import MAX_GUESSES, MAX_JOBS, MAX_MEMORY
 
 
@@ -29,10 +28,23 @@ class ArgumentError(MastermindError, ValueError):
     """An argument of the wrong kind or out of its range."""
 
 
+@runtime_checkable
+class _Game(Protocol):
+    """What every game provides (:class:`mastermind.game.CodeSets`, the base of
+    :class:`~mastermind.game.Game` and :class:`~mastermind.custom.CustomGame`)."""
+
+    kernel: Any
+    secrets: Any
+    guesses: Any
+
+    def as_indices(self, codes: Any, within: Any, what: str) -> Any: ...
+    def candidates(self, history: Any) -> Any: ...
+
+
 def game(value: Any, who: str) -> Any:
     """``value`` if it is a game (:class:`~mastermind.game.Game` or
     :class:`~mastermind.custom.CustomGame`), else :class:`GameError`."""
-    if not isinstance(value, CodeSets):
+    if isinstance(value, type) or not isinstance(value, _Game):
         raise GameError(f"{who}() needs a game such as mastermind.Game(4, 6), not {shown(value)}")
     return value
 
@@ -108,15 +120,15 @@ def history(game: Any, pairs: Any, after: str) -> tuple[list[tuple[int, int]], n
     with them; not a won game (``after`` says what would be left to do), and not one no
     secret is consistent with."""
     played = [(game.guess(g), game.slot(s)) for g, s in pairs]
+    cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
+    if cands.size == 0:
+        raise ArgumentError("no secret is consistent with that history")
     for g, s in played:
         if s == game.win_slot:
             raise ArgumentError(
                 f"the game is already won: {game.format_code(g)} "
                 f"scored {game.slots[s]}; nothing is left to {after}"
             )
-    cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
-    if cands.size == 0:
-        raise ArgumentError("no secret is consistent with that history")
     return played, cands
 
 

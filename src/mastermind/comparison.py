@@ -179,7 +179,7 @@ class Comparison:
             out.append(cells)
         return out
 
-    def headers(self, seconds: bool = True) -> list[str]:
+    def headers(self, *, seconds: bool = True) -> list[str]:
         return list(self.COLUMNS if seconds else self.COLUMNS[:-1])
 
     # the columns holding numbers, right-aligned in every table
@@ -191,7 +191,7 @@ class Comparison:
 
     def to_text(self, seconds: bool = True) -> str:
         """A plain table with aligned columns, under :meth:`title`."""
-        heads, rows = self.headers(seconds), self.cells(seconds)
+        heads, rows = self.headers(seconds=seconds), self.cells(seconds)
         widths = [
             max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(heads)
         ]
@@ -209,7 +209,7 @@ class Comparison:
 
     def to_markdown(self, seconds: bool = True) -> str:
         """A GitHub-flavoured Markdown table (numbers right-aligned)."""
-        heads = self.headers(seconds)
+        heads = self.headers(seconds=seconds)
         rule = ["---:" if h in self.NUMERIC else "---" for h in heads]
         lines = ["| " + " | ".join(r) + " |" for r in [heads, rule] + self.cells(seconds)]
         return "\n".join(lines)

@@ -211,50 +211,15 @@ class CustomGame(CodeSets):
     def _build_table(self, end_scores: Any) -> None:
         """Call the score function on every (guess, secret) pair once (twice on small
         games, to check that it is deterministic); number the scores."""
-        ids: dict = {}
-        raw = np.empty((self.size, self.secrets.size), dtype=np.int32)
-        secret_objs = [self.codes[i] for i in self.secrets]
-        twice = self.size * len(secret_objs) <= _CHECKED_PAIRS
-        for i, g in enumerate(self.codes):
-            try:
-                row = [ids.setdefault(self.score_function(g, v), len(ids)) for v in secret_objs]
-                if len(ids) > MAX_SLOTS + 1 or twice:
-                    self._check_scores(g, secret_objs, row, ids, twice)
-            except GameError:
-                raise
-            except Exception as e:
-                raise GameError(self._score_failure(g, secret_objs, e)) from e
-            raw[i] = row
+        raw, ids = self._raw_scores()
         values = list(ids)
         ends = self._end_set(end_scores, values)
-        end_ids = [ids[s] for s in values if s in ends]
-        if not end_ids:
-            raise GameError(
-                f"no end score occurs (end scores: {shown(end_scores)}); "
-                f"score(v, v) gives {values[raw[self.secrets[0], 0]]!r}"
-            )
-        is_end = np.isin(raw, end_ids)
-        diag = is_end[self.secrets, np.arange(self.secrets.size)]
-        if not diag.all():
-            v = self.codes[self.secrets[int(np.argmin(diag))]]
-            raise GameError(
-                f"score({v!r}, {v!r}) = {self.score_function(v, v)!r} is not an "
-                "end score: the game could not end on the secret"
-            )
-        if int(is_end.sum()) != self.secrets.size:
-            is_end[self.secrets, np.arange(self.secrets.size)] = False
-            gi, vi = (int(x[0]) for x in np.nonzero(is_end))
-            g, v = self.codes[gi], secret_objs[vi]
-            raise GameError(
-                f"score({g!r}, {v!r}) = {self.score_function(g, v)!r} is an end "
-                "score although the guess is not the secret"
-            )
+        self._check_ends(raw, ids, values, ends, end_scores)
         # Slots: the scores in sorted (else first-seen) order, end scores merged into one.
-        order = _sorted_or_listed(values)
         labels: list = []
         slot_of_id = np.empty(len(values), dtype=np.uint8)
         win = -1
-        for s in order:
+        for s in _sorted_or_listed(values):
             if s in ends:
                 if win < 0:
                     win = len(labels)
@@ -276,7 +241,54 @@ class CustomGame(CodeSets):
         table[:, self.secrets] = slot_of_id[raw]
         self.table = table
 
-    def _check_scores(self, g: Any, secrets: list, row: list, ids: dict, twice: bool) -> None:
+    def _raw_scores(self) -> tuple[np.ndarray, dict]:
+        """Every (guess, secret) pair's score, numbered in the order first met: the
+        numbers (guesses x secrets) and the scores by number."""
+        ids: dict = {}
+        raw = np.empty((self.size, self.secrets.size), dtype=np.int32)
+        secret_objs = [self.codes[i] for i in self.secrets]
+        twice = self.size * len(secret_objs) <= _CHECKED_PAIRS
+        for i, g in enumerate(self.codes):
+            try:
+                row = [ids.setdefault(self.score_function(g, v), len(ids)) for v in secret_objs]
+                if len(ids) > MAX_SLOTS + 1 or twice:
+                    self._check_scores(g, secret_objs, row, ids, twice=twice)
+            except GameError:
+                raise
+            except Exception as e:
+                raise GameError(self._score_failure(g, secret_objs, e)) from e
+            raw[i] = row
+        return raw, ids
+
+    def _check_ends(
+        self, raw: np.ndarray, ids: dict, values: list, ends: Any, end_scores: Any
+    ) -> None:
+        """That the game ends exactly when the guess is the secret: some end score
+        occurs, every secret scores one against itself, and no other pair does."""
+        end_ids = [ids[s] for s in values if s in ends]
+        if not end_ids:
+            raise GameError(
+                f"no end score occurs (end scores: {shown(end_scores)}); "
+                f"score(v, v) gives {values[raw[self.secrets[0], 0]]!r}"
+            )
+        is_end = np.isin(raw, end_ids)
+        diag = is_end[self.secrets, np.arange(self.secrets.size)]
+        if not diag.all():
+            v = self.codes[self.secrets[int(np.argmin(diag))]]
+            raise GameError(
+                f"score({v!r}, {v!r}) = {self.score_function(v, v)!r} is not an "
+                "end score: the game could not end on the secret"
+            )
+        if int(is_end.sum()) != self.secrets.size:
+            is_end[self.secrets, np.arange(self.secrets.size)] = False
+            gi, vi = (int(x[0]) for x in np.nonzero(is_end))
+            g, v = self.codes[gi], self.codes[self.secrets[vi]]
+            raise GameError(
+                f"score({g!r}, {v!r}) = {self.score_function(g, v)!r} is an end "
+                "score although the guess is not the secret"
+            )
+
+    def _check_scores(self, g: Any, secrets: list, row: list, ids: dict, *, twice: bool) -> None:
         """Refuse scores that are not equal to themselves (NaN: each would count as a
         score of its own), a score function that answers differently when asked again,
         and more distinct scores than the kernel holds."""

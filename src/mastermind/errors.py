@@ -16,9 +16,21 @@ CodeError
 
 from __future__ import annotations
 
-__all__ = ["MastermindError"]
+__all__ = ["GameError", "MastermindError", "shown"]
 
 
 class MastermindError(ValueError):
     """Every error the package raises on purpose for bad input or an impossible request
     derives from it; the command line maps exactly these to exit status 2."""
+
+
+class GameError(MastermindError):
+    """A game that cannot be built (bad n, k, variant or size), or a value given where a
+    game is needed."""
+
+
+def shown(value: object, width: int = 40) -> str:
+    """``repr(value)``, cut to about ``width`` characters (error messages never echo a
+    whole 100 kB input)."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 4] + "...'"

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from .errors import MastermindError
+from .errors import GameError, MastermindError, shown
 from .kernel import _core
 from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
 from .rules import Score, Variant, reference_score, score_slots
@@ -54,23 +54,12 @@ __all__ = [
 CodeLike = Union[int, str, Sequence[int]]
 
 
-class GameError(MastermindError):
-    """A game that cannot be built (bad n, k, variant or size)."""
-
-
 class CodeError(MastermindError):
     """A code that is not a code of the game."""
 
 
 class ScoreError(MastermindError):
     """A score that cannot be a score of the game."""
-
-
-def shown(value: object, width: int = 40) -> str:
-    """``repr(value)``, cut to about ``width`` characters (error messages never echo a
-    whole 100 kB input)."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 4] + "...'"
 
 
 def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC) -> tuple[int, int]:

@@ -39,7 +39,7 @@ __all__ = ["Node", "build_tree", "in_score_order", "replay_records", "split_by_s
 
 
 def replay_records(
-    game: Any, recs: Any, cands: Any, candidates_only: bool = False
+    game: Any, recs: Any, cands: Any, *, candidates_only: bool = False
 ) -> Optional[tuple[int, int]]:
     """(total guesses over ``cands``, the most guesses any code needs) of the tree that
     ``recs`` describe, or None if they do not describe a strategy finding every code of

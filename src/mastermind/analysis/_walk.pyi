@@ -15,6 +15,7 @@ def choose(
     guesses: _I32,
     cands: _I32,
     kind: int,
+    *,
     cands_only: bool,
     shortcut_ok: bool,
     threads: int = 1,

@@ -296,7 +296,7 @@ cdef object _records(const Walk* w, Kernel kernel):
 
 # --------------------------------------------------------------------------- Python API
 
-def choose(Kernel kernel, guesses, cands, int kind, bint cands_only, bint shortcut_ok,
+def choose(Kernel kernel, guesses, cands, int kind, *, bint cands_only, bint shortcut_ok,
            int threads=1, bint blanks=False, StopFlag stop=None):
     """The guess the walk plays at a node with candidates ``cands`` (sorted,
     non-empty), scanning ``guesses`` (ascending; possibly reduced by symmetry).

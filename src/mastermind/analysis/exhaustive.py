@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from ..strategy_tree import Node, build_tree, in_score_order
 from . import _walk
 from .strategies import Strategy, Valuations, next_guess, symmetry_classes
 from .units import AnalysisPlan, checkpoint_params
-from .walk import expand_top, graft, resolve_first, walk_tasks
+from .walk import How, expand_top, graft, resolve_first, walk_tasks
 
 Progress = Callable[[int, int], None]
 
@@ -141,17 +141,30 @@ def analyze(
     limit = checks.time_limit(time_limit)
     budget = checks.unit_seconds(unit_seconds)
     start = time.perf_counter()
-    how = _How(
-        strategy, candidates_only, tree, symmetry and game.symmetric and not plain, plain, threads
+    how = How(
+        strategy,
+        candidates_only=candidates_only,
+        tree=tree,
+        symmetry=symmetry and game.symmetric and not plain,
+        plain=plain,
+        threads=threads,
     )
     engine = wants_engine(scheduler, client, checkpoint)
     flag = new_flag(limit)
-    g0 = resolve_first(game, strategy, candidates_only, first, plain)
+    g0 = resolve_first(game, strategy, first, candidates_only=candidates_only, plain=plain)
     if engine:
         with open_run(
             game,
             kind="analyze",
-            params=checkpoint_params(game, strategy, candidates_only, g0, tree, symmetry, plain),
+            params=checkpoint_params(
+                game,
+                strategy,
+                g0,
+                candidates_only=candidates_only,
+                tree=tree,
+                symmetry=symmetry,
+                plain=plain,
+            ),
             scheduler=scheduler,
             client=client,
             threads=threads,
@@ -178,28 +191,16 @@ def analyze(
     return Analysis(game, strategy, candidates_only, g0, dist, time.perf_counter() - start, root)
 
 
-class _How(NamedTuple):
-    """How an analysis plays: the strategy, the guess pool, what it builds and scans."""
-
-    strategy: Strategy
-    candidates_only: bool
-    tree: bool
-    symmetry: bool  # one guess per symmetry class (never with ``plain``)
-    plain: bool
-    threads: int
-
-
 _DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and smaller)
 
 
 def _whole(
-    game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
+    game: Game, how: How, g0: int, flag: Any, progress: Optional[Progress]
 ) -> tuple[dict[int, int], Optional[Node]]:
     """A small game walked whole by the kernel in this thread: cheaper than expanding its
     top in Python and waking threads for work this small."""
     total = int(game.secrets.size)
     # every code may be guessed: colours absent from all candidates act as one blank
-    blanks = how.symmetry and game.guesses.size == game.size
     if progress:
         progress(0, total)
     counts, recs, _ = run_stoppable(
@@ -214,7 +215,7 @@ def _whole(
             depth=1,
             record=how.tree,
             symmetry=how.symmetry,
-            blanks=blanks,
+            blanks=how.blanks(game),
             plain=how.plain,
             stop=f,
         ),
@@ -228,23 +229,13 @@ def _whole(
 
 
 def _here(
-    game: Game, how: _How, g0: int, flag: Any, progress: Optional[Progress]
+    game: Game, how: How, g0: int, flag: Any, progress: Optional[Progress]
 ) -> tuple[dict[int, int], Optional[Node]]:
     """The top expanded here, then every subtree below it in one kernel call, largest
     first so that every thread stays busy to the end; the call runs in a helper thread
     (the kernel releases the GIL) while this one reports progress from its counter."""
     total = int(game.secrets.size)
-    top = expand_top(
-        game,
-        how.strategy,
-        how.candidates_only,
-        g0,
-        how.tree,
-        how.symmetry,
-        how.plain,
-        how.threads,
-        flag,
-    )
+    top = expand_top(game, how, g0, flag)
     sel = top.tasks
     done = total - sum(t.cands.size for t in sel)
     if progress:
@@ -257,18 +248,7 @@ def _here(
                 progress(done + int(counter[0]), total)
 
         dists, recs = run_stoppable(
-            lambda f: walk_tasks(
-                game,
-                how.strategy,
-                how.candidates_only,
-                how.tree,
-                how.symmetry,
-                how.plain,
-                how.threads,
-                sel,
-                counter,
-                f,
-            ),
+            lambda f: walk_tasks(game, how, sel, f, counter=counter),
             flag,
             every=report,
         )
@@ -282,7 +262,7 @@ def _here(
 
 def _as_units(
     game: Game,
-    how: _How,
+    how: How,
     g0: int,
     run: Any,
     flag: Any,
@@ -292,9 +272,7 @@ def _as_units(
 ) -> tuple[dict[int, int], Optional[Node]]:
     """The strategy tree from ``g0`` as units of ``run``: its top too (the large scans
     of its nodes by blocks of guesses, on the workers)."""
-    plan = AnalysisPlan(
-        game, g0, how.strategy, how.candidates_only, how.tree, how.symmetry, how.plain, flag
-    )
+    plan = AnalysisPlan(game, g0, how, flag)
     run.execute(plan, flag, progress, limit, budget)
     if plan.root is not None:
         in_score_order(plan.root)
@@ -327,7 +305,7 @@ def solve(
     checks.threads(jobs)
     target = game.secret(secret)
     cands = game.secrets
-    g = resolve_first(game, strategy, candidates_only, first)
+    g = resolve_first(game, strategy, first, candidates_only=candidates_only)
     steps: list[Step] = []
     win = game.slots[game.win_slot]
     while True:

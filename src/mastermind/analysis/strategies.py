@@ -162,11 +162,11 @@ def next_guess(
             pool,
             cands,
             strategy.kind,
-            candidates_only,
-            game.secrets_are_guesses,
-            threads,
-            blanks,
-            flag,
+            cands_only=candidates_only,
+            shortcut_ok=game.secrets_are_guesses,
+            threads=threads,
+            blanks=blanks,
+            stop=flag,
         )
 
     flag = new_flag(limit)

@@ -5,14 +5,14 @@ together (the plan that makes the units is :mod:`mastermind.analysis.units`).
   strategy's choice rule, with its key.
 * :func:`walk_unit`: subtrees walked by the kernel; past its budget, a unit hands back
   the subtrees it had not walked (after playing its node's guess, when it holds one
-  subtree), and :func:`child_groups` / :func:`merge_split` make them sub-units and fold
-  their answers back: exactly the answer of the unit walked whole.
+  subtree), and :mod:`mastermind.analysis.splits` makes them sub-units and folds their
+  answers back: exactly the answer of the unit walked whole.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -21,14 +21,12 @@ from ..rules import Strategy
 from ..stopping import Stopped, TimeLimitReached, new_flag
 from ..strategy_tree import split_by_score
 from . import _scan, _walk
-from .walk import Task, guess_lists, walk_tasks
+from .splits import UNIT_FLOOR, answer_of, merge_split
+from .walk import How, Task, guess_lists, walk_tasks
 
 __all__ = [
     "PROBE",
     "SPLIT_MIN",
-    "UNIT_FLOOR",
-    "child_groups",
-    "merge_split",
     "scan_unit",
     "walk_unit",
 ]
@@ -42,26 +40,30 @@ SPLIT_MIN = 3
 """A unit of one subtree splits one level down only if the subtree has at least this
 many candidates (a smaller one is walked whole in any budget)."""
 
-UNIT_FLOOR = 64
-"""Candidates a unit gathers at least (subtrees this small are grouped)."""
-
 
 _NODES: dict[tuple, tuple] = {}
 _NODES_LOCK = threading.Lock()
 
 
+def _how(strategy: str, *, candidates_only: bool, tree: bool, symmetry: bool, plain: bool) -> How:
+    """How a unit plays (its arguments), on one thread."""
+    return How(
+        Strategy.parse(strategy),
+        candidates_only=candidates_only,
+        tree=tree,
+        symmetry=symmetry,
+        plain=plain,
+        threads=1,
+    )
+
+
 def _node_lists(
-    game: Any,
-    candidates_only: bool,
-    symmetry: bool,
-    history: np.ndarray,
-    slots: np.ndarray,
-    flag: Any,
+    game: Any, how: How, history: np.ndarray, slots: np.ndarray, flag: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """A node's candidates (the secrets left by its history's scores) and the guesses
     the walk scans there (its candidates, one guess per symmetry class of its history, or
     every guess); the last few nodes kept per process (a node's blocks share them)."""
-    key = (id(game), candidates_only, symmetry, history.tobytes(), slots.tobytes())
+    key = (id(game), how.candidates_only, how.symmetry, history.tobytes(), slots.tobytes())
     with _NODES_LOCK:
         hit = _NODES.get(key)
     if hit is not None and hit[0] is game:
@@ -69,9 +71,9 @@ def _node_lists(
     cands = game.secrets
     for g, s in zip(history.tolist(), slots.tolist()):
         cands = game.kernel.filter(int(g), int(s), cands)
-    if candidates_only:
+    if how.candidates_only:
         glist = cands
-    elif symmetry:
+    elif how.symmetry:
         glist = _symmetry.canonical_guesses(game.kernel, game.guesses, history, flag)
         if flag.value != _core.STOP_NONE:  # the list is void
             raise Stopped("the scan was stopped")
@@ -103,13 +105,13 @@ def scan_unit(
     candidate (``cand``).  The node's guess is the least (key, not a candidate, guess)
     over its blocks.  Never splits (``budget`` is not needed: a block is small)."""
     flag = stop if stop is not None else new_flag()
-    how = Strategy.parse(strategy)
-    history = np.ascontiguousarray(history, dtype=np.int32)
-    cands, glist = _node_lists(
-        game, candidates_only, symmetry, history, np.asarray(slots, dtype=np.int32), flag
+    how = _how(
+        strategy, candidates_only=candidates_only, tree=False, symmetry=symmetry, plain=False
     )
+    history = np.ascontiguousarray(history, dtype=np.int32)
+    cands, glist = _node_lists(game, how, history, np.asarray(slots, dtype=np.int32), flag)
     block = np.ascontiguousarray(glist[int(lo) : int(hi)])
-    g, key, cand = _scan.best_guess(game.kernel, block, cands, how.kind, 1, flag)
+    g, key, cand = _scan.best_guess(game.kernel, block, cands, how.strategy.kind, 1, flag)
     if flag.value != _core.STOP_NONE:  # stopped or past a deadline: the answer is partial
         raise Stopped("the scan was stopped")
     return {"guess": int(g), "key": int(key), "cand": int(bool(cand))}
@@ -136,14 +138,15 @@ def walk_unit(
     each subtree's number of rows).
 
     With a ``budget`` (seconds) the unit first walks its subtrees whole for
-    :data:`PROBE` of it; past that, it may split: a unit of one subtree (of
-    :data:`SPLIT_MIN` candidates or more) plays its node's guess here and walks the
-    subtrees below it, a unit of several walks them, in small batches; past the budget
-    it stops and hands back a split (``split=1``): the rows of the subtrees walked so
-    far and the subtrees left (:meth:`AnalysisPlan.expand` makes them units).  The
-    probe and the batch in progress when the budget ran out are the only work lost."""
+    :data:`PROBE` of it (:func:`_probe`); past that, it may split: a unit of one subtree
+    (of :data:`SPLIT_MIN` candidates or more) plays its node's guess here and walks the
+    subtrees below it (:func:`_one_level_down`), a unit of several walks them, in small
+    batches (:func:`_walk_batches`); past the budget it stops and hands back a split
+    (``split=1``, :func:`_split_answer`): the rows of the subtrees walked so far and the
+    subtrees left (:meth:`AnalysisPlan.expand` makes them units).  The probe and the
+    batch in progress when the budget ran out are the only work lost."""
     flag = stop if stop is not None else new_flag()
-    how = Strategy.parse(strategy)
+    how = _how(strategy, candidates_only=candidates_only, tree=tree, symmetry=symmetry, plain=plain)
     cuts = np.cumsum(sizes)[:-1]
     sel = [
         Task(np.ascontiguousarray(c), int(d), np.ascontiguousarray(h[:hl]), None, None)
@@ -151,69 +154,86 @@ def walk_unit(
     ]
     if budget is None or (len(sel) == 1 and sel[0].cands.size < SPLIT_MIN):
         # (a subtree too small to split is walked whole: a split must make progress)
-        dists, recs = walk_tasks(
-            game, how, candidates_only, tree, symmetry, plain, 1, sel, None, flag
-        )
-        return _answer(dists, recs if tree else None)
+        dists, recs = walk_tasks(game, how, sel, flag)
+        return answer_of(dists, recs if tree else None)
     deadline = _core.monotonic() + max(0.0, budget)
     if budget > 0:  # most units are far below their budget: first, the plain walk
-        flag.set_time_limit(budget * PROBE)
-        try:
-            dists, recs = walk_tasks(
-                game, how, candidates_only, tree, symmetry, plain, 1, sel, None, flag
-            )
-            return _answer(dists, recs if tree else None)
-        except (Stopped, TimeLimitReached):
-            if flag.value != _core.STOP_DEADLINE:
-                raise
-            flag.clear()
-        finally:
-            flag.set_time_limit(0)
-    guess, won, slots = -1, 0, [-1] * len(sel)
+        whole = _probe(game, how, sel, flag, budget * PROBE)
+        if whole is not None:
+            return whole
     if len(sel) == 1 and sel[0].cands.size >= SPLIT_MIN:
-        t = sel[0]
-        guess = _node_guess(game, how, candidates_only, symmetry, plain, t, flag)
-        history = np.append(t.history, np.int32(guess)).astype(np.int32)
-        sel, slots = [], []
-        for slot, part in split_by_score(game, guess, t.cands):
-            if slot == game.win_slot:
-                won = 1
-            else:
-                sel.append(Task(part, t.depth + 1, history, None, None))
-                slots.append(slot)
-        depth = t.depth
+        down = _one_level_down(game, how, sel[0], flag)
     else:
-        depth = int(depths[0]) if depths.size else 0
+        down = _Down(-1, 0, int(depths[0]) if depths.size else 0, sel, [-1] * len(sel))
+    rows, recs_done, done = _walk_batches(game, how, down.sel, flag, deadline)
+    if down.guess < 0 and done == len(down.sel):  # walked whole within its budget
+        return answer_of(np.array(rows), recs_done if tree else None)
+    out = _splitanswer_of(down, rows, recs_done if tree else None, done)
+    if done == len(down.sel):  # split one level down and walked whole within its budget
+        return merge_split("", {"tree": tree, "sizes": sizes}, out, {})  # type: ignore
+    return out
+
+
+def _probe(game: Any, how: How, sel: list[Task], flag: Any, seconds: float) -> Optional[dict]:
+    """The unit's subtrees walked whole, if that takes at most ``seconds``; None past
+    them (the flag cleared for what comes next)."""
+    flag.set_time_limit(seconds)
+    try:
+        dists, recs = walk_tasks(game, how, sel, flag)
+        return answer_of(dists, recs if how.tree else None)
+    except (Stopped, TimeLimitReached):
+        if flag.value != _core.STOP_DEADLINE:
+            raise
+        flag.clear()
+        return None
+    finally:
+        flag.set_time_limit(0)
+
+
+class _Down(NamedTuple):
+    """What a unit walks after its probe: the guess it played at its node (or -1), its
+    win there (0 or 1), the node's depth, the subtrees to walk and their slots."""
+
+    guess: int
+    won: int
+    depth: int
+    sel: list[Task]
+    slots: list[int]
+
+
+def _one_level_down(game: Any, how: How, t: Task, flag: Any) -> _Down:
+    """A unit of one subtree: its node's guess played here, the parts below it."""
+    guess = _node_guess(game, how, t, flag)
+    history = np.append(t.history, np.int32(guess)).astype(np.int32)
+    won, sel, slots = 0, [], []
+    for slot, part in split_by_score(game, guess, t.cands):
+        if slot == game.win_slot:
+            won = 1
+        else:
+            sel.append(Task(part, t.depth + 1, history, None, None))
+            slots.append(slot)
+    return _Down(guess, won, t.depth, sel, slots)
+
+
+def _walk_batches(
+    game: Any, how: How, sel: list[Task], flag: Any, deadline: float
+) -> tuple[list[np.ndarray], list[np.ndarray], int]:
+    """``sel`` walked in small batches until the ``deadline``: the distribution rows and
+    records of the subtrees walked, and how many they are."""
     rows: list[np.ndarray] = []
     recs_done: list[np.ndarray] = []
     done = 0
     total = sum(int(t.cands.size) for t in sel)
     # each history's guesses computed once for the unit, not once per batch
-    lists = (
-        guess_lists(game, sel, symmetry and not candidates_only, flag)
-        if sel
-        else (None, None, None)
-    )
+    lists = guess_lists(game, how, sel, flag) if sel else (None, None, None)
     for batch in _batches(sel, max(UNIT_FLOOR, total // 16)):
         left = deadline - _core.monotonic()
         if left <= 0:
             break
         flag.set_time_limit(left)
         try:
-            dists, recs = walk_tasks(
-                game,
-                how,
-                candidates_only,
-                tree,
-                symmetry,
-                plain,
-                1,
-                sel[done : done + batch],
-                None,
-                flag,
-                lists=lists,
-                first=done,
-            )
+            part = sel[done : done + batch]
+            dists, recs = walk_tasks(game, how, part, flag, lists=lists, first=done)
         except (Stopped, TimeLimitReached):  # (the kernel's, or a check between calls)
             if flag.value != _core.STOP_DEADLINE:
                 raise
@@ -222,30 +242,35 @@ def walk_unit(
         finally:
             flag.set_time_limit(0)
         rows.extend(dists)
-        if tree and recs is not None:
+        if how.tree and recs is not None:
             recs_done.extend(recs)
         done += batch
-    if guess < 0 and done == len(sel):  # walked whole within its budget
-        return _answer(np.array(rows), recs_done if tree else None)
+    return rows, recs_done, done
+
+
+def _splitanswer_of(
+    down: _Down, rows: list[np.ndarray], recs: Optional[list], done: int
+) -> dict[str, Any]:
+    """A split: the rows of the ``done`` subtrees walked, and the subtrees left."""
     width = max([r.size for r in rows], default=1)
     dists = np.zeros((done, width), dtype=np.int64)
     for i, r in enumerate(rows):
         dists[i, : r.size] = r
-    rest = sel[done:]
+    rest = down.sel[done:]
     hwidth = max([t.history.size for t in rest], default=1)
     rhist = np.zeros((len(rest), max(1, hwidth)), dtype=np.int32)
     for i, t in enumerate(rest):
         rhist[i, : t.history.size] = t.history
-    out = _answer(dists, recs_done if tree else None)
+    out = answer_of(dists, recs)
     out.update(
         {
             "split": 1,
-            "guess": int(guess),
-            "won": int(won),
-            "depth": int(depth),
+            "guess": int(down.guess),
+            "won": int(down.won),
+            "depth": int(down.depth),
             "done": done,
-            "wsizes": np.array([t.cands.size for t in sel], dtype=np.int64),
-            "wslots": np.array(slots, dtype=np.int32),
+            "wsizes": np.array([t.cands.size for t in down.sel], dtype=np.int64),
+            "wslots": np.array(down.slots, dtype=np.int32),
             "rcands": (
                 np.concatenate([t.cands for t in rest]).astype(np.int32)
                 if rest
@@ -257,119 +282,25 @@ def walk_unit(
             "rhlens": np.array([t.history.size for t in rest], dtype=np.int32),
         }
     )
-    if not rest:  # split one level down and walked whole within its budget
-        return merge_split("", {"tree": tree, "sizes": sizes}, out, {})  # type: ignore
     return out
 
 
-def child_groups(split: dict[str, Any]) -> list[tuple[int, int]]:
-    """The sub-units of a split, as runs (lo, hi) of the subtrees it left: below a node
-    the unit played (its parts, in score order), neighbours together until a run holds
-    :data:`UNIT_FLOOR` candidates (a unit of a few candidates costs more to send than to
-    walk); a unit of several subtrees that split hands each back alone (so that a split
-    always makes smaller units, whatever the budget)."""
-    sizes = [int(x) for x in np.asarray(split["rsizes"]).tolist()]
-    if int(split["guess"]) < 0:
-        return [(i, i + 1) for i in range(len(sizes))]
-    groups: list[tuple[int, int]] = []
-    lo, size = 0, 0
-    for i, n in enumerate(sizes):
-        size += n
-        if size >= UNIT_FLOOR:
-            groups.append((lo, i + 1))
-            lo, size = i + 1, 0
-    if lo < len(sizes):
-        groups.append((lo, len(sizes)))
-    return groups
-
-
-def merge_split(
-    key: str, args: dict[str, Any], split: dict[str, Any], answers: dict[str, dict[str, Any]]
-) -> Optional[dict[str, Any]]:
-    """The answer of unit ``key`` (arguments ``args``) that split, once every sub-unit
-    has its own (None before): the walked subtrees' and the sub-units' rows in order,
-    folded back into the split node when the unit had split one level down (its guess,
-    its win, its records on top).  Exactly the answer of the unit walked whole."""
-    done = int(split["done"])
-    groups = child_groups(split)
-    if len(answers) < len(groups):
-        return None
-    tree = bool(args["tree"])
-    rows = list(np.asarray(split["dists"]))
-    recs: list[np.ndarray] = []
-    if tree:
-        cuts = np.cumsum(split["rec_counts"])[:-1]
-        recs = [r for r in np.split(split["recs"], cuts)] if done else []
-    for lo, hi in groups:
-        answer = answers[f"{key}/{done + lo}"]
-        rows.extend(np.asarray(answer["dists"])[: hi - lo])
-        if tree:
-            cuts = np.cumsum(answer["rec_counts"])[:-1]
-            recs.extend(np.split(np.asarray(answer["recs"]), cuts))
-    width = max(r.size for r in rows) if rows else 1
-    dists = np.zeros((len(rows), width), dtype=np.int64)
-    for i, r in enumerate(rows):
-        dists[i, : r.size] = r
-    g = int(split["guess"])
-    if g >= 0:  # one subtree, split below its node: fold the rows back into it
-        depth = int(split["depth"])
-        row = dists.sum(axis=0)
-        if row.size <= depth:
-            row = np.concatenate([row, np.zeros(depth + 1 - row.size, dtype=np.int64)])
-        row[depth] += int(split["won"])
-        dists = row[None, :]
-        if tree:
-            top = np.array([[-1, -1, g, int(args["sizes"][0]), depth]], dtype=np.int32)
-            parts = [top]
-            offset = 1
-            for slot, r in zip(np.asarray(split["wslots"]).tolist(), recs):
-                r = np.array(r, dtype=np.int32, copy=True)
-                root = r[:, 0] < 0
-                r[~root, 0] += offset
-                r[root, 0] = 0
-                r[root, 1] = slot
-                parts.append(r)
-                offset += r.shape[0]
-            recs = [np.concatenate(parts)]
-    out: dict[str, Any] = {"dists": dists}
-    if tree:
-        out["recs"] = (
-            np.concatenate(recs).astype(np.int32) if recs else np.zeros((0, 5), dtype=np.int32)
-        )
-        out["rec_counts"] = np.array([r.shape[0] for r in recs], dtype=np.int64)
-    return out
-
-
-def _answer(dists: Any, recs: Optional[list]) -> dict[str, Any]:
-    """A unit's answer: the distribution rows and, for a tree, the records."""
-    out: dict[str, Any] = {"dists": np.asarray(dists, dtype=np.int64)}
-    if recs is not None:
-        out["recs"] = (
-            np.concatenate(recs).astype(np.int32) if recs else np.zeros((0, 5), dtype=np.int32)
-        )
-        out["rec_counts"] = np.array([r.shape[0] for r in recs], dtype=np.int64)
-    return out
-
-
-def _node_guess(
-    game: Any, how: Strategy, candidates_only: bool, symmetry: bool, plain: bool, t: Task, flag: Any
-) -> int:
+def _node_guess(game: Any, how: How, t: Task, flag: Any) -> int:
     """The guess the kernel's walk plays at the root of subtree ``t``: the rule's scan
     over the guesses the walk scans there (one per symmetry class of the history)."""
     guesses = game.guesses
-    if symmetry and not candidates_only:
+    if how.symmetry and not how.candidates_only:
         guesses = _symmetry.canonical_guesses(game.kernel, game.guesses, t.history, flag)
-    blanks = symmetry and game.guesses.size == game.size
     g = _walk.choose(
         game.kernel,
         guesses,
         t.cands,
-        how.kind,
-        candidates_only,
-        game.secrets_are_guesses,
-        1,
-        blanks,
-        flag,
+        how.strategy.kind,
+        cands_only=how.candidates_only,
+        shortcut_ok=game.secrets_are_guesses,
+        threads=1,
+        blanks=how.blanks(game),
+        stop=flag,
     )
     if flag.value != _core.STOP_NONE or g < 0:  # stopped part-way: the guess is void
         raise Stopped("the scan was stopped")

@@ -2,14 +2,14 @@
 
 The plan (:class:`AnalysisPlan`) starts from the opening alone and cuts the strategy tree
 as it goes: a node whose guess takes a large scan (its guesses times its candidates) is
-chosen by **scan units**, one per block of its guesses (:func:`scan_unit`: the block's
+chosen by **scan units**, one per block of its guesses (:func:`~mastermind.analysis.unit_work.scan_unit`: the block's
 best guess by the strategy's choice rule, with its key), the node's guess being the best
 of the blocks' bests by the same rule (a total order: best key, then a candidate, then
 the smallest index), so exactly the guess the in-process walk plays there; a small scan
 is made on the client at once.  The node's parts become nodes again (the top two levels,
 as :func:`mastermind.analysis.walk.expand_top` expands them; deeper, a part whose scan
 would be longer than one block) or subtrees, walked by the kernel on a worker
-(:func:`walk_unit`), small ones grouped so that a unit carries at least
+(:func:`~mastermind.analysis.unit_work.walk_unit`), small ones grouped so that a unit carries at least
 ``max(64, secrets / 512)`` candidates.  So the client's top levels run on the workers,
 in parallel, and no unit scans more than about one block of pairs at its first node.
 
@@ -41,24 +41,18 @@ from ..rules import Strategy
 from ..stopping import new_flag, stopped
 from ..strategy_tree import Node, split_by_score
 from . import _scan, _walk
-from .unit_work import SPLIT_MIN, UNIT_FLOOR, child_groups, merge_split, scan_unit, walk_unit
-from .walk import EXPAND_MIN, Task, graft
+from .splits import UNIT_FLOOR, child_groups, merge_split
+from .walk import EXPAND_MIN, How, Task, graft
 
 __all__ = [
     "CLIENT_PAIRS",
     "SCAN_BLOCK",
     "SCAN_BLOCKS",
-    "SPLIT_MIN",
-    "UNIT_FLOOR",
     "UNITS_TARGET",
     "AnalysisPlan",
     "checkpoint_params",
-    "child_groups",
-    "merge_split",
     "plan_units",
     "scan_block",
-    "scan_unit",
-    "walk_unit",
 ]
 
 UNITS_TARGET = 512
@@ -92,8 +86,9 @@ ones are scan units."""
 def checkpoint_params(
     game: Any,
     strategy: Strategy,
-    candidates_only: bool,
     g0: int,
+    *,
+    candidates_only: bool,
     tree: bool,
     symmetry: bool,
     plain: bool,
@@ -153,34 +148,23 @@ class AnalysisPlan:
 
     kind = "analyze"
 
-    def __init__(
-        self,
-        game: Any,
-        g0: int,
-        strategy: Strategy,
-        candidates_only: bool,
-        tree: bool,
-        symmetry: bool,
-        plain: bool,
-        flag: Any = None,
-    ):
+    def __init__(self, game: Any, g0: int, how: How, flag: Any = None):
         t0 = time.perf_counter()
         self.game = game
-        self.how = strategy
-        self.candidates_only = bool(candidates_only)
-        self.tree = bool(tree)
-        self.symmetry = bool(symmetry)
-        self.plain = bool(plain)
+        self.how = how._replace(threads=1)  # (the client's scans, and each unit: one thread)
+        self.candidates_only = bool(how.candidates_only)
+        self.tree = bool(how.tree)
+        self.symmetry = bool(how.symmetry)
+        self.plain = bool(how.plain)
         self.flag = flag if flag is not None else new_flag()
         self.secrets = int(game.secrets.size)
         self.dist: dict[int, int] = {}
-        self.root: Optional[Node] = Node(int(g0), self.secrets) if tree else None
-        self.blanks = self.symmetry and game.guesses.size == game.size
+        self.root: Optional[Node] = Node(int(g0), self.secrets) if how.tree else None
         self.block = scan_block(game)
         # scans by units only for the kinds that scan, never in the plain reference walk
-        self.cut = not self.plain and strategy.kind != _core.VAL_FIRST
+        self.cut = not self.plain and how.strategy.kind != _core.VAL_FIRST
         self.base: dict[str, Any] = {
-            "strategy": strategy.value,
+            "strategy": how.strategy.value,
             "candidates_only": self.candidates_only,
             "tree": self.tree,
             "symmetry": self.symmetry,
@@ -258,12 +242,12 @@ class AnalysisPlan:
                     self.game.kernel,
                     glist,
                     task.cands,
-                    self.how.kind,
-                    self.candidates_only,
-                    self.game.secrets_are_guesses,
-                    1,
-                    self.blanks,
-                    self.flag,
+                    self.how.strategy.kind,
+                    cands_only=self.candidates_only,
+                    shortcut_ok=self.game.secrets_are_guesses,
+                    threads=1,
+                    blanks=self.how.blanks(self.game),
+                    stop=self.flag,
                 )
             )
             stopped(self.flag)  # a deadline leaves choose's answer partial
@@ -275,7 +259,7 @@ class AnalysisPlan:
         self._nodes[path] = _Pending(task, path, slots, glist, cuts)
         for b, (lo, hi) in enumerate(cuts):
             args = {
-                "strategy": self.how.value,
+                "strategy": self.how.strategy.value,
                 "candidates_only": self.candidates_only,
                 "symmetry": self.symmetry,
                 "history": np.ascontiguousarray(task.history, dtype=np.int32),
@@ -405,13 +389,13 @@ class AnalysisPlan:
         if not (i < block.size and int(block[i]) == g):
             return False
         _, key, cand = _scan.best_guess(
-            self.game.kernel, np.array([g], dtype=np.int32), pend.task.cands, self.how.kind
+            self.game.kernel, np.array([g], dtype=np.int32), pend.task.cands, self.how.strategy.kind
         )
         return int(key) == int(result["key"]) and int(cand) == int(result["cand"])
 
     # ------------------------------------------------------------ splits
     def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
-        """The sub-units of a split (:func:`walk_unit` past its budget): the subtrees it
+        """The sub-units of a split (:func:`~mastermind.analysis.unit_work.walk_unit` past its budget): the subtrees it
         had not walked (:func:`child_groups`: below a node it played, neighbours grouped
         up to :data:`UNIT_FLOOR` candidates; one each otherwise), keyed ``PARENT/I`` (I
         the place of its first subtree among the split's subtrees)."""

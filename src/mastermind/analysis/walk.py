@@ -26,6 +26,7 @@ from .strategies import Strategy, choose_guess, first_guess
 
 __all__ = [
     "EXPAND_MIN",
+    "How",
     "Task",
     "Top",
     "expand_top",
@@ -36,20 +37,40 @@ __all__ = [
 ]
 
 
+class How(NamedTuple):
+    """How an analysis plays, beside its game and opening: the strategy, the guess pool
+    (``candidates_only``), whether it builds the tree, scans one guess per symmetry
+    class (``symmetry``, never with ``plain``) or scores every guess in full (``plain``),
+    and the threads it may use."""
+
+    strategy: Strategy
+    candidates_only: bool = False
+    tree: bool = False
+    symmetry: bool = False
+    plain: bool = False
+    threads: int = 1
+
+    def blanks(self, game: Game) -> bool:
+        """Whether colours absent from every candidate may be scanned as one (symmetry
+        over a guess set of every code)."""
+        return self.symmetry and game.guesses.size == game.size
+
+
 def resolve_first(
     game: Game,
     strategy: Strategy,
-    candidates_only: bool,
     first: Optional[CodeLike],
+    *,
+    candidates_only: bool,
     plain: bool = False,
 ) -> int:
     """The opening: ``first`` checked (a candidate when only candidates may be played),
     or the one the rule chooses (over the symmetry classes; with ``plain``, by the full
     scan)."""
     if first is None and plain:  # the full scan, not the symmetry classes
-        return choose_guess(game, game.secrets, strategy, candidates_only)
+        return choose_guess(game, game.secrets, strategy, candidates_only=candidates_only)
     if first is None:
-        return first_guess(game, strategy, candidates_only)
+        return first_guess(game, strategy, candidates_only=candidates_only)
     g = game.guess(first)
     if candidates_only and not game.is_secret(g):
         raise ArgumentError(
@@ -79,33 +100,22 @@ class Top:
     tasks: list[Task]
 
 
-def expand_top(
-    game: Game,
-    strategy: Strategy,
-    candidates_only: bool,
-    g0: int,
-    tree: bool,
-    use_symmetry: bool,
-    plain: bool,
-    threads: int,
-    flag: Any,
-) -> Top:
+def expand_top(game: Game, how: How, g0: int, flag: Any) -> Top:
     """The top two levels of the strategy tree, expanded here (their large scans shared
-    by ``threads`` threads); the independent subtrees below them, largest first."""
+    by the threads of ``how``); the independent subtrees below them, largest first."""
     kernel = game.kernel
     total = int(game.secrets.size)
-    blanks = use_symmetry and game.guesses.size == game.size
     dist: dict[int, int] = {}
-    root = Node(g0, total) if tree else None
+    root = Node(g0, total) if how.tree else None
     tasks: list[Task] = []
     h1 = np.array([g0], dtype=np.int32)
     level2 = (
         run_stoppable(lambda f: _symmetry.canonical_guesses(kernel, game.guesses, h1, f), flag)
-        if use_symmetry and not candidates_only
+        if how.symmetry and not how.candidates_only
         else game.guesses
     )
     stopped(flag)
-    expand_min = EXPAND_MIN if not plain else total + 1
+    expand_min = EXPAND_MIN if not how.plain else total + 1
     for s1, part in split_by_score(game, g0, game.secrets):
         if s1 == game.win_slot:
             dist[1] = dist.get(1, 0) + 1
@@ -115,23 +125,13 @@ def expand_top(
             continue
         g2 = int(
             run_stoppable(
-                partial(
-                    _walk.choose,
-                    kernel,
-                    level2,
-                    part,
-                    strategy.kind,
-                    candidates_only,
-                    game.secrets_are_guesses,
-                    threads,
-                    blanks,
-                ),
+                partial(_choose, game, how, level2, part),
                 flag,
                 inline=level2.size * part.size < INLINE_PAIRS,
             )
         )
         stopped(flag)  # a deadline leaves choose's answer partial: not the rule's guess
-        node = Node(g2, int(part.size)) if tree else None
+        node = Node(g2, int(part.size)) if how.tree else None
         if root is not None:
             root.children[game.slots[s1]] = node  # type: ignore[assignment]
         h2 = np.array([g0, g2], dtype=np.int32)
@@ -144,23 +144,35 @@ def expand_top(
     return Top(dist, root, [tasks[i] for i in order])
 
 
+def _choose(game: Game, how: How, guesses: np.ndarray, cands: np.ndarray, flag: Any) -> int:
+    """The kernel's walk's guess at a node (every thread of ``how``)."""
+    return _walk.choose(
+        game.kernel,
+        guesses,
+        cands,
+        how.strategy.kind,
+        cands_only=how.candidates_only,
+        shortcut_ok=game.secrets_are_guesses,
+        threads=how.threads,
+        blanks=how.blanks(game),
+        stop=flag,
+    )
+
+
 def walk_tasks(
     game: Game,
-    strategy: Strategy,
-    candidates_only: bool,
-    tree: bool,
-    use_symmetry: bool,
-    plain: bool,
-    threads: int,
+    how: How,
     sel: list[Task],
-    counter: Optional[np.ndarray],
     flag: Any,
+    *,
+    counter: Optional[np.ndarray] = None,
     lists: Optional[tuple] = None,
     first: int = 0,
 ) -> tuple[np.ndarray, Optional[list]]:
-    """The kernel's walk of the subtrees ``sel`` (in that order, one per thread): their
-    distributions, one row each, and their records (or None).  Each subtree's answer
-    depends on it alone, never on the threads or on the other subtrees.
+    """The kernel's walk of the subtrees ``sel`` (in that order, one per thread of
+    ``how``): their distributions, one row each, and their records (or None).  Each
+    subtree's answer depends on it alone, never on the threads or on the other subtrees;
+    ``counter[0]`` counts the secrets found so far.
 
     ``lists``: the guess lists (:func:`guess_lists`) of a longer list of subtrees, of
     which ``sel`` starts at place ``first`` (computed once when the list is walked in
@@ -173,11 +185,8 @@ def walk_tasks(
     for row, t in enumerate(sel):
         histories[row, : t.history.size] = t.history
     hlens = np.array([t.history.size for t in sel], dtype=np.int32)
-    blanks = use_symmetry and game.guesses.size == game.size
     if lists is None:
-        glists, goffsets, task_glist = guess_lists(
-            game, sel, use_symmetry and not candidates_only, flag
-        )
+        glists, goffsets, task_glist = guess_lists(game, how, sel, flag)
     else:
         glists, goffsets, task_glist = lists
         if task_glist is not None:
@@ -191,14 +200,14 @@ def walk_tasks(
         depths,
         histories,
         hlens,
-        strategy.kind,
-        cands_only=candidates_only,
+        how.strategy.kind,
+        cands_only=how.candidates_only,
         shortcut_ok=game.secrets_are_guesses,
-        record=tree,
-        symmetry=use_symmetry,
-        blanks=blanks,
-        threads=threads,
-        plain=plain,
+        record=how.tree,
+        symmetry=how.symmetry,
+        blanks=how.blanks(game),
+        threads=how.threads,
+        plain=how.plain,
         glists=glists,
         goffsets=goffsets,
         task_glist=task_glist,
@@ -224,11 +233,12 @@ EXPAND_MIN = 64  # parts this small are walked whole by one thread
 
 
 def guess_lists(
-    game: Game, tasks: list[Task], symmetric: bool, flag: Any
+    game: Game, how: How, tasks: list[Task], flag: Any
 ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
     """The canonical guesses of each distinct history among ``tasks``, computed once:
-    (concatenated lists, offsets, list number of every task); Nones without symmetry."""
-    if not symmetric:
+    (concatenated lists, offsets, list number of every task); Nones without symmetry (or
+    when only candidates are played: the walk scans them)."""
+    if not how.symmetry or how.candidates_only:
         return None, None, None
     index: dict[bytes, int] = {}
     lists: list[np.ndarray] = []

@@ -62,9 +62,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..analysis.exhaustive import analyze
-    from ..checks import threads
-
     if args.tree and not args.json:
         raise UsageError(
             "--tree adds the strategy tree to the JSON output: give --json too "
@@ -75,42 +72,54 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     check_files(args, **{"--plot": args.plot})
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
-        game = make_game(args)
-        check_first(args, game)
-        if args.scheduler is None:
-            long_run_note(
-                f"{game.name} {args.strategy}", int(game.secrets.size), threads(args.jobs)
-            )
-        bar = ProgressBar(
-            f"{game.name} {args.strategy}",
-            enabled=False if args.no_progress else None,
-            unit="units" if uses_units(args) else "secrets",
-        )
-        try:
-            with unit_errors(args):
-                result = analyze(
-                    game,
-                    args.strategy,
-                    candidates_only=args.candidates_only,
-                    first=args.first,
-                    tree=args.tree,
-                    jobs=args.jobs,
-                    progress=bar,
-                    scheduler=args.scheduler,
-                    checkpoint=args.checkpoint,
-                    unit_seconds=unit_seconds(args),
-                )
-        finally:
-            bar.close()
+        result = _analysis(args)
         if plot is not None:
             plot.save_plot(result)
     if args.json:
         json.dump(result.to_json(), out)
         out.write("\n")
-        return EXIT_OK
-    if wants_colour(out):
+    elif wants_colour(out):
         _table(result, out)
-        return EXIT_OK
+    else:
+        _text(args, result, out)
+    return EXIT_OK
+
+
+def _analysis(args: argparse.Namespace) -> "Analysis":
+    """The analysis the options ask for, with its progress bar."""
+    from ..analysis.exhaustive import analyze
+    from ..checks import threads
+
+    game = make_game(args)
+    check_first(args, game)
+    if args.scheduler is None:
+        long_run_note(f"{game.name} {args.strategy}", int(game.secrets.size), threads(args.jobs))
+    bar = ProgressBar(
+        f"{game.name} {args.strategy}",
+        enabled=False if args.no_progress else None,
+        unit="units" if uses_units(args) else "secrets",
+    )
+    try:
+        with unit_errors(args):
+            return analyze(
+                game,
+                args.strategy,
+                candidates_only=args.candidates_only,
+                first=args.first,
+                tree=args.tree,
+                jobs=args.jobs,
+                progress=bar,
+                scheduler=args.scheduler,
+                checkpoint=args.checkpoint,
+                unit_seconds=unit_seconds(args),
+            )
+    finally:
+        bar.close()
+
+
+def _text(args: argparse.Namespace, result: "Analysis", out: TextIO) -> None:
+    """The distribution as plain text."""
+    game = result.game
     pool = "candidates only" if args.candidates_only else "all guesses allowed"
     out.write(
         f"{game.name} {result.strategy}, {pool}, first guess "
@@ -127,7 +136,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     )
     if result.units is not None:
         out.write(f"{units_text(result.units, result.units_resumed)}\n")
-    return EXIT_OK
 
 
 def _table(result: "Analysis", out: TextIO) -> None:

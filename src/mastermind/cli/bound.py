@@ -112,7 +112,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if args.certificate is not None:
             from ..worstcase.certify import check_certifiable
 
-            check_certifiable(game, args.candidates_only, args.certificate)
+            check_certifiable(game, candidates_only=args.candidates_only, path=args.certificate)
         left = (
             None
             if args.time_limit is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..rules import Strategy
 from .common import EXIT_OK, game_options, jobs_option, make_game, output_options
@@ -35,51 +35,65 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if s is not Strategy.FIRST_CANDIDATE
     }
     if args.json:
-        json.dump(
-            {
-                "pegs": game.n,
-                "colours": game.k,
-                "variant": game.variant.value,
-                "secrets": int(game.secrets.size),
-                "classes": [
-                    {
-                        "guess": r.code,
-                        "max_part": r.values.max_part,
-                        "entropy": r.values.entropy,
-                        "expected_size": r.values.expected_size,
-                        "parts": r.values.parts,
-                        "table": list(r.table),
-                    }
-                    for r in rows
-                ],
-                "openings": openings,
-            },
-            out,
-        )
-        out.write("\n")
-        return EXIT_OK
-    if wants_colour(out):
-        look = Pegs(game, out)
-        cells: list[list[Cell]] = [
-            [
-                look.code(r.guess),
-                str(r.values.max_part),
-                f"{r.values.entropy:.3f}",
-                f"{r.values.expected_size:.1f}",
-                str(r.values.parts),
-                ", ".join(s for s, c in openings.items() if c == r.code),
-            ]
-            for r in rows
+        _json(game, rows, openings, out)
+    elif wants_colour(out):
+        _table(game, rows, openings, out)
+    else:
+        _text(game, rows, openings, out)
+    return EXIT_OK
+
+
+def _json(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
+    """The classes and openings as one JSON object."""
+    classes = [
+        {
+            "guess": r.code,
+            "max_part": r.values.max_part,
+            "entropy": r.values.entropy,
+            "expected_size": r.values.expected_size,
+            "parts": r.values.parts,
+            "table": list(r.table),
+        }
+        for r in rows
+    ]
+    doc = {
+        "pegs": game.n,
+        "colours": game.k,
+        "variant": game.variant.value,
+        "secrets": int(game.secrets.size),
+        "classes": classes,
+        "openings": openings,
+    }
+    json.dump(doc, out)
+    out.write("\n")
+
+
+def _table(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
+    """The classes as a colour table, the guesses as pegs."""
+    look = Pegs(game, out)
+    cells: list[list[Cell]] = [
+        [
+            look.code(r.guess),
+            str(r.values.max_part),
+            f"{r.values.entropy:.3f}",
+            f"{r.values.expected_size:.1f}",
+            str(r.values.parts),
+            ", ".join(s for s, c in openings.items() if c == r.code),
         ]
-        print_table(
-            out,
-            ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],
-            cells,
-            numeric={"max part", "entropy", "exp. size", "parts"},
-            title=f"{game.name}: first-guess classes over {game.secrets.size} secrets",
-            legend=look.legend(),
-        )
-        return EXIT_OK
+        for r in rows
+    ]
+    print_table(
+        out,
+        ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],
+        cells,
+        numeric={"max part", "entropy", "exp. size", "parts"},
+        title=f"{game.name}: first-guess classes over {game.secrets.size} secrets",
+        legend=look.legend(),
+    )
+
+
+def _text(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
+    """The classes as plain text."""
     width = max(5, game.n if game.k <= 9 else 3 * game.n)
     out.write(f"{game.name}: first-guess classes over {game.secrets.size} secrets\n\n")
     out.write(
@@ -92,4 +106,3 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             f"{r.code:<{width}}  {r.values.max_part:8d}  {r.values.entropy:7.3f}  "
             f"{r.values.expected_size:9.1f}  {r.values.parts:5d}  {by}\n"
         )
-    return EXIT_OK

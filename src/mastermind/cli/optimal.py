@@ -55,29 +55,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "'mastermind optimal --variant bulls-and-cows -k 10 --tree bc.json'."
     )
     game_options(p)
-    s = p.add_argument_group("strategy")
-    s.add_argument(
-        "--max-guesses",
-        type=integer,
-        default=None,
-        metavar="D",
-        help="only strategies that never need more than D guesses",
-    )
-    s.add_argument(
-        "--candidates-only",
-        action="store_true",
-        help="guess only codes that can still be the secret",
-    )
-    s.add_argument("--first", metavar="CODE", help="the opening guess, e.g. 1122")
-    s.add_argument(
-        "--after",
-        action="append",
-        default=[],
-        metavar="GUESS=SCORE",
-        help="a guess already played and its score, e.g. --after 1122=BW (or "
-        "1122=1,1); repeat it for each guess: the optimum from that position, "
-        "over the secrets left",
-    )
+    _strategy_options(p)
     output_options(p)
     p.add_argument(
         "--tree",
@@ -104,6 +82,33 @@ def configure(p: argparse.ArgumentParser) -> None:
     unit_seconds_option(p)
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
+
+
+def _strategy_options(p: argparse.ArgumentParser) -> None:
+    """What kind of strategy, and from which position."""
+    s = p.add_argument_group("strategy")
+    s.add_argument(
+        "--max-guesses",
+        type=integer,
+        default=None,
+        metavar="D",
+        help="only strategies that never need more than D guesses",
+    )
+    s.add_argument(
+        "--candidates-only",
+        action="store_true",
+        help="guess only codes that can still be the secret",
+    )
+    s.add_argument("--first", metavar="CODE", help="the opening guess, e.g. 1122")
+    s.add_argument(
+        "--after",
+        action="append",
+        default=[],
+        metavar="GUESS=SCORE",
+        help="a guess already played and its score, e.g. --after 1122=BW (or "
+        "1122=1,1); repeat it for each guess: the optimum from that position, "
+        "over the secrets left",
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

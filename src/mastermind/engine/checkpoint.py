@@ -198,7 +198,7 @@ class Checkpoint:
         self._dirty = False
         self._committed = time.monotonic()
 
-    def flush(self, due_only: bool = False) -> None:
+    def flush(self, *, due_only: bool = False) -> None:
         """Commit the rows recorded since the last commit (with ``due_only``, only once
         ``commit_seconds`` have passed since it)."""
         if not self._dirty:

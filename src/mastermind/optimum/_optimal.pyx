@@ -518,7 +518,7 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     return _node_answer(o, &nd, out, h, tag)
 
 
-def root_order(Kernel kernel, guesses, cands, history, bint cands_only, bint symmetry,
+def root_order(Kernel kernel, guesses, cands, history, *, bint cands_only, bint symmetry,
                bint blanks, int max_guesses=0, int64_t limit=0):
     """The guesses the optimal search explores first at the root of ``cands``, in the
     order it tries them, with their bounds, made by the very code the search runs there
@@ -658,7 +658,7 @@ cdef class Optimizer:
         memset(&self.o, 0, sizeof(OData))
         self.rebuild_seconds = -1.0
 
-    def __init__(self, Kernel kernel, guesses, bint cands_only, bint symmetry, bint blanks,
+    def __init__(self, Kernel kernel, guesses, *, bint cands_only, bint symmetry, bint blanks,
                  Py_ssize_t mem_limit, int threads=1):
         cdef const int32_t[::1] gv = kernel.rows(guesses)
         self.kernel = kernel

@@ -175,7 +175,7 @@ class Bounder:
         self.exact_max = exact_max
         self.exact_seconds = exact_seconds
         self.blanks = bool(game.symmetric and game.guesses.size == game.size)
-        self.search = new_optimizer(game, False, memory, 1)
+        self.search = new_optimizer(game, candidates_only=False, memory=memory, threads=1)
         self.known: dict[tuple[bytes, int], int] = {}
         self.solved: dict[bytes, tuple[int, bool]] = {}
         self.scans = 0
@@ -198,10 +198,10 @@ class Bounder:
                 self.game.guesses,
                 cands,
                 _codes(hist),
-                False,
-                self.game.symmetric,
-                self.blanks,
-                0,
+                cands_only=False,
+                symmetry=self.game.symmetric,
+                blanks=self.blanks,
+                max_guesses=0,
             )
         except ValueError:  # too few codes for the scan: solved exactly instead
             return None
@@ -256,6 +256,7 @@ class Bounder:
         hist: list[int],
         d: int,
         b: Optional[int] = None,
+        *,
         keep: bool = True,
     ) -> tuple[int, str, list[GuessBound]]:
         """B(S, d), how, and at d >= 1 (with ``keep``) every guess with its bound."""

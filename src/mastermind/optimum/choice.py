@@ -37,7 +37,7 @@ class Opening:
     """One guess at a set: its place in the order, its parts (worked out when first
     needed) and their answers so far."""
 
-    def __init__(self, guess: int, lb: int, key2: int, notcand: bool, m: int):
+    def __init__(self, guess: int, lb: int, key2: int, *, notcand: bool, m: int):
         self.guess = guess
         self.lb = lb  # the search's bound: m + the parts' estimates
         self.order = (lb, key2, notcand, guess)
@@ -71,6 +71,7 @@ class Opening:
 def root_order(
     game: Any,
     cands: np.ndarray,
+    *,
     candidates_only: bool,
     dl: int,
     max_guesses: int = 0,
@@ -84,13 +85,24 @@ def root_order(
     bound is below ``limit`` when one is given), and the estimate of a part of each size
     (``dl`` guesses left at the set)."""
     return from_scan(
-        game, cands, dl, *scanned(game, cands, candidates_only, max_guesses, history, limit)
+        game,
+        cands,
+        dl,
+        *scanned(
+            game,
+            cands,
+            candidates_only=candidates_only,
+            max_guesses=max_guesses,
+            history=history,
+            limit=limit,
+        ),
     )
 
 
 def scanned(
     game: Any,
     cands: np.ndarray,
+    *,
     candidates_only: bool,
     max_guesses: int = 0,
     history: Optional[np.ndarray] = None,
@@ -104,11 +116,11 @@ def scanned(
         game.guesses,
         cands,
         np.ascontiguousarray(hist, dtype=np.int32),
-        candidates_only,
-        game.symmetric,
-        blanks,
-        max_guesses,
-        limit,
+        cands_only=candidates_only,
+        symmetry=game.symmetric,
+        blanks=blanks,
+        max_guesses=max_guesses,
+        limit=limit,
     )
     return guesses, bounds, key2, notcand, int(bnode)
 
@@ -128,7 +140,7 @@ def from_scan(
     m = int(cands.size)
     estt = est_table(m, int(bnode), dl - 1)
     openings = [
-        Opening(int(g), int(lb), int(k2), bool(nc), m)
+        Opening(int(g), int(lb), int(k2), notcand=bool(nc), m=m)
         for g, lb, k2, nc in zip(
             np.asarray(guesses).tolist(),
             np.asarray(bounds).tolist(),

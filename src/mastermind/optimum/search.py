@@ -9,20 +9,17 @@ both build on these.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from ..analysis.exhaustive import analyze
 from ..rules import Strategy
-from ..stopping import TimeLimitReached
 from ..strategy_tree import Node, build_tree, in_score_order
 from . import _optimal
 
-__all__ = ["SEEDS", "Answer", "Optimum", "fallback_strategy", "new_optimizer", "optimum_from"]
+__all__ = ["SEEDS", "Answer", "Optimum", "new_optimizer", "optimum_from"]
 
 #: the one-step strategies whose trees give the search its first upper bound
 SEEDS = (Strategy.ENTROPY, Strategy.EXPECTED_SIZE, Strategy.PARTS, Strategy.MINMAX)
@@ -40,17 +37,17 @@ class Answer(NamedTuple):
     recs: Optional[np.ndarray]
 
 
-def new_optimizer(game: Any, candidates_only: bool, memory: int, threads: int) -> Any:
+def new_optimizer(game: Any, *, candidates_only: bool, memory: int, threads: int) -> Any:
     """The kernel's optimal search over ``game`` (its symmetry, and absent colours merged
     when every code may be guessed), a memo of ``memory`` bytes, on ``threads`` threads."""
     return _optimal.Optimizer(
         game.kernel,
         game.guesses,
-        candidates_only,
-        game.symmetric,
-        game.symmetric and game.guesses.size == game.size,
-        int(memory),
-        threads,
+        cands_only=candidates_only,
+        symmetry=game.symmetric,
+        blanks=game.symmetric and game.guesses.size == game.size,
+        mem_limit=int(memory),
+        threads=threads,
     )
 
 
@@ -123,7 +120,7 @@ class Optimum:
             return f"{head}: the least possible"
         return f"{head}: the least is between {self.lower} and {self.total} ({self.status})"
 
-    def to_json(self, tree: bool = False) -> dict[str, Any]:
+    def to_json(self, *, tree: bool = False) -> dict[str, Any]:
         game = self.game
         avg = self.average
         out: dict[str, Any] = {
@@ -159,38 +156,6 @@ class Optimum:
         return out
 
 
-def fallback_strategy(
-    game: Any,
-    candidates_only: bool,
-    max_guesses: Optional[int],
-    g0: Optional[int],
-    limit: Optional[float],
-    threads: int,
-) -> Any:
-    """The best one-step strategy within the constraints (an analysis with its tree), or
-    None when none of them keeps within ``max_guesses``."""
-    start = time.perf_counter()
-    best = None
-    for strategy in SEEDS:
-        left = None if limit is None else limit - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            raise TimeLimitReached("the time limit was reached")
-        a = analyze(
-            game,
-            strategy,
-            candidates_only=candidates_only,
-            first=g0,
-            tree=True,
-            jobs=threads,
-            time_limit=left,
-        )
-        if max_guesses is not None and a.max > max_guesses:
-            continue
-        if best is None or a.total < best.total:
-            best = a
-    return best
-
-
 def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
     """A lower bound of any strategy's total over ``secrets`` codes, known without a
     search: the kernel's complete-tree estimate (no guess splits a set into more parts
@@ -206,6 +171,7 @@ def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
 
 def optimum_from(
     game: Any,
+    *,
     candidates_only: bool,
     max_guesses: Optional[int],
     g0: Optional[int],

@@ -26,12 +26,13 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import checks
+from ..analysis.exhaustive import analyze
 from ..engine.run import open_run, wants_engine
 from ..game import CodeLike
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES, UNIT_SECONDS
 from ..stopping import TimeLimitReached, new_flag, run_stoppable
-from .search import Answer, Optimum, fallback_strategy, new_optimizer, optimum_from
+from .search import SEEDS, Answer, Optimum, new_optimizer, optimum_from
 from .units import checkpoint_params, plan_optimal
 
 __all__ = ["DEFAULT_MEMORY", "Optimum", "optimal"]
@@ -94,7 +95,15 @@ def optimal(
         depends on it, nor on the three before.
     """
     q = _question(
-        game, max_guesses, candidates_only, first, history, jobs, time_limit, progress, memory
+        game,
+        max_guesses,
+        candidates_only=candidates_only,
+        first=first,
+        history=history,
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        memory=memory,
     )
     budget = checks.unit_seconds(unit_seconds)
     if wants_engine(scheduler, client, checkpoint):
@@ -115,6 +124,7 @@ class _Question:
         self,
         game: Any,
         max_guesses: Optional[int],
+        *,
         candidates_only: bool,
         g0: Optional[int],
         played: list[tuple[int, int]],
@@ -145,6 +155,7 @@ class _Question:
 def _question(
     game: Any,
     max_guesses: Any,
+    *,
     candidates_only: bool,
     first: Any,
     history: Iterable[tuple[CodeLike, Any]],
@@ -173,14 +184,14 @@ def _question(
     return _Question(
         game,
         None if max_guesses is None else int(max_guesses),
-        candidates_only,
-        g0,
-        played,
-        cands,
-        limit,
-        threads,
-        progress,
-        memory,
+        candidates_only=candidates_only,
+        g0=g0,
+        played=played,
+        cands=cands,
+        limit=limit,
+        threads=threads,
+        progress=progress,
+        memory=memory,
     )
 
 
@@ -188,6 +199,39 @@ def _among(code: int, cands: np.ndarray) -> bool:
     """Whether ``code`` is in the sorted set ``cands``."""
     at = int(np.searchsorted(cands, code))
     return at < cands.size and int(cands[at]) == code
+
+
+def fallback_strategy(
+    game: Any,
+    *,
+    candidates_only: bool,
+    max_guesses: Optional[int],
+    g0: Optional[int],
+    limit: Optional[float],
+    threads: int,
+) -> Any:
+    """The best one-step strategy within the constraints (an analysis with its tree), or
+    None when none of them keeps within ``max_guesses``."""
+    start = time.perf_counter()
+    best = None
+    for strategy in SEEDS:
+        left = None if limit is None else limit - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            raise TimeLimitReached("the time limit was reached")
+        a = analyze(
+            game,
+            strategy,
+            candidates_only=candidates_only,
+            first=g0,
+            tree=True,
+            jobs=threads,
+            time_limit=left,
+        )
+        if max_guesses is not None and a.max > max_guesses:
+            continue
+        if best is None or a.total < best.total:
+            best = a
+    return best
 
 
 def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
@@ -198,7 +242,12 @@ def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
         return None, "exact"
     try:
         return fallback_strategy(
-            game, q.candidates_only, q.max_guesses, q.g0, q.limit, q.threads
+            game,
+            candidates_only=q.candidates_only,
+            max_guesses=q.max_guesses,
+            g0=q.g0,
+            limit=q.limit,
+            threads=q.threads,
         ), "exact"
     except TimeLimitReached:
         return None, "time-limit"
@@ -210,7 +259,9 @@ def _here(game: Any, q: _Question) -> Optimum:
     """The kernel's search in this process (on ``q.threads`` threads)."""
     seed, status = _fallback(game, q)
     flag = new_flag(q.left())
-    search = new_optimizer(game, q.candidates_only, q.memory, q.threads)
+    search = new_optimizer(
+        game, candidates_only=q.candidates_only, memory=q.memory, threads=q.threads
+    )
     hist = np.array([g for g, _ in q.played], dtype=np.int32)
     progress = q.progress
     found: Optional[Answer] = None
@@ -238,17 +289,17 @@ def _here(game: Any, q: _Question) -> Optimum:
         found = Answer(*search.last)
     return optimum_from(
         game,
-        q.candidates_only,
-        q.max_guesses,
-        q.g0,
-        seed,
-        found,
-        status,
-        flag.value == _core.STOP_DEADLINE,
-        int(search.stats["nodes"]),
-        q.elapsed(),
-        int(q.cands.size),
-        q.played,
+        candidates_only=q.candidates_only,
+        max_guesses=q.max_guesses,
+        g0=q.g0,
+        seed=seed,
+        found=found,
+        status=status,
+        deadline_passed=flag.value == _core.STOP_DEADLINE,
+        nodes=int(search.stats["nodes"]),
+        seconds=q.elapsed(),
+        secrets=int(q.cands.size),
+        history=q.played,
     )
 
 
@@ -267,7 +318,9 @@ def _as_units(
     with open_run(
         game,
         kind="optimal",
-        params=checkpoint_params(game, q.candidates_only, q.max_guesses, q.g0),
+        params=checkpoint_params(
+            game, candidates_only=q.candidates_only, max_guesses=q.max_guesses, g0=q.g0
+        ),
         scheduler=scheduler,
         client=client,
         threads=q.threads,
@@ -278,10 +331,10 @@ def _as_units(
             plan = plan_optimal(
                 game,
                 q.max_guesses,
-                q.candidates_only,
-                q.g0,
-                q.memory,
-                set() if run.store is None else run.store.keys(),
+                candidates_only=q.candidates_only,
+                g0=q.g0,
+                memory=q.memory,
+                recorded=set() if run.store is None else run.store.keys(),
             )
             try:
                 run.execute(
@@ -295,20 +348,20 @@ def _as_units(
                 status = "time-limit"
             except KeyboardInterrupt:
                 status = "interrupted"
-    found = None if plan is None else plan.answer(status == "exact")
+    found = None if plan is None else plan.answer(done=status == "exact")
     result = optimum_from(
         game,
-        q.candidates_only,
-        q.max_guesses,
-        q.g0,
-        seed,
-        found,
-        status,
-        flag.value == _core.STOP_DEADLINE,
-        0 if plan is None else plan.nodes,
-        q.elapsed(),
-        int(game.secrets.size),
-        [],
+        candidates_only=q.candidates_only,
+        max_guesses=q.max_guesses,
+        g0=q.g0,
+        seed=seed,
+        found=found,
+        status=status,
+        deadline_passed=flag.value == _core.STOP_DEADLINE,
+        nodes=0 if plan is None else plan.nodes,
+        seconds=q.elapsed(),
+        secrets=int(game.secrets.size),
+        history=[],
     )
     if plan is not None:
         result.units = run.units if status == "exact" else plan.offered

@@ -70,6 +70,7 @@ class OptimalPlan:
         openings: list[Opening],
         estt: list[int],
         dl: int,
+        *,
         limited: bool,
         candidates_only: bool,
         memory: int,
@@ -162,7 +163,7 @@ class OptimalPlan:
         history = np.array([g], dtype=np.int32)
         return self._unit(key, history, root.part(i, s), self.dl, root.limit_of(i, s))
 
-    def answer(self, done: bool) -> Answer:
+    def answer(self, *, done: bool) -> Answer:
         """The search's answer as the in-process search gives it: the chosen opening's
         tree (exact when ``done``), or no strategy, or only a lower bound."""
         o = self.chosen()
@@ -331,7 +332,10 @@ class _Split:
         out["nodes"] = self.nodes
         if out["status"] == RUN_OPTIMUM:
             played = replay_records(
-                self.plan.game, out["recs"], self.cands, bool(self.unit.args["candidates_only"])
+                self.plan.game,
+                out["recs"],
+                self.cands,
+                candidates_only=bool(self.unit.args["candidates_only"]),
             )
             if played is None or played[0] != out["value"]:  # pragma: no cover - a bug
                 raise RuntimeError(f"the tree put together for {self.unit.key} does not hold")
@@ -379,7 +383,7 @@ def optimal_unit(
     limit and below one more than the best total the stopped search had found), for
     :meth:`OptimalPlan.expand`; or, when the stopped search had proved a lower bound at
     or above the limit, that answer."""
-    search = new_optimizer(game, candidates_only, memory, 1)
+    search = new_optimizer(game, candidates_only=candidates_only, memory=memory, threads=1)
     flag = stop if stop is not None else new_flag()
     dl = int(max_guesses) or NO_LIMIT
     splits = budget is not None and cands.size > small_set(game) and dl > 2 and first < 0
@@ -399,7 +403,12 @@ def optimal_unit(
         upper = int(value) if value > 0 else INF
         cap = min(int(limit) if limit > 0 else INF, upper + 1 if upper < INF else INF)
         guesses, bounds, key2, notcand, bnode = scanned(
-            game, cands, candidates_only, int(max_guesses), history, 0 if cap >= INF else cap
+            game,
+            cands,
+            candidates_only=candidates_only,
+            max_guesses=int(max_guesses),
+            history=history,
+            limit=0 if cap >= INF else cap,
         )
         return {
             "split": 1,
@@ -429,6 +438,7 @@ class WholePlan:
         cands: np.ndarray,
         max_guesses: Optional[int],
         g0: Optional[int],
+        *,
         candidates_only: bool,
         memory: int,
         game: Any = None,
@@ -473,7 +483,7 @@ class WholePlan:
     def known(self) -> int:
         return 1
 
-    def answer(self, done: bool) -> Optional[Answer]:
+    def answer(self, *, done: bool) -> Optional[Answer]:
         """The whole search's answer, or None when it did not finish."""
         if self.result is None:
             return None
@@ -482,7 +492,7 @@ class WholePlan:
 
 
 def checkpoint_params(
-    game: Any, candidates_only: bool, max_guesses: Optional[int], g0: Optional[int]
+    game: Any, *, candidates_only: bool, max_guesses: Optional[int], g0: Optional[int]
 ) -> dict[str, Any]:
     """What an optimal search's units answer depends on, beside the game (the memory
     does not change an exact answer): its checkpoint's parameters."""
@@ -496,6 +506,7 @@ def checkpoint_params(
 def plan_optimal(
     game: Any,
     max_guesses: Optional[int],
+    *,
     candidates_only: bool,
     g0: Optional[int],
     memory: int,
@@ -506,17 +517,29 @@ def plan_optimal(
     cands = np.ascontiguousarray(game.secrets)
     dl = max_guesses or NO_LIMIT
     if cands.size <= small_set(game) or dl <= 2:
-        return WholePlan(cands, max_guesses, g0, candidates_only, memory, game)
+        return WholePlan(
+            cands, max_guesses, g0, candidates_only=candidates_only, memory=memory, game=game
+        )
     if g0 is not None:
-        o = Opening(g0, 0, 0, False, int(cands.size))
+        o = Opening(g0, 0, 0, notcand=False, m=int(cands.size))
         o.parts = [
             (s, part, 0) for s, part in split_by_score(game, g0, cands) if s != game.win_slot
         ]
         openings, estt = [o], list[int]()
     else:
-        openings, estt = root_order(game, cands, candidates_only, dl, max_guesses or 0)
+        openings, estt = root_order(
+            game, cands, candidates_only=candidates_only, dl=dl, max_guesses=max_guesses or 0
+        )
     return OptimalPlan(
-        openings, estt, dl, bool(max_guesses), candidates_only, memory, recorded, game, cands
+        openings,
+        estt,
+        dl,
+        limited=bool(max_guesses),
+        candidates_only=candidates_only,
+        memory=memory,
+        recorded=recorded,
+        game=game,
+        cands=cands,
     )
 
 
@@ -536,7 +559,9 @@ def valid_answer(game: Any, unit: Unit, result: dict[str, Any]) -> bool:
     first = int(args.get("first", -1))
     if first >= 0 and (recs.ndim != 2 or recs.shape[0] == 0 or int(recs[0, 2]) != first):
         return False
-    played = replay_records(game, recs, args["cands"], bool(args["candidates_only"]))
+    played = replay_records(
+        game, recs, args["cands"], candidates_only=bool(args["candidates_only"])
+    )
     if played is None or played[0] != value:
         return False
     return not args["max_guesses"] or played[1] <= int(args["max_guesses"])

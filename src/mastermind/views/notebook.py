@@ -92,7 +92,7 @@ def _table(
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def _pool(candidates_only: bool) -> str:
+def _pool(*, candidates_only: bool) -> str:
     return "candidates only" if candidates_only else "all codes"
 
 
@@ -111,7 +111,7 @@ def analysis_html(a: Any) -> str:
         for d, c in sorted(a.distribution.items())
     ]
     head = (
-        f"<p><b>{escape(game.name)} {escape(str(a.strategy))}</b>, {_pool(a.candidates_only)}, "
+        f"<p><b>{escape(game.name)} {escape(str(a.strategy))}</b>, {_pool(candidates_only=a.candidates_only)}, "
         f"first guess {code_html(game, a.first_guess)}</p>"
         f"<p>{a.secrets:,} secrets: total {a.total}, average {average_text(avg)}, "
         f"max {a.max}</p>"
@@ -171,7 +171,7 @@ def worst_case_html(w: Any) -> str:
     searches run."""
     value = str(w.upper) if w.exact else f"{w.lower}..{w.upper}"
     head = (
-        f"<p><b>{escape(w.game.name)}</b>, {_pool(w.candidates_only)}: worst case "
+        f"<p><b>{escape(w.game.name)}</b>, {_pool(candidates_only=w.candidates_only)}: worst case "
         f"<b>{value}</b> ({escape(w.status)})</p>"
         f"<p>{escape(w.summary())}</p>"
         f"<p>lower bound by {escape(w.lower_proof)}, upper bound by "

@@ -82,7 +82,7 @@ def _colour(strategy: str, seen: dict[str, str]) -> str:
 
 
 def _bars(
-    ax: Any, series: Sequence[tuple[str, dict[int, int], str, Optional[str]]], labels: bool
+    ax: Any, series: Sequence[tuple[str, dict[int, int], str, Optional[str]]], *, labels: bool
 ) -> None:
     """Grouped bars: for each number of guesses, one bar per series."""
     longest = max(max(dist) for _, dist, _, _ in series)

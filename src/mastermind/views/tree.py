@@ -218,14 +218,14 @@ def replay_distribution(data: dict[str, Any], game: Any) -> dict[int, int]:
 
 
 # ---------------------------------------------------------------------- text
-def to_text(result: Analysis, max_depth: Optional[int] = None, header: bool = True) -> str:
+def to_text(result: Analysis, max_depth: Optional[int] = None, *, header: bool = True) -> str:
     """A printable cheat sheet: the guess to play, then under it each answer and what to
     play next, indented by depth.  ``max_depth`` cuts the sheet after that many guesses
     (``...`` marks what is left out)."""
-    return "\n".join(_text_lines(result, max_depth, header))
+    return "\n".join(_text_lines(result, max_depth, header=header))
 
 
-def _text_lines(result: Analysis, max_depth: Optional[int], header: bool) -> Iterator[str]:
+def _text_lines(result: Analysis, max_depth: Optional[int], *, header: bool) -> Iterator[str]:
     game = result.game
     texts = _texts(game)
     win = game.slots[game.win_slot]

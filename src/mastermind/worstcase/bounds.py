@@ -189,25 +189,27 @@ def solution_exists(
         return _exists_as_units(
             game,
             d,
-            witness,
-            candidates_only,
-            symmetry,
-            time_limit,
-            memory,
-            scheduler,
-            client,
-            checkpoint,
-            checks.unit_seconds(unit_seconds),
+            witness=witness,
+            candidates_only=candidates_only,
+            symmetry=symmetry,
+            time_limit=time_limit,
+            memory=memory,
+            scheduler=scheduler,
+            client=client,
+            checkpoint=checkpoint,
+            unit_seconds=checks.unit_seconds(unit_seconds),
         )
     until = deadline(time_limit)
     start = time.monotonic()
-    cands, pool, sym, guessable = prepare(game, candidates, guesses, candidates_only, symmetry)
+    cands, pool, sym, guessable = prepare(
+        game, candidates, guesses, candidates_only=candidates_only, symmetry=symmetry
+    )
     if cands.size == 0:
         ok, tree = True, None
     elif not guessable:
         ok, tree = False, None
     else:
-        search = Search(game, pool, candidates_only, sym, memory)
+        search = Search(game, pool, candidates_only=candidates_only, symmetry=sym, memory=memory)
         try:
             ok, _ = search.run(cands, d, until, node_limit)
             tree = search.witness(cands, d, until) if ok and witness else None
@@ -220,6 +222,7 @@ def solution_exists(
 def _exists_as_units(
     game: Game,
     d: int,
+    *,
     witness: bool,
     candidates_only: bool,
     symmetry: bool,
@@ -240,19 +243,25 @@ def _exists_as_units(
     with open_run(
         game,
         kind="bound",
-        params=checkpoint_params(candidates_only, symmetry, memory),
+        params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
         scheduler=scheduler,
         client=client,
         threads=checks.threads(None),
         checkpoint=checkpoint,
     ) as run:
         search = UnitSearch(
-            Search(game, game.guesses, candidates_only, symmetry, memory),
+            Search(
+                game,
+                game.guesses,
+                candidates_only=candidates_only,
+                symmetry=symmetry,
+                memory=memory,
+            ),
             game,
-            candidates_only,
-            symmetry,
-            memory,
-            run,
+            candidates_only=candidates_only,
+            symmetry=symmetry,
+            memory=memory,
+            run=run,
             unit_seconds=unit_seconds,
         )
         ok, _ = search.run(cands, d, until)
@@ -274,7 +283,9 @@ def counting_bound(
     >>> counting_bound(Game(4, 6))
     4
     """
-    cands, pool, _, _ = prepare(game, candidates, None, candidates_only, True)
+    cands, pool, _, _ = prepare(
+        game, candidates, None, candidates_only=candidates_only, symmetry=True
+    )
     if cands.size <= 1:
         return int(cands.size)
     if candidates is None:
@@ -469,7 +480,7 @@ class WorstCase:
 
         return worst_case_html(self)
 
-    def to_json(self, tree: bool = False) -> dict[str, Any]:
+    def to_json(self, *, tree: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
             "pegs": self.game.n,
             "colours": self.game.k,
@@ -595,29 +606,56 @@ def worst_case(
     budget = checks.unit_seconds(unit_seconds)
     heuristics = [Strategy.parse(h) for h in heuristics]
     if certificate is not None:
-        check_certifiable(game, candidates_only, certificate)
+        check_certifiable(game, candidates_only=candidates_only, path=certificate)
     if not wants_engine(scheduler, client, checkpoint):
-        search = Search(game, game.guesses, candidates_only, symmetry, memory)
+        search = Search(
+            game, game.guesses, candidates_only=candidates_only, symmetry=symmetry, memory=memory
+        )
         result = _WorstCaseRun(
-            game, search, candidates_only, until, symmetry, memory, heuristics, threads, True
+            game,
+            search,
+            candidates_only=candidates_only,
+            until=until,
+            symmetry=symmetry,
+            memory=memory,
+            heuristics=heuristics,
+            threads=threads,
+            use_finder=True,
         ).result()
         return _certified(result, certificate, search, until)
     with open_run(
         game,
         kind="bound",
-        params=checkpoint_params(candidates_only, symmetry, memory),
+        params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
         scheduler=scheduler,
         client=client,
         threads=threads,
         checkpoint=checkpoint,
     ) as run:
-        local = Search(game, game.guesses, candidates_only, symmetry, memory)
+        local = Search(
+            game, game.guesses, candidates_only=candidates_only, symmetry=symmetry, memory=memory
+        )
         units = UnitSearch(
-            local, game, candidates_only, symmetry, memory, run, progress, unit_seconds=budget
+            local,
+            game,
+            candidates_only=candidates_only,
+            symmetry=symmetry,
+            memory=memory,
+            run=run,
+            progress=progress,
+            unit_seconds=budget,
         )
         # (the root's questions are the units: no budgeted rounds over the top)
         result = _WorstCaseRun(
-            game, units, candidates_only, until, symmetry, memory, heuristics, threads, False
+            game,
+            units,
+            candidates_only=candidates_only,
+            until=until,
+            symmetry=symmetry,
+            memory=memory,
+            heuristics=heuristics,
+            threads=threads,
+            use_finder=False,
         ).result()
     result.units, result.units_resumed = run.units, run.resumed
     result.units_split = run.split
@@ -658,6 +696,7 @@ class _WorstCaseRun:
         self,
         game: Game,
         search: Any,
+        *,
         candidates_only: bool,
         until: Optional[float],
         symmetry: bool,

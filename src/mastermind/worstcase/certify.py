@@ -227,7 +227,7 @@ def _witness(node: Node) -> dict[str, Any]:
     return out
 
 
-def check_certifiable(game: Any, candidates_only: bool, path: Any) -> None:
+def check_certifiable(game: Any, *, candidates_only: bool, path: Any) -> None:
     """Raise :class:`CertificateError` unless a certificate can be made for ``game``."""
     if not isinstance(path, (str, os.PathLike)):
         raise CertificateError(f"a certificate is written to a path, not {path!r}")
@@ -261,14 +261,14 @@ def write_certificate(
     may be the search that proved the bounds (its memo then answers at once); it must
     allow every code as a guess and use symmetry.
     """
-    check_certifiable(game, False, path)
+    check_certifiable(game, candidates_only=False, path=path)
     if not isinstance(witness, Node):
         raise CertificateError("the upper bound needs its witness tree")
     memory = checks.memory(memory)
     limit = checks.time_limit(time_limit)
     start = time.monotonic()
     if search is None:
-        search = Search(game, game.guesses, False, True, memory)
+        search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
     path = os.fspath(path)
     tmp = f"{path}.part{os.getpid()}"
     try:

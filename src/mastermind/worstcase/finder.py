@@ -109,6 +109,7 @@ class _Finder:
         self,
         game: Game,
         pool: np.ndarray,
+        *,
         candidates_only: bool,
         symmetry: bool,
         levels: int,
@@ -130,7 +131,9 @@ class _Finder:
         self.width = width
         self.deadline = deadline
         self.log = log
-        self.search = search or Search(game, pool, candidates_only, symmetry, memory)
+        self.search = search or Search(
+            game, pool, candidates_only=candidates_only, symmetry=symmetry, memory=memory
+        )
         self.tops: dict[tuple[int, bytes], _Top] = {}
         self.decided: list[dict[str, Any]] = []
         self.round = 0
@@ -361,20 +364,22 @@ def find_strategy(
     width = checks.integer(width, "width", 1)
     until = deadline(time_limit)
     start = time.monotonic()
-    cands, pool, sym, guessable = prepare(game, candidates, None, candidates_only, True)
+    cands, pool, sym, guessable = prepare(
+        game, candidates, None, candidates_only=candidates_only, symmetry=True
+    )
     finder = _Finder(
         game,
         pool,
-        candidates_only,
-        sym,
-        levels,
-        orders,
-        float(budget),
-        width,
-        checks.memory(memory),
-        until,
-        log,
-        search,
+        candidates_only=candidates_only,
+        symmetry=sym,
+        levels=levels,
+        orders=orders,
+        budget=float(budget),
+        width=width,
+        memory=checks.memory(memory),
+        deadline=until,
+        log=log,
+        search=search,
     )
     status, tree = "time-limit", None
     try:

@@ -97,7 +97,7 @@ class Search:
     """One exact search context (guess set, mode, memo) over a game."""
 
     def __init__(
-        self, game: Game, guesses: np.ndarray, candidates_only: bool, symmetry: bool, memory: int
+        self, game: Game, guesses: np.ndarray, *, candidates_only: bool, symmetry: bool, memory: int
     ):
         self.game = game
         self.candidates_only = candidates_only
@@ -197,7 +197,7 @@ class Search:
 
 
 def prepare(
-    game: Game, candidates: Any, guesses: Any, candidates_only: bool, symmetry: bool
+    game: Game, candidates: Any, guesses: Any, *, candidates_only: bool, symmetry: bool
 ) -> tuple[np.ndarray, np.ndarray, bool, bool]:
     """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
     checks.game(game, "solution_exists")

@@ -37,7 +37,7 @@ from .search import Search, SearchUnfinished
 __all__ = ["ExistsPlan", "UnitSearch", "checkpoint_params", "exists_unit", "root_openings"]
 
 
-def checkpoint_params(candidates_only: bool, symmetry: bool, memory: int) -> dict[str, Any]:
+def checkpoint_params(*, candidates_only: bool, symmetry: bool, memory: int) -> dict[str, Any]:
     """What a proof's unit answers (and witnesses) depend on, beside the game: its
     checkpoint's parameters."""
     return {
@@ -67,6 +67,7 @@ class UnitSearch:
         self,
         local: Search,
         game: Any,
+        *,
         candidates_only: bool,
         symmetry: bool,
         memory: int,
@@ -123,7 +124,7 @@ class UnitSearch:
             return False
         return None
 
-    def learn(self, g: int, s: int, e: int, ok: bool, recs: Optional[np.ndarray]) -> None:
+    def learn(self, g: int, s: int, e: int, *, ok: bool, recs: Optional[np.ndarray]) -> None:
         self._answers[(g, s, e)] = (ok, recs)
 
     def _replay(self, plan: "ExistsPlan") -> None:
@@ -355,7 +356,10 @@ class ExistsPlan:
         if not ok:
             return True
         played = replay_records(
-            self.search.game, result["recs"], unit.args["cands"], bool(unit.args["candidates_only"])
+            self.search.game,
+            result["recs"],
+            unit.args["cands"],
+            candidates_only=bool(unit.args["candidates_only"]),
         )
         return played is not None and played[1] <= int(unit.args["d"])
 
@@ -467,7 +471,9 @@ class ExistsPlan:
             rows.append(sub)
             count += sub.shape[0]
         recs = np.concatenate(rows)
-        played = replay_records(game, recs, cands, bool(unit.args["candidates_only"]))
+        played = replay_records(
+            game, recs, cands, candidates_only=bool(unit.args["candidates_only"])
+        )
         if played is None or played[1] > int(unit.args["d"]):  # pragma: no cover - a bug
             raise RuntimeError(f"the witness put together for {unit.key} does not hold")
         return recs
@@ -477,7 +483,7 @@ class ExistsPlan:
         ok = bool(result["ok"])
         g = self.openings[i]
         self.search._nodes += int(result.get("nodes", 0))
-        self.search.learn(g, s, self.d - 1, ok, result.get("recs") if ok else None)
+        self.search.learn(g, s, self.d - 1, ok=ok, recs=result.get("recs") if ok else None)
         self.answers[i][s] = ok
         drop = []
         stop = self._first_false(i)
@@ -610,7 +616,13 @@ def exists_unit(
     symmetry class of ``history``, the guesses played before it, in the search's
     order; :meth:`ExistsPlan.expand` makes their parts sub-questions within d - 1)."""
     flag = stop if stop is not None else new_flag()
-    search = Search(game, game.guesses, candidates_only, symmetry and game.symmetric, memory)
+    search = Search(
+        game,
+        game.guesses,
+        candidates_only=candidates_only,
+        symmetry=symmetry and game.symmetric,
+        memory=memory,
+    )
     search.stop = flag  # a stop request reaches the search
     splits = budget is not None and cands.size >= 3 and d >= 3
     if budget is not None and splits:
@@ -624,7 +636,15 @@ def exists_unit(
             raise Stopped("the unit was stopped") from None
         flag.clear()
         flag.set_time_limit(0)
-        return _split_question(game, search, cands, d, candidates_only, symmetry, history)
+        return _split_question(
+            game,
+            search,
+            cands,
+            d,
+            candidates_only=candidates_only,
+            symmetry=symmetry,
+            history=history,
+        )
     out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
     if recs is not None:
         out["recs"] = recs
@@ -636,6 +656,7 @@ def _split_question(
     search: Search,
     cands: np.ndarray,
     d: int,
+    *,
     candidates_only: bool,
     symmetry: bool,
     history: Optional[np.ndarray],
