@@ -225,7 +225,7 @@ def _whole(
     if progress:
         progress(total, total)
     dist = {d: int(c) for d, c in enumerate(counts.tolist()) if c}
-    return dist, (in_score_order(build_tree(game, recs)) if how.tree else None)
+    return dist, (in_score_order(build_tree(game, recs)) if how.tree and recs is not None else None)
 
 
 def _here(

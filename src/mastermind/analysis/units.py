@@ -274,6 +274,7 @@ class AnalysisPlan:
         """A node's guess is known: its tree node hung, its parts planned."""
         node = None
         if self.tree:
+            assert task.parent is not None and task.score is not None  # (the plan's own)
             node = Node(g, int(task.cands.size))
             task.parent.children[task.score] = node
         self._children(g, task.cands, task.depth, task.history, slots, node, path, batch)

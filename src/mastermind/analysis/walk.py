@@ -81,13 +81,14 @@ def resolve_first(
 
 class Task(NamedTuple):
     """A subtree below the expanded top: its candidates, the number of its first guess,
-    the guesses played before it, and where its tree hangs (parent node, score)."""
+    the guesses played before it, and where its tree hangs (parent node, score; None
+    for a subtree walked on a worker, whose tree the plan hangs)."""
 
     cands: np.ndarray
     depth: int
     history: np.ndarray
     parent: Optional[Node]
-    score: Score
+    score: Optional[Score]
 
 
 @dataclass
@@ -225,7 +226,7 @@ def graft(
         if count:
             dist[depth] = dist.get(depth, 0) + count
     for row, t in enumerate(sel):
-        if t.parent is not None and recs is not None:
+        if t.parent is not None and t.score is not None and recs is not None:
             t.parent.children[t.score] = build_tree(game, recs[row])
 
 

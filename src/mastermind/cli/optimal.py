@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES
 from .common import (
@@ -37,6 +37,7 @@ from .render import distribution_table, wants_colour
 
 if TYPE_CHECKING:
     from ..optimum.solver import Optimum
+    from ..views.tree import Analysis
 
 DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
@@ -159,7 +160,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             dest.discard()
             sys.stderr.write(f"mastermind: nothing written to {args.tree}: no strategy was found\n")
         elif dest is not None:
-            dest.write(json.dumps(to_json(result), indent=1) + "\n")
+            # (an optimum with its tree holds every field a tree's export reads)
+            dest.write(json.dumps(to_json(cast("Analysis", result)), indent=1) + "\n")
             dest.commit()
     if args.json:
         json.dump(result.to_json(), out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import TextIO
+from typing import Any, TextIO
 
 from .common import (
     EXIT_OK,
@@ -101,6 +101,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         render("", path)
     # the file is checked (and opened) before the work, and written whole at the end
     with output_file(path) as dest:
+        game: Any
         if args.game:
             from ..custom import EXAMPLES
 

@@ -136,7 +136,8 @@ class Record:
 def encode(result: dict[str, Any]) -> bytes:
     """A unit's answer (names to arrays or numbers) as ``.npz`` bytes (no pickle)."""
     buf = io.BytesIO()
-    np.savez(buf, **{name: np.asarray(value) for name, value in result.items()})
+    arrays: dict[str, Any] = {name: np.asarray(value) for name, value in result.items()}
+    np.savez(buf, **arrays)
     return buf.getvalue()
 
 

@@ -210,6 +210,7 @@ def optimum_from(
     if code == _optimal.RUN_ABOVE_LIMIT:  # pragma: no cover - the seed is within the limit
         raise RuntimeError("the optimal search lost its seed strategy")
     if code == _optimal.RUN_OPTIMUM or (value >= 0 and (seed is None or value < seed.total)):
+        assert recs is not None  # (the kernel records the tree it proves or finds)
         tree = in_score_order(build_tree(game, recs))
         source = "search"
     elif seed is not None:

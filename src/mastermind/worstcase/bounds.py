@@ -604,7 +604,7 @@ def worst_case(
     memory = checks.memory(memory)
     progress = checks.progress(progress)
     budget = checks.unit_seconds(unit_seconds)
-    heuristics = [Strategy.parse(h) for h in heuristics]
+    strategies = [Strategy.parse(h) for h in heuristics]
     if certificate is not None:
         check_certifiable(game, candidates_only=candidates_only, path=certificate)
     if not wants_engine(scheduler, client, checkpoint):
@@ -618,7 +618,7 @@ def worst_case(
             until=until,
             symmetry=symmetry,
             memory=memory,
-            heuristics=heuristics,
+            heuristics=strategies,
             threads=threads,
             use_finder=True,
         ).result()
@@ -653,7 +653,7 @@ def worst_case(
             until=until,
             symmetry=symmetry,
             memory=memory,
-            heuristics=heuristics,
+            heuristics=strategies,
             threads=threads,
             use_finder=False,
         ).result()

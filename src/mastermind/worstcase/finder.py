@@ -284,7 +284,7 @@ class _Finder:
 
     def _decided(self, top: _Top) -> None:
         game = self.game
-        rec = {
+        rec: dict[str, Any] = {
             "path": [[game.format_code(g), str(game.slots[s])] for g, s in top.path],
             "secrets": int(top.cands.size),
             "guesses_left": top.d,
