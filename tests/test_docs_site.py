@@ -4,6 +4,9 @@ page.  (`mkdocs build --strict`, in .ci/docs, checks the rendering; the pages' e
 run in tests/test_doctests.py.)"""
 
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,3 +42,42 @@ def test_the_readme_links_to_existing_files():
     text = (ROOT / "README.md").read_text()
     for target in re.findall(r"\]\(([^)#:\s]+)(?:#[^)]*)?\)", text):
         assert (ROOT / target).exists(), target
+
+
+ARCHITECTURE = (DOCS / "architecture.md").read_text()
+RECIPES = ARCHITECTURE.split("## Where to add")[1].split("\n## ")[0]
+
+
+def named_files(text: str) -> list[str]:
+    """The files a page names in code spans: paths with a folder or a source suffix."""
+    names = []
+    for span in re.findall(r"`([^`\s]+)`", text):
+        span = span.rstrip(".,;:")
+        if "<" in span or "(" in span or span.startswith(("mastermind.", "-", ".")):
+            continue
+        if "/" in span or re.search(r"\.(py|pyx|pxd|pyi|h|md|yml|toml)$", span):
+            names.append(span)
+    return names
+
+
+def test_every_file_the_architecture_names_exists():
+    """The map's recipes name every place the code needs: each of them must exist (in
+    the repository, or in the package's folder)."""
+    package = ROOT / "src" / "mastermind"
+    names = named_files(RECIPES)
+    assert len(names) > 30 and "engine/kinds.py" in names
+    missing = [n for n in names if not ((ROOT / n).exists() or (package / n).exists())]
+    assert not missing, missing
+
+
+def test_the_house_drawing_is_the_codes():
+    """docs/house.svg is what scripts/house.py draws from the code today."""
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot is not installed")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "house.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr + " (run: python scripts/house.py)"
