@@ -267,7 +267,7 @@ def main(argv: Any = None) -> int:
         "seconds": round(seconds, 1),
         "part_seconds": round(sum(r["seconds"] for r in cache.values()), 1),
         "command": "python scripts/bracket_5_8.py "
-        + " ".join(sys.argv[1:] if argv is None else argv),
+        + " ".join(Path(a).name if Path(a).is_absolute() else a for a in (argv or sys.argv[1:])),
     }
     log(
         f"L = {low:,} ({'final' if final else 'budget spent'}), average {low / m:.5f}"

@@ -298,7 +298,9 @@ class Run:
             "positions": len(records),
             "positions_exact": sum(r["exact"] for r in records),
             "positions_from_the_rule": sum(r["tree_from"] != "search" for r in records),
-            "command": "python scripts/record_5_8.py " + " ".join(sys.argv[1:]),
+            # (an absolute path is this machine's: its file name only)
+            "command": "python scripts/record_5_8.py "
+            + " ".join(Path(a).name if Path(a).is_absolute() else a for a in sys.argv[1:]),
         }
         doc["positions"] = records
         doc["published_best"] = PUBLISHED
