@@ -26,97 +26,10 @@ It prints, for each W, the projected wall time and the speed-up against one work
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
-from collections import deque
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional
 
-Row = tuple[str, str, float, bool]  # key, parent ("" for a unit of the plan), seconds, split
-
-
-def _node(key: str) -> Optional[tuple[str, str]]:
-    """An analysis unit's place: ("scan", PATH) for ``scan/PATH:B``, ("walk", PATH) for
-    ``walk/PATH:I``; None for the units planned at the start (``walk/I``) and for other
-    plans' keys."""
-    kind, _, rest = key.partition("/")
-    if kind not in ("scan", "walk") or ":" not in rest or "/" in rest:
-        return None
-    return kind, rest.rsplit(":", 1)[0]
-
-
-def _waits_for(key: str, scanned: set[str]) -> Optional[str]:
-    """The node whose scan units a plan's unit waits for (None: none): a walk unit planned
-    when node PATH's guess was known waits for PATH's scans; a scan unit of node PATH for
-    those of its nearest ancestor scanned by units (the nodes between were chosen on the
-    client, at once)."""
-    place = _node(key)
-    if place is None:
-        return None
-    kind, path = place
-    if kind == "walk":
-        return path if path in scanned else None
-    parts = path.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        up = ".".join(parts[:cut])
-        if up in scanned:
-            return up
-    return None
-
-
-def simulate(
-    units: Sequence[Row], workers: int, overhead: float = 0.0, client: float = 0.0
-) -> float:
-    """The wall time of ``units`` on ``workers`` workers by the engine's list scheduling
-    (see the module's docstring); ``client`` seconds of serial work first."""
-    children: dict[str, list[Row]] = {}
-    top: list[Row] = []
-    for row in units:
-        (children.setdefault(row[1], []) if row[1] else top).append(row)
-    scanned = {p[1] for p in (_node(r[0]) for r in top) if p is not None and p[0] == "scan"}
-    left: dict[str, int] = {}
-    blocked: dict[str, list[tuple[int, int, Row]]] = {}
-    ready: list[tuple[int, int, Row]] = []  # (scans first, the plan's order, unit)
-    for i, row in enumerate(top):
-        item = (0 if row[0].startswith("scan/") else 1, i, row)
-        place = _node(row[0])
-        if place is not None and place[0] == "scan":
-            left[place[1]] = left.get(place[1], 0) + 1
-        wait = _waits_for(row[0], scanned)
-        if wait is None:
-            heapq.heappush(ready, item)
-        else:
-            blocked.setdefault(wait, []).append(item)
-    waiting: deque[Row] = deque()
-    running: list[tuple[float, int, Row]] = []  # (finish, tie-break, unit)
-    free = workers
-    now = float(client)
-    order = 0
-    while ready or waiting or running:
-        while free and (waiting or ready):
-            row = waiting.popleft() if waiting else heapq.heappop(ready)[2]
-            order += 1
-            heapq.heappush(running, (now + row[2] + overhead, order, row))
-            free -= 1
-        if not running:  # pragma: no cover - a unit waiting for a scan never recorded
-            raise ValueError("units wait for scans that are not in the run")
-        now, _, row = heapq.heappop(running)
-        free += 1
-        if row[3]:  # it split: its sub-units go ahead of the units waiting
-            waiting.extendleft(reversed(children.get(row[0], [])))
-        place = _node(row[0])
-        if place is not None and place[0] == "scan" and not row[1]:
-            left[place[1]] -= 1
-            if left[place[1]] == 0:  # the node's guess is known: what waited is planned
-                for item in blocked.pop(place[1], []):
-                    heapq.heappush(ready, item)
-    return now
-
-
-def share_of_largest(units: Sequence[Row]) -> float:
-    work = sum(r[2] for r in units)
-    return max(r[2] for r in units) / work if work else 0.0
+from mastermind.engine.schedule import Row, share_of_largest, simulate
 
 
 def load(path: str, order: str = "recorded") -> list[Row]:

@@ -1,6 +1,7 @@
 """The worst-case search (mastermind.worstcase.bounds.solution_exists) on questions of p(5,8)'s
 run: a part that one more guess leaves after the opening 11234 and a second guess, with 4
-guesses left, the kind of question `scripts/p58.py` hands its workers by the hundred.
+guesses left, the kind of question the p(5,8) campaign (`mastermind campaign`) hands its
+workers by the hundred.
 
 The solvable one runs by default; the two refutations take 10-20 s:
 ``python -m pytest bench/test_bench_bounds.py --benchmark-only -m slow``.  Every

@@ -15,6 +15,7 @@ import pytest
 from mastermind import Game, analyze, optimal, worst_case
 from mastermind.custom import two_d
 from mastermind.engine.checkpoint import (
+    ANSWER_MAGIC,
     FORMAT,
     CheckpointError,
     decode,
@@ -50,22 +51,38 @@ def test_a_unit_is_recorded_and_read_back(tmp_path):
 
 
 def test_answers_are_stored_without_pickle(tmp_path):
-    """The answer column holds NumPy's .npz format: a zip of one .npy file per name, each
-    an array of plain numbers that NumPy loads with pickle refused."""
+    """The answer column holds each field's name, dtype, shape and raw numbers after a
+    magic (no pickle: an object array is refused); an earlier version's ``.npz`` bytes
+    (a zip of one .npy file per name) still decode."""
     answer = {"recs": np.arange(10, dtype=np.int32).reshape(2, 5), "value": 7}
     path = str(tmp_path / "c.sqlite")
     with open_checkpoint(path, "analyze", GAME, {}) as store:
         store.record("walk/0", "d0", answer, size=2, seconds=0.1)
     with closing(sqlite3.connect(path)) as conn, conn:
         (blob,) = conn.execute("SELECT result FROM units WHERE key = 'walk/0'").fetchone()
-    with zipfile.ZipFile(io.BytesIO(blob)) as z:
-        assert sorted(z.namelist()) == ["recs.npy", "value.npy"]
-        assert all(z.read(name).startswith(b"\x93NUMPY") for name in z.namelist())
-    with np.load(io.BytesIO(blob), allow_pickle=False) as z:  # an object array would raise
-        assert z["recs"].tolist() == answer["recs"].tolist() and z["value"].item() == 7
-        assert z["recs"].dtype == np.int32 and z["value"].dtype.kind == "i"
-    out = decode(encode(answer))
+    assert blob.startswith(ANSWER_MAGIC) and answer["recs"].tobytes() in blob
+    out = decode(blob)
     assert out["value"] == 7 and out["recs"].dtype == np.int32 and out["recs"].shape == (2, 5)
+    assert out["recs"].tolist() == answer["recs"].tolist()
+    with pytest.raises(TypeError, match="numbers and arrays only"):
+        encode({"x": np.array([object()])})
+    old = io.BytesIO()
+    np.savez(old, **{"recs": answer["recs"], "value": np.asarray(7)})
+    with zipfile.ZipFile(io.BytesIO(old.getvalue())) as z:
+        assert sorted(z.namelist()) == ["recs.npy", "value.npy"]
+    back = decode(old.getvalue())
+    assert back["value"] == 7 and back["recs"].tolist() == answer["recs"].tolist()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [lambda b: b[:-3], lambda b: b[:9], lambda b: b[:4] + b"\xff" + b[5:], lambda b: b + b"x"],
+)
+def test_a_damaged_answer_never_decodes_to_another(damage):
+    """Cut, a length changed, bytes after the end: an error, never a wrong answer."""
+    blob = encode({"ok": 1, "nodes": 12, "recs": np.arange(35, dtype=np.int32).reshape(7, 5)})
+    with pytest.raises(Exception):  # noqa: B017 (any error: the row is run again)
+        decode(damage(blob))
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ made tiny here so that small games have nodes scanned by many blocks; every answ
 be the in-process one, tree included, on threads and on a LocalCluster of two workers,
 whatever the budget; a run stopped in the middle resumes from its scans."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -227,10 +226,9 @@ def test_nodes_scanned_by_blocks_on_a_cluster(tmp_path, tiny_blocks, budget):
 
 # ------------------------------------------------------------------ the simulator
 def simulator():
-    spec = importlib.util.spec_from_file_location("simulate", ROOT / "bench" / "simulate.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from mastermind.engine import schedule
+
+    return schedule
 
 
 def test_the_simulator_waits_for_a_nodes_scans():

@@ -5,9 +5,9 @@ The answers are the in-process ones whatever the budget (0: split at once, down 
 smallest units), on threads here and on a LocalCluster of two workers; a stop in the
 middle of a split resumes from the checkpoint (with another budget) to the same answer;
 a worker killed in the middle of a split changes nothing.  The list scheduler of
-bench/simulate.py is checked against a schedule worked out by hand."""
+mastermind.engine.schedule (bench/simulate.py's scheduler) is checked against a schedule
+worked out by hand."""
 
-import importlib.util
 import os
 from pathlib import Path
 
@@ -250,10 +250,9 @@ def test_the_commands_count_units_split(tmp_path):
 
 # ------------------------------------------------------------------ the simulator
 def load_simulate():
-    spec = importlib.util.spec_from_file_location("simulate", ROOT / "bench" / "simulate.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from mastermind.engine import schedule
+
+    return schedule
 
 
 def test_the_list_schedule_is_the_one_worked_out_by_hand():

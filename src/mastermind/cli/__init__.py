@@ -77,6 +77,11 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "play": ("play", "play a game: the computer breaks your code, or you break its code", ()),
     "tree": ("tree", "write the whole strategy tree: JSON, Graphviz DOT/SVG/PNG, cheat sheet", ()),
     "bound": ("bound", "the exact worst case: the fewest guesses that always suffice", ()),
+    "campaign": (
+        "campaign",
+        "decide a worst-case question over many runs, in a folder that keeps its state",
+        (),
+    ),
     "optimal": ("optimal", "the exact expected case: the least total number of guesses", ()),
     "verify": ("verify", "check a worst-case certificate or a strategy tree, independently", ()),
 }

@@ -281,6 +281,9 @@ class Plan(Protocol):
     #     time, with what the answers so far tell; None: none for now). The units that
     #     split most recently are asked first, before the plan's next units; one that has
     #     none to give is asked for its merged answer.
+    # optionally settles = True: a unit that split is recorded with its merged answer once
+    #     it has it, and the rows below it dropped (Checkpoint.settle): a resume takes the
+    #     answer at once, and the checkpoint keeps only what an open question needs.
 
 
 class Executor(Protocol):
@@ -600,6 +603,9 @@ class _Loop:
         pend = self.pending[key]
         self._discard_below(key)
         del self.pending[key]
+        store = self.store
+        if getattr(self.plan, "settles", False) and store is not None and not store.read_only:
+            store.settle(key, pend.unit.digest, answer, size=pend.unit.size)
         self._whole(pend.unit, answer)
 
     def _below(self, key: str, other: str) -> bool:

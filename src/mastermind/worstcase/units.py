@@ -244,6 +244,7 @@ class ExistsPlan:
     them, and its memo would hold what they proved (:meth:`UnitSearch._replay`)."""
 
     kind = "bound"
+    settles = True  # a decided question keeps its answer, not the rows below it
 
     def __init__(self, search: UnitSearch, cands: np.ndarray, openings: list[int], d: int):
         game = search.game
@@ -404,6 +405,15 @@ class ExistsPlan:
         if ors is None:
             ors = self._split_parts[unit.key] = _Ors(self.search.game, unit, split)
         return ors
+
+    def guess_counts(self, key: str) -> Optional[tuple[int, int, int]]:
+        """How many of the guesses of question ``key`` (one that split, not decided yet)
+        are refuted, proved and open; None for any other question."""
+        ors = self._split_parts.get(key)
+        if ors is None:
+            return None
+        refuted, proved = len(ors.refuted), len(ors.proved)
+        return refuted, proved, len(ors.guesses) - refuted - proved
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
         """A recorded split names guesses of the game (the sub-questions are checked

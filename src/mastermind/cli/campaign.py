@@ -1,0 +1,274 @@
+"""``mastermind campaign``: a worst-case question decided over many runs, in a folder
+that carries its state (:mod:`mastermind.worstcase.campaign`): ``run``, ``status``,
+``projection``, ``export``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .common import (
+    EXIT_OK,
+    EXIT_UNFINISHED,
+    UsageError,
+    integer,
+    jobs_option,
+    number,
+    output_options,
+)
+
+if TYPE_CHECKING:
+    from ..worstcase.campaign.question import Campaign
+
+DEFAULTS: dict[str, Any] = {
+    "n": 5,
+    "k": 8,
+    "variant": "classic",
+    "guesses": 6,
+    "memory": 1024,
+    "unit_seconds": 60.0,
+}
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.description = (
+        "Decide whether every secret can be found within D guesses (for [5,8] and D = 6: "
+        "whether p(5,8) is 6 or 7) over as many runs as it takes. DIR holds the whole "
+        "state: the question (campaign.json), the checkpoint's rows as append-only "
+        "shards (shards/, what git carries), where it stands (state.json) and the "
+        "checkpoint (made again from the shards where there is none). A run resumes "
+        "where the last stopped, however it stopped (Ctrl-C, SIGTERM, a killed machine, "
+        "--time-limit); it exports a shard before it ends."
+    )
+    p.epilog = (
+        "Examples: 'mastermind campaign run results/p58 --time-limit 3600', "
+        "'mastermind campaign status results/p58', 'mastermind campaign run c46 -n 4 "
+        "-k 6 --guesses 5' (a new campaign). Exit status of run: 0 decided, 1 stopped "
+        "before, 2 bad input. docs/bounds.md tells the p(5,8) campaign's story."
+    )
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(p))
+    _run_options(sub.add_parser("run", help="go on until decided (or stopped)"))
+    s = sub.add_parser("status", help="where the campaign stands (from state.json)")
+    s.add_argument("folder", metavar="DIR")
+    s.add_argument("--markdown", action="store_true", help="the table of docs/bounds.md")
+    s.add_argument(
+        "--replay",
+        action="store_true",
+        help="work the state out again from the checkpoint (made from the shards if "
+        "missing: minutes for a big campaign) and write state.json",
+    )
+    output_options(s)
+    pr = sub.add_parser("projection", help="the core-hours still needed")
+    pr.add_argument("folder", metavar="DIR")
+    pr.add_argument("--workers", default="1,16,64,512", help="worker counts (default 1,16,64,512)")
+    pr.add_argument(
+        "--record",
+        type=number,
+        default=0.0,
+        metavar="S",
+        help="the client's seconds to record one unit, in the wall times (default 0)",
+    )
+    output_options(pr)
+    e = sub.add_parser("export", help="a shard of the rows since the last, and state.json")
+    e.add_argument("folder", metavar="DIR")
+    p.set_defaults(func=run)
+
+
+def _run_options(r: argparse.ArgumentParser) -> None:
+    r.add_argument("folder", metavar="DIR")
+    q = r.add_argument_group("the question (a new campaign; an existing one keeps its own)")
+    q.add_argument("-n", type=integer, help=f"pegs (default {DEFAULTS['n']})")
+    q.add_argument("-k", type=integer, help=f"colours (default {DEFAULTS['k']})")
+    q.add_argument("--variant", help="the game's variant (default classic)")
+    q.add_argument("--guesses", type=integer, metavar="D", help="within D guesses (default 6)")
+    q.add_argument("--memory", type=integer, metavar="MB", help="each unit's memo (default 1024)")
+    q.add_argument(
+        "--unit-seconds", type=number, metavar="S", help="a unit's budget before it splits (60)"
+    )
+    q.add_argument("--focus", metavar="CODE", help="the opening whose parts go first")
+    r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
+    r.add_argument(
+        "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
+    )
+    jobs_option(r)
+    r.add_argument(
+        "--scheduler",
+        metavar="ADDRESS|local:N",
+        help="run the units on a Dask cluster: a scheduler's address, or local:N "
+        "worker processes here (docs/distributed.md); the answer is the same",
+    )
+    output_options(r)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    return {"run": _run, "status": _status, "projection": _projection, "export": _export}[
+        args.action
+    ](args, out)
+
+
+def _log(line: str) -> None:
+    sys.stderr.write(time.strftime("%H:%M:%S ", time.gmtime()) + line + "\n")
+
+
+def _campaign(args: argparse.Namespace) -> "Campaign":
+    """The campaign of DIR, made from the options when it has none; options that
+    disagree with an existing campaign are refused."""
+    from ..worstcase.campaign.question import Campaign
+
+    given = {
+        "pegs": getattr(args, "n", None),
+        "colours": getattr(args, "k", None),
+        "variant": getattr(args, "variant", None),
+        "guesses": getattr(args, "guesses", None),
+        "memory_mb": getattr(args, "memory", None),
+        "unit_seconds": getattr(args, "unit_seconds", None),
+        "focus": getattr(args, "focus", None),
+    }
+    if os.path.exists(os.path.join(args.folder, "campaign.json")):
+        campaign = Campaign.load(args.folder)
+        differ = [
+            f"{k} {v} (the campaign's: {getattr(campaign, k)})"
+            for k, v in given.items()
+            if v is not None and v != getattr(campaign, k)
+        ]
+        if differ:
+            raise UsageError(f"{args.folder} is a campaign of its own: " + "; ".join(differ))
+        return campaign
+    if args.action != "run":
+        raise UsageError(f"{args.folder}: no campaign here (no campaign.json)")
+    return _new_campaign(args.folder, given)
+
+
+def _new_campaign(folder: str, given: dict[str, Any]) -> "Campaign":
+    from ..game import Game
+    from ..worstcase.campaign.question import Campaign
+
+    names = {"pegs": "n", "colours": "k", "memory_mb": "memory"}
+    values = {
+        k: (v if v is not None else DEFAULTS[names.get(k, k)])
+        for k, v in given.items()
+        if k != "focus"
+    }
+    game = Game(values["pegs"], values["colours"], values["variant"])  # (checked here)
+    if not 1 <= values["guesses"] <= 100:
+        raise UsageError("--guesses must be between 1 and 100")
+    focus = given["focus"]
+    if focus is None and (game.n, game.k) == (5, 8):
+        focus = "11234"  # the opening the p(5,8) campaign works on first
+    elif focus is not None:
+        focus = game.format_code(game.guess(focus))
+    campaign = Campaign(folder, focus=focus, **values)
+    campaign.save()
+    return campaign
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from ..worstcase.campaign.run import run as run_campaign
+
+    campaign = _campaign(args)
+    outcome = run_campaign(
+        campaign,
+        jobs=args.jobs or 1,
+        scheduler=args.scheduler,
+        time_limit=args.time_limit,
+        stop_after=args.stop_after_units,
+        log=_log,
+    )
+    if args.json:
+        json.dump(outcome._asdict(), out)
+        out.write("\n")
+    else:
+        out.write(
+            f"{outcome.status}: {outcome.ran} units run, {outcome.after} recorded "
+            f"({outcome.before} before), {outcome.seconds:.1f} s\n"
+        )
+    return EXIT_OK if outcome.status == "decided" else EXIT_UNFINISHED
+
+
+def _status(args: argparse.Namespace, out: TextIO) -> int:
+    from ..worstcase.campaign.state import markdown_table, text_table
+
+    campaign = _campaign(args)
+    if args.replay:
+        from ..worstcase.campaign.run import export, restore
+
+        restore(campaign, _log)
+        doc = export(campaign, log=lambda line: None)
+    else:
+        try:
+            with open(campaign.path("state.json")) as f:
+                doc = json.load(f)
+        except FileNotFoundError:
+            raise UsageError(f"{args.folder}: no state.json yet (give --replay)") from None
+    if args.json:
+        json.dump(doc, out)
+        out.write("\n")
+    else:
+        out.write(markdown_table(doc) if args.markdown else text_table(doc))
+    return EXIT_OK
+
+
+def _projection(args: argparse.Namespace, out: TextIO) -> int:
+    from ..worstcase.campaign.projection import projection
+    from ..worstcase.campaign.run import restore
+
+    campaign = _campaign(args)
+    try:
+        workers = [int(w) for w in args.workers.split(",")]
+    except ValueError:
+        raise UsageError(
+            f"--workers must be numbers separated by commas, not {args.workers!r}"
+        ) from None
+    restore(campaign, _log)
+    doc = projection(campaign, workers, record=args.record)
+    if args.json:
+        json.dump(doc, out)
+        out.write("\n")
+        return EXIT_OK
+    out.write(_projection_text(doc))
+    return EXIT_OK
+
+
+def _projection_text(doc: dict) -> str:
+    lines = [
+        f"spent: {doc['spent_core_hours']} core-hours; {doc['open_questions']} questions "
+        f"open (budget {doc['budget_s']:g} s a unit)",
+        f"{'left':>4} {'units':>7} {'split':>6} {'solv':>6} {'ref':>6} {'solv s':>8} "
+        f"{'ref s':>8} {'split%':>6} {'G':>7} {'P':>5} {'R':>6} {'solvable q':>11} "
+        f"{'refuted q':>11}",
+    ]
+    for e, m in doc["levels"].items():
+        lines.append(
+            f"{e:>4} {m['units']:>7} {m['split']:>6} {m['solvable']:>6} {m['refuted']:>6} "
+            f"{m['mean_solvable_s']:>8} {m['mean_refuted_s']:>8} "
+            f"{100 * m['split_share']:>5.1f}% {m['guesses_per_split']:>7} "
+            f"{m['parts_per_guess']:>5} {m['refuted_guesses_per_split']:>6} "
+            f"{m['solvable_question_s']:>11} {m['refuted_question_s']:>11}"
+        )
+    low, high = doc["p_low"], doc["p_high"]
+    if low:
+        lines.append(
+            f"the lower value (opening {low['opening']}, {low['open_parts']} open parts "
+            f"solvable): at least {low['core_hours']} core-hours"
+        )
+    lines.append(
+        f"the higher value (a part refuted in each of {high['openings']} openings): at "
+        f"least {high['core_hours']} core-hours"
+    )
+    for w, s in doc["measured_units_on_workers"].items():
+        lines.append(
+            f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, speed-up {s['speedup']}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _export(args: argparse.Namespace, out: TextIO) -> int:
+    from ..worstcase.campaign.run import export
+
+    campaign = _campaign(args)
+    export(campaign, log=_log)
+    return EXIT_OK

@@ -1,0 +1,24 @@
+"""A campaign: one worst-case question decided over as many runs, machines and weeks as
+it takes, in a folder that carries its whole state.
+
+The question is whether every secret of a game can be found within d guesses (for
+p(5,8): d = 6, which decides p(5,8) = 6 or 7).  It is the question
+:func:`~mastermind.worstcase.bounds.solution_exists` asks, cut into the same units
+(:class:`~mastermind.worstcase.units.ExistsPlan`: one unit per (opening, part, guesses
+left), a unit past its budget splitting into its guesses' parts one guess fewer,
+recursively), run on the engine with a checkpoint, so that any run (Ctrl-C, SIGTERM, a
+killed machine, a time limit) resumes where the last one stopped.  The only difference
+from ``solution_exists``'s own plan is the order in which the root's units are offered
+(``focus``, :class:`.question.FocusPlan`); the answer does not depend on it.
+
+The folder holds ``campaign.json`` (the question: the game, d, each unit's memo and
+budget, the focus), ``shards/`` (the checkpoint's rows as append-only shards,
+:mod:`mastermind.engine.shards`: what travels in git), ``state.json`` (where the question
+stands, written by every run and export: :mod:`.state`), ``run.log``, and the
+checkpoint itself (``checkpoint.sqlite``), made again from the shards on a machine that
+has none.
+
+The modules: :mod:`.question` (the campaign's file, its plan and witness), :mod:`.run`
+(a run, an export, a checkpoint made again from the shards), :mod:`.state` (where it
+stands, and its tables), :mod:`.projection` (the core-hours still needed).
+"""

@@ -1,0 +1,198 @@
+"""A campaign's question: its file (``campaign.json``, :class:`Campaign`), its plan
+(:class:`FocusPlan`, :func:`setup`) and the witness of a question proved."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+from ...analysis.strategies import symmetry_classes
+from ...checks import ArgumentError
+from ...engine.units import Unit
+from ...game import Game
+from ...strategy_tree import Node, build_tree, split_by_score
+from ..search import Search
+from ..units import ExistsPlan, UnitSearch, checkpoint_params, root_openings
+
+__all__ = ["FORMAT", "Campaign", "FocusPlan", "checkpoint_params_of", "setup", "witness_tree"]
+
+FORMAT = 1
+"""The version of ``campaign.json``."""
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A campaign's question and folder (``campaign.json``)."""
+
+    folder: str
+    pegs: int
+    colours: int
+    variant: str
+    guesses: int
+    memory_mb: int = 1024
+    unit_seconds: float = 60.0
+    focus: Optional[str] = None
+
+    @property
+    def game(self) -> Game:
+        return Game(self.pegs, self.colours, self.variant)
+
+    def path(self, name: str) -> str:
+        """A file of the campaign's folder."""
+        return str(Path(self.folder) / name)
+
+    @property
+    def checkpoint(self) -> str:
+        return self.path("checkpoint.sqlite")
+
+    @property
+    def shards(self) -> str:
+        return self.path("shards")
+
+    def save(self) -> None:
+        doc = {"format": FORMAT, **asdict(self)}
+        del doc["folder"]
+        Path(self.folder).mkdir(parents=True, exist_ok=True)
+        tmp = self.path(".campaign.json.part")
+        Path(tmp).write_text(json.dumps(doc, indent=1) + "\n")
+        os.replace(tmp, self.path("campaign.json"))
+
+    @classmethod
+    def load(cls, folder: str) -> "Campaign":
+        """The campaign of ``folder`` (:class:`ArgumentError` when it holds none)."""
+        path = Path(folder) / "campaign.json"
+        try:
+            doc = json.loads(path.read_text())
+            if doc.pop("format") != FORMAT:
+                raise ValueError("another version of the file")
+            return cls(folder=str(folder), **doc)
+        except FileNotFoundError:
+            raise ArgumentError(f"{folder}: no campaign here (no campaign.json)") from None
+        except (OSError, ValueError, TypeError, KeyError) as e:
+            raise ArgumentError(f"{path}: not a campaign's file ({e})") from None
+
+
+def checkpoint_params_of(campaign: Campaign) -> dict[str, Any]:
+    """The checkpoint's parameters (its header): those of ``solution_exists``'s units."""
+    return checkpoint_params(candidates_only=False, symmetry=True, memory=campaign.memory_mb << 20)
+
+
+# --------------------------------------------------------------------------- the plan
+class FocusPlan(ExistsPlan):
+    """:class:`~mastermind.worstcase.units.ExistsPlan`'s units (same keys, same inputs, so
+    the same checkpoint rows), offered in the order ``focus`` asks: that opening's parts
+    first, smallest first (the first to be solved), then the others in the engine's
+    order; done as soon as the question at the root is decided (one opening with every
+    part solvable, or every opening with a part refuted).  Keeps each solvable part's
+    witness records, and each split's guesses and sub-questions (for the projection)."""
+
+    def __init__(
+        self,
+        search: UnitSearch,
+        cands: np.ndarray,
+        openings: list[int],
+        d: int,
+        focus: Optional[int] = None,
+    ):
+        super().__init__(search, cands, openings, d)
+        self.recs: dict[tuple[int, int], np.ndarray] = {}
+        order = list(range(len(openings)))
+        queue: list[tuple[int, int]] = []
+        if focus is not None and focus in openings:
+            i = openings.index(focus)
+            order.remove(i)
+            queue.extend((i, t) for t in reversed(range(len(self.parts[i]))))
+        for i in order:
+            queue.extend((i, t) for t in range(len(self.parts[i])))
+        self.queue = queue
+        self.pos = 0
+        self.part_nodes: dict[tuple[int, int], int] = {}
+        self.expansions: dict[str, tuple[int, int]] = {}  # split key -> (guesses, subs)
+
+    def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
+        children = super().expand(unit, split)  # none: made one at a time (``more``)
+        game = self.search.game
+        guesses = np.ascontiguousarray(split["openings"], dtype=np.int32)
+        sizes = np.delete(game.kernel.histograms(guesses, unit.args["cands"]), game.win_slot, 1)
+        # (guesses, sub-questions it can ask: the parts of 3 codes or more of every guess)
+        self.expansions[unit.key] = (int(guesses.size), int((sizes >= 3).sum()))
+        return children
+
+    def decided(self) -> bool:
+        states = [self.state(i) for i in range(len(self.openings))]
+        return True in states or all(s is False for s in states)
+
+    def done(self) -> bool:
+        return self.decided()
+
+    def answer(self) -> int:
+        for i, g in enumerate(self.openings):
+            if self.state(i) is True:
+                return g
+        if all(self.state(i) is False for i in range(len(self.openings))):
+            return -1
+        raise RuntimeError("the question is not decided")
+
+    def next(self) -> Optional[Unit]:
+        if self.decided():
+            return None
+        while self.pos < len(self.queue):
+            i, t = self.queue[self.pos]
+            self.pos += 1
+            s, part = self.parts[i][t]
+            if s in self.answers[i] or self.state(i) is False:
+                continue
+            return self.question(i, s, part)
+        return None
+
+    def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
+        i, s = self.units[unit.key]
+        if int(result["ok"]):
+            self.recs[(i, s)] = np.asarray(result["recs"])
+        self.part_nodes[(i, s)] = int(result.get("nodes", 0))
+        drop = super().take(unit, result)
+        if self.decided():  # nothing else is needed
+            drop = [k for k in self.units if k != unit.key]
+        return drop
+
+
+def setup(campaign: Campaign, run: Any) -> tuple[FocusPlan, UnitSearch]:
+    """The campaign's plan on ``run`` (an open :class:`~mastermind.engine.run.Run`)."""
+    game = campaign.game
+    memory = campaign.memory_mb << 20
+    cands = np.ascontiguousarray(game.secrets)
+    local = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
+    search = UnitSearch(
+        local,
+        game,
+        candidates_only=False,
+        symmetry=True,
+        memory=memory,
+        run=run,
+        progress=None,
+        unit_seconds=campaign.unit_seconds,
+    )
+    pool = np.array(symmetry_classes(game), dtype=np.int32)
+    d = campaign.guesses
+    openings = root_openings(game, cands, pool, d, local.core.order, game.kernel.nslots - 1)
+    focus = None if campaign.focus in (None, "engine") else game.code(campaign.focus)
+    return FocusPlan(search, cands, openings or [], d, focus), search
+
+
+def witness_tree(game: Game, plan: FocusPlan, search: UnitSearch, g: int) -> Node:
+    """The strategy proving the question: opening g, each part's witness below it."""
+    i = plan.openings.index(g)
+    node = Node(g, int(game.secrets.size))
+    for s, part in split_by_score(game, g, np.ascontiguousarray(game.secrets)):
+        if s == game.win_slot:
+            continue
+        if part.size <= 2:
+            node.children[game.slots[s]] = search.local.witness(part, plan.d - 1, None)
+        else:
+            node.children[game.slots[s]] = build_tree(game, plan.recs[(i, s)])
+    return node

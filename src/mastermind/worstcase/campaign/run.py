@@ -1,0 +1,205 @@
+"""A campaign's runs: its checkpoint made again from the shards where there is none
+(:func:`restore`), a run that goes on from where the last one stopped and ends however
+it is stopped with everything it finished recorded, exported and summed up
+(:func:`run`), and an export on its own (:func:`export`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple, Optional
+
+from ...engine.run import open_run
+from ...engine.shards import Imported, export_shards, import_shards, shard_paths
+from ...stopping import TimeLimitReached, new_flag
+from ..bounds import check_strategy
+from .question import Campaign, checkpoint_params_of, setup, witness_tree
+from .state import bounds_known, state, text_table, write_state
+
+__all__ = ["Outcome", "export", "known_bounds", "restore", "run"]
+
+Log = Callable[[str], None]
+
+
+class Outcome(NamedTuple):
+    """How a run ended: ``status`` (decided, time-limit, interrupted, stopped), the
+    units it ran, the units recorded before and after it, its seconds, and the value
+    decided (p(n,k), or None)."""
+
+    status: str
+    ran: int
+    before: int
+    after: int
+    seconds: float
+    value: Optional[int]
+
+
+def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
+    """The checkpoint made again from the shards, when there is none (a fresh clone);
+    each shard left out is said (its units run again)."""
+    if os.path.exists(campaign.checkpoint) or not shard_paths(campaign.shards):
+        return None
+    expected = _stated(campaign).get("shards", {}).get("count", 0)
+    got = import_shards(campaign.shards, campaign.checkpoint, expected)
+    for line in got.problems:
+        log(f"{campaign.folder}: {line}")
+    log(f"checkpoint made again from {got.shards} shards: {got.units} units")
+    return got
+
+
+def _stated(campaign: Campaign) -> dict[str, Any]:
+    """The campaign's ``state.json`` as the last run or export left it ({} for none)."""
+    try:
+        doc = json.loads(Path(campaign.path("state.json")).read_text())
+        return doc if isinstance(doc, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def known_bounds(campaign: Campaign) -> dict[str, Any]:
+    """What is proved around the question (kept in ``state.json`` once worked out)."""
+    old = _stated(campaign)
+    if old.get("guesses") == campaign.guesses and "below_refuted" in old.get("known", {}):
+        return {k: old["known"][k] for k in ("below_refuted", "minmax")}
+    return bounds_known(campaign.game, campaign.guesses)
+
+
+def run(
+    campaign: Campaign,
+    *,
+    jobs: int = 1,
+    scheduler: Optional[str] = None,
+    time_limit: Optional[float] = None,
+    stop_after: int = 0,
+    log: Log = print,
+) -> Outcome:
+    """Go on with the campaign until it is decided, ``time_limit`` seconds pass,
+    ``stop_after`` units have run, or it is stopped (Ctrl-C; the command line makes
+    SIGTERM one); then export a shard, write the state and the witness of a proof.  What
+    it says goes to ``log`` and to the campaign's ``run.log``."""
+    log = _also_to_file(log, campaign.path("run.log"))
+    restore(campaign, log)
+    known = known_bounds(campaign)
+    t0 = time.monotonic()
+    status, plan, search, before, ran = _execute(
+        campaign, jobs, scheduler, time_limit, stop_after, log
+    )
+    answer = None
+    if not plan.openings:
+        answer = False
+    elif plan.decided():
+        answer = plan.answer() >= 0
+    if answer:
+        _write_witness(campaign, plan, search)
+    after = len(_store_keys(campaign))
+    outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
+    doc = export(campaign, known, log, last_run=outcome._asdict())
+    return outcome._replace(value=doc["summary"]["value"])
+
+
+def _also_to_file(log: Log, path: str) -> Log:
+    """``log``, each line also appended to ``path`` with the time (UTC)."""
+
+    def both(line: str) -> None:
+        log(line)
+        with open(path, "a") as f:
+            f.write(time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime()) + line + "\n")
+
+    return both
+
+
+def _execute(
+    campaign: Campaign,
+    jobs: int,
+    scheduler: Optional[str],
+    time_limit: Optional[float],
+    stop_after: int,
+    log: Log,
+) -> tuple[str, Any, Any, int, int]:
+    """The engine's run of the plan: (how it ended, the plan, its search, the units
+    recorded before it, the units it ran)."""
+    flag = new_flag()
+    ran = [0]
+
+    def progress(done: int, total: int) -> None:
+        ran[0] = done
+        if stop_after and done >= stop_after:
+            flag.set()  # a stop request: the engine ends as on Ctrl-C
+
+    game = campaign.game
+    status = "decided"
+    with open_run(
+        game,
+        kind="bound",
+        params=checkpoint_params_of(campaign),
+        scheduler=scheduler,
+        client=None,
+        threads=jobs,
+        checkpoint=campaign.checkpoint,
+    ) as engine:
+        plan, search = setup(campaign, engine)
+        before = len(engine.store)
+        log(
+            f"{game.name}: within {campaign.guesses}? {len(plan.openings)} openings, "
+            f"{before} units recorded"
+        )
+        try:
+            if plan.openings:
+                engine.execute(plan, flag, progress, time_limit, campaign.unit_seconds)
+        except TimeLimitReached:
+            status = "time-limit"
+        except KeyboardInterrupt:
+            status = "stopped" if stop_after else "interrupted"
+        engine.store.flush()
+    return status, plan, search, before, ran[0]
+
+
+def _store_keys(campaign: Campaign) -> set[str]:
+    from ...engine.checkpoint import connect_read_only
+
+    conn = connect_read_only(campaign.checkpoint)
+    try:
+        return {row[0] for row in conn.execute("SELECT key FROM units")}
+    finally:
+        conn.close()
+
+
+def _write_witness(campaign: Campaign, plan: Any, search: Any) -> None:
+    """The strategy proving the question, checked by the plain scorer, to witness.json."""
+    game = campaign.game
+    tree = witness_tree(game, plan, search, plan.answer())
+    worst = check_strategy(game, tree)
+    doc = {
+        "pegs": game.n,
+        "colours": game.k,
+        "variant": game.variant.value,
+        "candidates_only": False,
+        "max_guesses": worst,
+        "tree": tree.to_json(game),
+    }
+    Path(campaign.path("witness.json")).write_text(json.dumps(doc) + "\n")
+
+
+def export(
+    campaign: Campaign,
+    known: Optional[dict[str, Any]] = None,
+    log: Log = print,
+    last_run: Optional[dict[str, Any]] = None,
+) -> dict[str, Any]:
+    """A shard of the rows finished since the last one, and the state written again (the
+    last run's summary kept); the state."""
+    written = export_shards(campaign.checkpoint, campaign.shards)
+    for path in written:
+        log(f"shard written: {path} ({path.stat().st_size:,} bytes)")
+    doc = state(campaign, known if known is not None else known_bounds(campaign))
+    last_run = last_run if last_run is not None else _stated(campaign).get("last_run")
+    if last_run is not None:
+        doc["last_run"] = last_run
+    shards = shard_paths(campaign.shards)
+    doc["shards"] = {"count": len(shards), "bytes": sum(p.stat().st_size for p in shards)}
+    write_state(doc, campaign.path("state.json"))
+    log(text_table(doc).rstrip())
+    return doc

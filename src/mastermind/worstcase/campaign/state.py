@@ -1,0 +1,310 @@
+"""Where a campaign (:mod:`mastermind.worstcase.campaign`) stands, read from its checkpoint: every recorded
+unit, the question replayed through the plan with nothing run (:func:`replay`), the
+state per opening and part, each open part's guesses refuted, proved and open
+(:func:`state`, written to ``state.json`` by every run and export, so that a look at a
+campaign never has to rebuild its checkpoint), the tables people read, and the
+projection of the core-hours still needed from the units measured (:func:`projection`;
+docs/bounds.md says how).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+from ...analysis.exhaustive import analyze
+from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
+from ...engine.run import Run
+from ...engine.units import Unit, spec_of
+from ...game import Game
+from ...stopping import new_flag
+from ...strategy_tree import split_by_score
+from ..bounds import solution_exists
+from ..search import SearchUnfinished
+from .question import Campaign, FocusPlan, checkpoint_params_of, setup
+
+__all__ = [
+    "DryExecutor",
+    "bounds_known",
+    "decided_value",
+    "markdown_table",
+    "recorded_since",
+    "replay",
+    "state",
+    "text_table",
+    "unit_rows",
+    "write_state",
+]
+
+STATES = {True: "solvable", False: "refuted", None: "open"}
+
+
+# --------------------------------------------------------------------------- replay
+class Replayed(Exception):
+    """The end of a replay (not a Ctrl-C, which still interrupts it)."""
+
+
+class DryExecutor:
+    """Runs nothing: every unit offered to it is an open question.  With it the engine
+    replays a checkpoint (recorded answers, splits and their merges, exactly as a run
+    would) and stops at once; ``open`` is the frontier left."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, Unit] = {}
+        self.ending = False
+
+    def slots(self) -> int:
+        return 1 << 30
+
+    def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
+        self.open[unit.key] = unit
+        return unit.key
+
+    def wait(self, handles: list, timeout: float) -> list:
+        self.ending = True
+        raise Replayed  # everything recorded has been taken: the frontier is left
+
+    def cancel(self, handles: list) -> None:
+        if not self.ending:
+            for key in handles:
+                self.open.pop(key, None)
+
+
+def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
+    """The plan with every answer the checkpoint gives (merges of split units included),
+    and the open questions left."""
+    flag = new_flag()
+    dry = DryExecutor()
+    store = open_checkpoint(
+        campaign.checkpoint,
+        "bound",
+        spec_of(campaign.game).definition(),
+        checkpoint_params_of(campaign),
+        read_only=True,  # (a run may be writing it meanwhile)
+    )
+    try:
+        run = Run(dry, store)
+        plan, _ = setup(campaign, run)
+        if plan.openings:
+            try:
+                run.execute(plan, flag, None, None, campaign.unit_seconds)
+            except Replayed:
+                pass
+    finally:
+        store.close()
+    return plan, dry
+
+
+# --------------------------------------------------------------------------- rows
+def recorded_since(path: str, since: float) -> int:
+    """Units whose row was written at or after ``since`` (a wall-clock time): the units
+    a run ran (a unit run again would replace its row, and count here)."""
+    conn = connect_read_only(path)
+    try:
+        query = "SELECT COUNT(*) FROM units WHERE finished >= ?"
+        return int(conn.execute(query, (since,)).fetchone()[0])
+    finally:
+        conn.close()
+
+
+def unit_rows(path: str) -> dict[str, dict[str, Any]]:
+    """Every recorded unit: key -> parent, size, seconds, split, ok, nodes."""
+    conn = connect_read_only(path)
+    try:
+        rows = conn.execute(  # (read at once: a run writing the file waits for readers)
+            "SELECT u.key, COALESCE(s.parent, ''), u.size, u.seconds, COALESCE(s.split, 0), "
+            "u.result FROM units u LEFT JOIN splits s ON s.key = u.key ORDER BY u.finished"
+        ).fetchall()
+    finally:
+        conn.close()
+    out = {}
+    for key, parent, size, secs, split, blob in rows:
+        res = decode(blob)
+        out[key] = {
+            "parent": parent,
+            "size": int(size),
+            "seconds": float(secs),
+            "split": bool(split),
+            "ok": None if split else int(res["ok"]),
+            "nodes": int(res.get("nodes", 0)),
+        }
+    return out
+
+
+# --------------------------------------------------------------------------- the state
+def bounds_known(game: Game, d: int) -> dict[str, Any]:
+    """What is proved around the question: d - 1 refuted (in-process, quickly), and the
+    minmax strategy's worst case (an upper bound)."""
+    try:
+        below = solution_exists(game, d - 1, time_limit=120)
+    except SearchUnfinished:
+        below = None
+    return {"below_refuted": below is False, "minmax": int(analyze(game, "minmax", jobs=1).max)}
+
+
+def decided_value(d: int, answer: Optional[bool], known: dict[str, Any]) -> Optional[int]:
+    """p(n,k) when the question at d settles it (d - 1 refuted; a strategy within d + 1)."""
+    if answer is None or not known["below_refuted"]:
+        return None
+    if answer:
+        return d
+    return d + 1 if known["minmax"] <= d + 1 else None
+
+
+def _part_entry(
+    campaign: Campaign,
+    plan: FocusPlan,
+    dry: DryExecutor,
+    rows: dict[str, dict[str, Any]],
+    i: int,
+    s: int,
+    size: int,
+) -> dict[str, Any]:
+    """One part of opening i: its state, the work spent on it, and what is open in it."""
+    game, d = campaign.game, campaign.guesses
+    key = f"exists/{plan.openings[i]}/{s}/{d - 1}"
+    mine = [r for k, r in rows.items() if k == key or k.startswith(key + "/")]
+    ans = plan.answers[i].get(s) if size >= 3 else (size <= d - 1)
+    entry: dict[str, Any] = {
+        "score": str(game.slots[s]),
+        "size": size,
+        "state": STATES[ans],
+        "units": len(mine),
+        "splits": sum(r["split"] for r in mine),
+        "seconds": round(sum(r["seconds"] for r in mine), 2),
+        "nodes": sum(r["nodes"] for r in mine),
+        "open_units": sum(1 for k in dry.open if k == key or k.startswith(key + "/")),
+    }
+    counts = plan.guess_counts(key)
+    if counts is not None:
+        entry["guesses"] = dict(zip(("refuted", "solvable", "open"), counts))
+    if ans and (i, s) in plan.recs:
+        recs = plan.recs[(i, s)]
+        entry["witness"] = {"guess": game.format_code(int(recs[0, 2])), "records": len(recs)}
+    return entry
+
+
+def _openings(
+    campaign: Campaign, plan: FocusPlan, dry: DryExecutor, rows: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each opening with its parts (the largest first)."""
+    game = campaign.game
+    out = []
+    for i, g in enumerate(plan.openings):
+        parts = sorted(
+            split_by_score(game, g, np.ascontiguousarray(game.secrets)), key=lambda p: -p[1].size
+        )
+        entries = [
+            _part_entry(campaign, plan, dry, rows, i, s, int(part.size))
+            for s, part in parts
+            if s != game.win_slot
+        ]
+        out.append(
+            {"opening": game.format_code(g), "state": STATES[plan.state(i)], "parts": entries}
+        )
+    return out
+
+
+def state(campaign: Campaign, known: dict[str, Any]) -> dict[str, Any]:
+    """Where the campaign stands (its checkpoint replayed), as ``state.json`` holds it."""
+    plan, dry = replay(campaign)
+    path = campaign.checkpoint
+    rows = unit_rows(path) if os.path.exists(path) else {}
+    openings = _openings(campaign, plan, dry, rows)
+    answer = False if not plan.openings else (plan.answer() >= 0 if plan.decided() else None)
+    d = campaign.guesses
+    value = decided_value(d, answer, known)
+    parts = [p for o in openings for p in o["parts"] if p["size"] >= 3]
+    game = campaign.game
+    summary = {
+        "decided": answer is not None,
+        "value": value,
+        "text": f"p({game.n},{game.k}) = {value}"
+        if value is not None
+        else f"p({game.n},{game.k}) is {d} or {d + 1}: undecided",
+        "parts": len(parts),
+        **{word: sum(p["state"] == word for p in parts) for word in STATES.values()},
+        "units": len(rows),
+        "splits": sum(r["split"] for r in rows.values()),
+        "seconds": round(sum(r["seconds"] for r in rows.values()), 1),
+        "nodes": sum(r["nodes"] for r in rows.values()),
+        "open_units": len(dry.open),
+    }
+    return {
+        "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
+        "question": f"can every secret be found within {d} guesses?",
+        "guesses": d,
+        "known": {**known, "lower": d if known["below_refuted"] else None},
+        "focus": campaign.focus,
+        "checkpoint": {"bytes": os.path.getsize(path) if os.path.exists(path) else 0},
+        "summary": summary,
+        "openings": openings,
+        "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def write_state(doc: dict[str, Any], path: str) -> None:
+    """``doc`` to ``path``, replaced whole (a temporary file beside it first)."""
+    tmp = str(Path(path).with_name("." + Path(path).name + ".part"))
+    Path(tmp).write_text(json.dumps(doc, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------- tables
+def text_table(doc: dict[str, Any]) -> str:
+    """The state as lines of text: the summary, then each opening and its parts."""
+    s = doc["summary"]
+    lines = [
+        f"{s['text']} (question: {doc['question']})",
+        f"{s['parts']} parts of 3 codes or more: {s['solvable']} solvable, "
+        f"{s['refuted']} refuted, {s['open']} open; {s['units']} units recorded "
+        f"({s['splits']} splits), {s['seconds']:.0f} worker-s, {s['nodes']:,} nodes; "
+        f"{s['open_units']} questions open",
+    ]
+    for o in doc["openings"]:
+        shown = [p for p in o["parts"] if p["size"] >= 3]
+        solved = sum(p["state"] == "solvable" for p in shown)
+        lines.append(f"{o['opening']}: {o['state']}, {solved}/{len(shown)} parts solvable")
+        for p in shown:
+            if p["state"] == "solvable" and p["units"] == 0:
+                continue
+            g = p.get("guesses")
+            guesses = (
+                f"  guesses: {g['refuted']} refuted, {g['solvable']} solvable, {g['open']} open"
+                if g
+                else ""
+            )
+            lines.append(
+                f"  {p['score']:>4} {p['size']:>6} {p['state']:<9} {p['units']:>7} units "
+                f"{p['splits']:>5} splits {p['seconds']:>9.1f} s {p['nodes']:>12,} nodes"
+                f" {p['open_units']:>6} open{guesses}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def markdown_table(doc: dict[str, Any]) -> str:
+    """One row per opening (docs/bounds.md): its parts solvable within d - 1 more (the
+    largest), refuted, and open (codes; the work spent on each open part)."""
+    lines = [
+        "| opening | parts | solvable (largest) | refuted | open (codes: units, worker-s) |",
+        "| --- | ---: | --- | --- | --- |",
+    ]
+    for o in doc["openings"]:
+        parts = [p for p in o["parts"] if p["size"] >= 3]
+        by = {w: [p for p in parts if p["state"] == w] for w in STATES.values()}
+        big = max((p["size"] for p in by["solvable"]), default=0)
+        refuted = ", ".join(f"{p['size']:,}" for p in by["refuted"]) or "none"
+        open_ = ", ".join(
+            f"{p['size']:,}" + (f": {p['units']:,}, {p['seconds']:,.0f} s" if p["units"] else "")
+            for p in by["open"]
+        )
+        lines.append(
+            f"| {o['opening']} | {len(o['parts'])} | {len(by['solvable'])} ({big:,}) | "
+            f"{refuted} | {open_} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,184 @@
+"""``mastermind campaign`` (mastermind.worstcase.campaign) on small games with known
+answers: stopped, resumed and finished to worst_case's value with nothing recorded run
+again; killed outright and resumed; its witness checked by the independent checker;
+status from state.json alone (no checkpoint needed), its replay agreeing; the
+projection; shards that make the checkpoint again, a damaged or missing one named and
+its units run again; a campaign's question never changed by later options."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mastermind
+from mastermind import Game, worst_case
+from mastermind.verify import verify_file
+
+SRC = str(Path(mastermind.__file__).resolve().parents[1])
+
+
+def campaign(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``mastermind campaign ARGS`` in a fresh interpreter."""
+    env = dict(os.environ, PYTHONPATH=SRC)
+    return subprocess.run(
+        [sys.executable, "-m", "mastermind", "campaign", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+
+
+def counts(out: str) -> tuple[int, int, int]:
+    """(units run, recorded after, recorded before) from a run's last line."""
+    m = re.search(r"(\d+) units run, (\d+) recorded \((\d+) before\)", out)
+    assert m, out
+    return int(m[1]), int(m[2]), int(m[3])
+
+
+def finished_times(path: Path) -> dict[str, float]:
+    conn = sqlite3.connect(path)
+    try:
+        return dict(conn.execute("SELECT key, finished FROM units"))
+    finally:
+        conn.close()
+
+
+Q46 = ["-n", "4", "-k", "6", "--guesses", "5", "--unit-seconds", "0.002"]
+
+
+def test_stopped_resumed_finished_and_read_back(tmp_path):
+    c = tmp_path / "c46"
+    first = campaign("run", str(c), *Q46, "--stop-after-units", "3")
+    assert first.returncode == 1, first.stderr
+    ran, after, before = counts(first.stdout)
+    assert first.stdout.startswith("stopped") and before == 0 and ran >= 3
+    times = finished_times(c / "checkpoint.sqlite")
+    second = campaign("run", str(c), "--stop-after-units", "2")
+    ran2, after2, before2 = counts(second.stdout)
+    assert before2 == after and ran2 >= 2
+    later = finished_times(c / "checkpoint.sqlite")
+    kept(times, later)
+    third = campaign("run", str(c))
+    assert third.returncode == 0, third.stderr + third.stdout
+    ran3, after3, before3 = counts(third.stdout)
+    kept(later, finished_times(c / "checkpoint.sqlite"))
+    value = worst_case(Game(4, 6)).upper
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["decided"] and state["summary"]["value"] == value == 5
+    assert state["summary"]["units"] == after3 and state["last_run"]["status"] == "decided"
+    solved = [o for o in state["openings"] if o["state"] == "solvable"]
+    assert solved and all(p["state"] == "solvable" for p in solved[0]["parts"])
+    verdict = verify_file(str(c / "witness.json"))
+    assert verdict.upper == 5 and sum(verdict.distribution.values()) == 1296
+    _read_back(c, state, after3)
+
+
+def kept(before: dict[str, float], after: dict[str, float]) -> None:
+    """Nothing recorded ran again: every row is as it was, but for a question that was
+    decided since (its whole answer replaces its split) and the rows below it (dropped)."""
+    for key, t in before.items():
+        if key in after and after[key] != t:
+            assert not any(k.startswith(key + "/") for k in after), key  # (settled)
+        elif key not in after:
+            assert any(key.startswith(k + "/") for k in after), key  # below a settled one
+
+
+def _read_back(c: Path, state: dict, units: int) -> None:
+    """status from state.json alone; its replay from the shards agrees; the projection."""
+    final = finished_times(c / "checkpoint.sqlite")
+    (c / "checkpoint.sqlite").unlink()
+    st = campaign("status", str(c), "--json")
+    assert st.returncode == 0, st.stderr
+    assert json.loads(st.stdout)["summary"] == state["summary"]
+    assert not (c / "checkpoint.sqlite").exists()  # status read the state file alone
+    replayed = campaign("status", str(c), "--json", "--replay")
+    assert replayed.returncode == 0, replayed.stderr
+    again = json.loads(replayed.stdout)
+    assert again["summary"] == state["summary"]
+    assert [o["state"] for o in again["openings"]] == [o["state"] for o in state["openings"]]
+    assert finished_times(c / "checkpoint.sqlite") == final  # made again from the shards
+    text = campaign("status", str(c))
+    assert "p(4,6) = 5" in text.stdout
+    proj = campaign("projection", str(c), "--json", "--workers", "1,4", "--record", "0.001")
+    assert proj.returncode == 0, proj.stderr
+    pj = json.loads(proj.stdout)
+    assert pj["open_questions"] == 0 and pj["measured_units_on_workers"]["1"]["speedup"] == 1.0
+    assert sum(m["units"] for m in pj["levels"].values()) == units
+
+
+def test_a_refuted_question_gives_the_next_value(tmp_path):
+    """Within 5 guesses [4,7] is refuted (its root parts split and are refuted below):
+    every opening has a refuted part, so p(4,7) = 6, worst_case's value."""
+    c = tmp_path / "c47"
+    done = campaign(
+        "run", str(c), "-n", "4", "-k", "7", "--guesses", "5", "--unit-seconds", "0.005"
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["value"] == 6 == worst_case(Game(4, 7)).upper
+    assert all(o["state"] == "refuted" for o in state["openings"])
+    assert not (c / "witness.json").exists()
+
+
+def test_a_killed_run_resumes_to_the_same_answer(tmp_path):
+    """SIGKILL in the middle of a run: the next run goes on from what was committed."""
+    c = tmp_path / "c"
+    env = dict(os.environ, PYTHONPATH=SRC)
+    args = [sys.executable, "-m", "mastermind", "campaign", "run", str(c), *Q46]
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not _some_rows(c / "checkpoint.sqlite"):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    done = campaign("run", str(c))
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert json.loads((c / "state.json").read_text())["summary"]["value"] == 5
+
+
+def _some_rows(path: Path) -> bool:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return conn.execute("SELECT COUNT(*) FROM units").fetchone()[0] > 0
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+def test_a_damaged_or_missing_shard_is_named_and_its_units_run_again(tmp_path):
+    c = tmp_path / "c"
+    for stop in ("4", "4", "0"):
+        extra = ["--stop-after-units", stop] if stop != "0" else []
+        campaign("run", str(c), *Q46, *extra)
+    shards = sorted((c / "shards").glob("*.jsonl.gz"))
+    assert len(shards) == 3
+    final = json.loads((c / "state.json").read_text())["summary"]
+    (c / "checkpoint.sqlite").unlink()
+    shards[1].write_bytes(gzip.compress(b'{"shard": 2, "through": 1}\n{"key": broken'))
+    shards[2].unlink()
+    done = campaign("run", str(c))
+    assert done.returncode == 0, done.stderr
+    assert "00002.jsonl.gz cannot be read" in done.stderr
+    assert "shard 00003 is missing" in done.stderr
+    assert json.loads((c / "state.json").read_text())["summary"]["value"] == final["value"]
+
+
+def test_a_campaigns_question_is_its_own(tmp_path):
+    c = tmp_path / "c"
+    campaign("run", str(c), *Q46, "--stop-after-units", "1")
+    other = campaign("run", str(c), "-k", "7")
+    assert other.returncode == 2 and "colours 7 (the campaign's: 6)" in other.stderr
+    assert "Traceback" not in other.stderr
+    none = campaign("status", str(tmp_path / "nothing"))
+    assert none.returncode == 2 and "no campaign here" in none.stderr
