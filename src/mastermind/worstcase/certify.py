@@ -16,7 +16,8 @@ The format and why its acceptance proves the bounds: docs/certificates.md.
 >>> path = os.path.join(tempfile.mkdtemp(), "p33.gz")
 >>> game = Game(3, 3)
 >>> from mastermind.worstcase.search import Search
->>> tree = Search(game, game.guesses, False, True, 1 << 24).witness(game.secrets, 4)
+>>> search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 24)
+>>> tree = search.witness(game.secrets, 4)
 >>> write_certificate(path, game, 4, 4, tree).claims > 0
 True
 >>> print(verify_file(path).summary)

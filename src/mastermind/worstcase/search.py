@@ -9,7 +9,7 @@ units) all search through it.
 
 >>> from mastermind.game import Game
 >>> g = Game(3, 3)
->>> s = Search(g, g.guesses, False, True, 1 << 20)
+>>> s = Search(g, g.guesses, candidates_only=False, symmetry=True, memory=1 << 20)
 >>> s.run(g.secrets, 4)[0], s.run(g.secrets, 3)[0]
 (True, False)
 >>> s.witness(g.secrets, 4).size
