@@ -407,14 +407,17 @@ def test_budgets_that_run_out_inside_the_kernel_keep_the_answers(tmp_path):
     assert there.exists and check_strategy(game, there.tree) == 5
 
 
-def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_path):
+def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_path, monkeypatch):
     """A question that splits asks its guesses' parts one at a time, stopping at the first
-    guess that proves it: far fewer sub-questions than all its guesses' parts."""
+    guess that proves it: far fewer sub-questions than all its guesses' parts.  (The
+    splits are kept here to be counted: a decided question settles otherwise.)"""
     import sqlite3
 
     from mastermind.engine.checkpoint import Checkpoint
     from mastermind.strategy_tree import split_by_score
+    from mastermind.worstcase.units import ExistsPlan
 
+    monkeypatch.setattr(ExistsPlan, "settles", False)
     game = Game(4, 4)
     path = str(tmp_path / "lazy.sqlite")
     there = solution_exists(game, 4, witness=True, checkpoint=path, unit_seconds=0)
@@ -442,3 +445,26 @@ def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_pa
         )
         made += sum(1 for _, parent, _, _, _ in rows if parent == key)
     assert 0 < made < eager, (made, eager)
+
+
+def test_a_decided_question_keeps_its_answer_and_drops_what_decided_it(tmp_path):
+    """A question that split and is decided is recorded with its whole answer (its split
+    gone), every row below it dropped; a resume runs nothing and answers the same."""
+    path = str(tmp_path / "settled.sqlite")
+    game = Game(4, 4)
+    there = solution_exists(game, 4, witness=True, checkpoint=path, unit_seconds=0)
+    with pytest.MonkeyPatch.context() as mp:  # the same run, every split kept
+        from mastermind.worstcase.units import ExistsPlan
+
+        mp.setattr(ExistsPlan, "settles", False)
+        solution_exists(game, 4, checkpoint=str(tmp_path / "kept.sqlite"), unit_seconds=0)
+    rows = read_units(path)
+    settled = [key for key, _, _, _, split in rows if not split]
+    keys = [key for key, *_ in rows]
+    assert there.exists and settled
+    assert not any(k.startswith(s + "/") for k in keys for s in settled)  # nothing below
+    kept = [row[0] for row in read_units(str(tmp_path / "kept.sqlite"))]
+    assert len(kept) > len(keys) and any(k.count("/") > 3 for k in kept)  # (rows below)
+    again = solution_exists(game, 4, witness=True, checkpoint=path, unit_seconds=0)
+    assert again.exists and read_units(path) == rows
+    assert check_strategy(game, again.tree) <= 4

@@ -402,6 +402,9 @@ class _Loop:
         self.counts = Counts()
         self.inflight: dict[Any, Unit] = {}
         self.consulted: set[str] = set()
+        # the keys the checkpoint held at the start: a unit not among them is new, and
+        # is run without a look at the file (a look costs a query per unit)
+        self.held: set[str] = store.keys() if store is not None else set()
         self.waiting: deque[Unit] = deque()  # sub-units not offered yet
         self.dropped: set[str] = set()  # keys in ``waiting`` no longer needed (skipped)
         self.parent: dict[str, str] = {}  # sub-unit key -> the key that split
@@ -463,7 +466,7 @@ class _Loop:
 
     def _recorded(self, unit: Unit) -> Any:
         """The checkpoint's record of ``unit`` (its first consultation only), or None."""
-        if self.store is None or unit.key in self.consulted:
+        if self.store is None or unit.key in self.consulted or unit.key not in self.held:
             return None
         self.consulted.add(unit.key)
         from .checkpoint import CheckpointError, DamagedRow
