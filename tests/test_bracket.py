@@ -190,7 +190,7 @@ def test_not_a_game():
 def run_script(monkeypatch, capsys, *args):
     monkeypatch.setattr(sys, "argv", ["bracket_5_8.py", *args])
     with pytest.raises(SystemExit) as done:
-        runpy.run_path(str(ROOT / "scripts" / "bracket_5_8.py"), run_name="__main__")
+        runpy.run_path(str(ROOT / "scripts" / "optimum" / "bracket_5_8.py"), run_name="__main__")
     assert done.value.code == 0
     return capsys.readouterr().out
 

@@ -222,12 +222,12 @@ def test_the_committed_table_replays_big_games():
 
 
 def test_the_table_script_writes_and_resumes(tmp_path):
-    """scripts/optimal_table.py on two tiny games: the rows, the trees (replayed by the
+    """scripts/optimum/optimal_table.py on two tiny games: the rows, the trees (replayed by the
     script before writing), the Markdown, and a rerun that skips what is done."""
     env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
     cmd = [
         sys.executable,
-        str(ROOT / "scripts" / "optimal_table.py"),
+        str(ROOT / "scripts" / "optimum" / "optimal_table.py"),
         "--out",
         str(tmp_path),
         "--only",

@@ -1,4 +1,4 @@
-"""The research scripts run end to end on a small game: scripts/record_5_8.py builds a tree
+"""The research scripts run end to end on a small game: scripts/optimum/record_5_8.py builds a tree
 no worse than its rule's, exactly as good as it claims (replayed here once more), and
 resumes from its cache."""
 
@@ -24,7 +24,7 @@ def record(tmp_path: Path, limit: str) -> dict:
     done = subprocess.run(
         [
             sys.executable,
-            str(ROOT / "scripts" / "record_5_8.py"),
+            str(ROOT / "scripts" / "optimum" / "record_5_8.py"),
             "-n",
             "4",
             "-k",

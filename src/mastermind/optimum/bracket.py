@@ -166,7 +166,7 @@ def _codes(hist: list[int]) -> np.ndarray:
 class Bounder:
     """The bound tree's recursion over one game, with what it has learnt (the bounds of
     the sets met, by set and depth) kept between calls: :func:`lower_bound` makes one
-    per call; a long computation (``scripts/bracket_5_8.py``) keeps one for many
+    per call; a long computation (``scripts/optimum/bracket_5_8.py``) keeps one for many
     positions.  Trusts its arguments: ``cands`` is exactly the set ``hist`` (the guesses
     played, for the symmetry) leaves, sorted."""
 

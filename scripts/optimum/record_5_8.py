@@ -11,7 +11,7 @@ a stopped run resumes where it was.
 
 Usage (from the repository root, after ``pip install -e .`` or with PYTHONPATH=src)::
 
-    python scripts/record_5_8.py [--first 11234] [--second entropy] [--workers 2]
+    python scripts/optimum/record_5_8.py [--first 11234] [--second entropy] [--workers 2]
         [--part-limit 600] [--cache record_5_8.cache.jsonl] [--out results/record_5_8.json]
 
 ``--second`` names the one-step rule choosing each second guess (a Strategy name), or
@@ -299,7 +299,7 @@ class Run:
             "positions_exact": sum(r["exact"] for r in records),
             "positions_from_the_rule": sum(r["tree_from"] != "search" for r in records),
             # (an absolute path is this machine's: its file name only)
-            "command": "python scripts/record_5_8.py "
+            "command": "python scripts/optimum/record_5_8.py "
             + " ".join(Path(a).name if Path(a).is_absolute() else a for a in sys.argv[1:]),
         }
         doc["positions"] = records

@@ -14,9 +14,9 @@ skipped (a game that did not finish is tried again only with a larger budget), s
 rerun resumes.  ``--markdown`` prints the table from ``table.json``.
 
 Usage:
-    PYTHONPATH=src nice -n 15 python scripts/optimal_table.py --budget 600 --jobs 1 \\
+    PYTHONPATH=src nice -n 15 python scripts/optimum/optimal_table.py --budget 600 --jobs 1 \\
         --out results/optimal --log results/optimal/table.log
-    PYTHONPATH=src python scripts/optimal_table.py --out results/optimal --markdown
+    PYTHONPATH=src python scripts/optimum/optimal_table.py --out results/optimal --markdown
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ shares at the bottom, with an arrow from each family to each one it imports dire
 (an import that a longer path of arrows already implies is left out: the drawing is the
 transitive reduction of the families' imports).  Needs Graphviz's ``dot``.
 
-    python scripts/house.py            # writes docs/house.svg (and prints the figures)
-    python scripts/house.py --check    # exit 1 if docs/house.svg is not up to date
+    python scripts/docs/house.py            # writes docs/house.svg (and prints the figures)
+    python scripts/docs/house.py --check    # exit 1 if docs/house.svg is not up to date
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "mastermind"
 OUT = ROOT / "docs" / "house.svg"
 sys.path.insert(0, str(ROOT / "tests"))  # the layers' table and the import reader

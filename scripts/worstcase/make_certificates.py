@@ -2,9 +2,9 @@
 with the independent checker, recording the commands and their seconds in
 results/certificates/index.json (the table of docs/certificates.md is made from it).
 
-    PYTHONPATH=src python scripts/make_certificates.py            # every value
-    PYTHONPATH=src python scripts/make_certificates.py --only 4,7  # one of them
-    PYTHONPATH=src python scripts/make_certificates.py --table     # the Markdown table
+    PYTHONPATH=src python scripts/worstcase/make_certificates.py            # every value
+    PYTHONPATH=src python scripts/worstcase/make_certificates.py --only 4,7  # one of them
+    PYTHONPATH=src python scripts/worstcase/make_certificates.py --table     # the Markdown table
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "results", "certificates")
+OUT = os.path.join(HERE, "..", "..", "results", "certificates")
 
 # (pegs, colours, variant): the published or new exact worst cases of this package
 GAMES = [

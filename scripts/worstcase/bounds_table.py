@@ -6,8 +6,8 @@ With ``--frontier SECONDS``: the bigger games no one had published (p(4,8) ... p
 the black-peg and Bulls and Cows games of the same sizes), each given ``SECONDS`` per
 pool; a game not decided within it is printed with the bounds proved and the time spent.
 
-Usage: PYTHONPATH=src python scripts/bounds_table.py > table.md
-       PYTHONPATH=src python scripts/bounds_table.py --frontier 300 > frontier.md
+Usage: PYTHONPATH=src python scripts/worstcase/bounds_table.py > table.md
+       PYTHONPATH=src python scripts/worstcase/bounds_table.py --frontier 300 > frontier.md
 """
 
 from __future__ import annotations

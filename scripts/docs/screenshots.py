@@ -6,7 +6,7 @@ chromium-driver.  The terminal is tmux (100 x 30, truecolor); its screen, captur
 its colours, is drawn by rich as SVG and photographed by headless Chromium.  Every PNG is
 reduced to a small palette so that the files stay small.
 
-    python scripts/screenshots.py            # writes docs/compare-4-6.png, play.png, explorer.png
+    python scripts/docs/screenshots.py            # writes docs/compare-4-6.png, play.png, explorer.png
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SRC = ROOT / "src"
 sys.path.insert(0, str(SRC))

@@ -11,7 +11,7 @@ parts and rounds; answers never depend on the guess order, so rounds alternate o
 * a first guess whose parts are all proved solvable proves p(5,8) = 6: the witness is
   then built, checked by :func:`mastermind.worstcase.bounds.check_strategy` and written out.
 
-Usage: PYTHONPATH=src python scripts/attempt_5_8.py [budget_seconds] [classes] [out.json]
+Usage: PYTHONPATH=src python scripts/worstcase/attempt_5_8.py [budget_seconds] [classes] [out.json]
 (``classes``: how many first-guess classes, most informative first, to work on.)
 """
 

@@ -17,7 +17,7 @@ Each finished (opening, part, depth) bound is appended to a cache (JSON lines), 
 stopped run resumes.  Progress lines go to stdout.  Usage (from the repository root, with
 PYTHONPATH=src)::
 
-    nice -n 15 python scripts/bracket_5_8.py [--depth 2] [--budget 5400]
+    nice -n 15 python scripts/optimum/bracket_5_8.py [--depth 2] [--budget 5400]
         [--cache bracket_5_8.cache.jsonl] [--out results/bracket_5_8.json]
 
 ``--game 4,6`` runs it on another game (the tests do, on small ones).
@@ -266,7 +266,7 @@ def main(argv: Any = None) -> int:
         "exact_seconds": args.exact_seconds,
         "seconds": round(seconds, 1),
         "part_seconds": round(sum(r["seconds"] for r in cache.values()), 1),
-        "command": "python scripts/bracket_5_8.py "
+        "command": "python scripts/optimum/bracket_5_8.py "
         + " ".join(Path(a).name if Path(a).is_absolute() else a for a in (argv or sys.argv[1:])),
     }
     log(
