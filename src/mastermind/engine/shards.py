@@ -166,9 +166,11 @@ def export_shards(checkpoint: str, folder: str | os.PathLike) -> list[Path]:
         splits = dict(
             ((k, (p, s)) for k, p, s in conn.execute("SELECT key, parent, split FROM splits"))
         )
-        drops = conn.execute(
-            "SELECT key, at FROM dropped WHERE at > ? ORDER BY at", (through,)
-        ).fetchall()
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        drops = []  # (a checkpoint of a version that never dropped rows has no table)
+        if "dropped" in tables:
+            query = "SELECT key, at FROM dropped WHERE at > ? ORDER BY at"
+            drops = conn.execute(query, (through,)).fetchall()
     finally:
         conn.close()
     written: list[Path] = []

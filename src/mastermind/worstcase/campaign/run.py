@@ -12,14 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
+from ...analysis.exhaustive import analyze
 from ...engine.run import open_run
 from ...engine.shards import Imported, export_shards, import_shards, shard_paths
+from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
-from ..bounds import check_strategy
+from ..bounds import check_strategy, solution_exists
+from ..search import SearchUnfinished
 from .question import Campaign, checkpoint_params_of, setup, witness_tree
-from .state import bounds_known, state, text_table, write_state
+from .state import state, text_table, write_state
 
-__all__ = ["Outcome", "export", "known_bounds", "restore", "run"]
+__all__ = ["Outcome", "bounds_known", "export", "known_bounds", "restore", "run"]
 
 Log = Callable[[str], None]
 
@@ -57,6 +60,16 @@ def _stated(campaign: Campaign) -> dict[str, Any]:
         return doc if isinstance(doc, dict) else {}
     except (OSError, ValueError):
         return {}
+
+
+def bounds_known(game: Game, d: int) -> dict[str, Any]:
+    """What is proved around the question: d - 1 refuted (in-process, quickly), and the
+    minmax strategy's worst case (an upper bound)."""
+    try:
+        below = solution_exists(game, d - 1, time_limit=120)
+    except SearchUnfinished:
+        below = None
+    return {"below_refuted": below is False, "minmax": int(analyze(game, "minmax", jobs=1).max)}
 
 
 def known_bounds(campaign: Campaign) -> dict[str, Any]:

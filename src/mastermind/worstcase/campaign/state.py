@@ -17,20 +17,15 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...analysis.exhaustive import analyze
 from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
 from ...engine.run import Run
 from ...engine.units import Unit, spec_of
-from ...game import Game
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
-from ..bounds import solution_exists
-from ..search import SearchUnfinished
 from .question import Campaign, FocusPlan, checkpoint_params_of, setup
 
 __all__ = [
     "DryExecutor",
-    "bounds_known",
     "decided_value",
     "markdown_table",
     "recorded_since",
@@ -137,17 +132,7 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- the state
-def bounds_known(game: Game, d: int) -> dict[str, Any]:
-    """What is proved around the question: d - 1 refuted (in-process, quickly), and the
-    minmax strategy's worst case (an upper bound)."""
-    try:
-        below = solution_exists(game, d - 1, time_limit=120)
-    except SearchUnfinished:
-        below = None
-    return {"below_refuted": below is False, "minmax": int(analyze(game, "minmax", jobs=1).max)}
-
-
-def decided_value(d: int, answer: Optional[bool], known: dict[str, Any]) -> Optional[int]:
+def decided_value(d: int, known: dict[str, Any], *, answer: Optional[bool]) -> Optional[int]:
     """p(n,k) when the question at d settles it (d - 1 refuted; a strategy within d + 1)."""
     if answer is None or not known["below_refuted"]:
         return None
@@ -218,7 +203,7 @@ def state(campaign: Campaign, known: dict[str, Any]) -> dict[str, Any]:
     openings = _openings(campaign, plan, dry, rows)
     answer = False if not plan.openings else (plan.answer() >= 0 if plan.decided() else None)
     d = campaign.guesses
-    value = decided_value(d, answer, known)
+    value = decided_value(d, known, answer=answer)
     parts = [p for o in openings for p in o["parts"] if p["size"] >= 3]
     game = campaign.game
     summary = {
