@@ -579,7 +579,10 @@ class _Ors:
         if len(answers) == self.taken:
             return
         start = len(self.key) + 1
-        for key in itertools.islice(answers, self.taken, None):
+        # the newest answers, from the end (the engine only ever adds answers, in order):
+        # a slice from the front would walk past every answer taken before, each time
+        fresh = list(itertools.islice(reversed(answers), len(answers) - self.taken))
+        for key in reversed(fresh):
             i = self.index.get(int(key[start:].split("/", 1)[0]))
             if i is not None and i in self.state:
                 self._judge(i, answers)
