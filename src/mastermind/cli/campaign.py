@@ -24,14 +24,8 @@ from .common import (
 if TYPE_CHECKING:
     from ..worstcase.campaign.question import Campaign
 
-DEFAULTS: dict[str, Any] = {
-    "n": 5,
-    "k": 8,
-    "variant": "classic",
-    "guesses": 6,
-    "memory": 1024,
-    "unit_seconds": 60.0,
-}
+DEFAULTS: dict[str, Any] = {"pegs": 5, "colours": 8, "variant": "classic", "guesses": 6}
+"""A new campaign's question unless the options say otherwise: whether p(5,8) is 6."""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -81,15 +75,19 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _run_options(r: argparse.ArgumentParser) -> None:
     r.add_argument("folder", metavar="DIR")
     q = r.add_argument_group("the question (a new campaign; an existing one keeps its own)")
-    q.add_argument("-n", type=integer, help=f"pegs (default {DEFAULTS['n']})")
-    q.add_argument("-k", type=integer, help=f"colours (default {DEFAULTS['k']})")
+    q.add_argument("-n", type=integer, help=f"pegs (default {DEFAULTS['pegs']})")
+    q.add_argument("-k", type=integer, help=f"colours (default {DEFAULTS['colours']})")
     q.add_argument("--variant", help="the game's variant (default classic)")
     q.add_argument("--guesses", type=integer, metavar="D", help="within D guesses (default 6)")
     q.add_argument("--memory", type=integer, metavar="MB", help="each unit's memo (default 1024)")
     q.add_argument(
         "--unit-seconds", type=number, metavar="S", help="a unit's budget before it splits (60)"
     )
-    q.add_argument("--focus", metavar="CODE", help="the opening whose parts go first")
+    q.add_argument(
+        "--focus",
+        metavar="CODE",
+        help="the opening whose parts go first, smallest first (default: the engine's order)",
+    )
     r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
     r.add_argument(
         "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
@@ -144,24 +142,10 @@ def _campaign(args: argparse.Namespace) -> "Campaign":
 
 
 def _new_campaign(folder: str, given: dict[str, Any]) -> "Campaign":
-    from ..game import Game
     from ..worstcase.campaign.question import Campaign
 
-    names = {"pegs": "n", "colours": "k", "memory_mb": "memory"}
-    values = {
-        k: (v if v is not None else DEFAULTS[names.get(k, k)])
-        for k, v in given.items()
-        if k != "focus"
-    }
-    game = Game(values["pegs"], values["colours"], values["variant"])  # (checked here)
-    if not 1 <= values["guesses"] <= 100:
-        raise UsageError("--guesses must be between 1 and 100")
-    focus = given["focus"]
-    if focus is None and (game.n, game.k) == (5, 8):
-        focus = "11234"  # the opening the p(5,8) campaign works on first
-    elif focus is not None:
-        focus = game.format_code(game.guess(focus))
-    campaign = Campaign(folder, focus=focus, **values)
+    values = {k: v for k, v in given.items() if v is not None}
+    campaign = Campaign.new(folder, **{**DEFAULTS, **values})
     campaign.save()
     return campaign
 

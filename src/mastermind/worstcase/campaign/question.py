@@ -11,10 +11,12 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ... import checks
 from ...analysis.strategies import symmetry_classes
 from ...checks import ArgumentError
 from ...engine.units import Unit
 from ...game import Game
+from ...limits import MAX_GUESSES
 from ...strategy_tree import Node, build_tree, split_by_score
 from ..search import Search
 from ..units import ExistsPlan, UnitSearch, checkpoint_params, root_openings
@@ -53,6 +55,23 @@ class Campaign:
     @property
     def shards(self) -> str:
         return self.path("shards")
+
+    @classmethod
+    def new(cls, folder: str, **question: Any) -> "Campaign":
+        """A new campaign's question, checked: the game, the guesses (1 ..
+        :data:`~mastermind.limits.MAX_GUESSES`), each unit's memo (MB) and budget, the
+        focus (a code of the game, written as the game writes it)."""
+        game = Game(question["pegs"], question["colours"], question.get("variant", "classic"))
+        question["variant"] = game.variant.value
+        question["guesses"] = checks.integer(question["guesses"], "guesses", 1, MAX_GUESSES)
+        memory = checks.integer(question.get("memory_mb", cls.memory_mb), "memory (MB)", 1)
+        question["memory_mb"] = checks.memory(memory << 20) >> 20
+        question["unit_seconds"] = checks.unit_seconds(
+            question.get("unit_seconds", cls.unit_seconds)
+        )
+        if question.get("focus") is not None:
+            question["focus"] = game.format_code(game.guess(question["focus"]))
+        return cls(folder=str(folder), **question)
 
     def save(self) -> None:
         doc = {"format": FORMAT, **asdict(self)}
