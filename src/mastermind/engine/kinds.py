@@ -54,6 +54,9 @@ KINDS: dict[str, Kind] = {
     "optimum.part": Kind(
         "mastermind.optimum.units:optimal_unit", "mastermind.units_optimal:optimal_unit"
     ),
+    # units sent together (mastermind.engine.batching): never recorded, each of its
+    # units is, under its own kind
+    "engine.batch": Kind("mastermind.engine.batching:run_batch", "engine.batch"),
 }
 """Every kind of unit the package runs: name -> :class:`Kind`."""
 
