@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Any, TextIO
 
+from ..files import check_output
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
 from .common import (
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     unit_seconds(args)
     check_files(args, **{"--witness": args.witness, "--certificate": args.certificate})
     if args.certificate is not None:
-        _check_certificate_path(args)
+        check_output(args.certificate, "--certificate")
     with output_file(args.witness, "--witness") as dest:
         game = make_game(args)
         if not game.secrets_are_guesses and not args.candidates_only:
@@ -195,21 +195,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.certificate is not None and result.certificate is None:
         return EXIT_UNFINISHED
     return EXIT_OK if result.exact else EXIT_UNFINISHED
-
-
-def _check_certificate_path(args: argparse.Namespace) -> None:
-    """Before any work: a certificate is written beside its path, then renamed onto it."""
-    path = args.certificate
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise UsageError(
-            f"--certificate {path}: not a regular file (the certificate is "
-            "written beside it and renamed onto it)"
-        )
-    if not os.path.isdir(folder):
-        raise UsageError(f"--certificate {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"--certificate {path}: cannot write in {folder}")
 
 
 def _certificate_text(c: Any) -> str:

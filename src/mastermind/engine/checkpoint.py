@@ -55,7 +55,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..errors import MastermindError
-from .run_lock import RunLock
+from .run_lock import RunLock, UnsafeLockFile
 
 __all__ = [
     "COMMIT_SECONDS",
@@ -466,7 +466,10 @@ def open_checkpoint(
     lock = None
     if not read_only:  # one run at a time: a second one is refused at once
         lock = RunLock(path)
-        holder = lock.acquire()
+        try:
+            holder = lock.acquire()
+        except UnsafeLockFile as e:
+            raise _fail(path, str(e)) from None
         if holder is not None:
             raise _fail(
                 path,
