@@ -6,15 +6,19 @@ command being run is imported (``mastermind --help`` imports none of them and no
 as pip does with its commands.  The library never imports this package.
 
 ``main(argv)`` is testable in-process and returns the exit status: 0 done, 1 unfinished
-(interrupted, a time limit), 2 bad input.  Bad input is exactly a :class:`UsageError` or
-a :class:`~mastermind.errors.MastermindError` (the errors the package raises on purpose);
-anything else is a bug, reported on one line as an internal error (status 1), with its
-traceback when ``--debug`` is given or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
+(interrupted, a time limit, an output or checkpoint that could not be written), 2 bad
+input, 3 a missing tool.  Bad input is exactly a :class:`UsageError` or a
+:class:`~mastermind.errors.MastermindError` (the errors the package raises on purpose)
+but for two kinds: :class:`~mastermind.errors.ResourceError` (a full disk: unfinished)
+and :class:`~mastermind.errors.MissingTool` (status 3).  Anything else is a bug, reported
+on one line as an internal error (status 1), with its traceback when ``--debug`` is
+given or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import io
 import os
@@ -28,9 +32,10 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Optional, TextIO
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool, ResourceError
 from ..interrupts import keeping_lost_interrupts, take_stop_request
 from .common import (
+    EXIT_MISSING_TOOL,
     EXIT_OK,
     EXIT_UNFINISHED,
     EXIT_USAGE,
@@ -43,6 +48,7 @@ from .common import (
 
 __all__ = [
     "COMMANDS",
+    "EXIT_MISSING_TOOL",
     "EXIT_OK",
     "EXIT_UNFINISHED",
     "EXIT_USAGE",
@@ -105,8 +111,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "k >= 10). Examples: 'mastermind analyze', 'mastermind analyze -n 5 -k 8 "
         "--strategy entropy --json', 'mastermind solve 6543'. "
         "'mastermind COMMAND --help' explains a command. Exit status: 0 done, "
-        "1 unfinished (Ctrl-C, a time limit, output that could not be written, "
-        "an internal error), 2 bad input.",
+        "1 unfinished (Ctrl-C, once or twice; a time limit; an output or a checkpoint "
+        "that could not be written, a full disk; an internal error), 2 bad input, "
+        "3 a tool it needs is not installed (Graphviz's dot, matplotlib, Dask).",
     )
     parser.add_argument("--version", action="version", version=f"mastermind {__version__}")
     parser.add_argument(
@@ -134,7 +141,21 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     """Run the command line ``argv`` (default: ``sys.argv[1:]``), writing to ``out``.
 
     SIGTERM is taken as Ctrl-C while it runs (from the main thread): the work stops, the
-    files being written are dropped, and the status is 1."""
+    files being written are dropped, and the status is 1.  A second Ctrl-C while the
+    first one is being handled is status 1 too; run as the program itself (``argv``
+    not given), a Ctrl-C after the command has its status ends the process at once with
+    that status (never the signal's own 130)."""
+    try:
+        status = _main_with_signals(argv, out)
+    except KeyboardInterrupt:  # again, while the first one was being handled
+        _say("\nmastermind: interrupted")
+        status = EXIT_UNFINISHED
+    if argv is None and threading.current_thread() is threading.main_thread():
+        _exit_on_late_interrupt(status)
+    return status
+
+
+def _main_with_signals(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # one line each, as the errors
         if threading.current_thread() is not threading.main_thread():
@@ -146,6 +167,32 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
                 return _main(argv, out)
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _say(text: str) -> None:
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):  # pragma: no cover - stderr gone
+        pass
+
+
+def _exit_on_late_interrupt(status: int) -> None:
+    """From now on (the command is over, the process is ending: threads joined, files
+    closed), Ctrl-C ends the process at once with ``status``; once Python's exit
+    handlers run (the threads joined), Ctrl-C is ignored: past them, Python puts the
+    system's own handler back, which would end the process by the signal (status 130)."""
+
+    def leave(signum: int, frame: object) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+
+    signal.signal(signal.SIGINT, leave)
+    atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
 
 
 def _show_warning(
@@ -214,6 +261,12 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
         print("\nmastermind: interrupted; nothing was finished", file=sys.stderr)
         return EXIT_UNFINISHED
     except Exception as e:
+        if isinstance(e, MissingTool):
+            print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
+            return EXIT_MISSING_TOOL
+        if isinstance(e, ResourceError):
+            print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
+            return EXIT_UNFINISHED
         if isinstance(e, MastermindError):
             print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
             return EXIT_USAGE

@@ -36,7 +36,7 @@ from ..errors import MastermindError
 from ..kernel import _core
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
-from .kinds import recorded_name, worker
+from .kinds import free_arguments, recorded_name, worker
 
 __all__ = [
     "SPLIT",
@@ -187,8 +187,27 @@ def game_of(spec: Any) -> Any:
 
 # ---------------------------------------------------------------------- units
 def digest(kind: str, args: dict[str, Any]) -> str:
-    """A digest of a unit's input: its kind's recorded name and its arguments (a
-    checkpoint row is reused only for the same input)."""
+    """A digest of a unit's input: its kind's recorded name and its arguments but those
+    its answer does not depend on (:func:`~mastermind.engine.kinds.free_arguments`); a
+    checkpoint row is reused only for the same input."""
+    free = free_arguments(kind)
+    return _digest(kind, {name: v for name, v in args.items() if name not in free})
+
+
+def recorded_digests(kind: str, args: dict[str, Any], recorded: dict[str, Any]) -> set[str]:
+    """Every digest a checkpoint may hold for a unit: :func:`digest`, and those of the
+    versions that hashed every argument, with the free ones (a memory budget) at this
+    run's values, at those the file's header records (``recorded``: its parameters), or
+    at their defaults."""
+    out = {digest(kind, args), _digest(kind, args)}
+    for name, default in free_arguments(kind).items():
+        if name in args:
+            for value in (recorded.get(name, default), default):
+                out.add(_digest(kind, {**args, name: value}))
+    return out
+
+
+def _digest(kind: str, args: dict[str, Any]) -> str:
     h = hashlib.sha1(recorded_name(kind).encode())
     for name in sorted(args):
         value = args[name]
@@ -205,17 +224,19 @@ def digest(kind: str, args: dict[str, Any]) -> str:
 class Unit:
     """One unit: its key (what it answers), its kind (the worker function's registered
     name, :mod:`mastermind.engine.kinds`), its arguments and size (candidates; for
-    progress and cost models)."""
+    progress and cost models); ``identity``, when given, the arguments its digest is
+    made of (a bound it runs with, say, left out)."""
 
     key: str
     kind: str
     args: dict[str, Any]
     size: int
     digest: str = ""
+    identity: Optional[dict[str, Any]] = None
 
     def __post_init__(self) -> None:
         if not self.digest:
-            self.digest = digest(self.kind, self.args)
+            self.digest = digest(self.kind, self.args if self.identity is None else self.identity)
 
 
 def checks_unit_seconds(value: Any) -> Optional[float]:
@@ -482,7 +503,7 @@ class _Loop:
             rec = self.store.get(unit.key)
         except DamagedRow as e:
             return self._reject(unit, str(e))
-        if rec is not None and rec.digest != unit.digest:
+        if rec is not None and rec.digest != unit.digest and rec.digest not in self._digests(unit):
             raise CheckpointError(
                 f"checkpoint {self.store.path}: unit {unit.key} does not "
                 "match this run's; give another file"
@@ -500,6 +521,12 @@ class _Loop:
                 f"unit {unit.key} does not hold for it; it is run again",
             )
         return rec
+
+    def _digests(self, unit: Unit) -> set[str]:
+        """The digests the checkpoint may hold for ``unit`` (:func:`recorded_digests`)."""
+        params = getattr(self.store, "params", None)
+        args = unit.args if unit.identity is None else unit.identity
+        return recorded_digests(unit.kind, args, params() if callable(params) else {})
 
     def _split_ok(self, unit: Unit, result: dict[str, Any]) -> bool:
         """Whether a recorded split can be expanded (the plan's ``valid_split``, if any)."""

@@ -34,6 +34,7 @@ from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
 from ..engine.run import open_run, wants_engine
 from ..engine.units import UNIT_SECONDS, checks_unit_seconds
+from ..files import OutputError
 from ..game import CodeLike, Game, Score, reference_score
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
@@ -450,6 +451,7 @@ class WorstCase:
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
     units_split: Optional[int] = None  # and how many split past their budget
     certificate: Optional[CertificateStats] = None  # the file written for ``certificate=``
+    certificate_error: Optional[str] = None  # why it could not be written (a full disk)
 
     @property
     def exact(self) -> bool:
@@ -511,6 +513,8 @@ class WorstCase:
                 "bytes": c.size,
                 "seconds": round(c.seconds, 3),
             }
+        if self.certificate_error is not None:
+            out["certificate_error"] = self.certificate_error
         if tree and self.witness is not None:
             out["witness"] = self.witness.to_json(self.game)
         return out
@@ -582,7 +586,10 @@ def worst_case(
         the refutation of ``lower - 1`` found again through the same memo) that
         :mod:`mastermind.verify` checks on its own (docs/certificates.md);
         ``result.certificate`` describes the file, and stays None when a stop came first
-        (nothing is written then).
+        (nothing is written then) or the file could not be written (a full disk:
+        ``result.certificate_error`` says so, the bounds stay).  A path that cannot be
+        one (empty, in no folder, a directory) is refused before the search, with a
+        :class:`~mastermind.files.FileError`.
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -631,7 +638,9 @@ def worst_case(
 def _certified(
     result: WorstCase, path: Optional[str], search: Search, until: Optional[float]
 ) -> WorstCase:
-    """``result`` with its certificate written to ``path`` (when asked and time is left)."""
+    """``result`` with its certificate written to ``path`` (when asked and time is left);
+    a file that cannot be written (a full disk) keeps the bounds, with
+    ``certificate_error`` saying why no certificate came."""
     if path is None or result.witness is None or result.status == "interrupted":
         return result
     left = None if until is None else until - time.monotonic()
@@ -651,6 +660,8 @@ def _certified(
         result.status = e.reason if result.exact else result.status
     except KeyboardInterrupt:
         result.status = "interrupted"
+    except OutputError as e:
+        result.certificate_error = str(e)
     return result
 
 
@@ -696,6 +707,7 @@ class _WorstCaseRun:
             self.refute_lower()
             self.heuristic_upper()
             self.close_gap()
+            self.trivial_witness()
         except SearchUnfinished as e:
             status = e.reason
         except KeyboardInterrupt:
@@ -770,6 +782,15 @@ class _WorstCaseRun:
                 self._proved(d, found)
             else:
                 self.lower, self.lower_proof = self.upper, "search"
+
+    def trivial_witness(self) -> None:
+        """4. Bounds that met at the trivial upper bound (one guess per secret: [1,k],
+        [n,1]) still get a witness: the first candidate played each time."""
+        if self.tree is not None or self.lower != self.upper or self.source != "trivial":
+            return
+        a = analyze(self.game, Strategy.FIRST_CANDIDATE, candidates_only=True, tree=True, jobs=1)
+        if a.max <= self.upper:
+            self.tree = a.tree
 
     # ---------------------------------------------------------------- the steps
     def _left(self) -> Optional[float]:
