@@ -13,6 +13,7 @@ import threading
 import zlib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mastermind.cli import main
@@ -285,3 +286,67 @@ def test_the_help_is_true_about_the_statuses(tmp_path, capsys):
     assert main(["verify", "--json", rejected], out) == 1
     doc = json.loads(out.getvalue())
     assert doc["checked"] is True and doc["reason"] == "no witness tree for the upper bound"
+
+
+# ---------------------------------------------------------------------- the fuzzer's findings
+FOUND = (
+    b'{"format": "mastermind-certificate", "version": 1, "game": {"pegs": 4, "colours": 10, '
+    b'"variant": "classic"}, "lower": 7, "upper": 7, "producer": -1}\n'
+    b'{"claim": 0, "history": [[0, [0, 0]]], "guesses": 4, "entries": %s}\n'
+)
+
+
+def test_an_entry_of_the_wrong_type_is_refused_before_the_work(tmp_path, monkeypatch):
+    """The fuzzer's input: a claim on 6,561 secrets of [4,10] with no symmetry (65
+    million scores) whose entries are not even a list: refused before any score."""
+    from mastermind import verify
+
+    def no_work(*args):
+        raise AssertionError("scored")
+
+    monkeypatch.setattr(verify.Rules, "part_sizes", no_work)
+    refused(tmp_path, FOUND % b"0", "'entries' must be a list, not 0")
+
+
+def test_the_parts_of_many_guesses_are_counted_in_bounded_blocks(monkeypatch):
+    """The same claim with its entries took 2.8 GB (all 65 million scores at once, then
+    their indices): the guesses are now scored a block at a time."""
+    from mastermind import verify
+
+    rules = verify.Rules(4, 8, "classic")
+    seen = []
+    scores = rules.scores
+
+    def counted(guesses, secrets):
+        out = scores(guesses, secrets)
+        seen.append(out.size)
+        return out
+
+    monkeypatch.setattr(verify, "BLOCK", 1 << 16)
+    monkeypatch.setattr(rules, "scores", counted)
+    cands = rules.candidates([[0, [0, 0]]])
+    sizes = rules.part_sizes(np.arange(4096), cands)
+    assert sizes.sum() <= 4096 * cands.size and max(seen) <= 1 << 16 and len(seen) > 100
+
+
+@pytest.mark.slow
+def test_a_heavy_claim_stays_within_a_bounded_memory(tmp_path):
+    import subprocess
+    import sys
+
+    path = write(tmp_path, FOUND % b"[]")
+    probe = (
+        "import resource, sys\n"
+        "from mastermind.verify import VerifyError, verify_file\n"
+        "try:\n    verify_file(sys.argv[1])\nexcept VerifyError as e:\n    print(e)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, path],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(verify_file.__code__.co_filename).parents[1])),
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "the file ends before its end record (truncated?)", done.stderr
+    assert int(lines[1]) < 1 << 20  # KB: under 1 GB (it took 2.8 GB)

@@ -61,7 +61,9 @@ MAX_DEPTH = 256  # nesting of JSON arrays and objects
 MAX_DIGITS = 20  # digits of a number
 MAX_GUESSES = 100  # guesses a bound, a claim, a history or a line of a tree may count
 MAX_CODES = 1 << 22  # codes of a game (k^n)
-MAX_WORK = 1 << 36  # guess-secret pairs one claim may need scored
+MAX_WORK = 1 << 30  # guess-secret pairs one claim may need scored (a minute or two)
+MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
+BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
 
 
 class VerifyError(ValueError):
@@ -204,20 +206,19 @@ class Rules:
 
     def part_sizes(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """(len(guesses), win) array: how many secrets each guess puts in each
-        non-winning slot."""
-        table = self._table()
+        non-winning slot; the guesses taken in blocks, so that no more than
+        :data:`BLOCK` scores are held at once."""
+        guesses = np.asarray(guesses, np.int64)
         width = self.win + 1
-        if table is not None:  # secrets by guesses, read row by row
-            rows = table[np.asarray(secrets, np.int64)]
-            if len(guesses) != rows.shape[1]:
-                rows = rows[:, guesses]
-            index = rows.astype(np.int32)
-            index += np.arange(len(guesses), dtype=np.int32) * width
-        else:
-            index = self.scores(guesses, secrets).T.astype(np.int64)
-            index += np.arange(len(guesses), dtype=np.int64) * width
-        sizes = np.bincount(index.ravel(), minlength=len(guesses) * width)
-        return sizes.reshape(len(guesses), width)[:, : self.win]
+        out = np.empty((guesses.size, self.win), dtype=np.int64)
+        step = max(1, BLOCK // max(1, len(secrets)))
+        for start in range(0, guesses.size, step):
+            block = guesses[start : start + step]
+            index = self.scores(block, secrets).astype(np.int64)
+            index += np.arange(block.size, dtype=np.int64)[:, None] * width
+            sizes = np.bincount(index.ravel(), minlength=block.size * width)
+            out[start : start + block.size] = sizes.reshape(block.size, width)[:, : self.win]
+        return out
 
     def slot(self, score: Any) -> int:
         if (
@@ -480,7 +481,8 @@ class Claims:
         set onto itself (the least guess of its class)."""
         rules = self.rules
         images = []
-        most = rules.k * rules.k + rules.n * rules.n
+        codes = rules.k**rules.n
+        most = min(rules.k * rules.k + rules.n * rules.n, max(1, MAX_IMAGES // codes))
         for sym in _items(record.get("symmetries", []), f"{where}: 'symmetries'", most):
             if type(sym) is not list or len(sym) != 2:
                 raise MalformedFile(f"{where}: a symmetry is [colour map, position map]")
@@ -488,7 +490,7 @@ class Claims:
             if not np.array_equal(np.sort(img[cands]), cands):
                 raise VerifyError(f"{where}: symmetry {sym!r} does not map the set onto itself")
             images.append(img)
-        label = orbits(images, rules.k**rules.n)[np.flatnonzero(rules.is_guess)]
+        label = orbits(images, codes)[np.flatnonzero(rules.is_guess)]
         if not np.all(rules.is_guess[label]):  # pragma: no cover - a guess set is closed
             raise VerifyError(f"{where}: a symmetry leaves the guess set")
         return label
@@ -509,6 +511,7 @@ class Claims:
                 f"{where}: {reps.size:,} classes of guesses on {cands.size:,} secrets, more "
                 f"than the {MAX_WORK:,} scores this checker makes for one claim"
             )
+        entries = self._entries(record, int(reps.size), where, index)  # (before the work)
         sizes = rules.part_sizes(reps, cands)
         most = int((sizes > 0).sum(1).max())  # no guess makes more parts on a subset
         largest = sizes.max(1)
@@ -516,15 +519,7 @@ class Claims:
         # one with a part too big for d - 1 guesses (counting)
         bound = separable(most, d - 1, cap=int(cands.size))
         covered = set(reps[(largest == cands.size) | (largest > bound)].tolist())
-        for entry in _items(record.get("entries", []), f"{where}: 'entries'", int(reps.size)):
-            if type(entry) is not list or len(entry) != 3:
-                raise MalformedFile(f"{where}: an entry is [guess, score, claim]")
-            g, slot = rules.guess(entry[0]), rules.slot(entry[1])
-            ref = _whole(entry[2], f"{where}: an entry's claim", 0, max(index - 1, 0))
-            if slot == rules.win:
-                raise VerifyError(f"{where}: entry {entry!r} names the winning score")
-            if ref >= index:
-                raise VerifyError(f"{where}: entry {entry!r} must name an earlier claim")
+        for entry, g, slot, ref in entries:
             part = cands[rules.scores([g], cands)[0] == slot]
             if not np.array_equal(part, self.sets[ref]):
                 raise VerifyError(
@@ -543,6 +538,23 @@ class Claims:
                 f"{where}: guess {missing[0]} (and {len(missing) - 1} other "
                 f"classes) is not shown to fail within {d} guesses"
             )
+
+    def _entries(
+        self, record: dict[str, Any], classes: int, where: str, index: int
+    ) -> list[tuple[Any, int, int, int]]:
+        """A claim's entries, each read and checked alone: (entry, guess, slot, claim)."""
+        out = []
+        for entry in _items(record.get("entries", []), f"{where}: 'entries'", classes):
+            if type(entry) is not list or len(entry) != 3:
+                raise MalformedFile(f"{where}: an entry is [guess, score, claim]")
+            g, slot = self.rules.guess(entry[0]), self.rules.slot(entry[1])
+            ref = _whole(entry[2], f"{where}: an entry's claim", -(1 << 62), 1 << 62)
+            if slot == self.rules.win:
+                raise VerifyError(f"{where}: entry {entry!r} names the winning score")
+            if not 0 <= ref < index:
+                raise VerifyError(f"{where}: entry {entry!r} must name an earlier claim")
+            out.append((entry, g, slot, ref))
+        return out
 
 
 def _replay(rules: Rules, tree: Any, secrets: np.ndarray, decode: Any) -> np.ndarray:
