@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool
 from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
@@ -75,11 +75,15 @@ def parse_scheduler(text: Any) -> tuple[str, Any]:
     return "address", text
 
 
+class DaskMissing(SchedulerError, MissingTool):
+    """Dask's distributed package is not installed: a tool missing, not bad input."""
+
+
 def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SchedulerError(
+        raise DaskMissing(
             "a Dask scheduler needs the distributed package: pip install "
             "'mastermind-analysis[distributed]'"
         ) from None

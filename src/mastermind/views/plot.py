@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool
 from ..files import Destination, OutputError
 from ..rules import average_text
 
@@ -40,11 +40,17 @@ class PlotError(MastermindError):
     written."""
 
 
+class MatplotlibMissing(PlotError, MissingTool):
+    """matplotlib is not installed: a tool missing, not bad input."""
+
+
 def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotError("plots need matplotlib: pip install 'mastermind-analysis[plot]'") from None
+        raise MatplotlibMissing(
+            "plots need matplotlib: pip install 'mastermind-analysis[plot]'"
+        ) from None
     return matplotlib
 
 
