@@ -7,18 +7,20 @@ as pip does with its commands.  The library never imports this package.
 
 ``main(argv)`` is testable in-process and returns the exit status: 0 done, 1 unfinished
 (interrupted, a time limit, an output or checkpoint that could not be written), 2 bad
-input, 3 a missing tool.  Bad input is exactly a :class:`UsageError` or a
-:class:`~mastermind.errors.MastermindError` (the errors the package raises on purpose)
-but for two kinds: :class:`~mastermind.errors.ResourceError` (a full disk: unfinished)
-and :class:`~mastermind.errors.MissingTool` (status 3).  Anything else is a bug, reported
-on one line as an internal error (status 1), with its traceback when ``--debug`` is
-given or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
+input, 3 a missing tool, 4 a spot-check that failed (``--recheck``).  Bad input is
+exactly a :class:`UsageError` or a :class:`~mastermind.errors.MastermindError` (the
+errors the package raises on purpose) but for two kinds:
+:class:`~mastermind.errors.ResourceError` (a full disk: unfinished) and
+:class:`~mastermind.errors.MissingTool` (status 3).  Anything else is a bug, reported on
+one line as an internal error (status 1), with its traceback when ``--debug`` is given
+or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
 """
 
 from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import importlib
 import io
 import os
@@ -29,7 +31,7 @@ import sys
 import threading
 import traceback
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Optional, TextIO
 
 from ..errors import MastermindError, MissingTool, ResourceError
@@ -37,6 +39,7 @@ from ..interrupts import keeping_lost_interrupts, take_stop_request
 from .common import (
     EXIT_MISSING_TOOL,
     EXIT_OK,
+    EXIT_SPOT_CHECK,
     EXIT_UNFINISHED,
     EXIT_USAGE,
     Interrupted,
@@ -50,6 +53,7 @@ __all__ = [
     "COMMANDS",
     "EXIT_MISSING_TOOL",
     "EXIT_OK",
+    "EXIT_SPOT_CHECK",
     "EXIT_UNFINISHED",
     "EXIT_USAGE",
     "UsageError",
@@ -113,7 +117,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "'mastermind COMMAND --help' explains a command. Exit status: 0 done, "
         "1 unfinished (Ctrl-C, once or twice; a time limit; an output or a checkpoint "
         "that could not be written, a full disk; an internal error), 2 bad input, "
-        "3 a tool it needs is not installed (Graphviz's dot, matplotlib, Dask).",
+        "3 a tool it needs is not installed (Graphviz's dot, matplotlib, Dask), "
+        "4 a spot-check (--recheck) found a wrong answer.",
     )
     parser.add_argument("--version", action="version", version=f"mastermind {__version__}")
     parser.add_argument(
@@ -233,8 +238,17 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
             out.flush()
             return EXIT_USAGE
         check_jobs(args)
-        status = int(args.func(args, out))
+        with _spot_checks() as failed:
+            status = int(args.func(args, out))
         out.flush()
+        if failed and status in (EXIT_OK, EXIT_UNFINISHED):
+            print(
+                f"mastermind: {len(failed)} spot-check{'s' if len(failed) != 1 else ''} "
+                "found an answer wrong (above): the answers not re-checked may be wrong too; "
+                "the cluster (or the checkpoint) is not to be trusted",
+                file=sys.stderr,
+            )
+            status = EXIT_SPOT_CHECK
         if _reader_gone(out):  # a large write cut short may pass without an error
             raise BrokenPipeError
         return status
@@ -274,6 +288,25 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
             print(f"mastermind: {_one_line(e)}; nothing was finished", file=sys.stderr)
             return EXIT_UNFINISHED
         return _internal_error(e, debugging(argv))
+
+
+@contextlib.contextmanager
+def _spot_checks() -> Iterator[list[str]]:
+    """The spot-checks that fail while the block runs (each still shown as a warning,
+    one line): their messages."""
+    failed: list[str] = []
+    show = warnings.showwarning
+
+    def counting(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(category, "__name__", "") == "SpotCheckWarning":
+            failed.append(str(message))
+        show(message, category, *args, **kwargs)
+
+    warnings.showwarning = counting
+    try:
+        yield failed
+    finally:
+        warnings.showwarning = show
 
 
 def debugging(argv: Sequence[str] = ()) -> bool:

@@ -29,6 +29,7 @@ from .common import (
     number,
     output_file,
     output_options,
+    recheck,
     unit_errors,
     unit_seconds,
     unit_seconds_option,
@@ -125,6 +126,7 @@ def _check(args: argparse.Namespace) -> None:
     check_memory(args)
     check_scheduler(args)
     unit_seconds(args)
+    recheck(args)
     check_files(args, **{"--witness": args.witness, "--certificate": args.certificate})
     if args.certificate is not None:
         check_output(args.certificate, "--certificate")
@@ -166,6 +168,7 @@ def _search(args: argparse.Namespace, game: Any, start: float) -> Any:
                 checkpoint=args.checkpoint,
                 progress=bar if uses_units(args) else None,
                 unit_seconds=unit_seconds(args),
+                recheck=recheck(args),
                 certificate=args.certificate,
             )
     finally:

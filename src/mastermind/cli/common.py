@@ -27,10 +27,11 @@ if TYPE_CHECKING:
 
     from ..game import Game
 
-EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, EXIT_MISSING_TOOL = 0, 1, 2, 3
+EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, EXIT_MISSING_TOOL, EXIT_SPOT_CHECK = 0, 1, 2, 3, 4
 """0 done; 1 unfinished (Ctrl-C, a time limit, an output or a checkpoint that could not be
 written, an internal error); 2 bad input; 3 a tool the request needs is not installed
-(Graphviz's dot, matplotlib, Dask)."""
+(Graphviz's dot, matplotlib, Dask); 4 a spot-check (--recheck) found an answer of a
+worker or of the checkpoint wrong: the result may be wrong."""
 
 BIG_BUILD = 256 << 20  # bytes of game tables from which the command line says so first
 LONG_RUN = 60.0  # seconds (a rough estimate) from which an analysis is announced as long
@@ -156,6 +157,19 @@ def distributed_options(p: argparse.ArgumentParser) -> None:
         "(e.g. tcp://10.0.0.5:8786), or local:N to start N worker processes "
         "on this machine for the run (needs pip install "
         "'mastermind-analysis[distributed]'); the result is the same",
+    )
+    d.add_argument(
+        "--recheck",
+        type=number,
+        default=0.0,
+        metavar="FRACTION",
+        help="spot-checks: re-run this fraction of the units (0 to 1) on this machine "
+        "and compare, whether a worker or the checkpoint gave the answer; a mismatch "
+        "is one line naming the unit and the worker, the re-run's answer is used, "
+        "and the exit status is 4. The client trusts the cluster with its code (Dask "
+        "runs what it is sent) and with its answers, and a checkpoint as a file of its "
+        "own, unless re-checked: 0.1 is advised for a cluster you do not control "
+        "(docs/distributed.md, the trust model)",
     )
     d.add_argument(
         "--checkpoint",
@@ -403,6 +417,14 @@ def unit_seconds_option(p: argparse.ArgumentParser) -> None:
         f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
         "the answer never depends on it",
     )
+
+
+def recheck(args: argparse.Namespace) -> float:
+    """``--recheck`` checked: a fraction from 0 to 1."""
+    value = args.recheck
+    if not 0 <= value <= 1:
+        raise UsageError("--recheck must be a fraction of the units from 0 to 1")
+    return float(value)
 
 
 def unit_seconds(args: argparse.Namespace) -> float:

@@ -34,7 +34,7 @@ from ..errors import MastermindError, MissingTool
 from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
-from .units import GameSpec, Unit, run_unit
+from .units import GameSpec, Unit, run_remote, run_unit
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "open_executor", "parse_scheduler"]
 
@@ -171,7 +171,7 @@ class DaskExecutor:
 
     def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
         return self.client.submit(
-            run_unit,
+            run_remote,
             self.spec,
             unit.kind,
             unit.args,
@@ -180,6 +180,16 @@ class DaskExecutor:
             pure=False,
             key=f"mastermind-{unit.key}-{uuid.uuid4().hex[:10]}",
         )
+
+    def where(self, handle: Any) -> Optional[str]:
+        """The address of the worker that holds a finished unit's answer, as the
+        scheduler knows it (None when it cannot say)."""
+        try:
+            with deferring_interrupts():
+                holders = self.client.who_has([handle]).get(handle.key, ())
+        except Exception:  # pragma: no cover - the scheduler is gone
+            return None
+        return ", ".join(holders) or None
 
     def wait(self, handles: list, timeout: float) -> list:
         out: list = []

@@ -33,7 +33,7 @@ from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
 from ..engine.run import open_run, wants_engine
-from ..engine.units import UNIT_SECONDS, checks_unit_seconds
+from ..engine.units import UNIT_SECONDS, checks_recheck, checks_unit_seconds
 from ..files import OutputError
 from ..game import CodeLike, Game, Score, reference_score
 from ..limits import DEFAULT_MEMORY
@@ -132,6 +132,7 @@ def solution_exists(
     client: Any = None,
     checkpoint: Optional[str] = None,
     unit_seconds: Optional[float] = UNIT_SECONDS,
+    recheck: float = 0.0,
 ) -> Union[bool, Witnessed]:
     """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
 
@@ -168,6 +169,11 @@ def solution_exists(
     unit_seconds : float, optional
         With units: a question still searched after this many seconds splits into the
         questions of its guesses' parts (recursively); 0 splits at once, None never.
+    recheck : float
+        With units, the fraction of them (0 to 1) spot-checked: re-run here and
+        compared with the answer of the worker or checkpoint that gave it; a mismatch
+        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is used (docs/distributed.md: the trust model).
 
     Returns
     -------
@@ -203,6 +209,7 @@ def solution_exists(
             client,
             checkpoint,
             checks_unit_seconds(unit_seconds),
+            checks_recheck(recheck),
         )
     until = deadline(time_limit)
     start = time.monotonic()
@@ -234,6 +241,7 @@ def _exists_as_units(
     client: Any,
     checkpoint: Any,
     unit_seconds: Optional[float] = None,
+    recheck: float = 0.0,
 ) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
     units (:mod:`mastermind.worstcase.units`)."""
@@ -250,6 +258,7 @@ def _exists_as_units(
         client=client,
         threads=checks.threads(None),
         checkpoint=checkpoint,
+        recheck=recheck,
     ) as run:
         search = UnitSearch(
             Search(game, game.guesses, candidates_only, symmetry, memory),
@@ -535,6 +544,7 @@ def worst_case(
     progress: Optional[Any] = None,
     unit_seconds: Optional[float] = UNIT_SECONDS,
     certificate: Optional[str] = None,
+    recheck: float = 0.0,
 ) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
@@ -590,6 +600,11 @@ def worst_case(
         ``result.certificate_error`` says so, the bounds stay).  A path that cannot be
         one (empty, in no folder, a directory) is refused before the search, with a
         :class:`~mastermind.files.FileError`.
+    recheck : float
+        With units, the fraction of them (0 to 1) spot-checked: re-run here and
+        compared with the answer of the worker or checkpoint that gave it; a mismatch
+        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is used (docs/distributed.md: the trust model).
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -604,6 +619,7 @@ def worst_case(
     memory = checks.memory(memory)
     progress = checks.progress(progress)
     budget = checks_unit_seconds(unit_seconds)
+    recheck = checks_recheck(recheck)
     heuristics = [Strategy.parse(h) for h in heuristics]
     if certificate is not None:
         check_certifiable(game, candidates_only, certificate)
@@ -621,6 +637,7 @@ def worst_case(
         client=client,
         threads=threads,
         checkpoint=checkpoint,
+        recheck=recheck,
     ) as run:
         local = Search(game, game.guesses, candidates_only, symmetry, memory)
         units = UnitSearch(
