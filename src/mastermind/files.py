@@ -161,7 +161,7 @@ def remove_leftovers(target: str, before: float) -> list[str]:
     locked by no run; the paths removed."""
     folder, name = os.path.split(target)
     pattern = _leftover_pattern(name)
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(folder or "."))
     except OSError:
@@ -293,6 +293,7 @@ class Destination:
         try:
             self.file.flush()
             if self.replaces:
+                assert self.target is not None
                 os.fsync(self.file.fileno())
                 os.replace(self.temp, self.target)
             else:

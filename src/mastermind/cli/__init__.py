@@ -238,17 +238,7 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
             out.flush()
             return EXIT_USAGE
         check_jobs(args)
-        with _spot_checks() as failed:
-            status = int(args.func(args, out))
-        out.flush()
-        if failed and status in (EXIT_OK, EXIT_UNFINISHED):
-            print(
-                f"mastermind: {len(failed)} spot-check{'s' if len(failed) != 1 else ''} "
-                "found an answer wrong (above): the answers not re-checked may be wrong too; "
-                "the cluster (or the checkpoint) is not to be trusted",
-                file=sys.stderr,
-            )
-            status = EXIT_SPOT_CHECK
+        status = _command(args, out)
         if _reader_gone(out):  # a large write cut short may pass without an error
             raise BrokenPipeError
         return status
@@ -288,6 +278,23 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
             print(f"mastermind: {_one_line(e)}; nothing was finished", file=sys.stderr)
             return EXIT_UNFINISHED
         return _internal_error(e, debugging(argv))
+
+
+def _command(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the parsed command, its output flushed: its status, or 4 when a spot-check
+    (``--recheck``) found an answer wrong."""
+    with _spot_checks() as failed:
+        status = int(args.func(args, out))
+    out.flush()
+    if failed and status in (EXIT_OK, EXIT_UNFINISHED):
+        print(
+            f"mastermind: {len(failed)} spot-check{'s' if len(failed) != 1 else ''} "
+            "found an answer wrong (above): the answers not re-checked may be wrong too; "
+            "the cluster (or the checkpoint) is not to be trusted",
+            file=sys.stderr,
+        )
+        status = EXIT_SPOT_CHECK
+    return status
 
 
 @contextlib.contextmanager

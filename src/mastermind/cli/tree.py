@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import TextIO
+from typing import Any, Optional, TextIO
 
 from ..files import STDOUT
 from .common import (
@@ -81,15 +81,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis.exhaustive import analyze
-    from ..views.tree import (
-        RENDERED,
-        draw,
-        find_dot,
-        summary,
-        to_dot,
-        to_json,
-        to_text,
-    )
+    from ..views.tree import RENDERED, draw, find_dot, summary
 
     if args.depth is not None and args.depth < 1:
         raise UsageError("--depth must be at least 1")
@@ -121,16 +113,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         result = analyze(
             game, args.strategy, candidates_only=args.candidates_only, first=args.first, tree=True
         )
-        if fmt == "json":
-            text = json.dumps(to_json(result), indent=1) + "\n"
-        elif fmt == "html":
-            from ..views.explorer import to_html
-
-            text = to_html(result)
-        elif fmt == "dot":
-            text = to_dot(result, args.depth)
-        else:
-            text = to_text(result, args.depth) + "\n"
+        text = _written(result, fmt, args.depth)
         if dest is None:
             out.write(text)
             return EXIT_OK
@@ -143,3 +126,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     nodes = sum(1 for _ in result.tree.walk())
     out.write(f"wrote {path}: {summary(result)}; {nodes} guesses in the tree\n")
     return EXIT_OK
+
+
+def _written(result: Any, fmt: str, depth: Optional[int]) -> str:
+    """The tree in ``fmt`` (json, html, dot or text), as text."""
+    from ..views.tree import to_dot, to_json, to_text
+
+    if fmt == "json":
+        return json.dumps(to_json(result), indent=1) + "\n"
+    if fmt == "html":
+        from ..views.explorer import to_html
+
+        return to_html(result)
+    if fmt == "dot":
+        return to_dot(result, depth)
+    return to_text(result, depth) + "\n"

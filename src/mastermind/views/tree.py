@@ -336,7 +336,7 @@ def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float =
 def render_format(path: str, fmt: Optional[str] = None) -> str:
     """The format ``dot`` draws ``path`` in: ``fmt``, else by its suffix."""
     fmt = fmt or RENDERED.get(os.path.splitext(path)[1].lower())
-    if fmt not in RENDERED.values():
+    if fmt is None or fmt not in RENDERED.values():
         raise TreeError(f"cannot render to {path!r}: use a .svg, .png or .pdf file")
     return fmt
 
