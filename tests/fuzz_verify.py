@@ -4,9 +4,10 @@ An input is the bytes of a file: a certificate or a strategy tree, gzip-compress
 not. :func:`check_one` writes them to a file and runs :func:`~mastermind.verify.verify_file`
 on it; a *finding* is anything but a verdict or the checker's own refusal
 (:class:`~mastermind.verify.VerifyError`, :class:`~mastermind.verify.MalformedFile`): an
-internal error, a run past :data:`SECONDS` (a hang past the caps), a
-:class:`MemoryError` under the memory limit of the fuzzing process, or a certificate of
-a small game accepted for a bound that is false (the true worst case is known).
+internal error, a run past :data:`SECONDS` (a hang past the caps), more than
+:data:`MEMORY` bytes allocated at once for one input (traced by :mod:`tracemalloc`,
+NumPy's arrays included), or a certificate of a small game accepted for a bound that is
+false (the true worst case is known).
 
 The seeds (:func:`seeds`) are the shipped certificates (``results/certificates/``; the
 small one whole, the others cut after their first claims, so that one run takes well
@@ -33,6 +34,7 @@ import resource
 import sys
 import tempfile
 import time
+import tracemalloc
 import zlib
 from functools import cache
 from pathlib import Path
@@ -42,7 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "results" / "certificates"
 SECONDS = 300.0  # one input checked within this, or it is a finding (a claim at the
 # checker's cap on work, 2^30 scores, takes a minute or two; past this it is a hang)
-MEMORY = 3 << 30  # the fuzzing process's address space (RLIMIT_AS) in the long run
+MEMORY = 1 << 30  # one input checked within this much (traced: Python's and NumPy's)
+ADDRESS_SPACE = 12 << 30  # the fuzzing process's own (RLIMIT_AS), a guard only: atheris
+# and libFuzzer grow over hours, which says nothing of the checker
 TINY = [
     (2, 2, "classic"),
     (2, 3, "classic"),
@@ -137,6 +141,9 @@ def check_one(data: bytes) -> str:
         _SCRATCH["path"] = path
     with open(path, "wb") as f:
         f.write(data)
+    if not tracemalloc.is_tracing():
+        tracemalloc.start()
+    tracemalloc.reset_peak()
     start = time.monotonic()
     try:
         verdict = verify_file(path)
@@ -152,6 +159,9 @@ def check_one(data: bytes) -> str:
     seconds = time.monotonic() - start
     if seconds > SECONDS:
         raise Finding(f"{seconds:.0f} s on one input")
+    peak = tracemalloc.get_traced_memory()[1]
+    if peak > MEMORY:
+        raise Finding(f"{peak >> 20:,} MB for one input")
     if outcome == "proved" and verdict.lower is not None:
         _sound(data, verdict)
     return outcome
@@ -319,7 +329,7 @@ def run_atheris(minutes: float, corpus: Path, out: Path) -> None:
             return atheris.Mutate(data, max_size)
         return mutate(data, rng)[:max_size]
 
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     argv = [
         sys.argv[0],
         str(corpus),
