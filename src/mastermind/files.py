@@ -145,7 +145,7 @@ def check_output(path: Any, what: str = "the output") -> str:
     if st is None:
         folder = os.path.dirname(os.path.realpath(path))
         if not os.path.isdir(folder):
-            raise FileError(f"cannot write {path}: no folder {folder}")
+            raise FileError(f"cannot write {path}: No such file or directory (no folder {folder})")
     return path
 
 
