@@ -160,7 +160,7 @@ def test_verify_bad_input(tmp_path):
     junk = tmp_path / "junk"
     junk.write_bytes(b"\x00\x01 not json")
     code, text = _run(["verify", str(junk)])
-    assert code == 1 and "REJECTED" in text
+    assert code == 2 and "CANNOT CHECK" in text  # malformed: not a proof that fails
     code, _ = _run(["bound", "-n", "3", "-k", "3", "--certificate", str(tmp_path)])
     assert code == 2
     code, _ = _run(

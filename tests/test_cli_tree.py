@@ -52,5 +52,6 @@ def test_cli_tree_errors(monkeypatch, capsys, tmp_path):
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err and err.count("\n") == 1
     monkeypatch.setattr("mastermind.views.tree.dot_program", lambda: None)
-    assert run(["tree", "-o", str(tmp_path / "x.png")])[0] == 2
+    assert run(["tree", "-o", str(tmp_path / "x.png")])[0] == 3  # a tool missing, not bad input
     assert "Graphviz is not installed" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

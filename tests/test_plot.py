@@ -96,7 +96,7 @@ def test_errors_are_one_line(tmp_path, monkeypatch, capsys):
         ["analyze", "--plot", str(tmp_path / "a.png")],
         ["compare", "--plot", str(tmp_path / "c.pdf")],
     ):
-        assert main(argv, io.StringIO()) == 2
+        assert main(argv, io.StringIO()) == 3  # a tool missing, not bad input
         err = capsys.readouterr().err
         assert (
             err

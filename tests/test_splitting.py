@@ -296,12 +296,14 @@ def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
     import json
     import shutil
     import subprocess
+    import sys
     import time
 
     import mastermind
     from mastermind.cli import main
 
-    dask = shutil.which("dask")
+    beside = Path(sys.executable).with_name("dask")  # (this Python's, in a virtual environment)
+    dask = str(beside) if beside.exists() else shutil.which("dask")
     if dask is None:
         pytest.skip("the dask command is not installed")
     src = str(Path(mastermind.__file__).resolve().parents[1])

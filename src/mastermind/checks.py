@@ -104,6 +104,18 @@ def unit_seconds(value: Any) -> Optional[float]:
     return None if value is None else seconds(value, "unit_seconds", zero=True)
 
 
+def recheck(value: Any) -> float:
+    """A spot-check fraction: the share of units (0 to 1) re-run on the client and
+    compared with the answers of the workers or the checkpoint."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, np.integer, np.floating))
+        or not 0 <= value <= 1
+    ):
+        raise ArgumentError(f"recheck must be a fraction of the units from 0 to 1, not {shown(value)}")
+    return float(value)
+
+
 def max_guesses(value: Any, lo: int = 0, hi: int = MAX_GUESSES) -> int:
     """A number of guesses a question allows, ``lo..hi``."""
     return integer(value, "max_guesses", lo, hi)

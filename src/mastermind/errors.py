@@ -5,6 +5,9 @@ unknown strategy, a code that is not a code, a game too big to build, a tree tha
 be replayed...), derives from :class:`MastermindError`; the command line maps exactly
 these to exit status 2 with a one-line message, and reports anything else as an internal
 error.  It is a :class:`ValueError`, so ``except ValueError`` keeps catching them.
+Two kinds are not bad input, and the command line says so by its exit status: a missing
+tool (:class:`MissingTool`, status 3) and a resource that failed under the run
+(:class:`ResourceError`, status 1).
 
 >>> from mastermind import Game, MastermindError
 >>> try:
@@ -16,12 +19,24 @@ CodeError
 
 from __future__ import annotations
 
-__all__ = ["GameError", "MastermindError", "shown"]
+__all__ = ["GameError", "MastermindError", "MissingTool", "ResourceError", "shown"]
 
 
 class MastermindError(ValueError):
     """Every error the package raises on purpose for bad input or an impossible request
     derives from it; the command line maps exactly these to exit status 2."""
+
+
+class MissingTool(MastermindError):
+    """A program or optional package the request needs is not installed (Graphviz's
+    ``dot``, matplotlib, Dask): nothing wrong with the input; the command line says so
+    with exit status 3."""
+
+
+class ResourceError(MastermindError):
+    """The work could not go on for a reason outside the request: a full disk, a file
+    moved or locked under the run.  Nothing wrong with the input: the command line says
+    so with exit status 1 (unfinished), as for a stop."""
 
 
 class GameError(MastermindError):

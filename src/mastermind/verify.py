@@ -6,6 +6,13 @@ works out the sets it is told about from their histories, applies every symmetry
 given and checks that it maps the set onto itself. The format and the argument that
 acceptance proves the claim are in docs/certificates.md.
 
+Its files come from anyone, so every byte is hostile input: they are read as a stream
+within caps checked as it reads (decompressed bytes, bytes a line, JSON nesting, digits
+of a number, guesses, items of a list, the work of one claim), every field must have its
+exact type (``true`` is no number, ``"3"`` no count), and what is wrong is one
+:class:`MalformedFile` (the file cannot be checked) or :class:`VerifyError` (it proves
+nothing: the first step that fails), never another exception.
+
 >>> import io, json
 >>> tree = {"pegs": 2, "colours": 2, "variant": "classic", "tree": {"guess": "11",
 ...         "children": {"1 0": {"guess": "12", "children": {"0 2": {"guess": "21"}}},
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import zlib
 from collections.abc import Callable, Iterator
@@ -30,6 +38,7 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "Claims",
+    "MalformedFile",
     "Rules",
     "Verdict",
     "VerifyError",
@@ -44,9 +53,27 @@ VERSION = 1
 TABLE_CODES = 20_000  # games up to this many codes score through a table of every pair
 VARIANTS = ("classic", "distinct", "bulls-and-cows", "black-peg", "permutation")
 
+# What a file may ask of the checker; past any of these it is refused as it is read.
+MAX_BYTES = 8 << 30  # bytes of a file, decompressed
+MAX_LINE = 32 << 20  # bytes of one record of a certificate (its witness is one line)
+MAX_DOCUMENT = 128 << 20  # bytes of a strategy tree file (one JSON document)
+MAX_DEPTH = 256  # nesting of JSON arrays and objects
+MAX_DIGITS = 20  # digits of a number
+MAX_GUESSES = 100  # guesses a bound, a claim, a history or a line of a tree may count
+MAX_CODES = 1 << 22  # codes of a game (k^n)
+MAX_WORK = 1 << 30  # guess-secret pairs one claim may need scored (a minute or two)
+MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
+BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
+
 
 class VerifyError(ValueError):
     """The file proves nothing: the first step that fails, in words."""
+
+
+class MalformedFile(VerifyError):
+    """The file cannot be checked: unreadable, not JSON, past one of the caps, a field of
+    the wrong type, a game this checker does not handle (exit status 2 on the command
+    line, where a proof that fails is 1)."""
 
 
 @dataclass
@@ -61,40 +88,77 @@ class Verdict:
     distribution: dict[int, int] = field(default_factory=dict)
 
 
+# ------------------------------------------------------------------ strict fields
+def _brief(value: Any) -> str:
+    """A value from the file, shown short (never its whole text, never recursing)."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} fields"
+    return json.dumps(value) if value is None or isinstance(value, (bool, int, float)) else "?"
+
+
+def _whole(value: Any, what: str, lo: int, hi: int) -> int:
+    """``value`` when it is a whole number (not a bool, not a text) in lo..hi."""
+    if type(value) is not int or not lo <= value <= hi:
+        raise MalformedFile(f"{what} must be a whole number from {lo} to {hi}, not {_brief(value)}")
+    return value
+
+
+def _items(value: Any, what: str, most: int) -> list[Any]:
+    """``value`` when it is a list of at most ``most`` items."""
+    if type(value) is not list:
+        raise MalformedFile(f"{what} must be a list, not {_brief(value)}")
+    if len(value) > most:
+        raise MalformedFile(f"{what} holds {len(value):,} items, more than {most:,}")
+    return value
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise MalformedFile(f"{what} must be a JSON object, not {_brief(value)}")
+    return value
+
+
 # ------------------------------------------------------------------ the rules of the game
 class Rules:
     """Codes of [n,k] as ranks 0..k^n-1 (base k, first position most significant, colours
     0..k-1), the secrets and guesses a variant allows, and the score of any guess."""
 
     def __init__(self, n: Any, k: Any, variant: Any):
-        if variant not in VARIANTS:
-            raise VerifyError(f"unknown variant {variant!r}")
-        if not (
-            isinstance(n, int)
-            and isinstance(k, int)
-            and 1 <= n <= 10
-            and 1 <= k <= 20
-            and k**n <= 1 << 22
-        ):
-            raise VerifyError(f"game [{n},{k}] is outside what this checker handles")
+        if type(variant) is not str or variant not in VARIANTS:
+            words = "a custom game" if variant == "custom" else f"unknown variant {_brief(variant)}"
+            raise MalformedFile(
+                f"{words}: this checker knows Mastermind's rules and its variants "
+                f"({', '.join(VARIANTS)}); a custom game's rules are not in its file"
+            )
+        if type(n) is not int or type(k) is not int:
+            raise MalformedFile(
+                f"pegs and colours must be whole numbers, not {_brief(n)}, {_brief(k)}"
+            )
+        if not (1 <= n <= 10 and 1 <= k <= 20 and k**n <= MAX_CODES):
+            raise MalformedFile(f"game [{n},{k}] is outside what this checker handles")
+        if variant == "permutation" and n != k:
+            raise MalformedFile("the permutation variant needs as many pegs as colours")
+        if variant in ("distinct", "bulls-and-cows") and n > k:
+            raise MalformedFile(f"{variant} needs pegs <= colours")
         self.n, self.k, self.variant = n, k, variant
         ranks = np.arange(k**n, dtype=np.int64)
         self.digits = np.stack([(ranks // k ** (n - 1 - j)) % k for j in range(n)], 1).astype(
             np.int8
         )
-        distinct = np.array([len(set(row)) == n for row in self.digits.tolist()])
-        if variant == "permutation" and n != k:
-            raise VerifyError("the permutation variant needs as many pegs as colours")
+        self.counts = np.stack([(self.digits == c).sum(1) for c in range(k)], 1).astype(np.int8)
+        distinct = self.counts.max(1) <= 1
         all_codes = np.ones(k**n, dtype=bool)
         self.is_secret = (
             distinct if variant in ("distinct", "bulls-and-cows", "permutation") else all_codes
         )
         self.is_guess = distinct if variant in ("bulls-and-cows", "permutation") else all_codes
-        if variant in ("distinct", "bulls-and-cows") and n > k:
-            raise VerifyError(f"{variant} needs pegs <= colours")
-        self.counts = np.stack([(self.digits == c).sum(1) for c in range(k)], 1).astype(np.int8)
         self.win = self.n * (self.n + 2)  # the slot of score (n, 0)
         self.table: np.ndarray | None = None
+        self.work = 0  # pairs scored one by one (the table pays once they are many)
 
     def score_rows(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """Slot b*(n+2)+w of every guess (rows) against every secret (columns), from the
@@ -108,11 +172,13 @@ class Rules:
         return black * (self.n + 2) + (common - black)
 
     def _table(self) -> np.ndarray | None:
-        """Every pair's slot, for games of up to ``TABLE_CODES`` codes: built once, block
-        by block, from :meth:`score_rows`, and checked symmetric (the score of g against
-        x is the score of x against g), so that a secret's row holds its column too."""
+        """Every pair's slot, for games of up to ``TABLE_CODES`` codes, once the pairs
+        scored one by one add up to a quarter of it (a file that asks little costs
+        little): built block by block from :meth:`score_rows`, and checked symmetric
+        (the score of g against x is the score of x against g), so that a secret's row
+        holds its column too."""
         size = self.k**self.n
-        if self.table is None and size <= TABLE_CODES:
+        if self.table is None and size <= TABLE_CODES and 4 * self.work >= size * size:
             table = np.empty((size, size), dtype=np.uint8)
             step = max(1, (1 << 22) // (size * self.n))
             every = np.arange(size)
@@ -131,6 +197,7 @@ class Rules:
         g, s = np.asarray(guesses, np.int64), np.asarray(secrets, np.int64)
         if table is not None:  # gather the fewer rows
             return table[g][:, s] if g.size <= s.size else table[s][:, g].T
+        self.work += g.size * s.size
         out = np.empty((g.size, s.size), dtype=np.uint8)
         step = max(1, (1 << 22) // max(1, s.size * self.n))
         for start in range(0, g.size, step):
@@ -139,34 +206,35 @@ class Rules:
 
     def part_sizes(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """(len(guesses), win) array: how many secrets each guess puts in each
-        non-winning slot."""
-        table = self._table()
+        non-winning slot; the guesses taken in blocks, so that no more than
+        :data:`BLOCK` scores are held at once."""
+        guesses = np.asarray(guesses, np.int64)
         width = self.win + 1
-        if table is not None:  # secrets by guesses, read row by row
-            rows = table[np.asarray(secrets, np.int64)]
-            if len(guesses) != rows.shape[1]:
-                rows = rows[:, guesses]
-            index = rows.astype(np.int32)
-            index += np.arange(len(guesses), dtype=np.int32) * width
-        else:
-            index = self.scores(guesses, secrets).T.astype(np.int64)
-            index += np.arange(len(guesses), dtype=np.int64) * width
-        sizes = np.bincount(index.ravel(), minlength=len(guesses) * width)
-        return sizes.reshape(len(guesses), width)[:, : self.win]
+        out = np.empty((guesses.size, self.win), dtype=np.int64)
+        step = max(1, BLOCK // max(1, len(secrets)))
+        for start in range(0, guesses.size, step):
+            block = guesses[start : start + step]
+            index = self.scores(block, secrets).astype(np.int64)
+            index += np.arange(block.size, dtype=np.int64)[:, None] * width
+            sizes = np.bincount(index.ravel(), minlength=block.size * width)
+            out[start : start + block.size] = sizes.reshape(block.size, width)[:, : self.win]
+        return out
 
     def slot(self, score: Any) -> int:
         if (
-            not isinstance(score, list)
+            type(score) is not list
             or len(score) != 2
-            or not all(isinstance(v, int) and v >= 0 for v in score)
+            or not all(type(v) is int and 0 <= v <= self.n for v in score)
             or score[0] + score[1] > self.n
         ):
-            raise VerifyError(f"{score!r} is not a score of [{self.n},{self.k}]")
+            raise MalformedFile(
+                f"{_brief(score)} is not a score [black, white] of [{self.n},{self.k}]"
+            )
         return score[0] * (self.n + 2) + score[1]
 
     def code(self, value: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < self.k**self.n:
-            raise VerifyError(f"{value!r} is not a code of [{self.n},{self.k}]")
+        if type(value) is not int or not 0 <= value < self.k**self.n:
+            raise MalformedFile(f"{_brief(value)} is not a code of [{self.n},{self.k}]")
         return value
 
     def guess(self, value: Any) -> int:
@@ -177,13 +245,11 @@ class Rules:
 
     def candidates(self, history: Any) -> np.ndarray:
         """The secrets consistent with every (guess, score) of ``history``."""
-        if not isinstance(history, list):
-            raise VerifyError("a history is a list of [guess, [black, white]]")
         keep = self.is_secret.copy()
         everything = np.arange(self.k**self.n)
-        for step in history:
-            if not isinstance(step, list) or len(step) != 2:
-                raise VerifyError(f"{step!r} is not a [guess, score] pair")
+        for step in _items(history, "a history", MAX_GUESSES):
+            if type(step) is not list or len(step) != 2:
+                raise MalformedFile(f"{_brief(step)} is not a [guess, score] pair")
             g = self.guess(step[0])
             keep &= self.scores([g], everything)[0] == self.slot(step[1])
         return np.flatnonzero(keep)
@@ -191,16 +257,23 @@ class Rules:
     def image(self, colours: Any, positions: Any) -> np.ndarray:
         """The permutation of all codes that renames colour c as colours[c] and moves
         position j to positions[j]; refuses anything that is not such a permutation."""
-        if (
-            not isinstance(colours, list)
-            or sorted(colours) != list(range(self.k))
-            or not isinstance(positions, list)
-            or sorted(positions) != list(range(self.n))
-        ):
-            raise VerifyError(f"{[colours, positions]!r} is not a colour and position permutation")
+        if not (_permutation(colours, self.k) and _permutation(positions, self.n)):
+            raise MalformedFile(
+                f"[{_brief(colours)}, {_brief(positions)}] is not a colour and position permutation"
+            )
         moved = np.empty(self.digits.shape, dtype=np.int64)
-        moved[:, positions] = np.asarray(colours)[self.digits]
+        moved[:, positions] = np.asarray(colours, dtype=np.int64)[self.digits]
         return moved @ (self.k ** np.arange(self.n - 1, -1, -1, dtype=np.int64))
+
+
+def _permutation(value: Any, size: int) -> bool:
+    """Whether ``value`` lists 0..size-1 in some order (whole numbers, no bools)."""
+    return (
+        type(value) is list
+        and len(value) == size
+        and all(type(v) is int for v in value)
+        and sorted(value) == list(range(size))
+    )
 
 
 def orbits(images: list[np.ndarray], size: int) -> np.ndarray:
@@ -217,35 +290,168 @@ def orbits(images: list[np.ndarray], size: int) -> np.ndarray:
             return label
 
 
-def separable(p: int, d: int) -> int:
+def separable(p: int, d: int, cap: int | None = None) -> int:
     """The most codes d guesses can tell apart when no guess makes more than p parts
-    besides the winning one: 1 + p + ... + p^(d-1)."""
-    return sum(p**i for i in range(max(d, 0)))
+    besides the winning one: 1 + p + ... + p^(d-1) (or ``cap`` + 1, once past ``cap``)."""
+    total, term = 0, 1
+    for _ in range(max(d, 0)):
+        total += term
+        if cap is not None and total > cap:
+            return cap + 1
+        term *= p
+    return total
+
+
+# ------------------------------------------------------------------ reading a file
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _number(text: str) -> int:
+    if len(text) > MAX_DIGITS + 1:
+        raise MalformedFile(f"a number of {len(text):,} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _decimal(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS:
+        raise MalformedFile(f"a number of {len(text):,} characters")
+    return float(text)
+
+
+def _constant(text: str) -> Any:
+    raise MalformedFile(f"{text} is not a JSON number")
+
+
+def _parse(data: bytes, where: str) -> Any:
+    """The JSON value ``data`` holds, within the caps; :class:`MalformedFile` naming
+    ``where`` and what is wrong otherwise."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MalformedFile(f"{where} is not UTF-8 text") from None
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH:  # (else it cannot be that deep)
+        plain = np.frombuffer(_STRINGS.sub(b'""', data), dtype=np.uint8).astype(np.int8)
+        step = (plain == 91).astype(np.int32) + (plain == 123) - (plain == 93) - (plain == 125)
+        if int(np.cumsum(step).max(initial=0)) > MAX_DEPTH:
+            raise MalformedFile(f"{where}: JSON nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(text, parse_int=_number, parse_float=_decimal, parse_constant=_constant)
+    except json.JSONDecodeError as e:
+        raise MalformedFile(f"{where} is not JSON ({e.msg})") from None
+    except RecursionError:  # pragma: no cover - the depth is checked above
+        raise MalformedFile(f"{where}: JSON nested too deep") from None
+
+
+class _Source:
+    """A file's bytes (gzip-compressed or plain), read in chunks, line by line, within
+    the caps: nothing is read past what the next step needs."""
+
+    def __init__(self, path: str):
+        try:
+            self.raw = open(path, "rb")  # noqa: SIM115 (closed by close())
+        except OSError as e:
+            raise MalformedFile(f"cannot be read ({e.strerror or e})") from None
+        try:
+            self.size = os.fstat(self.raw.fileno()).st_size
+            gzipped = self.raw.peek(2)[:2] == b"\x1f\x8b"
+        except OSError as e:
+            self.raw.close()
+            raise MalformedFile(f"cannot be read ({e.strerror or e})") from None
+        self.stream: Any = gzip.GzipFile(fileobj=self.raw, mode="rb") if gzipped else self.raw
+        self.buffer, self.at, self.read, self.lines, self.ended = b"", 0, 0, 0, False
+
+    def _more(self) -> bool:
+        """Read the next chunk into the buffer; False at the end of the file."""
+        try:
+            chunk = self.stream.read(1 << 20)
+        except (OSError, EOFError, zlib.error, ValueError) as e:
+            raise MalformedFile(f"the file cannot be read to its end: {e}") from None
+        if not chunk:
+            self.ended = True
+            return False
+        self.read += len(chunk)
+        if self.read > MAX_BYTES:
+            raise MalformedFile(f"more than {MAX_BYTES:,} bytes (decompressed)")
+        self.buffer = self.buffer[self.at :] + chunk
+        self.at = 0
+        return True
+
+    def line(self) -> bytes | None:
+        """The next line (without its end), or None at the end of the file."""
+        searched = self.at
+        while True:
+            end = self.buffer.find(b"\n", searched)
+            if end >= 0:
+                line, self.at = self.buffer[self.at : end], end + 1
+                self.lines += 1
+                return line
+            pending = len(self.buffer) - self.at
+            if pending > MAX_LINE:
+                raise MalformedFile(f"line {self.lines + 1} is longer than {MAX_LINE:,} bytes")
+            if not self._more():
+                line, self.buffer, self.at = self.buffer[self.at :], b"", 0
+                if not line:
+                    return None
+                self.lines += 1
+                return line
+            searched = pending  # (the buffer now starts with the line so far)
+
+    def rest(self) -> bytes:
+        """Everything left, within :data:`MAX_DOCUMENT` bytes in all."""
+        while not self.ended:
+            if len(self.buffer) > MAX_DOCUMENT:
+                raise MalformedFile(f"a tree file of more than {MAX_DOCUMENT:,} bytes")
+            self._more()
+        rest, self.buffer, self.at = self.buffer[self.at :], b"", 0
+        return rest
+
+    def position(self) -> int:
+        try:
+            return self.raw.tell()
+        except OSError:  # pragma: no cover - a pipe
+            return 0
+
+    def close(self) -> None:
+        try:
+            if self.stream is not self.raw:
+                self.stream.close()
+        finally:
+            self.raw.close()
+
+
+def _path(path: Any) -> str:
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if type(path) is not str:
+        raise MalformedFile(f"a file is named by its path, not by a {type(path).__name__}")
+    if not path:
+        raise MalformedFile("an empty file name")
+    return path
+
+
+def _records(source: _Source, first: Any) -> Iterator[Any]:
+    """The records of a certificate: ``first`` (line 1, parsed), then each line's."""
+    yield first
+    while True:
+        line = source.line()
+        if line is None:
+            return
+        yield _parse(line, f"line {source.lines}")
+
+
+def read_records(path: Any) -> Iterator[Any]:
+    """The JSON records of a certificate (gzip-compressed JSON lines, or plain), read as
+    a stream within the caps."""
+    source = _Source(_path(path))
+    try:
+        first = source.line()
+        if first is not None:
+            yield from _records(source, _parse(first, "line 1"))
+    finally:
+        source.close()
 
 
 # ------------------------------------------------------------------ certificates
-def _open(path: str) -> Any:
-    with open(path, "rb") as raw:
-        gzipped = raw.read(2) == b"\x1f\x8b"
-    return gzip.open(path, "rt", encoding="utf-8") if gzipped else open(path, encoding="utf-8")
-
-
-def read_records(path: str) -> Iterator[dict[str, Any]]:
-    """The JSON records of a certificate (gzip-compressed JSON lines, or plain)."""
-    try:
-        with _open(path) as f:
-            for number, line in enumerate(f, 1):
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise VerifyError(f"line {number} is not JSON ({e.msg})") from None
-                if not isinstance(record, dict):
-                    raise VerifyError(f"line {number} is not a JSON object")
-                yield record
-    except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError, OSError) as e:
-        raise VerifyError(f"the file cannot be read to its end: {e}") from None
-
-
 class Claims:
     """The claims checked so far: each one's set (sorted codes) and guesses."""
 
@@ -258,19 +464,36 @@ class Claims:
         """Accept the next claim ("the set written by this history cannot be solved
         within d guesses") or raise with the reason."""
         rules, index = self.rules, len(self.sets)
-        if record.get("claim") != index:
-            raise VerifyError(f"claim {index}: claims must be numbered 0, 1, 2, ... in order")
+        if type(record.get("claim")) is not int or record["claim"] != index:
+            raise MalformedFile(f"claim {index}: claims must be numbered 0, 1, 2, ... in order")
         where = f"claim {index}"
         cands = rules.candidates(record.get("history"))
-        d = record.get("guesses")
-        if not isinstance(d, int) or isinstance(d, bool) or d < 0:
-            raise VerifyError(f"{where}: 'guesses' must be a whole number")
+        d = _whole(record.get("guesses"), f"{where}: 'guesses'", 0, MAX_GUESSES)
         if cands.size == 0:
             raise VerifyError(f"{where}: no secret fits its history (an empty set is solved)")
         if d > 0:
             self._rests_on(record, cands, d, where, index)
         self.sets.append(cands)  # accepted
         self.depths.append(d)
+
+    def _classes(self, record: dict[str, Any], cands: np.ndarray, where: str) -> np.ndarray:
+        """The class of every guess under the claim's symmetries, each checked to map the
+        set onto itself (the least guess of its class)."""
+        rules = self.rules
+        images = []
+        codes = rules.k**rules.n
+        most = min(rules.k * rules.k + rules.n * rules.n, max(1, MAX_IMAGES // codes))
+        for sym in _items(record.get("symmetries", []), f"{where}: 'symmetries'", most):
+            if type(sym) is not list or len(sym) != 2:
+                raise MalformedFile(f"{where}: a symmetry is [colour map, position map]")
+            img = rules.image(sym[0], sym[1])
+            if not np.array_equal(np.sort(img[cands]), cands):
+                raise VerifyError(f"{where}: symmetry {sym!r} does not map the set onto itself")
+            images.append(img)
+        label = orbits(images, codes)[np.flatnonzero(rules.is_guess)]
+        if not np.all(rules.is_guess[label]):  # pragma: no cover - a guess set is closed
+            raise VerifyError(f"{where}: a symmetry leaves the guess set")
+        return label
 
     def _rests_on(
         self, record: dict[str, Any], cands: np.ndarray, d: int, where: str, index: int
@@ -281,32 +504,22 @@ class Claims:
         d - 1."""
         rules = self.rules
         guesses = np.flatnonzero(rules.is_guess)
-        images = []
-        for sym in record.get("symmetries", []):
-            if not isinstance(sym, list) or len(sym) != 2:
-                raise VerifyError(f"{where}: a symmetry is [colour map, position map]")
-            img = rules.image(sym[0], sym[1])
-            if not np.array_equal(np.sort(img[cands]), cands):
-                raise VerifyError(f"{where}: symmetry {sym!r} does not map the set onto itself")
-            images.append(img)
-        label = orbits(images, rules.k**rules.n)[guesses]
-        if not np.all(rules.is_guess[label]):  # pragma: no cover - a guess set is closed
-            raise VerifyError(f"{where}: a symmetry leaves the guess set")
+        label = self._classes(record, cands, where)
         reps = np.unique(label)
+        if reps.size * cands.size > MAX_WORK:
+            raise MalformedFile(
+                f"{where}: {reps.size:,} classes of guesses on {cands.size:,} secrets, more "
+                f"than the {MAX_WORK:,} scores this checker makes for one claim"
+            )
+        entries = self._entries(record, int(reps.size), where, index)  # (before the work)
         sizes = rules.part_sizes(reps, cands)
         most = int((sizes > 0).sum(1).max())  # no guess makes more parts on a subset
         largest = sizes.max(1)
         # dismissed: a guess that leaves the set whole (never in a shortest strategy), or
         # one with a part too big for d - 1 guesses (counting)
-        covered = set(reps[(largest == cands.size) | (largest > separable(most, d - 1))].tolist())
-        for entry in record.get("entries", []):
-            if not isinstance(entry, list) or len(entry) != 3:
-                raise VerifyError(f"{where}: an entry is [guess, score, claim]")
-            g, slot, ref = rules.guess(entry[0]), rules.slot(entry[1]), entry[2]
-            if slot == rules.win:
-                raise VerifyError(f"{where}: entry {entry!r} names the winning score")
-            if not isinstance(ref, int) or not 0 <= ref < index:
-                raise VerifyError(f"{where}: entry {entry!r} must name an earlier claim")
+        bound = separable(most, d - 1, cap=int(cands.size))
+        covered = set(reps[(largest == cands.size) | (largest > bound)].tolist())
+        for entry, g, slot, ref in entries:
             part = cands[rules.scores([g], cands)[0] == slot]
             if not np.array_equal(part, self.sets[ref]):
                 raise VerifyError(
@@ -326,6 +539,23 @@ class Claims:
                 f"classes) is not shown to fail within {d} guesses"
             )
 
+    def _entries(
+        self, record: dict[str, Any], classes: int, where: str, index: int
+    ) -> list[tuple[Any, int, int, int]]:
+        """A claim's entries, each read and checked alone: (entry, guess, slot, claim)."""
+        out = []
+        for entry in _items(record.get("entries", []), f"{where}: 'entries'", classes):
+            if type(entry) is not list or len(entry) != 3:
+                raise MalformedFile(f"{where}: an entry is [guess, score, claim]")
+            g, slot = self.rules.guess(entry[0]), self.rules.slot(entry[1])
+            ref = _whole(entry[2], f"{where}: an entry's claim", -(1 << 62), 1 << 62)
+            if slot == self.rules.win:
+                raise VerifyError(f"{where}: entry {entry!r} names the winning score")
+            if not 0 <= ref < index:
+                raise VerifyError(f"{where}: entry {entry!r} must name an earlier claim")
+            out.append((entry, g, slot, ref))
+        return out
+
 
 def _replay(rules: Rules, tree: Any, secrets: np.ndarray, decode: Any) -> np.ndarray:
     """Guesses each secret needs under ``tree`` ({"guess", "children": {"b w": node}}),
@@ -334,14 +564,14 @@ def _replay(rules: Rules, tree: Any, secrets: np.ndarray, decode: Any) -> np.nda
     stack = [(tree, np.arange(secrets.size), 1, "the root")]
     while stack:
         node, at, depth, where = stack.pop()
-        if not isinstance(node, dict) or "guess" not in node:
-            raise VerifyError(f"{where}: not a tree node")
+        if type(node) is not dict or "guess" not in node:
+            raise MalformedFile(f"{where}: not a tree node")
+        if depth > MAX_GUESSES:
+            raise MalformedFile(f"{where}: a line of play longer than {MAX_GUESSES} guesses")
         g = rules.guess(decode(node["guess"]))
         slots = rules.scores([g], secrets[at])[0]
         need[at[slots == rules.win]] = depth
-        children = node.get("children", {})
-        if not isinstance(children, dict):
-            raise VerifyError(f"{where}: 'children' must map scores to nodes")
+        children = _object(node.get("children", {}), f"{where}: 'children'")
         for slot in np.unique(slots[slots != rules.win]).tolist():
             b, w = divmod(slot, rules.n + 2)
             key = f"{b} {w}"
@@ -365,51 +595,61 @@ def _claims(count: int) -> str:
     return f"{count:,} claim" + ("" if count == 1 else "s")
 
 
+def _header(head: Any) -> tuple[Rules, int, int]:
+    """The rules and bounds a certificate's first record states, checked."""
+    if type(head) is not dict or head.get("format") != FORMAT:
+        raise MalformedFile(f"not a certificate (the first record must have format {FORMAT!r})")
+    version = head.get("version")
+    if type(version) is not int or version != VERSION:
+        raise MalformedFile(
+            f"certificate version {_brief(version)}; this checker reads version {VERSION}"
+        )
+    game = _object(head.get("game", {}), "the header's 'game'")
+    rules = Rules(game.get("pegs"), game.get("colours"), game.get("variant", "classic"))
+    lower, upper = head.get("lower"), head.get("upper")
+    if not (type(lower) is int and type(upper) is int and 1 <= lower <= upper <= MAX_GUESSES):
+        raise MalformedFile(f"the header needs whole numbers 1 <= lower <= upper <= {MAX_GUESSES}")
+    return rules, lower, upper
+
+
 def verify_certificate(
-    records: Iterator[dict[str, Any]],
+    records: Iterator[Any],
     progress: Callable[[int, int], None] | None = None,
     total: int = 0,
 ) -> Verdict:
     """Check a certificate record by record; the verdict, or :class:`VerifyError`.
     ``progress(claims checked, total)`` is called as it goes (``total``: the claims the
     file holds, if known)."""
-    head = next(records, None)
-    if head is None or head.get("format") != FORMAT:
-        raise VerifyError(f"not a certificate (the first record must have format {FORMAT!r})")
-    if head.get("version") != VERSION:
-        raise VerifyError(
-            f"certificate version {head.get('version')!r}; this checker reads version {VERSION}"
-        )
-    game = head.get("game", {})
-    rules = Rules(game.get("pegs"), game.get("colours"), game.get("variant", "classic"))
-    lower, upper = head.get("lower"), head.get("upper")
-    if not (isinstance(lower, int) and isinstance(upper, int) and 1 <= lower <= upper):
-        raise VerifyError("the header needs whole numbers 1 <= lower <= upper")
-    claims, root, witnessed, ended = Claims(rules), None, False, False
+    rules, lower, upper = _header(next(records, None))
+    claims, root, witnessed, ended = Claims(rules), -1, False, False
     for record in records:
         if ended:
-            raise VerifyError("records after the end record")
+            raise MalformedFile("records after the end record")
+        record = _object(record, f"record {len(claims.sets) + 2}")
         if "claim" in record:
             claims.check(record)
             if progress is not None:
                 progress(len(claims.sets), max(total, len(claims.sets)))
             if record.get("history") == []:
-                root = max(root or 0, record["guesses"])
+                root = max(root, record["guesses"])
         elif "witness" in record:
+            if witnessed:
+                raise MalformedFile("a second witness")
             _witness_upper(rules, record, upper)
             witnessed = True
         elif record.get("end") is True:
-            if record.get("claims") != len(claims.sets):
-                raise VerifyError(
-                    f"the end record counts {record.get('claims')} claims, "
+            if type(record.get("claims")) is not int or record["claims"] != len(claims.sets):
+                raise MalformedFile(
+                    f"the end record counts {_brief(record.get('claims'))} claims, "
                     f"the file has {len(claims.sets)}"
                 )
             ended = True
         else:
-            raise VerifyError(f"a record of unknown kind: {sorted(record)!r}")
+            fields = ", ".join(_brief(name) for name in sorted(record)[:5])
+            raise MalformedFile(f"a record of unknown kind (fields {fields})")
     if not ended:
-        raise VerifyError("the file ends before its end record (truncated?)")
-    if lower > 1 and (root is None or root < lower - 1):
+        raise MalformedFile("the file ends before its end record (truncated?)")
+    if lower > 1 and root < lower - 1:
         raise VerifyError(f"no claim that the whole game cannot be solved in {lower - 1}")
     if not witnessed:
         raise VerifyError("no witness tree for the upper bound")
@@ -425,74 +665,133 @@ def verify_certificate(
 
 # ------------------------------------------------------------------ strategy trees
 _SEPARATOR = re.compile(r"[\s,;-]+")
+_SCORE = re.compile(r"([0-9]{1,2}) ([0-9]{1,2})")
+
+
+def _decoder(n: int, k: int) -> Callable[[Any], int]:
+    """A tree's code text (``"1122"``, ``"1 10 3 2"``) as a rank."""
+
+    def decode(text: Any) -> int:
+        parts = _SEPARATOR.split(text.strip()) if type(text) is str and len(text) < 100 else []
+        if len(parts) == 1 and len(parts[0]) == n:
+            parts = list(parts[0])
+        if len(parts) != n or not all(re.fullmatch(r"[0-9]{1,2}", p) for p in parts):
+            raise MalformedFile(f"{_brief(text)} is not a code of [{n},{k}]")
+        if not all(1 <= int(p) <= k for p in parts):
+            raise MalformedFile(f"{_brief(text)} is not a code of [{n},{k}]")
+        return sum((int(p) - 1) * k ** (n - 1 - j) for j, p in enumerate(parts))
+
+    return decode
+
+
+def _after(rules: Rules, data: dict[str, Any], decode: Any) -> tuple[np.ndarray, str]:
+    """The secrets a tree's ``history`` leaves, and that history in words ("" without)."""
+    secrets = np.flatnonzero(rules.is_secret)
+    steps = []
+    for step in _items(data.get("history", []), "the tree's 'history'", MAX_GUESSES):
+        if type(step) is not list or len(step) != 2 or type(step[1]) is not str:
+            raise MalformedFile('a history step is [guess, "black white"]')
+        match = _SCORE.fullmatch(step[1].strip())
+        if match is None:
+            raise MalformedFile(f'{_brief(step[1])} is not a score "black white"')
+        g = rules.guess(decode(step[0]))
+        score = [int(match[1]), int(match[2])]
+        secrets = secrets[rules.scores([g], secrets)[0] == rules.slot(score)]
+        steps.append(f"{step[0].strip()} scored {score[0]} {score[1]}")
+    if secrets.size == 0:
+        raise VerifyError("the tree's history leaves no secret (its scores contradict each other)")
+    return secrets, ", ".join(steps)
+
+
+def _stated(data: dict[str, Any], total: int, most: int, dist: dict[int, int]) -> None:
+    """The totals the file states, checked against the tree's."""
+    for key, got in (("total", total), ("max", most), ("max_guesses", most)):
+        said = data.get(key)
+        if said is None:
+            continue
+        said = _whole(said, f"the file's {key!r}", 0, 1 << 62)
+        if said < got if key == "max_guesses" else said != got:
+            raise VerifyError(f"the file says {key} {said}, the tree gives {got}")
+    said = data.get("distribution")
+    if said is None:
+        return
+    stated = {}
+    for d, c in _object(said, "the file's 'distribution'").items():
+        if not re.fullmatch(r"[0-9]{1,3}", d):
+            raise MalformedFile(f"the distribution's key {_brief(d)} is no number of guesses")
+        stated[int(d)] = _whole(c, "a count of the distribution", 0, 1 << 62)
+    if stated != dist:
+        raise VerifyError(f"the file's distribution {stated} is not the tree's {dist}")
 
 
 def verify_strategy(data: Any) -> Verdict:
-    """Replay an exported strategy tree against every secret: the total, the largest
-    number of guesses and the distribution it achieves (checked against what the file
-    states, if it states them)."""
-    if not isinstance(data, dict) or "tree" not in data:
-        raise VerifyError("not a strategy tree (no 'tree' field)")
+    """Replay an exported strategy tree against every secret (every secret its
+    ``history`` leaves, for a strategy from a position): the total, the largest number
+    of guesses and the distribution it achieves (checked against what the file states,
+    if it states them)."""
+    if type(data) is not dict or "tree" not in data:
+        raise MalformedFile("not a strategy tree (no 'tree' field)")
+    if data.get("variant") == "custom":
+        raise MalformedFile(
+            f"a custom game's tree ({_brief(data.get('game'))}): its rules are not in the "
+            "file, so this checker cannot replay it (it knows Mastermind and its variants)"
+        )
     rules = Rules(data.get("pegs"), data.get("colours"), data.get("variant", "classic"))
     n, k = rules.n, rules.k
-
-    def decode(text: Any) -> int:
-        parts = _SEPARATOR.split(text.strip()) if isinstance(text, str) else []
-        if len(parts) == 1 and len(parts[0]) == n:
-            parts = list(parts[0])
-        if len(parts) != n or not all(p.isdigit() and 1 <= int(p) <= k for p in parts):
-            raise VerifyError(f"{text!r} is not a code of [{n},{k}]")
-        return sum((int(p) - 1) * k ** (n - 1 - j) for j, p in enumerate(parts))
-
-    history = data.get("history", [])
-    secrets = np.flatnonzero(rules.is_secret)
-    for guess, score in history:
-        g = rules.guess(decode(guess))
-        b, w = (int(v) for v in str(score).split())
-        secrets = secrets[rules.scores([g], secrets)[0] == rules.slot([b, w])]
+    decode = _decoder(n, k)
+    secrets, history = _after(rules, data, decode)
     need = _replay(rules, data["tree"], secrets, decode)
     counts = np.bincount(need)
     dist = {d: int(c) for d, c in enumerate(counts.tolist()) if c}
     total, most = int(need.sum()), int(need.max())
-    stated = [
-        ("total", data.get("total"), total),
-        ("max", data.get("max"), most),
-        ("max_guesses", data.get("max_guesses"), most),
-    ]
-    for key, said, got in stated:
-        if said is not None and (said < got if key == "max_guesses" else said != got):
-            raise VerifyError(f"the file says {key} {said}, the tree gives {got}")
-    said = data.get("distribution")
-    if said is not None and {int(d): c for d, c in said.items()} != dist:
-        raise VerifyError(f"the file's distribution {said} is not the tree's {dist}")
+    _stated(data, total, most, dist)
     name = f"[{n},{k}]" + ("" if rules.variant == "classic" else f" {rules.variant}")
-    return Verdict(
-        f"{name}: the strategy finds all {secrets.size:,} secrets, {total:,} "
-        f"guesses in all, at most {most}: checked",
-        upper=most,
-        total=total,
-        distribution=dist,
-    )
+    if history:
+        summary = (
+            f"{name} after {history}: the strategy finds all {secrets.size:,} secrets that "
+            f"history leaves, {total:,} guesses in all after it, at most {most} more: checked"
+        )
+    else:
+        summary = (
+            f"{name}: the strategy finds all {secrets.size:,} secrets, {total:,} "
+            f"guesses in all, at most {most}: checked"
+        )
+    return Verdict(summary, upper=most, total=total, distribution=dist)
 
 
-def verify_file(path: str, progress: Callable[[int, int], None] | None = None) -> Verdict:
+def _ticks(
+    source: _Source, progress: Callable[[int, int], None] | None
+) -> Callable[[int, int], None] | None:
+    """``progress`` told the bytes read of the file as the claims are checked."""
+    if progress is None:
+        return None
+
+    def tick(done: int, total: int) -> None:
+        at = source.position()
+        progress(at, max(source.size, at))
+
+    return tick
+
+
+def verify_file(path: Any, progress: Callable[[int, int], None] | None = None) -> Verdict:
     """Check a certificate (``bound --certificate``) or a strategy tree file (JSON, maybe
-    gzip-compressed: ``--witness``, ``--tree``); ``progress`` as for
-    :func:`verify_certificate`."""
+    gzip-compressed: ``--witness``, ``--tree``), read as a stream within the caps;
+    ``progress(bytes read, bytes of the file)`` is called as the claims are checked.
+    :class:`MalformedFile` when it cannot be checked, :class:`VerifyError` when it proves
+    nothing."""
+    source = _Source(_path(path))
     try:
-        with _open(path) as f:
-            head = f.readline()
-            if FORMAT not in head:
-                data = json.loads(head + f.read())
-                return verify_strategy(data)
-    except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError) as e:
-        raise VerifyError(f"the file cannot be read to its end: {e}") from None
-    except json.JSONDecodeError as e:
-        raise VerifyError(
-            f"neither a certificate nor a strategy tree: not JSON ({e.msg}, line {e.lineno})"
-        ) from None
-    total = 0
-    if progress is not None:  # the claims to check: one line each (a quick first pass)
-        with _open(path) as f:
-            total = max(sum(1 for _ in f) - 3, 0)
-    return verify_certificate(read_records(path), progress, total)
+        first = source.line()
+        if first is None:
+            raise MalformedFile("the file is empty")
+        head = None
+        if first.lstrip()[:1] == b"{" and first.rstrip()[-1:] == b"}":
+            head = _parse(first, "line 1")
+        if type(head) is dict and "format" in head and "tree" not in head:
+            return verify_certificate(_records(source, head), _ticks(source, progress))
+        rest = source.rest()
+        if head is None or rest.strip():
+            head = _parse(first + b"\n" + rest, "the file")
+        return verify_strategy(head)
+    finally:
+        source.close()

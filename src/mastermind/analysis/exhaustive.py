@@ -103,6 +103,7 @@ def analyze(
     client: Any = None,
     checkpoint: Optional[str] = None,
     unit_seconds: Optional[float] = UNIT_SECONDS,
+    recheck: float = 0.0,
 ) -> Analysis:
     """Play ``strategy`` against every secret of ``game``.
 
@@ -133,6 +134,10 @@ def analyze(
         runs much longer (:data:`UNIT_SECONDS` by default; 0 splits every unit at once
         down to subtrees of fewer than three candidates; None never splits).  The result
         never depends on it, nor on the three before.
+    recheck : with units, the fraction of them (0 to 1) spot-checked: re-run here and
+        compared with the answer of the worker or checkpoint that gave it; a mismatch
+        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is used (docs/distributed.md: the trust model).
     """
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
@@ -140,6 +145,7 @@ def analyze(
     progress = checks.progress(progress)
     limit = checks.time_limit(time_limit)
     budget = checks.unit_seconds(unit_seconds)
+    recheck = checks.recheck(recheck)
     start = time.perf_counter()
     how = How(
         strategy,
@@ -169,6 +175,7 @@ def analyze(
             client=client,
             threads=threads,
             checkpoint=checkpoint,
+            recheck=recheck,
         ) as run:
             dist, root = _as_units(game, how, g0, run, flag, progress, limit, budget)
         return Analysis(

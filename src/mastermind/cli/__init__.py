@@ -6,15 +6,21 @@ command being run is imported (``mastermind --help`` imports none of them and no
 as pip does with its commands.  The library never imports this package.
 
 ``main(argv)`` is testable in-process and returns the exit status: 0 done, 1 unfinished
-(interrupted, a time limit), 2 bad input.  Bad input is exactly a :class:`UsageError` or
-a :class:`~mastermind.errors.MastermindError` (the errors the package raises on purpose);
-anything else is a bug, reported on one line as an internal error (status 1), with its
-traceback when ``--debug`` is given or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
+(interrupted, a time limit, an output or checkpoint that could not be written), 2 bad
+input, 3 a missing tool, 4 a spot-check that failed (``--recheck``).  Bad input is
+exactly a :class:`UsageError` or a :class:`~mastermind.errors.MastermindError` (the
+errors the package raises on purpose) but for two kinds:
+:class:`~mastermind.errors.ResourceError` (a full disk: unfinished) and
+:class:`~mastermind.errors.MissingTool` (status 3).  Anything else is a bug, reported on
+one line as an internal error (status 1), with its traceback when ``--debug`` is given
+or ``MASTERMIND_DEBUG`` is set (not empty, not 0).
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import importlib
 import io
 import os
@@ -25,13 +31,15 @@ import sys
 import threading
 import traceback
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Optional, TextIO
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool, ResourceError
 from ..interrupts import keeping_lost_interrupts, take_stop_request
 from .common import (
+    EXIT_MISSING_TOOL,
     EXIT_OK,
+    EXIT_SPOT_CHECK,
     EXIT_UNFINISHED,
     EXIT_USAGE,
     Interrupted,
@@ -43,7 +51,9 @@ from .common import (
 
 __all__ = [
     "COMMANDS",
+    "EXIT_MISSING_TOOL",
     "EXIT_OK",
+    "EXIT_SPOT_CHECK",
     "EXIT_UNFINISHED",
     "EXIT_USAGE",
     "UsageError",
@@ -110,8 +120,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "k >= 10). Examples: 'mastermind analyze', 'mastermind analyze -n 5 -k 8 "
         "--strategy entropy --json', 'mastermind solve 6543'. "
         "'mastermind COMMAND --help' explains a command. Exit status: 0 done, "
-        "1 unfinished (Ctrl-C, a time limit, output that could not be written, "
-        "an internal error), 2 bad input.",
+        "1 unfinished (Ctrl-C, once or twice; a time limit; an output or a checkpoint "
+        "that could not be written, a full disk; an internal error), 2 bad input, "
+        "3 a tool it needs is not installed (Graphviz's dot, matplotlib, Dask), "
+        "4 a spot-check (--recheck) found a wrong answer.",
     )
     parser.add_argument("--version", action="version", version=f"mastermind {__version__}")
     parser.add_argument(
@@ -139,7 +151,21 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     """Run the command line ``argv`` (default: ``sys.argv[1:]``), writing to ``out``.
 
     SIGTERM is taken as Ctrl-C while it runs (from the main thread): the work stops, the
-    files being written are dropped, and the status is 1."""
+    files being written are dropped, and the status is 1.  A second Ctrl-C while the
+    first one is being handled is status 1 too; run as the program itself (``argv``
+    not given), a Ctrl-C after the command has its status ends the process at once with
+    that status (never the signal's own 130)."""
+    try:
+        status = _main_with_signals(argv, out)
+    except KeyboardInterrupt:  # again, while the first one was being handled
+        _say("\nmastermind: interrupted")
+        status = EXIT_UNFINISHED
+    if argv is None and threading.current_thread() is threading.main_thread():
+        _exit_on_late_interrupt(status)
+    return status
+
+
+def _main_with_signals(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # one line each, as the errors
         if threading.current_thread() is not threading.main_thread():
@@ -151,6 +177,32 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
                 return _main(argv, out)
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _say(text: str) -> None:
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):  # pragma: no cover - stderr gone
+        pass
+
+
+def _exit_on_late_interrupt(status: int) -> None:
+    """From now on (the command is over, the process is ending: threads joined, files
+    closed), Ctrl-C ends the process at once with ``status``; once Python's exit
+    handlers run (the threads joined), Ctrl-C is ignored: past them, Python puts the
+    system's own handler back, which would end the process by the signal (status 130)."""
+
+    def leave(signum: int, frame: object) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+
+    signal.signal(signal.SIGINT, leave)
+    atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
 
 
 def _show_warning(
@@ -191,8 +243,7 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
             out.flush()
             return EXIT_USAGE
         check_jobs(args)
-        status = int(args.func(args, out))
-        out.flush()
+        status = _command(args, out)
         if _reader_gone(out):  # a large write cut short may pass without an error
             raise BrokenPipeError
         return status
@@ -219,6 +270,12 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
         print("\nmastermind: interrupted; nothing was finished", file=sys.stderr)
         return EXIT_UNFINISHED
     except Exception as e:
+        if isinstance(e, MissingTool):
+            print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
+            return EXIT_MISSING_TOOL
+        if isinstance(e, ResourceError):
+            print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
+            return EXIT_UNFINISHED
         if isinstance(e, MastermindError):
             print(f"mastermind: error: {_one_line(e)}", file=sys.stderr)
             return EXIT_USAGE
@@ -226,6 +283,42 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
             print(f"mastermind: {_one_line(e)}; nothing was finished", file=sys.stderr)
             return EXIT_UNFINISHED
         return _internal_error(e, debugging(argv))
+
+
+def _command(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the parsed command, its output flushed: its status, or 4 when a spot-check
+    (``--recheck``) found an answer wrong."""
+    with _spot_checks() as failed:
+        status = int(args.func(args, out))
+    out.flush()
+    if failed and status in (EXIT_OK, EXIT_UNFINISHED):
+        print(
+            f"mastermind: {len(failed)} spot-check{'s' if len(failed) != 1 else ''} "
+            "found an answer wrong (above): the answers not re-checked may be wrong too; "
+            "the cluster (or the checkpoint) is not to be trusted",
+            file=sys.stderr,
+        )
+        status = EXIT_SPOT_CHECK
+    return status
+
+
+@contextlib.contextmanager
+def _spot_checks() -> Iterator[list[str]]:
+    """The spot-checks that fail while the block runs (each still shown as a warning,
+    one line): their messages."""
+    failed: list[str] = []
+    show = warnings.showwarning
+
+    def counting(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(category, "__name__", "") == "SpotCheckWarning":
+            failed.append(str(message))
+        show(message, category, *args, **kwargs)
+
+    warnings.showwarning = counting
+    try:
+        yield failed
+    finally:
+        warnings.showwarning = show
 
 
 def debugging(argv: Sequence[str] = ()) -> bool:

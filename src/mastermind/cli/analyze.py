@@ -21,6 +21,7 @@ from .common import (
     make_game,
     output_options,
     plot_destination,
+    recheck,
     strategy_options,
     unit_errors,
     unit_seconds,
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         )
     check_scheduler(args)
     unit_seconds(args)
+    recheck(args)
     check_files(args, **{"--plot": args.plot})
     # the plot file is checked before the work, not after it
     with discard_on_error(plot_destination(args.plot)) as plot:
@@ -112,6 +114,7 @@ def _analysis(args: argparse.Namespace) -> "Analysis":
                 scheduler=args.scheduler,
                 checkpoint=args.checkpoint,
                 unit_seconds=unit_seconds(args),
+                recheck=recheck(args),
             )
     finally:
         bar.close()

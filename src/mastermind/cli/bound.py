@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
-from typing import Any, TextIO
+from typing import Any, Optional, TextIO
 
+from ..engine.files import check_output
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
+    OutputError,
     UsageError,
     check_files,
     check_memory,
@@ -28,6 +29,7 @@ from .common import (
     number,
     output_file,
     output_options,
+    recheck,
     unit_errors,
     unit_seconds,
     unit_seconds_option,
@@ -94,137 +96,181 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """0 when the optimum is proved, 1 when stopped early."""
-    from ..worstcase.bounds import StrategyCheckError, check_strategy, worst_case
-
+    """0 when the optimum is proved (and every file asked for is written), 1 when
+    stopped early or a file could not be written (the bounds are printed all the same)."""
     start = time.monotonic()
-    check_time_limit(args)
-    check_memory(args)
-    check_scheduler(args)
-    unit_seconds(args)
-    check_files(args, **{"--witness": args.witness, "--certificate": args.certificate})
-    if args.certificate is not None:
-        _check_certificate_path(args)
+    _check(args)
     with output_file(args.witness, "--witness") as dest:
-        game = make_game(args)
-        if not game.secrets_are_guesses and not args.candidates_only:
-            raise UsageError(f"in {game.name} some secrets cannot be guessed")
-        if args.certificate is not None:
-            from ..worstcase.certify import check_certifiable
-
-            check_certifiable(game, candidates_only=args.candidates_only, path=args.certificate)
-        left = (
-            None
-            if args.time_limit is None
-            else max(args.time_limit - (time.monotonic() - start), 1e-3)
-        )
-        bar = ProgressBar(
-            f"{game.name} worst case",
-            unit="units",
-            enabled=False if args.no_progress or not uses_units(args) else None,
-        )
-        try:
-            with unit_errors(args):
-                result = worst_case(
-                    game,
-                    candidates_only=args.candidates_only,
-                    time_limit=left,
-                    memory=args.memory << 20,
-                    jobs=args.jobs,
-                    scheduler=args.scheduler,
-                    checkpoint=args.checkpoint,
-                    progress=bar if uses_units(args) else None,
-                    unit_seconds=unit_seconds(args),
-                    certificate=args.certificate,
-                )
-        finally:
-            bar.close()
-        if dest is not None and result.witness is None:  # stopped too early for one
-            dest.discard()
-            sys.stderr.write(
-                f"mastermind: nothing written to {args.witness}: the search was "
-                "stopped before it found a strategy\n"
-            )
-        elif dest is not None:
-            try:
-                worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
-            except StrategyCheckError as e:  # the search's own witness: a bug, not bad input
-                raise AssertionError(f"the witness the search built fails its check: {e}") from e
-            doc = {
-                "pegs": game.n,
-                "colours": game.k,
-                "variant": game.variant.value,
-                "candidates_only": args.candidates_only,
-                "max_guesses": worst,
-                "tree": result.witness.to_json(game),
-            }
-            dest.write(json.dumps(doc) + "\n")
-            dest.commit()
-    if args.certificate is not None and result.certificate is None:
+        game = _game(args)
+        result = _search(args, game, start)
+        witness_error = _write_witness(args, game, result, dest)
+    _report(args, result, out)
+    kept_note(args, result.exact)
+    failed = [e for e in (witness_error, result.certificate_error) if e is not None]
+    for error in failed:
+        sys.stderr.write(f"mastermind: error: {error}\n")
+    if args.certificate is not None and result.certificate is None and not failed:
         sys.stderr.write(
             f"mastermind: nothing written to {args.certificate}: stopped "
             "before the certificate was complete\n"
         )
-    if args.json:
-        json.dump(result.to_json(), out)
-        out.write("\n")
-        kept_note(args, result.exact)
-    elif wants_colour(out):
-        _table(result, args.candidates_only, out)
-        kept_note(args, result.exact)
-    else:
-        pool = "candidates only" if args.candidates_only else "all guesses allowed"
-        out.write(f"{game.name}, {pool}\n")
-        out.write(f"{result.summary()}\n")
-        out.write(f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}\n")
-        for s in result.steps:
-            what = {True: "exists", False: "none", None: "unfinished"}[s.exists]
-            out.write(
-                f"  at most {guesses_text(s.guesses) + ':':<12} {what:<10} "
-                f"{s.nodes:>12,} nodes "
-                f"{s.seconds:10.2f} s\n"
-            )
-        out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
-        if result.units is not None:
-            out.write(f"{units_text(result.units, result.units_resumed)}\n")
-        if result.certificate is not None:
-            out.write(f"{_certificate_text(result.certificate)}\n")
-        if not result.exact:
-            out.write(f"stopped: {result.status}\n")
-    kept_note(args, result.exact)
-    if args.certificate is not None and result.certificate is None:
+    if failed or (args.certificate is not None and result.certificate is None):
         return EXIT_UNFINISHED
     return EXIT_OK if result.exact else EXIT_UNFINISHED
 
 
-def _check_certificate_path(args: argparse.Namespace) -> None:
-    """Before any work: a certificate is written beside its path, then renamed onto it."""
-    path = args.certificate
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.exists(path) and not os.path.isfile(path):
-        raise UsageError(
-            f"--certificate {path}: not a regular file (the certificate is "
-            "written beside it and renamed onto it)"
+def _check(args: argparse.Namespace) -> None:
+    """Every option checked before any work; the certificate's path follows the rules of
+    the other outputs (mastermind.engine.files)."""
+    check_time_limit(args)
+    check_memory(args)
+    check_scheduler(args)
+    unit_seconds(args)
+    recheck(args)
+    check_files(args, **{"--witness": args.witness, "--certificate": args.certificate})
+    if args.certificate is not None:
+        check_output(args.certificate, "--certificate")
+
+
+def _game(args: argparse.Namespace) -> Any:
+    """The game, refused when it cannot be bounded (or certified) as asked."""
+    game = make_game(args)
+    if not game.secrets_are_guesses and not args.candidates_only:
+        raise UsageError(f"in {game.name} some secrets cannot be guessed")
+    if args.certificate is not None:
+        from ..worstcase.certify import check_certifiable
+
+        check_certifiable(game, candidates_only=args.candidates_only, path=args.certificate)
+    return game
+
+
+def _search(args: argparse.Namespace, game: Any, start: float) -> Any:
+    """The worst case, within what is left of ``--time-limit``."""
+    from ..worstcase.bounds import worst_case
+
+    left = (
+        None if args.time_limit is None else max(args.time_limit - (time.monotonic() - start), 1e-3)
+    )
+    bar = ProgressBar(
+        f"{game.name} worst case",
+        unit="units",
+        enabled=False if args.no_progress or not uses_units(args) else None,
+    )
+    try:
+        with unit_errors(args):
+            return worst_case(
+                game,
+                candidates_only=args.candidates_only,
+                time_limit=left,
+                memory=args.memory << 20,
+                jobs=args.jobs,
+                scheduler=args.scheduler,
+                checkpoint=args.checkpoint,
+                progress=bar if uses_units(args) else None,
+                unit_seconds=unit_seconds(args),
+                recheck=recheck(args),
+                certificate=args.certificate,
+            )
+    finally:
+        bar.close()
+
+
+def _write_witness(args: argparse.Namespace, game: Any, result: Any, dest: Any) -> Optional[str]:
+    """The witness written to ``dest`` (when asked); why it could not be, or None."""
+    from ..worstcase.bounds import StrategyCheckError, check_strategy
+
+    if dest is None:
+        return None
+    if result.witness is None:  # stopped too early for one
+        dest.discard()
+        sys.stderr.write(
+            f"mastermind: nothing written to {args.witness}: the search was "
+            "stopped before it found a strategy\n"
         )
-    if not os.path.isdir(folder):
-        raise UsageError(f"--certificate {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"--certificate {path}: cannot write in {folder}")
+        return None
+    try:
+        worst = check_strategy(game, result.witness, candidates_only=args.candidates_only)
+    except StrategyCheckError as e:  # the search's own witness: a bug, not bad input
+        raise AssertionError(f"the witness the search built fails its check: {e}") from e
+    doc = {
+        "pegs": game.n,
+        "colours": game.k,
+        "variant": game.variant.value,
+        "candidates_only": args.candidates_only,
+        "max_guesses": worst,
+        "tree": result.witness.to_json(game),
+    }
+    try:
+        dest.write(json.dumps(doc) + "\n")
+        dest.commit()
+    except OutputError as e:  # (the bounds are reported all the same)
+        dest.discard()
+        return str(e)
+    return None
+
+
+def _report(args: argparse.Namespace, result: Any, out: TextIO) -> None:
+    """The result: JSON, a table on a terminal, or plain text."""
+    if args.json:
+        json.dump(result.to_json(), out)
+        out.write("\n")
+    elif wants_colour(out):
+        _table(result, args.candidates_only, out)
+    else:
+        _text(result, args.candidates_only, out)
+
+
+def _text(result: Any, candidates_only: bool, out: TextIO) -> None:
+    """The result as plain text (a pipe, a file)."""
+    pool = "candidates only" if candidates_only else "all guesses allowed"
+    out.write(f"{result.game.name}, {pool}\n")
+    out.write(f"{result.summary()}\n")
+    out.write(f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}\n")
+    for guesses, exists, nodes, seconds in _steps(result.steps):
+        out.write(
+            f"  at most {guesses_text(guesses) + ':':<12} {_EXISTS[exists]:<10} "
+            f"{nodes:>12,} nodes "
+            f"{seconds:10.2f} s\n"
+        )
+    out.write(f"{result.nodes:,} nodes searched in {result.seconds:.2f} s\n")
+    if result.units is not None:
+        out.write(f"{units_text(result.units, result.units_resumed)}\n")
+    if result.certificate is not None:
+        out.write(f"{_certificate_text(result.certificate)}\n")
+    if not result.exact:
+        out.write(f"stopped: {result.status}\n")
+
+
+_EXISTS = {True: "exists", False: "none", None: "unfinished"}
+
+
+def _steps(steps: Any) -> list[tuple[int, Optional[bool], int, float]]:
+    """(guesses, answer, nodes, seconds) of each number of guesses searched, once: a
+    search stopped early (a quick first try) and taken up again later is one row, with
+    its answer and the nodes and seconds of both."""
+    rows: dict[int, tuple[int, Optional[bool], int, float]] = {}
+    for s in steps:
+        _, exists, nodes, seconds = rows.get(s.guesses, (s.guesses, None, 0, 0.0))
+        answer = s.exists if s.exists is not None else exists
+        rows[s.guesses] = (s.guesses, answer, nodes + s.nodes, seconds + s.seconds)
+    return list(rows.values())
 
 
 def _certificate_text(c: Any) -> str:
+    claims = f"{c.claims:,} claim{'' if c.claims == 1 else 's'}"
     return (
-        f"certificate: {c.path} ({c.claims:,} claims, {c.size:,} bytes, "
+        f"certificate: {c.path} ({claims}, {c.size:,} bytes, "
         f"{c.seconds:.1f} s); check it with 'mastermind verify {c.path}'"
     )
 
 
 def _table(result: Any, candidates_only: bool, out: TextIO) -> None:
     """The result on a terminal: the searches as a rich table."""
-    what = {True: "exists", False: "none", None: "unfinished"}
+    what = _EXISTS
     pool = "candidates only" if candidates_only else "all guesses allowed"
     rows = [
-        [str(s.guesses), what[s.exists], f"{s.nodes:,}", f"{s.seconds:.2f}"] for s in result.steps
+        [str(d), what[exists], f"{nodes:,}", f"{seconds:.2f}"]
+        for d, exists, nodes, seconds in _steps(result.steps)
     ]
     caption = (
         f"lower bound by {result.lower_proof}, upper bound by {result.upper_source}; "

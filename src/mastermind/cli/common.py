@@ -3,8 +3,8 @@ the option groups (game, strategy, output, threads), building the game they name
 word first when it is big), and output files checked before the work and written whole.
 
 Only plain-Python modules of the library (:mod:`~mastermind.rules`,
-:mod:`~mastermind.limits`) are imported here: building the parser loads no NumPy and no
-kernel.
+:mod:`~mastermind.limits`, :mod:`~mastermind.engine.files`) are imported here: building the
+parser loads no NumPy and no kernel.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import argparse
 import contextlib
 import os
 import re
-import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
 
+from ..engine import files
+from ..engine.files import OutputError as OutputError  # (exit status 1; cli/__init__)
 from ..limits import BIG_BUILD, MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
 from ..rules import Strategy, Variant
 
@@ -27,7 +27,11 @@ if TYPE_CHECKING:
 
     from ..game import Game
 
-EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, EXIT_MISSING_TOOL, EXIT_SPOT_CHECK = 0, 1, 2, 3, 4
+"""0 done; 1 unfinished (Ctrl-C, a time limit, an output or a checkpoint that could not be
+written, an internal error); 2 bad input; 3 a tool the request needs is not installed
+(Graphviz's dot, matplotlib, Dask); 4 a spot-check (--recheck) found an answer of a
+worker or of the checkpoint wrong: the result may be wrong."""
 
 LONG_RUN = 60.0  # seconds (a rough estimate) from which an analysis is announced as long
 MAX_MEMORY_MB = MAX_MEMORY >> 20  # the largest --memory
@@ -154,6 +158,19 @@ def distributed_options(p: argparse.ArgumentParser) -> None:
         "'mastermind-analysis[distributed]'); the result is the same",
     )
     d.add_argument(
+        "--recheck",
+        type=number,
+        default=0.0,
+        metavar="FRACTION",
+        help="spot-checks: re-run this fraction of the units (0 to 1) on this machine "
+        "and compare, whether a worker or the checkpoint gave the answer; a mismatch "
+        "is one line naming the unit and the worker, the re-run's answer is used, "
+        "and the exit status is 4. The client trusts the cluster with its code (Dask "
+        "runs what it is sent) and with its answers, and a checkpoint as a file of its "
+        "own, unless re-checked: 0.1 is advised for a cluster you do not control "
+        "(docs/distributed.md, the trust model)",
+    )
+    d.add_argument(
         "--checkpoint",
         metavar="FILE",
         help="record each finished unit of work in FILE (SQLite), with or without "
@@ -230,11 +247,12 @@ def units_text(units: int, resumed: Optional[int]) -> str:
     return text + (f" ({resumed:,} taken from the checkpoint)" if resumed else "")
 
 
-def kept_note(args: argparse.Namespace, finished: bool, err: TextIO = sys.stderr) -> None:
-    """After a run stopped early with a checkpoint: what it keeps, how to resume."""
+def kept_note(args: argparse.Namespace, finished: bool, err: Optional[TextIO] = None) -> None:
+    """After a run stopped early with a checkpoint: what it keeps, how to resume (on
+    ``err``, standard error as it is when called)."""
     path = getattr(args, "checkpoint", None)
     if path is not None and not finished:
-        err.write(f"mastermind: {_kept(path)}\n")
+        (err or sys.stderr).write(f"mastermind: {_kept(path)}\n")
 
 
 def _kept(path: str) -> str:
@@ -261,11 +279,6 @@ def _kept(path: str) -> str:
 
 class Interrupted(Exception):
     """A command stopped before its end: the message on one line, exit status 1."""
-
-
-class OutputError(Exception):
-    """An output file that could not be written at the end (a full disk or device): one
-    line, exit status 1 (nothing bad in the input, but the work is not delivered)."""
 
 
 def check_jobs(args: argparse.Namespace) -> None:
@@ -354,144 +367,18 @@ def plot_destination(path: Optional[str]) -> Optional["Destination"]:
     return Destination(path, "--plot")
 
 
-class Destination:
-    """An output file, checked and opened before the work, written whole at the end.
-
-    A regular file (or a name not taken yet) gets its text in a temporary file beside it,
-    renamed over it by :meth:`commit`: a run stopped halfway (Ctrl-C, SIGTERM, an error)
-    leaves no half-written file, and a path that cannot be written is reported before any
-    work is done.  The file keeps the permission bits it had (a new one gets those the
-    umask allows).  A symbolic link is followed: its target is written, the link stays.
-    Anything else (a device, a FIFO, a terminal) is written straight into at the end,
-    never removed nor replaced.  A write that fails at the end (a full disk or device) is
-    :class:`OutputError` (exit status 1): nothing was delivered.
-
-    >>> import pathlib, tempfile
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
-    >>> with Destination(str(path)) as d:
-    ...     d.write("done\\n")
-    >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
-    ('done\\n', ['out.txt'])
-    """
-
-    def __init__(self, path: str, what: str = "the output"):
-        if not path:
-            raise UsageError(f"{what}: an empty file name")
-        self.path = path
-        try:
-            st: Optional[os.stat_result] = os.stat(path)  # (through a symbolic link)
-        except FileNotFoundError:
-            st = None
-        except OSError as e:
-            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-        if st is not None and stat.S_ISDIR(st.st_mode):
-            raise UsageError(f"cannot write {path}: it is a directory")
-        self.special = st is not None and not stat.S_ISREG(st.st_mode)
-        if self.special:  # written into at the end; its text waits in a private file
-            if not os.access(path, os.W_OK):
-                raise UsageError(f"cannot write {path}: Permission denied")
-            self.target, folder = path, None
-        else:  # a symbolic link: the file it names is replaced, the link stays
-            self.target = os.path.realpath(path)
-            folder = os.path.dirname(self.target)
-        try:
-            fd, self.temp = tempfile.mkstemp(
-                dir=folder, suffix=".part", prefix=f".{os.path.basename(self.target)}."
-            )
-        except OSError as e:
-            raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-        try:  # (a signal now must not leave the temporary file behind)
-            self.file = os.fdopen(fd, "w", encoding="utf-8")
-            if not self.special:
-                self._permissions(st)
-        except BaseException as e:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-            with contextlib.suppress(OSError):
-                os.unlink(self.temp)
-            if isinstance(e, OSError):  # pragma: no cover - a folder refusing chmod
-                raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
-            raise
-
-    def _permissions(self, st: Optional[os.stat_result]) -> None:
-        """The temporary file gets the mode (and, for root, the owner) of the file it
-        replaces, or for a new file the mode the umask allows."""
-        if st is None:
-            os.chmod(self.temp, 0o666 & ~_umask())
-            return
-        os.chmod(self.temp, stat.S_IMODE(st.st_mode))
-        if hasattr(os, "chown") and (st.st_uid, st.st_gid) != _owner(self.temp):
-            with contextlib.suppress(OSError):  # only root may give a file away
-                os.chown(self.temp, st.st_uid, st.st_gid)
-
-    def write(self, text: str) -> None:
-        self.file.write(text)
-
-    def commit(self) -> None:
-        """Put the written text at ``path``."""
-        try:
-            self.file.close()
-            if self.special:
-                self._copy_into()
-            else:
-                os.replace(self.temp, self.target)
-        except OSError as e:
-            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
-        finally:
-            self.discard()
-
-    def _copy_into(self) -> None:
-        """The temporary file's bytes written into the special file (not replaced)."""
-        with open(self.temp, "rb") as src:
-            fd = os.open(self.target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
-            try:
-                while True:
-                    chunk = src.read(1 << 16)
-                    if not chunk:
-                        break
-                    view = memoryview(chunk)
-                    while view:
-                        view = view[os.write(fd, view) :]
-            finally:
-                os.close(fd)
-
-    def discard(self) -> None:
-        """Drop the temporary file (nothing is written at ``path``)."""
-        try:
-            self.file.close()
-        except OSError:  # pragma: no cover - the disk filled up meanwhile
-            pass
-        try:
-            os.unlink(self.temp)
-        except FileNotFoundError:
-            pass
+class Destination(files.Destination):
+    """An output file, checked and opened before the work, written whole at the end
+    (:class:`mastermind.engine.files.Destination`: a regular file replaced whole, a device, a
+    FIFO, ``-`` or ``/dev/stdout`` written in place; :class:`OutputError`, exit status
+    1, when the write fails at the end); a plot too."""
 
     def save_plot(self, obj: object) -> None:
         """Draw ``obj`` (an analysis, a comparison) into the file and commit it."""
-        from ..views.plot import check_plot_file, save_plot
+        from ..views.plot import check_plot_file, draw_plot
 
-        save_plot(obj, self.temp, fmt=check_plot_file(self.path))
+        draw_plot(obj, self, check_plot_file(self.path))
         self.commit()
-
-    def __enter__(self) -> "Destination":
-        return self
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        if kind is None:
-            self.commit()
-        else:
-            self.discard()
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _owner(path: str) -> tuple[int, int]:
-    st = os.stat(path)
-    return st.st_uid, st.st_gid
 
 
 @contextlib.contextmanager
@@ -529,6 +416,14 @@ def unit_seconds_option(p: argparse.ArgumentParser) -> None:
         f"workers (default {UNIT_SECONDS:g}; 0 splits every unit at once); "
         "the answer never depends on it",
     )
+
+
+def recheck(args: argparse.Namespace) -> float:
+    """``--recheck`` checked: a fraction from 0 to 1."""
+    value = args.recheck
+    if not 0 <= value <= 1:
+        raise UsageError("--recheck must be a fraction of the units from 0 to 1")
+    return float(value)
 
 
 def unit_seconds(args: argparse.Namespace) -> float:

@@ -463,7 +463,8 @@ def play_codemaker(
     that the game lasts as long as possible.
 
     The strategy options only shape ``hint suggest`` (``think``: its time budget, as in
-    :func:`play_codebreaker`).  Returns 0 when the game is over (the
+    :func:`play_codebreaker`); ``first``, the guess it proposes first, is said at the
+    start.  Returns 0 when the game is over (the
     code is broken, or the person gives up and sees the secret), 1 when it is left
     unfinished (``quit``, end of input, Ctrl-C).
 
@@ -480,6 +481,11 @@ def play_codemaker(
     dialogue = _BreakMyCode(game, maker, tracker, _Console(input, output, game), adversary, think)
     try:
         dialogue.greet()
+        if first is not None:  # (it shapes the suggestions only: said, not silently kept)
+            dialogue.con.say(
+                f"'hint suggest' proposes {game.format_code(tracker.first)} as your first "
+                "guess (--first).\n"
+            )
         return dialogue.run()
     except KeyboardInterrupt:
         dialogue.con.say("\nInterrupted: the game is unfinished.")

@@ -26,6 +26,7 @@ from .common import (
     number,
     output_file,
     output_options,
+    recheck,
     unit_errors,
     unit_seconds,
     unit_seconds_option,
@@ -124,6 +125,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     check_memory(args)
     check_scheduler(args)
     unit_seconds(args)
+    recheck(args)
     check_files(args, **{"--tree": args.tree})
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
@@ -153,6 +155,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                     scheduler=args.scheduler,
                     checkpoint=args.checkpoint,
                     unit_seconds=unit_seconds(args),
+                    recheck=recheck(args),
                 )
         finally:
             bar_.close()

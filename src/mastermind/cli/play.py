@@ -18,7 +18,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         "mistaken score with 'undo' or 'fix ROW SCORE'. --secret makes it score "
         "itself. With --codemaker you break the computer's code ('hint', 'hint "
         "suggest', 'give up'); --adversary makes it cheat consistently so that "
-        "the game lasts as long as possible."
+        "the game lasts as long as possible. With --codemaker the strategy options "
+        "(--strategy, --candidates-only, --first) shape what 'hint suggest' proposes."
     )
     p.epilog = (
         "Reads commands from standard input (a terminal or a pipe). Exit status: 0 "

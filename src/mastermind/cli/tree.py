@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any, TextIO
+from typing import Any, Optional, TextIO
 
+from ..engine.files import STDOUT
 from .common import (
     EXIT_OK,
     UsageError,
@@ -65,8 +66,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="write to FILE instead of standard output; .svg, .png and .pdf are "
-        "rendered with Graphviz",
+        help="write to FILE instead of standard output (- is standard output); .svg, "
+        ".png and .pdf are rendered with Graphviz (exit status 3 without it)",
     )
     p.add_argument(
         "--depth",
@@ -80,11 +81,11 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..analysis.exhaustive import analyze
-    from ..views.tree import RENDERED, dot_program, render, summary, to_dot, to_json, to_text
+    from ..views.tree import RENDERED, draw, find_dot, summary
 
     if args.depth is not None and args.depth < 1:
         raise UsageError("--depth must be at least 1")
-    path = args.output
+    path = None if args.output == STDOUT else args.output  # (-: standard output)
     suffix = os.path.splitext(path)[1].lower() if path else ""
     fmt = args.format or _SUFFIX_FORMAT.get(suffix) or ("dot" if suffix in _RENDERED else "text")
     rendered = suffix in _RENDERED
@@ -97,8 +98,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             f"{path}: only the dot format can be rendered to {suffix}; "
             f"drop --format or write a .{'txt' if fmt == 'text' else fmt} file"
         )
-    if rendered and dot_program() is None:  # fail before the analysis, not after
-        render("", path)
+    program = None
+    if rendered:  # fail before the analysis, not after (a missing dot: status 3)
+        program = find_dot()
     # the file is checked (and opened) before the work, and written whole at the end
     with output_file(path) as dest:
         game: Any
@@ -112,21 +114,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         result = analyze(
             game, args.strategy, candidates_only=args.candidates_only, first=args.first, tree=True
         )
-        if fmt == "json":
-            text = json.dumps(to_json(result), indent=1) + "\n"
-        elif fmt == "html":
-            from ..views.explorer import to_html
-
-            text = to_html(result)
-        elif fmt == "dot":
-            text = to_dot(result, args.depth)
-        else:
-            text = to_text(result, args.depth) + "\n"
+        text = _written(result, fmt, args.depth)
         if dest is None:
             out.write(text)
             return EXIT_OK
         if rendered:
-            render(text, dest.temp, RENDERED[suffix])
+            dest.write(draw(text, RENDERED[suffix], program=program))
         else:
             dest.write(text)
         dest.commit()
@@ -134,3 +127,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     nodes = sum(1 for _ in result.tree.walk())
     out.write(f"wrote {path}: {summary(result)}; {nodes} guesses in the tree\n")
     return EXIT_OK
+
+
+def _written(result: Any, fmt: str, depth: Optional[int]) -> str:
+    """The tree in ``fmt`` (json, html, dot or text), as text."""
+    from ..views.tree import to_dot, to_json, to_text
+
+    if fmt == "json":
+        return json.dumps(to_json(result), indent=1) + "\n"
+    if fmt == "html":
+        from ..views.explorer import to_html
+
+        return to_html(result)
+    if fmt == "dot":
+        return to_dot(result, depth)
+    return to_text(result, depth) + "\n"

@@ -55,14 +55,15 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..errors import MastermindError
-from .run_lock import RunLock
+from ..errors import MastermindError, ResourceError
+from .run_lock import RunLock, UnsafeLockFile
 
 __all__ = [
     "COMMIT_SECONDS",
     "FORMAT",
     "Checkpoint",
     "CheckpointError",
+    "CheckpointWriteError",
     "DamagedRow",
     "Record",
     "check_path",
@@ -73,6 +74,10 @@ __all__ = [
 
 FORMAT = 2
 """The file format this version writes and reads."""
+
+LOOSE_PARAMS = frozenset({"memory"})
+"""Parameters no unit's answer depends on, which older files record in their header (the
+search's memory budget): not compared when a file is opened, so a run may change them."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS header (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -108,6 +113,12 @@ CREATE TABLE IF NOT EXISTS dropped (key TEXT PRIMARY KEY, at REAL NOT NULL);
 class CheckpointError(MastermindError):
     """A checkpoint file that cannot be used for this run: unreadable, unwritable, not a
     checkpoint, or written for another game, parameters or version."""
+
+
+class CheckpointWriteError(CheckpointError, ResourceError):
+    """A checkpoint that could not be written any more during the run (a full disk, the
+    file moved, removed or kept locked under it): the run stops, unfinished (exit status
+    1), not for bad input."""
 
 
 class DamagedRow(CheckpointError):
@@ -233,6 +244,7 @@ class Checkpoint:
         self.read_only = False  # (opened only to read: nothing is written, not even a settle)
         self._dirty = False
         self._committed = time.monotonic()
+        self._params: Optional[dict[str, Any]] = None
 
     def flush(self, *, due_only: bool = False) -> None:
         """Commit the rows recorded since the last commit (with ``due_only``, only once
@@ -268,13 +280,13 @@ class Checkpoint:
             yield
         except sqlite3.Error as e:
             if isinstance(e, sqlite3.OperationalError) and _busy(e):
-                raise _fail(
-                    self.path,
+                raise CheckpointWriteError(
+                    f"checkpoint {self.path}: "
                     f"another program kept it locked too long ({e}); the units it had "
                     "committed stay in it; the run stops",
                 ) from None
-            raise _fail(
-                self.path,
+            raise CheckpointWriteError(
+                f"checkpoint {self.path}: "
                 f"cannot be written any more ({e}): was it moved, removed or made read-only, "
                 "or is its disk full?  The units it had committed stay in it, if it is still "
                 "there; the run stops",
@@ -414,6 +426,13 @@ class Checkpoint:
         """The header, parsed."""
         return _parse_header(self.path, self._conn.execute("SELECT name, value FROM header"))
 
+    def params(self) -> dict[str, Any]:
+        """The parameters the header records (read once)."""
+        if self._params is None:
+            params = self.header().get("params")
+            self._params = params if isinstance(params, dict) else {}
+        return self._params
+
     def close(self) -> None:
         """Commit what is waiting, then close the file."""
         try:
@@ -522,7 +541,10 @@ def open_checkpoint(
     lock = None
     if not read_only:  # one run at a time: a second one is refused at once
         lock = RunLock(path)
-        holder = lock.acquire()
+        try:
+            holder = lock.acquire()
+        except UnsafeLockFile as e:
+            raise _fail(path, str(e)) from None
         if holder is not None:
             raise _fail(
                 path,
@@ -622,9 +644,8 @@ def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -
         if have.get(name) != wanted[name]:
             raise _fail(
                 path,
-                f"was written for another run ({name}: {_show(have.get(name))} "
-                f"there, {_show(wanted[name])} here); give another file to "
-                "start afresh",
+                f"was written for another run ({_difference(name, have.get(name), wanted[name])}); "
+                "give another file to start afresh",
             )
     there, here = have.get("params") or {}, wanted["params"]
     if not isinstance(there, dict):
@@ -634,13 +655,41 @@ def _check_header(path: str, conn: sqlite3.Connection, wanted: dict[str, Any]) -
             "file to start afresh",
         )
     for name in list(here) + [n for n in there if n not in here]:
-        if there.get(name) != here.get(name):
+        if name not in LOOSE_PARAMS and there.get(name) != here.get(name):
             raise _fail(
                 path,
-                f"was written for another run ({name}: "
-                f"{_show(there.get(name))} there, {_show(here.get(name))} "
-                "here); give another file to start afresh",
+                f"was written for another run "
+                f"({_difference(name, there.get(name), here.get(name))}); "
+                "give another file to start afresh",
             )
+
+
+def _difference(name: str, there: Any, here: Any) -> str:
+    """The difference between two header values: ``"strategy: minmax there, entropy
+    here"``; when their texts look alike, the first field that differs, by its path
+    (``"game.n: "4" there, 4 here"``), in its JSON form."""
+    a, b = _show(there), _show(here)
+    if a != b:
+        return f"{name}: {a} there, {b} here"
+    if isinstance(there, dict) and isinstance(here, dict):
+        for key in sorted(set(there) | set(here), key=str):
+            if key not in there or key not in here or there[key] != here[key]:
+                return _difference(
+                    f"{name}.{key}", there.get(key, _MISSING), here.get(key, _MISSING)
+                )
+    return f"{name}: {_json(there)} there, {_json(here)} here"
+
+
+_MISSING = object()
+
+
+def _json(value: Any) -> str:
+    if value is _MISSING:
+        return "(none)"
+    try:
+        return _canonical(value)
+    except (RecursionError, ValueError, TypeError):
+        return "(unreadable)"
 
 
 def _parse_header(path: str, rows: Any) -> dict[str, Any]:
@@ -657,6 +706,8 @@ def _parse_header(path: str, rows: Any) -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "(none)"
     if isinstance(value, dict) and value.get("type") == "game":
         return f"[{value.get('n')},{value.get('k')}] {value.get('variant')}"
     if isinstance(value, str):

@@ -30,11 +30,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool
 from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
-from .units import GameSpec, Unit, run_unit
+from .units import GameSpec, Unit, run_remote, run_unit
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "open_executor", "parse_scheduler"]
 
@@ -75,11 +75,15 @@ def parse_scheduler(text: Any) -> tuple[str, Any]:
     return "address", text
 
 
+class DaskMissing(SchedulerError, MissingTool):
+    """Dask's distributed package is not installed: a tool missing, not bad input."""
+
+
 def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SchedulerError(
+        raise DaskMissing(
             "a Dask scheduler needs the distributed package: pip install "
             "'mastermind-analysis[distributed]'"
         ) from None
@@ -167,7 +171,7 @@ class DaskExecutor:
 
     def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
         return self.client.submit(
-            run_unit,
+            run_remote,
             self.spec,
             unit.kind,
             unit.args,
@@ -176,6 +180,16 @@ class DaskExecutor:
             pure=False,
             key=f"mastermind-{unit.key}-{uuid.uuid4().hex[:10]}",
         )
+
+    def where(self, handle: Any) -> Optional[str]:
+        """The address of the worker that holds a finished unit's answer, as the
+        scheduler knows it (None when it cannot say)."""
+        try:
+            with deferring_interrupts():
+                holders = self.client.who_has([handle]).get(handle.key, ())
+        except Exception:  # pragma: no cover - the scheduler is gone
+            return None
+        return ", ".join(holders) or None
 
     def wait(self, handles: list, timeout: float) -> list:
         out: list = []

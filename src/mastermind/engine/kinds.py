@@ -26,8 +26,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..errors import MastermindError
+from ..limits import DEFAULT_MEMORY
 
-__all__ = ["KINDS", "Kind", "UnknownKind", "recorded_name", "worker"]
+__all__ = ["KINDS", "Kind", "UnknownKind", "free_arguments", "recorded_name", "worker"]
 
 
 class UnknownKind(MastermindError, LookupError):
@@ -35,10 +36,13 @@ class UnknownKind(MastermindError, LookupError):
 
 
 class Kind(NamedTuple):
-    """Where a kind's worker function lives, and the name its digests are made with."""
+    """Where a kind's worker function lives, the name its digests are made with, and the
+    arguments its answers do not depend on (a memory budget), left out of the digests
+    so that a checkpoint serves a run that changes them."""
 
     worker: str  # "module:function", free to change when the function moves
     recorded_as: str  # part of every checkpoint row's digest: never to change
+    free: dict[str, Any] = {}  # argument -> the value runs gave it by default
 
 
 KINDS: dict[str, Kind] = {
@@ -49,10 +53,14 @@ KINDS: dict[str, Kind] = {
         "mastermind.analysis.unit_work:walk_unit", "mastermind.units_analysis_work:walk_unit"
     ),
     "worstcase.exists": Kind(
-        "mastermind.worstcase.units:exists_unit", "mastermind.units_bounds:exists_unit"
+        "mastermind.worstcase.units:exists_unit",
+        "mastermind.units_bounds:exists_unit",
+        free={"memory": DEFAULT_MEMORY},  # (the memo's size: exact answers whatever it is)
     ),
     "optimum.part": Kind(
-        "mastermind.optimum.units:optimal_unit", "mastermind.units_optimal:optimal_unit"
+        "mastermind.optimum.units:optimal_unit",
+        "mastermind.units_optimal:optimal_unit",
+        free={"memory": DEFAULT_MEMORY},
     ),
     # units sent together (mastermind.engine.batching): never recorded, each of its
     # units is, under its own kind
@@ -73,6 +81,12 @@ def _kind(name: str) -> Kind:
 def recorded_name(name: str) -> str:
     """The name a kind's digests are made with (frozen; see the module's docstring)."""
     return _kind(name).recorded_as
+
+
+def free_arguments(name: str) -> dict[str, Any]:
+    """The arguments of kind ``name`` its answers do not depend on (not in its digests),
+    each with the value runs gave it by default (older checkpoints hashed it in)."""
+    return _kind(name).free
 
 
 def worker(name: str) -> Callable[..., dict[str, Any]]:

@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from .units import Counts, Plan, execute, spec_of
+from .. import checks
+from .units import Counts, Mismatch, Plan, execute, spec_of
 
 __all__ = ["Run", "open_run", "wants_engine"]
 
@@ -29,14 +30,20 @@ def wants_engine(scheduler: Any, client: Any, checkpoint: Any) -> bool:
 
 class Run:
     """An open run: :meth:`execute` runs plans on its executor, recording their units in
-    its checkpoint; ``units`` and ``resumed`` add up over every plan it ran."""
+    its checkpoint, spot-checking ``recheck`` of them on ``rechecker`` (an executor of
+    this process); ``units``, ``resumed``, ``rechecked`` and ``mismatches`` add up over
+    every plan it ran."""
 
-    def __init__(self, executor: Any, store: Any):
+    def __init__(self, executor: Any, store: Any, *, recheck: float = 0.0, rechecker: Any = None):
         self.executor = executor
         self.store = store
+        self.recheck = recheck
+        self.rechecker = rechecker
         self.units = 0
         self.resumed = 0
         self.split = 0
+        self.rechecked = 0
+        self.mismatches: list[Mismatch] = []
         self.records: list[tuple[str, str, int, float, bool]] = []
 
     def execute(
@@ -49,10 +56,22 @@ class Run:
     ) -> Counts:
         """:func:`~mastermind.engine.units.execute` on this run's executor and checkpoint
         (``unit_seconds``: each unit's budget, past which it splits)."""
-        counts = execute(plan, self.executor, self.store, flag, progress, time_limit, unit_seconds)
+        counts = execute(
+            plan,
+            self.executor,
+            self.store,
+            flag,
+            progress,
+            time_limit,
+            unit_seconds,
+            recheck=self.recheck,
+            rechecker=self.rechecker,
+        )
         self.units += counts.units
         self.resumed += counts.resumed
         self.split += counts.split
+        self.rechecked += counts.rechecked
+        self.mismatches.extend(counts.mismatches)
         self.records.extend(counts.records)
         return counts
 
@@ -67,12 +86,16 @@ def open_run(
     client: Any,
     threads: int,
     checkpoint: Any,
+    recheck: float = 0.0,
 ) -> Iterator[Run]:
     """The run of one computation of ``kind`` (``analyze``, ``bound``, ``optimal``) on
     ``game``: the scheduler's address checked, the checkpoint opened for ``params`` (the
-    parameters a unit's answer depends on), then the executor."""
-    from .executors import open_executor, parse_scheduler
+    parameters a unit's answer depends on), then the executor.  ``recheck``: the
+    fraction of units spot-checked, re-run on one thread of this process (on a
+    cluster) or on the run's own threads (without one)."""
+    from .executors import LocalExecutor, open_executor, parse_scheduler
 
+    recheck = checks.recheck(recheck)
     if scheduler is not None:
         parse_scheduler(scheduler)  # a malformed one is refused before any work
     spec = spec_of(game)
@@ -81,9 +104,14 @@ def open_run(
         from .checkpoint import open_checkpoint
 
         store = open_checkpoint(checkpoint, kind, spec.definition(), params)
+    rechecker = None
     try:
         with open_executor(game, spec, scheduler, client, threads) as executor:
-            yield Run(executor, store)
+            if recheck > 0 and not isinstance(executor, LocalExecutor):
+                rechecker = LocalExecutor(game, threads)  # (the client: the machine trusted)
+            yield Run(executor, store, recheck=recheck, rechecker=rechecker)
     finally:
+        if rechecker is not None:
+            rechecker.close()
         if store is not None:
             store.close()

@@ -32,25 +32,32 @@ from typing import Any, Optional, Protocol
 
 import numpy as np
 
+from .. import checks
 from ..checks import ArgumentError
 from ..kernel import _core
 from ..limits import UNIT_SECONDS
 from ..stopping import Stopped, stopped
-from .kinds import recorded_name, worker
+from .kinds import free_arguments, recorded_name, worker
 
 __all__ = [
+    "RECHECK",
     "SPLIT",
     "UNIT_SECONDS",
     "BudgetError",
     "CheckpointWarning",
     "Counts",
     "GameSpec",
+    "Mismatch",
     "Plan",
+    "RecheckError",
+    "SpotCheckWarning",
     "Unit",
     "UnitError",
+    "UnitFailed",
     "execute",
     "game_of",
     "is_split",
+    "run_remote",
     "run_unit",
     "spec_of",
 ]
@@ -67,6 +74,59 @@ BudgetError = ArgumentError
 
 class CheckpointWarning(UserWarning):
     """A recorded answer was damaged, or did not hold for its unit: it runs again."""
+
+
+class SpotCheckWarning(UserWarning):
+    """A unit's answer, from a worker or a checkpoint, differed from its re-run on the
+    client (a spot-check): the re-run's answer is used, and the answers not re-run from
+    the same source are in doubt."""
+
+
+RecheckError = ArgumentError
+"""A spot-check fraction that is not a number from 0 to 1 (the package's
+:class:`~mastermind.checks.ArgumentError`)."""
+
+
+RECHECK = 0.1
+"""The fraction of units docs/distributed.md advises re-checking on a cluster one does
+not control (``--recheck``): a worker that alters 1 answer in 100 is caught with
+probability 1 - exp(-0.001 n) over n of its units (63% at 1,000, 99.3% at 5,000)."""
+
+
+def _sample_key() -> bytes:
+    """The secret that picks the units re-checked: a cluster cannot tell in advance
+    which of its answers will be compared."""
+    return os.urandom(16)
+
+
+class _Sampler:
+    """Whether a unit is re-checked: a keyed hash of its identity below the fraction (the
+    same unit, the same decision, within one run)."""
+
+    def __init__(self, fraction: float):
+        self.fraction = fraction
+        self.key = _sample_key() if 0 < fraction < 1 else b""
+
+    def __call__(self, unit: "Unit") -> bool:
+        if self.fraction <= 0 or self.fraction >= 1:
+            return self.fraction >= 1
+        h = hashlib.blake2b(f"{unit.key}/{unit.digest}".encode(), key=self.key, digest_size=8)
+        return int.from_bytes(h.digest(), "big") < self.fraction * 2.0**64
+
+
+def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> Optional[str]:
+    """The first field in which two answers differ (by name), or None when alike."""
+    if set(a) != set(b):
+        return "fields " + ", ".join(sorted(set(a) ^ set(b)))
+    for name in sorted(a):
+        x, y = a[name], b[name]
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            x, y = np.asarray(x), np.asarray(y)
+            if x.shape != y.shape or not np.array_equal(x, y):
+                return name
+        elif x != y:
+            return name
+    return None
 
 
 def _valid(plan: Any, unit: "Unit", result: dict[str, Any]) -> bool:
@@ -187,8 +247,27 @@ def game_of(spec: Any) -> Any:
 
 # ---------------------------------------------------------------------- units
 def digest(kind: str, args: dict[str, Any]) -> str:
-    """A digest of a unit's input: its kind's recorded name and its arguments (a
-    checkpoint row is reused only for the same input)."""
+    """A digest of a unit's input: its kind's recorded name and its arguments but those
+    its answer does not depend on (:func:`~mastermind.engine.kinds.free_arguments`); a
+    checkpoint row is reused only for the same input."""
+    free = free_arguments(kind)
+    return _digest(kind, {name: v for name, v in args.items() if name not in free})
+
+
+def recorded_digests(kind: str, args: dict[str, Any], recorded: dict[str, Any]) -> set[str]:
+    """Every digest a checkpoint may hold for a unit: :func:`digest`, and those of the
+    versions that hashed every argument, with the free ones (a memory budget) at this
+    run's values, at those the file's header records (``recorded``: its parameters), or
+    at their defaults."""
+    out = {digest(kind, args), _digest(kind, args)}
+    for name, default in free_arguments(kind).items():
+        if name in args:
+            for value in (recorded.get(name, default), default):
+                out.add(_digest(kind, {**args, name: value}))
+    return out
+
+
+def _digest(kind: str, args: dict[str, Any]) -> str:
     h = hashlib.sha1(recorded_name(kind).encode())
     for name in sorted(args):
         value = args[name]
@@ -205,17 +284,19 @@ def digest(kind: str, args: dict[str, Any]) -> str:
 class Unit:
     """One unit: its key (what it answers), its kind (the worker function's registered
     name, :mod:`mastermind.engine.kinds`), its arguments and size (candidates; for
-    progress and cost models)."""
+    progress and cost models); ``identity``, when given, the arguments its digest is
+    made of (a bound it runs with, say, left out)."""
 
     key: str
     kind: str
     args: dict[str, Any]
     size: int
     digest: str = ""
+    identity: Optional[dict[str, Any]] = None
 
     def __post_init__(self) -> None:
         if not self.digest:
-            self.digest = digest(self.kind, self.args)
+            self.digest = digest(self.kind, self.args if self.identity is None else self.identity)
 
 
 SPLIT = "split"
@@ -245,6 +326,53 @@ def run_unit(
     result["seconds"] = time.perf_counter() - t0
     result["worker"] = f"{socket.gethostname()}:{os.getpid()}"
     return result
+
+
+class UnitFailed(RuntimeError):
+    """A unit's failure on a worker, in words: what the client receives when the
+    worker's own error, or its answer, could not be sent back whole."""
+
+
+def run_remote(
+    spec: Any, kind: str, args: dict[str, Any], stop: Any = None, budget: Optional[float] = None
+) -> dict[str, Any]:
+    """:func:`run_unit` on a worker of a cluster, whose error and answer must cross to
+    the client: an error (but a stop) is sent as :class:`UnitFailed` with its words,
+    never as itself (it may not pickle, or not be rebuilt from its pickle), and an answer
+    that is not a dict of arrays and numbers is refused the same way, so that the
+    client's unit fails in one line (no traceback of Dask's, no wait for a result that
+    never comes)."""
+    failure = None
+    try:
+        result = run_unit(spec, kind, args, stop, budget)
+    except Stopped:
+        raise
+    except Exception as e:
+        failure = f"{type(e).__name__}: {e}"
+    if failure is not None:  # (raised here: no context of an error that would not cross)
+        raise UnitFailed(failure)
+    wrong = _not_plain(result)
+    if wrong is not None:
+        raise UnitFailed(f"its answer cannot be sent back ({wrong})")
+    return result
+
+
+_PLAIN = (bool, int, float, str, np.integer, np.floating, np.bool_)
+
+
+def _not_plain(result: Any) -> Optional[str]:
+    """What makes ``result`` no answer (a dict of names to arrays and numbers), or None."""
+    if not isinstance(result, dict):
+        return f"a {type(result).__name__}, not a dict"
+    for name, value in result.items():
+        if not isinstance(name, str):
+            return f"a field named by a {type(name).__name__}"
+        if isinstance(value, np.ndarray):
+            if value.dtype.hasobject:
+                return f"{name}: an array of objects"
+        elif not isinstance(value, _PLAIN):
+            return f"{name}: a {type(value).__name__}"
+    return None
 
 
 class Plan(Protocol):
@@ -297,6 +425,16 @@ class Executor(Protocol):
     def cancel(self, handles: list) -> None: ...
 
 
+@dataclass(frozen=True)
+class Mismatch:
+    """A spot-check that failed: the unit, who gave the answer (a worker, as its
+    scheduler and it name it, or the checkpoint), and the first field that differed."""
+
+    key: str
+    source: str
+    field: str
+
+
 @dataclass
 class Counts:
     """What :func:`execute` did: units run here, taken from the checkpoint, split (run
@@ -308,6 +446,8 @@ class Counts:
     split: int = 0
     costs: list[tuple[int, float]] = field(default_factory=list)
     records: list[tuple[str, str, int, float, bool]] = field(default_factory=list)
+    rechecked: int = 0  # answers re-run on the client and compared (spot-checks)
+    mismatches: list[Mismatch] = field(default_factory=list)
 
     @property
     def units(self) -> int:
@@ -322,6 +462,9 @@ def execute(
     progress: Optional[Callable[[int, int], None]] = None,
     time_limit: Optional[float] = None,
     unit_seconds: Optional[float] = None,
+    *,
+    recheck: float = 0.0,
+    rechecker: Optional[Executor] = None,
 ) -> Counts:
     """Run ``plan`` to the end on ``executor``: units recorded in ``store`` (a
     :class:`~mastermind.engine.checkpoint.Checkpoint`) are taken from it, the others run
@@ -334,12 +477,21 @@ def execute(
     a unit past it hands back a split, its sub-units run in their turn (before the plan's
     next units) with the same budget, recursively, and the plan's ``merge`` makes the
     parent's answer from theirs.  A split is recorded like an answer (with its parent),
-    so a resume goes on from the sub-units, whatever budget it is given."""
+    so a resume goes on from the sub-units, whatever budget it is given.
+
+    ``recheck`` (a fraction, 0 to 1): spot-checks.  That share of the units, picked by a
+    key the executor cannot know, is run again on ``rechecker`` (an executor of this
+    process; by default ``executor``) and the answers compared, whether they came from
+    a worker or from the checkpoint; until then a picked unit's answer waits.  A unit
+    whose answers differ is said in one :class:`SpotCheckWarning` naming the unit and
+    where its answer came from, the re-run's answer is used (and recorded), and
+    ``Counts.mismatches`` lists it.  Whole answers are compared; a split (which depends
+    on the time its unit ran) is not, its sub-units' answers are."""
     from ..interrupts import keeping_lost_interrupts, take_stop_request
     from ..stopping import TimeLimitReached
 
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    loop = _Loop(plan, executor, store, unit_seconds)
+    loop = _Loop(plan, executor, store, unit_seconds, checks.recheck(recheck), rechecker)
     reported = -1
     try:
         with keeping_lost_interrupts():
@@ -347,8 +499,8 @@ def execute(
                 loop.offer()
                 if plan.done():
                     break
-                if not loop.inflight:  # pragma: no cover - a plan that offers nothing, not done
-                    raise RuntimeError(f"the {plan.kind} plan stalled")
+                if not loop.inflight and not loop.rechecks:  # pragma: no cover - a plan
+                    raise RuntimeError(f"the {plan.kind} plan stalled")  # that offers nothing
                 loop.collect(flag)
                 if plan.done():
                     break
@@ -369,9 +521,12 @@ def execute(
         if flag is not None and flag.value == _core.STOP_NONE:
             flag.set()  # units running on threads here stop within milliseconds
         executor.cancel(list(loop.inflight))
+        loop.rechecker.cancel(list(loop.rechecks))
         raise
     if loop.inflight:
         executor.cancel(list(loop.inflight))
+    if loop.rechecks:
+        loop.rechecker.cancel(list(loop.rechecks))
     if progress is not None:
         progress(loop.counts.ran, loop.counts.ran)
     return loop.counts
@@ -387,17 +542,38 @@ class _Pending:
     answers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
+@dataclass
+class _Held:
+    """A unit's answer waiting for its spot-check: where it came from, what it took."""
+
+    unit: Unit
+    result: dict[str, Any]
+    source: str  # "worker host:pid (address)", or "the checkpoint"
+    worker: str
+    seconds: float
+    resumed: bool
+
+
 class _Loop:
     """The state of one :func:`execute`: the units in flight, the sub-units waiting, the
     units that split and wait for theirs, the checkpoint's keys already consulted, the
     counts."""
 
     def __init__(
-        self, plan: Plan, executor: Executor, store: Any, unit_seconds: Optional[float] = None
+        self,
+        plan: Plan,
+        executor: Executor,
+        store: Any,
+        unit_seconds: Optional[float] = None,
+        recheck: float = 0.0,
+        rechecker: Optional[Executor] = None,
     ):
         self.plan = plan
         self.executor = executor
         self.store = store
+        self.sample = _Sampler(recheck)
+        self.rechecker: Executor = executor if rechecker is None else rechecker
+        self.rechecks: dict[Any, _Held] = {}  # spot-checks running: handle -> the answer
         self.budget = None if unit_seconds is None else max(0.0, float(unit_seconds))
         self.counts = Counts()
         self.inflight: dict[Any, Unit] = {}
@@ -431,7 +607,10 @@ class _Loop:
             rec = self._recorded(unit)
             if rec is not None:
                 self.counts.resumed += 1
-                self._arrive(unit, rec.result)
+                if not is_split(rec.result) and self.sample(unit):
+                    self._hold(_Held(unit, rec.result, "the checkpoint", rec.worker, 0.0, True))
+                else:
+                    self._arrive(unit, rec.result)
             else:
                 self.inflight[self.executor.submit(unit, self.budget)] = unit
             if self.plan.done():
@@ -475,7 +654,7 @@ class _Loop:
             rec = self.store.get(unit.key)
         except DamagedRow as e:
             return self._reject(unit, str(e))
-        if rec is not None and rec.digest != unit.digest:
+        if rec is not None and rec.digest != unit.digest and rec.digest not in self._digests(unit):
             raise CheckpointError(
                 f"checkpoint {self.store.path}: unit {unit.key} does not "
                 "match this run's; give another file"
@@ -493,6 +672,12 @@ class _Loop:
                 f"unit {unit.key} does not hold for it; it is run again",
             )
         return rec
+
+    def _digests(self, unit: Unit) -> set[str]:
+        """The digests the checkpoint may hold for ``unit`` (:func:`recorded_digests`)."""
+        params = getattr(self.store, "params", None)
+        args = unit.args if unit.identity is None else unit.identity
+        return recorded_digests(unit.kind, args, params() if callable(params) else {})
 
     def _split_ok(self, unit: Unit, result: dict[str, Any]) -> bool:
         """Whether a recorded split can be expanded (the plan's ``valid_split``, if any)."""
@@ -513,40 +698,103 @@ class _Loop:
         return None
 
     def collect(self, flag: Any) -> None:
-        """Wait a moment for finished units; record and hand each answer to the plan."""
-        for handle, result, error in self.executor.wait(list(self.inflight), 0.2):
+        """Wait a moment for finished units; record and hand each answer to the plan (a
+        unit picked for a spot-check waits for its re-run first)."""
+        wait = 0.2 if self.inflight else 0.0
+        for handle, result, error in self.executor.wait(list(self.inflight), wait):
             unit = self.inflight.pop(handle, None)
             if unit is None:  # dropped meanwhile by an answer of the same batch
                 continue
             if error is not None:
                 if isinstance(error, Stopped) and flag is not None:
                     stopped(flag)
-                raise UnitError(
-                    f"unit {unit.key} failed: {type(error).__name__}: {error}"
-                ) from error
+                what = (
+                    error if isinstance(error, UnitFailed) else f"{type(error).__name__}: {error}"
+                )
+                raise UnitError(f"unit {unit.key} failed: {what}") from error
             seconds = float(result.pop("seconds", 0.0))
             worker = str(result.pop("worker", ""))
-            parent = self.parent.get(unit.key, "")
-            split = is_split(result)
-            if self.store is not None:
-                self.store.record(
-                    unit.key,
-                    unit.digest,
-                    result,
-                    size=unit.size,
-                    seconds=seconds,
-                    worker=worker,
-                    parent=parent,
-                    split=split,
+            if not is_split(result) and self.sample(unit):
+                self._hold(
+                    _Held(unit, result, self._source(handle, worker), worker, seconds, False)
                 )
-            self.counts.ran += 1
-            self.counts.costs.append((unit.size, seconds))
-            self.counts.records.append((unit.key, parent, unit.size, seconds, split))
+                continue
+            self._record(unit, result, seconds, worker)
             self._arrive(unit, result)
             if self.plan.done():
                 break
+        self._collect_rechecks(flag, 0.0 if self.inflight else 0.2)
         if self.store is not None:  # the rows of the last second, committed
             self.store.flush(due_only=True)
+
+    def _record(self, unit: Unit, result: dict[str, Any], seconds: float, worker: str) -> None:
+        """A unit run here: its answer recorded in the checkpoint, and counted."""
+        parent = self.parent.get(unit.key, "")
+        split = is_split(result)
+        if self.store is not None:
+            self.store.record(
+                unit.key,
+                unit.digest,
+                result,
+                size=unit.size,
+                seconds=seconds,
+                worker=worker,
+                parent=parent,
+                split=split,
+            )
+        self.counts.ran += 1
+        self.counts.costs.append((unit.size, seconds))
+        self.counts.records.append((unit.key, parent, unit.size, seconds, split))
+
+    # ------------------------------------------------------------------ spot-checks
+    def _source(self, handle: Any, worker: str) -> str:
+        """Who gave an answer: the worker as it names itself, and as its scheduler does."""
+        where = getattr(self.executor, "where", None)
+        address = where(handle) if where is not None else None
+        return f"worker {worker}" + (f" ({address})" if address else "")
+
+    def _hold(self, held: _Held) -> None:
+        """A picked unit's answer waits; the unit runs again on the rechecker."""
+        self.rechecks[self.rechecker.submit(held.unit, None)] = held
+
+    def _collect_rechecks(self, flag: Any, timeout: float) -> None:
+        """The spot-checks that ended: each answer compared with its re-run's."""
+        if not self.rechecks:
+            return
+        for handle, result, error in self.rechecker.wait(list(self.rechecks), timeout):
+            held = self.rechecks.pop(handle, None)
+            if held is None:
+                continue
+            if error is not None:
+                if isinstance(error, Stopped) and flag is not None:
+                    stopped(flag)
+                raise UnitError(
+                    f"unit {held.unit.key}: its re-run on the client failed: "
+                    f"{type(error).__name__}: {error}"
+                ) from error
+            result.pop("seconds", None)
+            result.pop("worker", None)
+            self._checked(held, result)
+
+    def _checked(self, held: _Held, again: dict[str, Any]) -> None:
+        """A spot-check's verdict: the answer kept, or the re-run's used and said."""
+        self.counts.rechecked += 1
+        unit, answer = held.unit, held.result
+        differs = _first_difference(held.result, again)
+        if differs is not None:
+            self.counts.mismatches.append(Mismatch(unit.key, held.source, differs))
+            warnings.warn(
+                f"spot-check: unit {unit.key}: the answer from {held.source} differs from "
+                f"its re-run on the client ({differs}); the re-run's answer is used",
+                SpotCheckWarning,
+                stacklevel=2,
+            )
+            answer = again
+        if not held.resumed:
+            self._record(unit, answer, held.seconds, held.worker if differs is None else "client")
+        elif differs is not None and self.store is not None:
+            self.store.record(unit.key, unit.digest, answer, size=unit.size, seconds=0.0)
+        self._arrive(unit, answer)
 
     # ------------------------------------------------------------------ splits
     def _arrive(self, unit: Unit, result: dict[str, Any]) -> None:

@@ -55,6 +55,7 @@ def optimal(
     client: Any = None,
     checkpoint: Optional[str] = None,
     unit_seconds: Optional[float] = UNIT_SECONDS,
+    recheck: float = 0.0,
 ) -> Optimum:
     """The strategy with the least total number of guesses over every secret of ``game``.
 
@@ -93,6 +94,11 @@ def optimal(
         unit runs much longer (:data:`~mastermind.limits.UNIT_SECONDS` by default; 0
         splits every subtree that can be; None never splits).  The strategy never
         depends on it, nor on the three before.
+    recheck : float
+        With units, the fraction of them (0 to 1) spot-checked: re-run here and
+        compared with the answer of the worker or checkpoint that gave it; a mismatch
+        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is used (docs/distributed.md: the trust model).
     """
     q = _question(
         game,
@@ -106,13 +112,14 @@ def optimal(
         memory=memory,
     )
     budget = checks.unit_seconds(unit_seconds)
+    recheck = checks.recheck(recheck)
     if wants_engine(scheduler, client, checkpoint):
         if q.played:
             raise checks.ArgumentError(
                 "a history cannot be combined with a scheduler or a "
                 "checkpoint (the units split the game from its root)"
             )
-        return _as_units(game, q, scheduler, client, checkpoint, budget)
+        return _as_units(game, q, scheduler, client, checkpoint, budget, recheck)
     return _here(game, q)
 
 
@@ -310,6 +317,7 @@ def _as_units(
     client: Any,
     checkpoint: Any,
     budget: Optional[float],
+    recheck: float = 0.0,
 ) -> Optimum:
     """The subtrees below the root as units (:mod:`mastermind.optimum.units`), on a Dask
     cluster or on threads here, recorded in ``checkpoint``."""
@@ -325,6 +333,7 @@ def _as_units(
         client=client,
         threads=q.threads,
         checkpoint=checkpoint,
+        recheck=recheck,
     ) as run:
         seed, status = _fallback(game, q)
         if status == "exact":

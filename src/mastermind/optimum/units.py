@@ -32,7 +32,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..engine.units import Unit, digest
+from ..engine.units import Unit
 from ..kernel import _core
 from ..stopping import Stopped, new_flag
 from ..strategy_tree import replay_records, split_by_score
@@ -131,14 +131,7 @@ class OptimalPlan:
             "candidates_only": self.candidates_only,
             "memory": self.memory,
         }
-        ident = digest("optimum.part", args)
-        return Unit(
-            key,
-            "optimum.part",
-            dict(args, limit=limit),
-            int(part.size),
-            ident,
-        )
+        return Unit(key, "optimum.part", dict(args, limit=limit), int(part.size), identity=args)
 
     def next(self) -> Optional[Unit]:
         first_pass = bool(self.recorded)

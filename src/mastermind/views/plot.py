@@ -16,7 +16,8 @@ import os
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool
+from ..engine.files import Destination, OutputError
 from ..rules import average_text
 
 SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -39,11 +40,17 @@ class PlotError(MastermindError):
     written."""
 
 
+class MatplotlibMissing(PlotError, MissingTool):
+    """matplotlib is not installed: a tool missing, not bad input."""
+
+
 def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotError("plots need matplotlib: pip install 'mastermind-analysis[plot]'") from None
+        raise MatplotlibMissing(
+            "plots need matplotlib: pip install 'mastermind-analysis[plot]'"
+        ) from None
     return matplotlib
 
 
@@ -169,8 +176,16 @@ def plot_comparison(comparison: Any, ax: Any = None) -> Any:
 
 def save_plot(obj: Any, path: str, dpi: int = 120, fmt: Optional[str] = None) -> None:
     """Draw ``obj`` (anything with ``plot(ax)``: an analysis, a comparison) to ``path``
-    (PNG, SVG or PDF: ``fmt``, else by suffix) on a figure of its own."""
+    (PNG, SVG or PDF: ``fmt``, else by suffix) on a figure of its own, written as every
+    output of the package is (:class:`mastermind.engine.files.Destination`)."""
     fmt = fmt or check_plot_file(path)
+    with Destination(path, "the plot") as dest:
+        draw_plot(obj, dest, fmt, dpi)
+
+
+def draw_plot(obj: Any, dest: Destination, fmt: str, dpi: int = 120) -> None:
+    """Draw ``obj`` into the open ``dest`` (not committed): :class:`OutputError` naming
+    the file when it cannot take it (a full disk)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -178,6 +193,6 @@ def save_plot(obj: Any, path: str, dpi: int = 120, fmt: Optional[str] = None) ->
     FigureCanvasAgg(fig)
     obj.plot(ax=fig.add_subplot())
     try:
-        fig.savefig(path, format=fmt, dpi=dpi)
+        fig.savefig(dest.file, format=fmt, dpi=dpi)
     except OSError as e:
-        raise PlotError(f"cannot write {path}: {e.strerror or e}") from None
+        raise OutputError(f"cannot write {dest.path}: {e.strerror or e}") from None

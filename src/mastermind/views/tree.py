@@ -37,7 +37,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, Optional, Protocol
 
-from ..errors import MastermindError
+from ..errors import MastermindError, MissingTool
+from ..engine.files import Destination
 from ..strategy_tree import Node
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -69,6 +70,10 @@ class Analysis(Protocol):
 
 class TreeError(MastermindError):
     """A tree that cannot be exported (no tree, Graphviz missing, bad file)."""
+
+
+class GraphvizMissing(TreeError, MissingTool):
+    """Graphviz's ``dot`` is not installed: a tool missing, not bad input."""
 
 
 # ---------------------------------------------------------------------- helpers
@@ -319,28 +324,50 @@ def dot_program() -> Optional[str]:
 
 def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float = 600) -> None:
     """Render DOT text to ``path`` (SVG, PNG or PDF, from the suffix or ``fmt``) with
-    Graphviz's ``dot``; :class:`TreeError` with the reason when that cannot be done."""
-    suffix = os.path.splitext(path)[1].lower()
-    fmt = fmt or RENDERED.get(suffix)
-    if fmt not in RENDERED.values():
+    Graphviz's ``dot``, written as every output of the package is
+    (:class:`mastermind.engine.files.Destination`: whole or not at all); :class:`TreeError`
+    with the reason when that cannot be done (:class:`GraphvizMissing` without ``dot``)."""
+    fmt = render_format(path, fmt)
+    program = find_dot()
+    with Destination(path, "the picture") as dest:
+        dest.write(draw(dot_text, fmt, timeout, program))
+
+
+def render_format(path: str, fmt: Optional[str] = None) -> str:
+    """The format ``dot`` draws ``path`` in: ``fmt``, else by its suffix."""
+    fmt = fmt or RENDERED.get(os.path.splitext(path)[1].lower())
+    if fmt is None or fmt not in RENDERED.values():
         raise TreeError(f"cannot render to {path!r}: use a .svg, .png or .pdf file")
+    return fmt
+
+
+def find_dot() -> str:
+    """The path of Graphviz's ``dot``; :class:`GraphvizMissing` when it is not installed."""
     program = dot_program()
     if program is None:
-        raise TreeError(
+        raise GraphvizMissing(
             "Graphviz is not installed (no 'dot' on PATH): install it (e.g. "
             "'apt-get install graphviz') or write the tree with --format dot "
             "and render it elsewhere"
         )
+    return program
+
+
+def draw(dot_text: str, fmt: str, timeout: float = 600, program: Optional[str] = None) -> bytes:
+    """The picture ``dot`` draws of DOT text, in ``fmt`` (``svg``, ``png``, ``pdf``): its
+    bytes, written to standard output by ``dot`` (never to a file of its choosing)."""
     try:
         run = subprocess.run(
-            [program, f"-T{fmt}", "-o", path],
-            input=dot_text,
+            [program or find_dot(), f"-T{fmt}"],
+            input=dot_text.encode("utf-8"),
             capture_output=True,
-            text=True,
             timeout=timeout,
         )
     except subprocess.TimeoutExpired:
         raise TreeError(f"dot took more than {timeout:.0f} s; try --depth") from None
+    except OSError as e:
+        raise GraphvizMissing(f"cannot run Graphviz's dot ({e.strerror or e})") from None
     if run.returncode != 0:
-        lines = (run.stderr or "").strip().splitlines()
+        lines = run.stderr.decode(errors="replace").strip().splitlines()
         raise TreeError(f"dot failed: {lines[-1] if lines else f'exit status {run.returncode}'}")
+    return run.stdout

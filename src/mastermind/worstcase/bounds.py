@@ -33,6 +33,7 @@ from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
 from ..engine.run import open_run, wants_engine
+from ..engine.files import OutputError
 from ..game import CodeLike, Game, Score, reference_score
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
 from ..rules import guesses_text
@@ -128,6 +129,7 @@ def solution_exists(
     client: Any = None,
     checkpoint: Optional[str] = None,
     unit_seconds: Optional[float] = UNIT_SECONDS,
+    recheck: float = 0.0,
 ) -> Union[bool, Witnessed]:
     """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
 
@@ -164,6 +166,11 @@ def solution_exists(
     unit_seconds : float, optional
         With units: a question still searched after this many seconds splits into the
         questions of its guesses' parts (recursively); 0 splits at once, None never.
+    recheck : float
+        With units, the fraction of them (0 to 1) spot-checked: re-run here and
+        compared with the answer of the worker or checkpoint that gave it; a mismatch
+        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is used (docs/distributed.md: the trust model).
 
     Returns
     -------
@@ -198,6 +205,7 @@ def solution_exists(
             client=client,
             checkpoint=checkpoint,
             unit_seconds=checks.unit_seconds(unit_seconds),
+            recheck=checks.recheck(recheck),
         )
     until = deadline(time_limit)
     start = time.monotonic()
@@ -232,6 +240,7 @@ def _exists_as_units(
     client: Any,
     checkpoint: Any,
     unit_seconds: Optional[float] = None,
+    recheck: float = 0.0,
 ) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
     units (:mod:`mastermind.worstcase.units`)."""
@@ -248,6 +257,7 @@ def _exists_as_units(
         client=client,
         threads=checks.threads(None),
         checkpoint=checkpoint,
+        recheck=recheck,
     ) as run:
         search = UnitSearch(
             Search(
@@ -457,6 +467,7 @@ class WorstCase:
     units_resumed: Optional[int] = None  # and how many of them a checkpoint held
     units_split: Optional[int] = None  # and how many split past their budget
     certificate: Optional[CertificateStats] = None  # the file written for ``certificate=``
+    certificate_error: Optional[str] = None  # why it could not be written (a full disk)
 
     @property
     def exact(self) -> bool:
@@ -518,6 +529,8 @@ class WorstCase:
                 "bytes": c.size,
                 "seconds": round(c.seconds, 3),
             }
+        if self.certificate_error is not None:
+            out["certificate_error"] = self.certificate_error
         if tree and self.witness is not None:
             out["witness"] = self.witness.to_json(self.game)
         return out
@@ -538,6 +551,7 @@ def worst_case(
     progress: Optional[Any] = None,
     unit_seconds: Optional[float] = UNIT_SECONDS,
     certificate: Optional[str] = None,
+    recheck: float = 0.0,
 ) -> WorstCase:
     """The exact minimal worst case p(n,k): the fewest guesses that always suffice.
 
@@ -589,7 +603,15 @@ def worst_case(
         the refutation of ``lower - 1`` found again through the same memo) that
         :mod:`mastermind.verify` checks on its own (docs/certificates.md);
         ``result.certificate`` describes the file, and stays None when a stop came first
-        (nothing is written then).
+        (nothing is written then) or the file could not be written (a full disk:
+        ``result.certificate_error`` says so, the bounds stay).  A path that cannot be
+        one (empty, in no folder, a directory) is refused before the search, with a
+        :class:`~mastermind.engine.files.FileError`.
+    recheck : float
+        With units, the fraction of them (0 to 1) spot-checked: re-run here and
+        compared with the answer of the worker or checkpoint that gave it; a mismatch
+        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is used (docs/distributed.md: the trust model).
 
     >>> from mastermind.game import Game
     >>> w = worst_case(Game(3, 5))
@@ -605,6 +627,7 @@ def worst_case(
     progress = checks.progress(progress)
     budget = checks.unit_seconds(unit_seconds)
     strategies = [Strategy.parse(h) for h in heuristics]
+    recheck = checks.recheck(recheck)
     if certificate is not None:
         check_certifiable(game, candidates_only=candidates_only, path=certificate)
     if not wants_engine(scheduler, client, checkpoint):
@@ -631,6 +654,7 @@ def worst_case(
         client=client,
         threads=threads,
         checkpoint=checkpoint,
+        recheck=recheck,
     ) as run:
         local = Search(
             game, game.guesses, candidates_only=candidates_only, symmetry=symmetry, memory=memory
@@ -665,7 +689,9 @@ def worst_case(
 def _certified(
     result: WorstCase, path: Optional[str], search: Search, until: Optional[float]
 ) -> WorstCase:
-    """``result`` with its certificate written to ``path`` (when asked and time is left)."""
+    """``result`` with its certificate written to ``path`` (when asked and time is left);
+    a file that cannot be written (a full disk) keeps the bounds, with
+    ``certificate_error`` saying why no certificate came."""
     if path is None or result.witness is None or result.status == "interrupted":
         return result
     left = None if until is None else until - time.monotonic()
@@ -685,6 +711,8 @@ def _certified(
         result.status = e.reason if result.exact else result.status
     except KeyboardInterrupt:
         result.status = "interrupted"
+    except OutputError as e:
+        result.certificate_error = str(e)
     return result
 
 
@@ -731,6 +759,7 @@ class _WorstCaseRun:
             self.refute_lower()
             self.heuristic_upper()
             self.close_gap()
+            self.trivial_witness()
         except SearchUnfinished as e:
             status = e.reason
         except KeyboardInterrupt:
@@ -805,6 +834,15 @@ class _WorstCaseRun:
                 self._proved(d, found)
             else:
                 self.lower, self.lower_proof = self.upper, "search"
+
+    def trivial_witness(self) -> None:
+        """4. Bounds that met at the trivial upper bound (one guess per secret: [1,k],
+        [n,1]) still get a witness: the first candidate played each time."""
+        if self.tree is not None or self.lower != self.upper or self.source != "trivial":
+            return
+        a = analyze(self.game, Strategy.FIRST_CANDIDATE, candidates_only=True, tree=True, jobs=1)
+        if a.max <= self.upper:
+            self.tree = a.tree
 
     # ---------------------------------------------------------------- the steps
     def _left(self) -> Optional[float]:

@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import checks
 from ..errors import MastermindError
+from ..engine.files import Destination, check_output
 from ..game import Game
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY
@@ -229,9 +230,12 @@ def _witness(node: Node) -> dict[str, Any]:
 
 
 def check_certifiable(game: Any, *, candidates_only: bool, path: Any) -> None:
-    """Raise :class:`CertificateError` unless a certificate can be made for ``game``."""
+    """Raise :class:`CertificateError` unless a certificate can be made for ``game``, and
+    :class:`~mastermind.engine.files.FileError` unless it can be written to ``path`` (an empty
+    name, a folder that does not exist, a directory): before any search."""
     if not isinstance(path, (str, os.PathLike)):
         raise CertificateError(f"a certificate is written to a path, not {path!r}")
+    check_output(path, "the certificate")
     if not isinstance(game, Game) or game.variant is Variant.PERMUTATION or candidates_only:
         raise CertificateError(
             "certificates are made for the classic game and the "
@@ -256,7 +260,10 @@ def write_certificate(
     (gzip-compressed JSON lines): the claims refuting ``lower - 1`` guesses, found again
     with an exact search, and the ``witness`` tree reaching ``upper``.
 
-    The file appears whole or not at all (written beside ``path``, then renamed).
+    The file appears whole or not at all, written as every output of the package is
+    (:class:`mastermind.engine.files.Destination`: a temporary file beside ``path`` renamed onto
+    it, a symbolic link followed, the permissions kept; a device or ``-`` written in
+    place); :class:`~mastermind.engine.files.OutputError` naming it when the disk is full.
     Raises :class:`~mastermind.worstcase.search.SearchUnfinished` when ``time_limit`` or Ctrl-C
     stops the search, :class:`CertificateError` for a game it cannot certify. ``search``
     may be the search that proved the bounds (its memo then answers at once); it must
@@ -270,10 +277,9 @@ def write_certificate(
     start = time.monotonic()
     if search is None:
         search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
-    path = os.fspath(path)
-    tmp = f"{path}.part{os.getpid()}"
-    try:
-        with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=9) as out:
+    path = check_output(path, "the certificate")
+    with Destination(path, "the certificate") as dest:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=dest, compresslevel=9, mtime=0) as out:
             head = {
                 "format": FORMAT,
                 "version": VERSION,
@@ -282,17 +288,23 @@ def write_certificate(
                 "upper": int(upper),
                 "producer": f"mastermind {__version__}",
             }
-            out.write(json.dumps(head) + "\n")
             until = None if limit is None else start + limit
-            builder = _Builder(game, search, out, until, progress)
+            builder = _Builder(game, search, _Lines(out), until, progress)
+            builder.out.write(json.dumps(head) + "\n")
             if lower >= 2:
                 builder.claim(np.ascontiguousarray(game.secrets), lower - 1, [])
-            out.write(json.dumps({"witness": _witness(witness)}, separators=(",", ":")) + "\n")
-            out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return CertificateStats(
-        path, builder.count, builder.entries, os.path.getsize(path), time.monotonic() - start
-    )
+            witness_line = json.dumps({"witness": _witness(witness)}, separators=(",", ":"))
+            builder.out.write(witness_line + "\n")
+            builder.out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
+        size = dest.file.tell()
+    return CertificateStats(path, builder.count, builder.entries, size, time.monotonic() - start)
+
+
+class _Lines:
+    """The certificate's text lines, written UTF-8 into its gzip stream."""
+
+    def __init__(self, out: Any):
+        self.out = out
+
+    def write(self, text: str) -> None:
+        self.out.write(text.encode("utf-8"))

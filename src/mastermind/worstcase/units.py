@@ -39,12 +39,10 @@ __all__ = ["ExistsPlan", "UnitSearch", "checkpoint_params", "exists_unit", "root
 
 def checkpoint_params(*, candidates_only: bool, symmetry: bool, memory: int) -> dict[str, Any]:
     """What a proof's unit answers (and witnesses) depend on, beside the game: its
-    checkpoint's parameters."""
-    return {
-        "candidates_only": bool(candidates_only),
-        "symmetry": bool(symmetry),
-        "memory": int(memory),
-    }
+    checkpoint's parameters.  Not ``memory``: a search's answer is exact whatever its
+    memo's budget (files that record it are still read:
+    :data:`mastermind.engine.checkpoint.LOOSE_PARAMS`)."""
+    return {"candidates_only": bool(candidates_only), "symmetry": bool(symmetry)}
 
 
 def root_openings(
