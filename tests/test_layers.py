@@ -552,3 +552,46 @@ def test_the_boolean_check_sees_a_positional_flag(tmp_path):
     )
     found = positional_booleans(fake, {"C"}, tmp_path)
     assert found == ["m.py:1: f(b)", "m.py:3: g(y)"]
+
+
+def body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> int:
+    """Lines of a function's body that hold code: its docstring, blank lines and
+    comment lines aside (a nested function's lines count in its own and in the outer)."""
+    body = node.body
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(getattr(first, "value", None), ast.Constant):
+        body = body[1:]
+    if not body:
+        return 0
+    text = lines[body[0].lineno - 1 : node.end_lineno]
+    return sum(1 for line in text if line.strip() and not line.strip().startswith("#"))
+
+
+def long_functions(path: Path, most: int, root: Path = SRC) -> list[str]:
+    """The functions of ``path`` whose body holds more than ``most`` lines of code."""
+    source = path.read_text()
+    lines = source.splitlines()
+    return [
+        f"{path.relative_to(root)}:{node.lineno}: {node.name} ({n} lines)"
+        for node in ast.walk(ast.parse(source, str(path)))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and (n := body_lines(node, lines)) > most
+    ]
+
+
+def test_no_function_body_is_longer_than_60_lines():
+    """A routine reads at once: every function of the package (the command line's too)
+    is at most 60 lines of code, its docstring aside; a longer one is cut into named
+    steps.  (.ci/static runs this check too.)"""
+    found = [line for path in sorted(PACKAGE.rglob("*.py")) for line in long_functions(path, 60)]
+    assert not found, "\n" + "\n".join(found)
+
+
+def test_the_length_check_counts_code_only(tmp_path):
+    fake = tmp_path / "m.py"
+    fake.write_text(
+        'def f():\n    """Doc\n\n    more doc."""\n    # a comment\n\n    a = 1\n    return a\n'
+        "def g():\n" + "    x = 1\n" * 3
+    )
+    assert long_functions(fake, 2, tmp_path) == ["m.py:9: g (3 lines)"]
+    assert long_functions(fake, 3, tmp_path) == []

@@ -112,7 +112,9 @@ def recheck(value: Any) -> float:
         or not isinstance(value, (int, float, np.integer, np.floating))
         or not 0 <= value <= 1
     ):
-        raise ArgumentError(f"recheck must be a fraction of the units from 0 to 1, not {shown(value)}")
+        raise ArgumentError(
+            f"recheck must be a fraction of the units from 0 to 1, not {shown(value)}"
+        )
     return float(value)
 
 

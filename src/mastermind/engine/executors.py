@@ -207,7 +207,7 @@ class DaskExecutor:
             done, _ = self._wait(handles, timeout=timeout, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
-        out = []
+        out: list[tuple[Any, Any, Optional[BaseException]]] = []
         for f in done:
             status = f.status
             if status == "finished":

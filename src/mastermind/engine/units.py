@@ -28,7 +28,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Optional, Protocol
+from typing import Any, Optional, Protocol, cast
 
 import numpy as np
 
@@ -49,6 +49,7 @@ __all__ = [
     "GameSpec",
     "Mismatch",
     "Plan",
+    "SplitPlan",
     "RecheckError",
     "SpotCheckWarning",
     "Unit",
@@ -167,6 +168,7 @@ class GameSpec:
         """The game as a checkpoint's header records it (a table by its digest)."""
         if self.kind == "game":
             return {"type": "game", "n": self.n, "k": self.k, "variant": self.variant}
+        assert self.table is not None and self.secrets is not None  # (a custom game)
         return {
             "type": "custom",
             "name": self.name,
@@ -395,13 +397,7 @@ class Plan(Protocol):
     # optional: def valid(self, unit: Unit, result: dict[str, Any]) -> bool, whether a
     # recorded answer holds for its unit (checked when read back from a checkpoint)
     #
-    # with units that split (a budget given to execute):
-    # def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit], the sub-units a
-    #     split answer names (keys unique to this run: the parent's key, "/", more);
-    # def merge(self, unit: Unit, split: dict[str, Any], answers: dict[str, dict]
-    #     ) -> Optional[dict], the parent's whole answer from its split and the whole
-    #     answers of the sub-units finished so far (by key), or None while undecided
-    #     (a decided answer cancels the sub-units still running or waiting);
+    # with units that split (a budget given to execute), a SplitPlan's expand and merge;
     # optionally def unneeded(self, unit, split, answers) -> list[str], the keys of
     #     sub-units whose answers can no longer matter (cancelled, never merged);
     # optionally def more(self, unit, split, answers) -> Optional[Unit], one more sub-unit
@@ -412,6 +408,21 @@ class Plan(Protocol):
     # optionally settles = True: a unit that split is recorded with its merged answer once
     #     it has it, and the rows below it dropped (Checkpoint.settle): a resume takes the
     #     answer at once, and the checkpoint keeps only what an open question needs.
+
+
+class SplitPlan(Plan, Protocol):
+    """A plan whose units may split (a budget given to :func:`execute`)."""
+
+    def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
+        """The sub-units a split answer names (keys unique to this run: the parent's
+        key, "/", more)."""
+
+    def merge(
+        self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
+    ) -> Optional[dict[str, Any]]:
+        """The parent's whole answer from its split and the whole answers of the
+        sub-units finished so far (by key), or None while undecided (a decided answer
+        cancels the sub-units still running or waiting)."""
 
 
 class Executor(Protocol):
@@ -591,6 +602,7 @@ class _Loop:
         """Fill the executor's slots with the sub-units waiting, then the plan's next
         units (a unit the checkpoint holds is answered from it at once)."""
         while len(self.inflight) < self.executor.slots():
+            unit: Optional[Unit]
             if self.waiting:
                 unit = self.waiting.popleft()
                 if unit.key in self.dropped:
@@ -636,7 +648,7 @@ class _Loop:
                     pend.children.append(unit.key)
                     self.extra += 1
                     return unit
-                answer = self.plan.merge(pend.unit, pend.split, pend.answers)
+                answer = cast(SplitPlan, self.plan).merge(pend.unit, pend.split, pend.answers)
                 if answer is not None:
                     self._decided(key, answer)
                     again = True  # what it decided may let others go on
@@ -806,13 +818,13 @@ class _Loop:
             self._whole(unit, result)
             return
         self.counts.split += 1
-        children = self.plan.expand(unit, result)
+        children = cast(SplitPlan, self.plan).expand(unit, result)
         self.pending[unit.key] = _Pending(unit, result, [c.key for c in children])
         for c in children:
             self.parent[c.key] = unit.key
         self.waiting.extendleft(reversed(children))  # ahead of the units waiting before
         self.extra += len(children)
-        answer = self.plan.merge(unit, result, {})
+        answer = cast(SplitPlan, self.plan).merge(unit, result, {})
         if answer is not None:
             self._decided(unit.key, answer)
 
@@ -824,7 +836,7 @@ class _Loop:
             return
         pend = self.pending[parent]
         pend.answers[unit.key] = result
-        answer = self.plan.merge(pend.unit, pend.split, pend.answers)
+        answer = cast(SplitPlan, self.plan).merge(pend.unit, pend.split, pend.answers)
         if answer is not None:
             self._decided(parent, answer)
             return

@@ -16,8 +16,8 @@ import os
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ..errors import MastermindError, MissingTool
 from ..engine.files import Destination, OutputError
+from ..errors import MastermindError, MissingTool
 from ..rules import average_text
 
 SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}

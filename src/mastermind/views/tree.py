@@ -37,8 +37,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, Optional, Protocol
 
-from ..errors import MastermindError, MissingTool
 from ..engine.files import Destination
+from ..errors import MastermindError, MissingTool
 from ..strategy_tree import Node
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}

@@ -32,8 +32,8 @@ from .. import checks
 from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
-from ..engine.run import open_run, wants_engine
 from ..engine.files import OutputError
+from ..engine.run import open_run, wants_engine
 from ..game import CodeLike, Game, Score, reference_score
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
 from ..rules import guesses_text
@@ -669,21 +669,28 @@ def worst_case(
             progress=progress,
             unit_seconds=budget,
         )
-        # (the root's questions are the units: no budgeted rounds over the top)
-        result = _WorstCaseRun(
-            game,
-            units,
-            candidates_only=candidates_only,
-            until=until,
-            symmetry=symmetry,
-            memory=memory,
-            heuristics=strategies,
-            threads=threads,
-            use_finder=False,
-        ).result()
+        result = _units_result(units, strategies, until=until, threads=threads)
     result.units, result.units_resumed = run.units, run.resumed
     result.units_split = run.split
     return _certified(result, certificate, local, until)
+
+
+def _units_result(
+    units: UnitSearch, strategies: list[Strategy], *, until: Optional[float], threads: int
+) -> WorstCase:
+    """:func:`worst_case` with its root's questions run as units (no budgeted rounds over
+    the top: the units are those questions)."""
+    return _WorstCaseRun(
+        units.game,
+        units,
+        candidates_only=units.candidates_only,
+        until=until,
+        symmetry=units.symmetry,
+        memory=units.memory,
+        heuristics=strategies,
+        threads=threads,
+        use_finder=False,
+    ).result()
 
 
 def _certified(

@@ -37,8 +37,8 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import checks
-from ..errors import MastermindError
 from ..engine.files import Destination, check_output
+from ..errors import MastermindError
 from ..game import Game
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY
