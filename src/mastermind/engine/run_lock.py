@@ -88,7 +88,7 @@ class RunLock:
             if not _same(fd, self.path):
                 os.close(fd)
                 continue
-            self._take(fd, created)
+            self._take(fd, created=created)
             return None
 
     def _open(self) -> tuple[Optional[int], bool]:
@@ -133,7 +133,7 @@ class RunLock:
                 ) from None
         return None
 
-    def _take(self, fd: int, created: bool) -> None:
+    def _take(self, fd: int, *, created: bool) -> None:
         """The lock is ours: a file this package made (now, or by a run that was killed)
         gets our name; anyone else's file is only locked."""
         self._fd = fd
