@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import os
 import resource
 import shutil
@@ -190,11 +191,13 @@ def no_unit_runs(monkeypatch):
 
 def test_a_proof_checkpoint_serves_a_run_with_another_memory(tmp_path, no_unit_runs):
     """The [4,4] checkpoint of format 2 records its memory (1 GB) in its header and in
-    its units' digests, as the p(5,8) campaign's does: a run with 64 MB reads it all."""
+    its units' digests, as the p(5,8) campaign's does: a run with 64 MB reads it all (no
+    unit runs; the run only settles what it decides, keeping a subset of the rows)."""
     path = unpacked("exists-4x4.sqlite", tmp_path)
-    before = sorted(read_units(path))
+    before = {row[0] for row in read_units(path)}
     found = solution_exists(Game(4, 4), 4, checkpoint=path, unit_seconds=0, memory=64 << 20)
-    assert bool(found) and sorted(read_units(path)) == before
+    after = {row[0] for row in read_units(path)}
+    assert bool(found) and after and after <= before
 
 
 def test_an_optimal_checkpoint_serves_a_run_with_another_memory(tmp_path, no_unit_runs):
@@ -210,8 +213,10 @@ def test_changing_memory_keeps_a_new_checkpoint(tmp_path, command):
     first = program(*argv, "--memory", "100")
     again = program(*argv, "--memory", "200")
     assert first.returncode == 0 and again.returncode == 0, again.stderr
-    units = first.stdout.strip().splitlines()[-1].split()[0]
-    assert f"{units} units of work ({units} taken from the checkpoint)" in again.stdout
+    # every unit of the second run is read back (a proof's checkpoint settles what it
+    # decided, so it may hold fewer rows than the first run ran)
+    taken = re.search(r"(\d+) units of work \((\d+) taken from the checkpoint\)", again.stdout)
+    assert taken and taken[1] == taken[2] and int(taken[1]) > 0, again.stdout
 
 
 # ---------------------------------------------------------------------- checkpoint words
