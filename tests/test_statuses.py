@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gzip
 import io
-import re
 import os
+import re
 import resource
 import shutil
 import signal
