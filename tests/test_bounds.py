@@ -14,6 +14,7 @@ import reference as ref
 from mastermind.analysis.exhaustive import Node, analyze
 from mastermind.errors import MastermindError
 from mastermind.game import Game, GameError
+from mastermind.worstcase import _search
 from mastermind.worstcase.bounds import (
     BoundsError,
     SearchStats,
@@ -216,6 +217,76 @@ def test_matrix_separation_finds_the_first_separating_guess():
             answers.add(got[0])
     assert answers == {True, False}
     assert matrix.core.stats["leaves"] > 0
+
+
+@pytest.mark.parametrize("n,k", [(3, 5), (4, 5), (5, 4), (7, 2)])
+def test_label_counts_are_the_partition_tables(n, k):
+    """What a d = 3 node reads from its label matrix, every guess against a set (the
+    largest non-winning part, how many parts, the win, how many labels), is its
+    partition table, for sets across the 32-guess groups and past 255 codes (the byte
+    counters saturate); a group is given up only when every guess it wants has a part
+    past the cap ([7,2]: 35 labels, more than the vector path of the classes takes)."""
+    game = Game(n, k)
+    rng = np.random.default_rng(n * k)
+    allg = np.arange(game.size, dtype=np.int32)
+    win = game.win_slot
+    ngrp = game.size // 32
+    for m in (1, 5, 31, 33, 64, 200, 300):
+        if m > game.size:
+            continue
+        cands = np.sort(rng.choice(game.size, m, replace=False)).astype(np.int32)
+        hist = game.kernel.histograms(allg, cands).astype(np.int64)
+        nonwin = np.delete(hist, win, axis=1)
+        most_ref = np.minimum(nonwin.max(axis=1), 255)
+        parts_ref = (nonwin > 0).sum(axis=1)
+        won_ref = (hist[:, win] > 0).astype(np.int64)
+        for cap in (2, 20, 254):
+            want = rng.integers(0, 1 << 32, size=ngrp, dtype=np.uint64).astype(np.uint32)
+            want[::3] = 0xFFFFFFFF
+            most, parts, won, full, classes = _search.label_counts(game.kernel, cands, cap, want)
+            assert (classes == parts_ref + won_ref).all()
+            done = np.r_[np.repeat(full.astype(bool), 32), np.ones(game.size - 32 * ngrp, bool)]
+            assert (most[done] == most_ref[done]).all()
+            assert (parts[done] == parts_ref[done]).all()
+            assert (won[done] == won_ref[done]).all()
+            for j in np.nonzero(full == 0)[0]:
+                wanted = [32 * j + b for b in range(32) if (int(want[j]) >> b) & 1]
+                assert all(most_ref[g] > cap for g in wanted), (m, cap, j)
+                assert (most[32 * j : 32 * j + 32] == 255).all()
+            if cap == 254:
+                assert full.all()
+
+
+@pytest.mark.parametrize("rule", ["label_classes", "label_counts"])
+@pytest.mark.parametrize("n,k,largest", [(3, 5, 125), (4, 5, 300), (4, 6, 300), (5, 4, 380)])
+def test_label_rules_change_nothing_but_time(rule, n, k, largest):
+    """The d = 3 nodes' ranking counted in their label matrix (``label_counts``), and
+    their separation checks looking only at guesses that give enough labels
+    (``label_classes``): the same answers, root guesses, nodes, leaves, memo hits and
+    guesses scanned as without, on random sets (to 380 codes: the counters past 255)
+    and on parts with symmetry classes of their own."""
+    game = Game(n, k)
+    rng = random.Random(n * 100 + k)
+    on = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    off = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    setattr(off.core, rule, False)
+    assert getattr(on.core, rule) and not getattr(off.core, rule)
+    sets = [
+        np.array(sorted(rng.sample(range(game.size), rng.randint(3, largest))), dtype=np.int32)
+        for _ in range(14)
+    ]
+    sets += _history_parts(game, ["1123"[:n] if n < 5 else "11223"])[:10]
+    answers = set()
+    for cands in sets:
+        for d in (2, 3, 4):
+            got = on.run(cands, d)
+            assert got == off.run(cands, d), (cands.tolist(), d)
+            answers.add(got[0])
+    assert answers == {True, False}
+    one, two = on.core.stats, off.core.stats
+    for name in ("nodes", "leaves", "hits", "scanned", "false_cheap", "at_depth"):
+        assert one[name] == two[name], name
+    assert one["leaves"] > 0 and one["at_depth"].get(3, 0) > 0
 
 
 @pytest.mark.parametrize("n,k", [(2, 4), (3, 3)])

@@ -48,7 +48,15 @@ cdef extern from "_kernel.h" nogil:
                                const uint64_t* pk, Py_ssize_t m, int kind, int64_t lim,
                                const int64_t* dx)
     uint64_t _separates64 "mm_separates64"(
-        uint8_t* const* rows, const int32_t* idx, Py_ssize_t b, Py_ssize_t g0)
+        uint8_t* const* rows, const int32_t* idx, Py_ssize_t b, Py_ssize_t g0, uint64_t alive)
+    uint64_t _at_least64 "mm_at_least64"(const uint8_t* a, int b)
+    void _label_parts "mm_label_parts"(uint8_t* const* rows, Py_ssize_t m, Py_ssize_t g0,
+                                       Py_ssize_t n, int nl, int win, uint8_t* parts,
+                                       uint8_t* won)
+    void _label_scan "mm_label_scan"(uint8_t* const* rows, Py_ssize_t m, Py_ssize_t g0,
+                                     Py_ssize_t n, int nl, int win, int cap,
+                                     const uint32_t* want, uint8_t* most, uint8_t* parts,
+                                     uint8_t* won, uint8_t* full)
     int __builtin_ctz(unsigned int x)
     int __builtin_ctzll(unsigned long long x)
 

@@ -24,6 +24,8 @@ class Searcher:
     matrix_after: int
     row_cap: int
     canonical_lists: bool
+    label_classes: bool
+    label_counts: bool
     def __init__(
         self,
         kernel: Kernel,
@@ -43,3 +45,13 @@ class Searcher:
     def run(
         self, cands: _I32, d: int, node_limit: int = 0, stop: Optional[StopFlag] = None
     ) -> tuple[int, int]: ...
+
+def label_counts(
+    kernel: Kernel, cands: _I32, cap: int, want: Optional[npt.NDArray[np.uint32]] = None
+) -> tuple[
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+    npt.NDArray[np.uint8],
+]: ...

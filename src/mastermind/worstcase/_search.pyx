@@ -34,9 +34,11 @@ import numpy as np
 
 from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
                                       MAX_SLOTS, STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE, StopFlag,
-                                      __builtin_ctzll, _bytes_of, _hist, _hist_packed, _new_pack,
-                                      _separates64, _slot, _split_by_slot, _splits_all,
-                                      _stop_reason, _value, _with_stop)
+                                      __builtin_ctzll, _at_least64, _bytes_of, _hist, _hist_packed,
+                                      _label_parts, _label_scan, _new_pack, _separates64,
+                                      _slot,
+                                      _split_by_slot, _splits_all, _stop_reason, _value,
+                                      _with_stop)
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.worstcase._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped, _scan_scalar)
 from mastermind.kernel._symmetry cimport (B_MAXK, B_MAXN, CanonCache, SetSym, SymCtx,
@@ -80,6 +82,18 @@ cdef struct SData:
     uint8_t* lmat
     size_t lmat_cap
     int matrix_after        # separation checks at a d = 3 node before its matrix is built
+    int classes_off         # no classes below (the answers never depend on it)
+    uint8_t* ncls           # the d = 3 node being tried: the different labels each guess
+    bint ncls_ok            # gives its codes (made with its matrix; ncls_ok: made)
+    const int32_t* hint     # the positions in that node's matrix of the part a d = 2
+                            # check is about (NULL: none), see _exists
+    int counts_off          # d = 3 nodes scan the plain way (the answers never depend on it)
+    bint rows_are_guesses   # guesses[i] == i for every row: a guess is its label column
+    uint8_t* gstats         # the d = 3 node being ranked, per guess (3 x ng bytes): its
+    bint gstats_ok          # largest part, its parts, whether it wins (made from the
+                            # node's matrix; gstats_ok: made, the matrix still the node's)
+    uint32_t* gwant         # per group of 32 guesses: the canonical ones (a bit each)
+    uint8_t* gfull          # ... and whether the group's scan went to the end
     Memo memo               # exact sets: lo = largest d proved false, hi = smallest true
     int64_t nodes
     int64_t leaves          # d = 2 separation checks actually scanned
@@ -184,17 +198,24 @@ cdef int32_t _sep_matrix(const SData* s, uint8_t* const* lptr, const int32_t* id
     matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 64
     guesses (``mm_separates64``: a vector compare per pair of codes, the block given up
     as soon as no guess of it is left), then the last ones one by one: the first
-    separating guess, as one by one."""
+    separating guess, as one by one.  With the node's classes (``s.ncls_ok``) only the
+    guesses giving its codes b labels or more are looked at: the others cannot separate
+    b of them (a block with none of them is skipped)."""
     cdef Py_ssize_t g0 = 0, t, j, ng = s.ng
     cdef uint64_t alive, seen, bit
+    cdef const uint8_t* ncls = s.ncls if s.ncls_ok else NULL
     if b > s.d.nslots:
         return -1
     while g0 + 64 <= ng:
-        alive = _separates64(lptr, idx, b, g0)
+        alive = _at_least64(ncls + g0, <int>b) if ncls != NULL else ~(<uint64_t>0)
         if alive:
-            return s.guesses[g0 + __builtin_ctzll(alive)]
+            alive = _separates64(lptr, idx, b, g0, alive)
+            if alive:
+                return s.guesses[g0 + __builtin_ctzll(alive)]
         g0 += 64
     for t in range(g0, ng):
+        if ncls != NULL and ncls[t] < b:
+            continue
         seen = 0
         for j in range(b):
             bit = (<uint64_t>1) << lptr[idx[j]][t]
@@ -310,7 +331,11 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
         return -1
     s.at_depth[d if d < B_MAXD else B_MAXD - 1] += 1
     if d == 2:
-        g = _separating(s, c, m)
+        if s.hint != NULL and _sep_matrix(s, s.lptr, s.hint, m) < 0:
+            s.leaves += 1                   # (what _separating counts)
+            g = -1                          # no guess separates c: the scan is spared
+        else:
+            g = _separating(s, c, m)
         if g == -2:
             s.aborted = STOP_MEMORY
             return -1
@@ -369,8 +394,10 @@ cdef enum:
 
 cdef struct LeafMatrix:
     # A d = 3 node's switch from plain separation checks to its label matrix.
-    bint allowed            # the node may still build its matrix
+    bint allowed            # the node may still switch to its matrix
     bint built              # it has: the remaining checks read the matrix
+    bint ready              # the matrix and its classes are made (s.ncls_ok): the plain
+                            # checks look there first whether any guess can separate
     int leaves              # separation checks made the plain way so far
 
 
@@ -474,6 +501,128 @@ cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
     return ninfo
 
 
+cdef void _canonical_groups(SData* s, const SetSym* y, const int32_t* pool,
+                            Py_ssize_t npool, bint check) noexcept nogil:
+    """s.gwant: a bit per canonical guess of the pool (every guess when each is still to
+    be tested), by group of 32."""
+    cdef Py_ssize_t i, ngrp = s.ng >> 5
+    cdef int32_t g
+    if check or y.trivial:
+        memset(s.gwant, 0xFF, ngrp * sizeof(uint32_t))
+        return
+    memset(s.gwant, 0, ngrp * sizeof(uint32_t))
+    for i in range(npool):
+        g = pool[i]
+        if g < (ngrp << 5):
+            s.gwant[g >> 5] |= (<uint32_t>1) << (g & 31)
+
+
+cdef int _groups_pmax(SData* s, Py_ssize_t m, const SetSym* y, bint check,
+                      int pmax) noexcept nogil:
+    """The groups the scan gave up, made whole (their parts and wins, _label_parts); the
+    best part count of their canonical guesses and ``pmax``."""
+    cdef Py_ssize_t j, ng = s.ng
+    cdef uint32_t bits
+    cdef int32_t g
+    cdef uint8_t* nps = s.gstats + ng
+    for j in range(ng >> 5):
+        if s.gfull[j]:
+            continue
+        _label_parts(s.lptr, m, j << 5, 32, s.d.nslots, s.d.win, nps + (j << 5),
+                     s.gstats + 2 * ng + (j << 5))
+        bits = s.gwant[j]
+        while bits:
+            g = <int32_t>((j << 5) + __builtin_ctzll(bits))
+            bits &= bits - 1
+            if nps[g] > pmax and (not check or _set_canonical(&s.sym, y, g)):
+                pmax = nps[g]
+    return pmax
+
+
+cdef Py_ssize_t _phase1_rows(SData* s, const int32_t* c, Py_ssize_t m, const SetSym* y,
+                             int64_t cap, GuessInfo* info, const uint64_t* pk,
+                             int* pmax_out, Py_ssize_t* nviable_out) noexcept nogil:
+    """Phases 1 and 2 at once for a d = 3 node, through its label matrix (s.lptr, made):
+    the guesses' parts counted from the rows (_label_scan: no scoring; a group of 32
+    given up once each of its canonical guesses has a part past ``cap``), then for each
+    canonical guess what _phase1 would make of it: given up when a non-winning part
+    exceeds ``cap``, else kept (key, largest part, candidacy) unless it has no
+    information and no chance to win.  When some are kept, the groups given up are
+    made whole and ``pmax`` is the best part count of all canonical guesses, as _phase2
+    makes it.  Returns how many were kept (n = nviable), -1 when stopped."""
+    cdef const KData* kd = s.d
+    cdef uint32_t h[MAX_SLOTS]
+    cdef Py_ssize_t i, npool, ninfo = 0, g0, n, ng = s.ng, whole = (s.ng >> 5) << 5
+    cdef const int32_t* pool
+    cdef bint check
+    cdef int32_t g
+    cdef int nparts, pmax = 0, order = s.order
+    cdef uint8_t* most = s.gstats
+    cdef uint8_t* nps = s.gstats + ng
+    cdef uint8_t* won = s.gstats + 2 * ng
+    cdef int64_t scanned = 0
+    pool = _guesses_of(s, y, &npool, &check)
+    _canonical_groups(s, y, pool, npool, check)
+    g0 = 0
+    while g0 < ng:
+        if _poll(s):
+            return -1
+        n = 4096 if ng - g0 > 4096 else ng - g0
+        _label_scan(s.lptr, m, g0, n, kd.nslots, kd.win, <int>cap, s.gwant + (g0 >> 5),
+                    most + g0, nps + g0, won + g0, s.gfull + (g0 >> 5))
+        g0 += n
+    for i in range(npool):
+        g = pool[i]
+        if check and not _set_canonical(&s.sym, y, g):
+            continue
+        scanned += 1
+        if g < whole and not s.gfull[g >> 5]:
+            continue                        # given up: a part past cap
+        nparts = nps[g]
+        if nparts > pmax:
+            pmax = nparts
+        if most[g] > cap or (won[g] == 0 and nparts == 1):
+            continue                        # given up, or no information and no win
+        if pk != NULL:
+            _hist_packed(kd, g, pk, m, h)
+        else:
+            _hist(kd, g, c, m, h)
+        info[ninfo].guess = g
+        info[ninfo].key = _value(kd, h, order)
+        info[ninfo].maxpart = most[g]
+        info[ninfo].notcand = won[g] == 0
+        ninfo += 1
+    s.scanned += scanned
+    if ninfo > 0:
+        pmax = _groups_pmax(s, m, y, check, pmax)
+        s.gstats_ok = True
+    pmax_out[0] = pmax
+    nviable_out[0] = ninfo
+    return ninfo
+
+
+cdef inline bint _rows_scan(SData* s, const int32_t* c, Py_ssize_t m, int d) noexcept nogil:
+    """Whether the d-left node c is ranked through its label matrix (_phase1_rows): d = 3,
+    the rule on, every guess a label column, the matrix made (False when memory is
+    short: the node then scans the plain way)."""
+    cdef uint8_t* grown
+    if d != 3 or s.counts_off or not s.rows_are_guesses or s.cands_only or s.lrow == NULL:
+        return False
+    if s.gstats == NULL:
+        grown = <uint8_t*>malloc(3 * s.ng + 1)
+        s.gwant = <uint32_t*>malloc(((s.ng >> 5) + 1) * sizeof(uint32_t))
+        s.gfull = <uint8_t*>malloc((s.ng >> 5) + 1)
+        if grown == NULL or s.gwant == NULL or s.gfull == NULL:
+            free(grown)
+            free(s.gwant)
+            free(s.gfull)
+            s.gwant = NULL
+            s.gfull = NULL
+            return False
+        s.gstats = grown
+    return _build_lmat(s, c, m)
+
+
 cdef int _phase2(SData* s, const int32_t* c, Py_ssize_t m, int pbound,
                  const GuessInfo* info, Py_ssize_t ninfo, const uint64_t* pk,
                  int pmax) noexcept nogil:
@@ -512,7 +661,11 @@ cdef Py_ssize_t _rank(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef Py_ssize_t ninfo, nviable = 0, i, j
     cdef int pmax = 0
     cdef bint early = False
-    ninfo = _phase1(s, c, m, pool, npool, y, cap, info, pb, &pmax, &nviable, &early)
+    s.gstats_ok = False
+    if s.lrow != NULL and _rows_scan(s, c, m, d):
+        ninfo = _phase1_rows(s, c, m, y, cap, info, pk, &pmax, &nviable)
+    else:
+        ninfo = _phase1(s, c, m, pool, npool, y, cap, info, pb, &pmax, &nviable, &early)
     if ninfo < 0:
         return RANK_STOPPED
     if nviable == 0:
@@ -577,17 +730,44 @@ cdef int _solve_parts(SData* s, const int32_t* c, Py_ssize_t m, int d, int pmax,
             s.at_depth[2] += 1
             rr = _sep_matrix(s, s.lptr, pidx + off[sl], h[sl]) >= 0
         else:
+            s.hint = pidx + off[sl] if lm.ready else NULL
             rr = _exists(s, parts + off[sl], h[sl], d - 1, pmax, &sub)
+            s.hint = NULL
             if rr < 0:
                 return -1
             if lm.allowed:
                 lm.leaves += 1
                 if lm.leaves >= s.matrix_after:
                     lm.allowed = False
-                    lm.built = _build_lmat(s, c, m)
+                    lm.built = lm.ready or _build_lmat(s, c, m)
         if rr == 0:
             return 0
     return 1
+
+
+cdef bint _node_classes(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Make the label matrix of the d = 3 node c and the number of labels each guess
+    gives its codes (s.ncls), or take them from its ranking (s.gstats_ok: its parts and
+    whether it wins); False when memory is short (then neither is used)."""
+    cdef uint8_t* grown
+    cdef Py_ssize_t i, ng = s.ng
+    s.ncls_ok = False
+    if s.ncls == NULL:
+        grown = <uint8_t*>malloc(2 * ng + 1)
+        if grown == NULL:
+            return False
+        s.ncls = grown
+    if s.gstats_ok:
+        for i in range(ng):
+            s.ncls[i] = s.gstats[ng + i] + s.gstats[2 * ng + i]
+    elif _build_lmat(s, c, m):
+        _label_parts(s.lptr, m, 0, ng, s.d.nslots, s.d.win, s.ncls, s.ncls + ng)
+        for i in range(ng):
+            s.ncls[i] += s.ncls[ng + i]
+    else:
+        return False
+    s.ncls_ok = True
+    return True
 
 
 cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* found,
@@ -603,10 +783,15 @@ cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* f
     cdef LeafMatrix lm
     lm.allowed = d == 3 and not s.cands_only
     lm.built = False
+    lm.ready = False
     lm.leaves = 0
+    if d == 3:
+        s.ncls_ok = False
+    if lm.allowed and ninfo > 0 and not s.classes_off:
+        lm.ready = _node_classes(s, c, m)
     if lm.allowed and s.matrix_after == 0 and ninfo > 0:
         lm.allowed = False
-        lm.built = _build_lmat(s, c, m)
+        lm.built = lm.ready or _build_lmat(s, c, m)
     for i in range(ninfo):
         _split_by_slot(s.d, info[i].guess, c, m, h, off, parts, lab, pidx)
         nparts = _parts_to_try(s, parts, off, h, d, order)
@@ -669,6 +854,8 @@ cdef class Searcher:
         self.s.order = KIND_ENTROPY
         self.s.matrix_after = 8
         self.s.nonwin = kernel.nslots - 1
+        self.s.rows_are_guesses = (gv.shape[0] == digits.shape[0]
+                                   and bool(np.array_equal(guesses, np.arange(gv.shape[0]))))
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
         self.s.nrows = digits.shape[0]
         self.s.lrow = <uint8_t**>calloc(self.s.nrows, sizeof(uint8_t*))
@@ -692,6 +879,10 @@ cdef class Searcher:
         _canon_cache_free(&self.s.canon)
         free(self.s.lmat)
         free(self.s.lptr)
+        free(self.s.ncls)
+        free(self.s.gstats)
+        free(self.s.gwant)
+        free(self.s.gfull)
         if self.s.lrow != NULL:
             for v in range(self.s.nrows):
                 free(self.s.lrow[v])
@@ -727,6 +918,28 @@ cdef class Searcher:
 
         def __set__(self, bint value):
             self.s.canon_off = not value
+
+    property label_classes:
+        """Whether a d = 3 node counts the labels each guess gives its codes (True by
+        default) and, in its separation checks, looks only at the guesses giving at
+        least as many labels as the part has codes (no other can separate it); the
+        answers, nodes and leaves never depend on it, only the time."""
+        def __get__(self):
+            return not self.s.classes_off
+
+        def __set__(self, bint value):
+            self.s.classes_off = not value
+
+    property label_counts:
+        """Whether a d = 3 node ranks its guesses by counting their parts in its label
+        matrix (True by default, when every guess is a label column) instead of scoring
+        them; the answers, nodes, leaves and guesses scanned never depend on it, only
+        the time."""
+        def __get__(self):
+            return not self.s.counts_off
+
+        def __set__(self, bint value):
+            self.s.counts_off = not value
 
     property row_cap:
         """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
@@ -840,3 +1053,56 @@ def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):
     finally:
         free(pk)
         free(info)
+
+
+def label_counts(Kernel kernel, cands, int cap, want=None):
+    """What the d = 3 nodes read from their label matrix, for the set ``cands`` and every
+    code as a guess (a kernel holding every code): (most, parts, won, full, classes),
+    arrays over the guesses made by the very routines the search runs (_label_scan,
+    _label_parts).  most: the largest non-winning part, parts: how many, won: 1 when
+    the guess is in the set; full: per group of 32 guesses, 0 when the scan gave it up
+    (every guess ``want`` names, a uint32 bit mask per group, all by default, has a part
+    past ``cap``: its most is then 255, its parts and won unmade); classes: the labels
+    each guess gives (from _label_parts).  For tests."""
+    cdef const int32_t[::1] cv = kernel.rows(cands)
+    cdef Py_ssize_t m = cv.shape[0], ng = kernel.ncodes, t, ngrp
+    cdef SData s
+    if kernel.universe is not None:
+        raise ValueError("label_counts needs a kernel of every code")
+    if m == 0 or not 0 <= cap < 255:
+        raise ValueError("label_counts needs candidates and 0 <= cap < 255")
+    ngrp = ng >> 5
+    if want is not None and len(want) < ngrp:
+        raise ValueError("want needs a mask per group of 32 guesses")
+    wv = np.full(ngrp + 1, 0xFFFFFFFF, dtype=np.uint32)
+    if want is not None:
+        wv[:ngrp] = np.asarray(want, dtype=np.uint32)[:ngrp]
+    cdef const uint32_t[::1] wm = wv
+    mat = np.empty((m, ng), dtype=np.uint8)
+    most = np.empty(ng, dtype=np.uint8)
+    parts = np.zeros(ng, dtype=np.uint8)
+    won = np.zeros(ng, dtype=np.uint8)
+    full = np.ones(ngrp + 1, dtype=np.uint8)
+    cparts = np.empty(ng, dtype=np.uint8)
+    cwon = np.empty(ng, dtype=np.uint8)
+    guesses = np.arange(ng, dtype=np.int32)
+    cdef uint8_t[:, ::1] mv = mat
+    cdef uint8_t[::1] mo = most, pa = parts, wo = won, fu = full, cp = cparts, cw = cwon
+    cdef const int32_t[::1] gv = guesses
+    memset(&s, 0, sizeof(SData))
+    s.d = &kernel.d
+    s.guesses = &gv[0]
+    s.ng = ng
+    rows = <uint8_t**>malloc(m * sizeof(uint8_t*))
+    if rows == NULL:
+        raise MemoryError()
+    try:
+        for t in range(m):
+            rows[t] = &mv[t, 0]
+            _label_row(&s, cv[t], rows[t])
+        _label_scan(rows, m, 0, ng, kernel.d.nslots, kernel.d.win, cap, &wm[0], &mo[0],
+                    &pa[0], &wo[0], &fu[0])
+        _label_parts(rows, m, 0, ng, kernel.d.nslots, kernel.d.win, &cp[0], &cw[0])
+    finally:
+        free(rows)
+    return most, parts, won, full[:ngrp], cparts + cwon
