@@ -129,6 +129,18 @@ def test_a_refuted_question_gives_the_next_value(tmp_path):
     assert not (c / "witness.json").exists()
 
 
+def test_units_sent_in_batches_give_the_same_answer(tmp_path):
+    """--batch 8 on two threads: [4,6] within 5 proved, its witness checked on its own."""
+    c = tmp_path / "b46"
+    done = campaign("run", str(c), *Q46, "--batch", "8", "-j", "2")
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["value"] == 5 and counts(done.stdout)[0] > 8
+    assert verify_file(str(c / "witness.json")).upper == 5
+    bad = campaign("run", str(tmp_path / "x"), *Q46, "--batch", "0")
+    assert bad.returncode == 2 and "batch" in bad.stderr
+
+
 def test_a_killed_run_resumes_to_the_same_answer(tmp_path):
     """SIGKILL in the middle of a run: the next run goes on from what was committed."""
     c = tmp_path / "c"

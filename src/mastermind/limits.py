@@ -49,6 +49,10 @@ INLINE_PAIRS = 1 << 22
 there it runs in a worker thread that Ctrl-C can stop (a thread, and the new OpenMP team
 it starts, cost more than a small scan itself)."""
 
+MAX_BATCH = 4096
+"""The most units sent to a worker as one task (``batch``, ``--batch``): a batch's
+answers travel back together, so a bigger one only delays them."""
+
 UNIT_SECONDS = 30.0
 """The default budget of a unit of work (seconds): a unit still running past it splits
 into smaller units (:mod:`mastermind.engine.units`)."""

@@ -99,6 +99,14 @@ def _run_options(r: argparse.ArgumentParser) -> None:
         help="run the units on a Dask cluster: a scheduler's address, or local:N "
         "worker processes here (docs/distributed.md); the answer is the same",
     )
+    r.add_argument(
+        "--batch",
+        type=integer,
+        default=1,
+        metavar="N",
+        help="send the units to the workers N at a time, one task each (default 1): on a "
+        "cluster, the tiny units then cost the scheduler one task per N; the same answers",
+    )
     output_options(r)
 
 
@@ -160,6 +168,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         scheduler=args.scheduler,
         time_limit=args.time_limit,
         stop_after=args.stop_after_units,
+        batch=args.batch,
         log=_log,
     )
     if args.json:

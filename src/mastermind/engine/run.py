@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, Optional
 
 from .. import checks
+from ..limits import MAX_BATCH
 from .units import Counts, Mismatch, Plan, execute, spec_of
 
 __all__ = ["Run", "open_run", "wants_engine"]
@@ -87,15 +88,19 @@ def open_run(
     threads: int,
     checkpoint: Any,
     recheck: float = 0.0,
+    batch: int = 1,
 ) -> Iterator[Run]:
     """The run of one computation of ``kind`` (``analyze``, ``bound``, ``optimal``) on
     ``game``: the scheduler's address checked, the checkpoint opened for ``params`` (the
     parameters a unit's answer depends on), then the executor.  ``recheck``: the
     fraction of units spot-checked, re-run on one thread of this process (on a
-    cluster) or on the run's own threads (without one)."""
+    cluster) or on the run's own threads (without one).  ``batch``: units sent to a
+    worker as one task, up to this many (:mod:`mastermind.engine.batching`; 1: one by
+    one)."""
     from .executors import LocalExecutor, open_executor, parse_scheduler
 
     recheck = checks.recheck(recheck)
+    batch = checks.integer(batch, "batch", 1, MAX_BATCH)
     if scheduler is not None:
         parse_scheduler(scheduler)  # a malformed one is refused before any work
     spec = spec_of(game)
@@ -109,6 +114,10 @@ def open_run(
         with open_executor(game, spec, scheduler, client, threads) as executor:
             if recheck > 0 and not isinstance(executor, LocalExecutor):
                 rechecker = LocalExecutor(game, threads)  # (the client: the machine trusted)
+            if batch > 1:
+                from .batching import Batching
+
+                executor = Batching(executor, batch)
             yield Run(executor, store, recheck=recheck, rechecker=rechecker)
     finally:
         if rechecker is not None:

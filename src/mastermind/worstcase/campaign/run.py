@@ -87,18 +87,20 @@ def run(
     scheduler: Optional[str] = None,
     time_limit: Optional[float] = None,
     stop_after: int = 0,
+    batch: int = 1,
     log: Log = print,
 ) -> Outcome:
     """Go on with the campaign until it is decided, ``time_limit`` seconds pass,
     ``stop_after`` units have run, or it is stopped (Ctrl-C; the command line makes
     SIGTERM one); then export a shard, write the state and the witness of a proof.  What
-    it says goes to ``log`` and to the campaign's ``run.log``."""
+    it says goes to ``log`` and to the campaign's ``run.log``.  ``batch``: units sent to
+    a worker as one task (:mod:`mastermind.engine.batching`)."""
     log = _also_to_file(log, campaign.path("run.log"))
     restore(campaign, log)
     known = known_bounds(campaign)
     t0 = time.monotonic()
     status, plan, search, before, ran = _execute(
-        campaign, jobs, scheduler, time_limit, stop_after, log
+        campaign, jobs, scheduler, time_limit, stop_after, log, batch=batch
     )
     answer = None
     if not plan.openings:
@@ -131,6 +133,8 @@ def _execute(
     time_limit: Optional[float],
     stop_after: int,
     log: Log,
+    *,
+    batch: int = 1,
 ) -> tuple[str, Any, Any, int, int]:
     """The engine's run of the plan: (how it ended, the plan, its search, the units
     recorded before it, the units it ran)."""
@@ -152,6 +156,7 @@ def _execute(
         client=None,
         threads=jobs,
         checkpoint=campaign.checkpoint,
+        batch=batch,
     ) as engine:
         plan, search = setup(campaign, engine)
         before = len(engine.store)
