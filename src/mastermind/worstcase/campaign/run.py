@@ -211,7 +211,8 @@ def export(
     last run's summary kept); the state."""
     written = export_shards(campaign.checkpoint, campaign.shards)
     for path in written:
-        log(f"shard written: {path} ({path.stat().st_size:,} bytes)")
+        # (named within the campaign's folder: the log travels with it)
+        log(f"shard written: shards/{path.name} ({path.stat().st_size:,} bytes)")
     doc = state(campaign, known if known is not None else known_bounds(campaign))
     last_run = last_run if last_run is not None else _stated(campaign).get("last_run")
     if last_run is not None:
