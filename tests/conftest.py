@@ -1,5 +1,8 @@
+import gzip
 import os
+import shutil
 import signal
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -71,3 +74,33 @@ try:
 finally:
     _working.set()
 """
+
+
+# ---------------------------------------------------------------------- old checkpoints
+# Checkpoints written by earlier versions of the package (tests/data/checkpoints, gzip):
+# the tests that read them back unpack a copy, and fail if any unit runs instead.
+CHECKPOINTS = Path(__file__).resolve().parent / "data" / "checkpoints"
+
+
+@pytest.fixture
+def unpacked(tmp_path):
+    """``unpacked(NAME)``: a fresh copy of the stored checkpoint NAME, its path."""
+
+    def unpack(name: str) -> str:
+        path = tmp_path / name
+        with gzip.open(CHECKPOINTS / f"{name}.gz", "rb") as src, open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        return str(path)
+
+    return unpack
+
+
+@pytest.fixture
+def no_unit_runs(monkeypatch):
+    """Any unit that would run instead of being read back fails the test."""
+    import mastermind.engine.executors as executors
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a unit ran: {args[1]} {sorted(args[2])}")
+
+    monkeypatch.setattr(executors, "run_unit", refuse)

@@ -7,12 +7,10 @@ per number of guesses, ``--first`` with ``--codemaker`` said, not silently kept.
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
 import resource
-import shutil
 import signal
 import sqlite3
 import stat
@@ -33,7 +31,6 @@ from mastermind.worstcase import bounds
 from mastermind.worstcase.bounds import Step, WorstCase
 
 SRC = Path(mastermind.__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parent / "data" / "checkpoints"
 GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}
 
 
@@ -172,36 +169,19 @@ def test_ctrl_c_twice_is_status_1_as_the_readme_says(ctrl_c_at_work, when):
 
 
 # ---------------------------------------------------------------------- memory budgets
-def unpacked(name: str, tmp_path: Path) -> str:
-    path = tmp_path / name
-    with gzip.open(DATA / f"{name}.gz", "rb") as src, open(path, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return str(path)
-
-
-@pytest.fixture
-def no_unit_runs(monkeypatch):
-    import mastermind.engine.executors as executors
-
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"a unit ran: {args[1]}")
-
-    monkeypatch.setattr(executors, "run_unit", refuse)
-
-
-def test_a_proof_checkpoint_serves_a_run_with_another_memory(tmp_path, no_unit_runs):
+def test_a_proof_checkpoint_serves_a_run_with_another_memory(tmp_path, no_unit_runs, unpacked):
     """The [4,4] checkpoint of format 2 records its memory (1 GB) in its header and in
     its units' digests, as the p(5,8) campaign's does: a run with 64 MB reads it all (no
     unit runs; the run only settles what it decides, keeping a subset of the rows)."""
-    path = unpacked("exists-4x4.sqlite", tmp_path)
+    path = unpacked("exists-4x4.sqlite")
     before = {row[0] for row in read_units(path)}
     found = solution_exists(Game(4, 4), 4, checkpoint=path, unit_seconds=0, memory=64 << 20)
     after = {row[0] for row in read_units(path)}
     assert bool(found) and after and after <= before
 
 
-def test_an_optimal_checkpoint_serves_a_run_with_another_memory(tmp_path, no_unit_runs):
-    path = unpacked("optimal-3x4.sqlite", tmp_path)
+def test_an_optimal_checkpoint_serves_a_run_with_another_memory(tmp_path, no_unit_runs, unpacked):
+    path = unpacked("optimal-3x4.sqlite")
     result = optimal(Game(3, 4), checkpoint=path, jobs=1, unit_seconds=0, memory=64 << 20)
     assert result.total == 206
 

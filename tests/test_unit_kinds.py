@@ -12,39 +12,16 @@ without running a single unit."""
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mastermind.analysis.units as ua
-import mastermind.engine.executors as executors
 from mastermind import Game, analyze, optimal, solution_exists
 from mastermind.engine.checkpoint import read_units
 from mastermind.engine.kinds import KINDS, UnknownKind, recorded_name, worker
 from mastermind.engine.units import Unit, digest
-
-DATA = Path(__file__).resolve().parent / "data" / "checkpoints"
-
-
-def unpacked(name: str, tmp_path: Path) -> str:
-    path = tmp_path / name
-    with gzip.open(DATA / f"{name}.gz", "rb") as src, open(path, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return str(path)
-
-
-@pytest.fixture
-def no_unit_runs(monkeypatch):
-    """Any unit that would run instead of being read back fails the test."""
-
-    def refuse(*args, **kwargs):
-        raise AssertionError(f"a unit ran: {args[1]} {sorted(args[2])}")
-
-    monkeypatch.setattr(executors, "run_unit", refuse)
 
 
 def rows(path: str) -> list:
@@ -52,12 +29,12 @@ def rows(path: str) -> list:
 
 
 def test_an_analysis_checkpoint_of_format_2_resumes_without_running(
-    tmp_path, monkeypatch, no_unit_runs
+    tmp_path, monkeypatch, no_unit_runs, unpacked
 ):
     monkeypatch.setattr(ua, "EXPAND_MIN", 8)
     monkeypatch.setattr(ua, "CLIENT_PAIRS", 200)
     monkeypatch.setattr(ua, "SCAN_BLOCK", 3000)
-    path = unpacked("analyze-3x4.sqlite", tmp_path)
+    path = unpacked("analyze-3x4.sqlite")
     before = rows(path)
     kinds = {key.split("/")[0] for key, *_ in before}
     assert kinds == {"scan", "walk"}
@@ -68,8 +45,10 @@ def test_an_analysis_checkpoint_of_format_2_resumes_without_running(
     assert dict(result.distribution) == dict(analyze(Game(3, 4), "entropy").distribution)
 
 
-def test_a_worst_case_checkpoint_of_format_2_resumes_without_running(tmp_path, no_unit_runs):
-    path = unpacked("exists-4x4.sqlite", tmp_path)
+def test_a_worst_case_checkpoint_of_format_2_resumes_without_running(
+    tmp_path, no_unit_runs, unpacked
+):
+    path = unpacked("exists-4x4.sqlite")
     before = rows(path)
     assert len(before) == 51
     found = solution_exists(Game(4, 4), 4, checkpoint=path, unit_seconds=0, witness=True)
@@ -83,8 +62,10 @@ def test_a_worst_case_checkpoint_of_format_2_resumes_without_running(tmp_path, n
         ), key
 
 
-def test_an_optimal_checkpoint_of_format_2_resumes_without_running(tmp_path, no_unit_runs):
-    path = unpacked("optimal-3x4.sqlite", tmp_path)
+def test_an_optimal_checkpoint_of_format_2_resumes_without_running(
+    tmp_path, no_unit_runs, unpacked
+):
+    path = unpacked("optimal-3x4.sqlite")
     before = rows(path)
     result = optimal(Game(3, 4), checkpoint=path, jobs=1, unit_seconds=0)
     assert result.total == 206 == optimal(Game(3, 4)).total

@@ -21,6 +21,7 @@ playing it, with a plain-Python scorer, against every candidate.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -630,22 +631,21 @@ def worst_case(
     recheck = checks.recheck(recheck)
     if certificate is not None:
         check_certifiable(game, candidates_only=candidates_only, path=certificate)
+    local = Search(
+        game, game.guesses, candidates_only=candidates_only, symmetry=symmetry, memory=memory
+    )
+    run_on = functools.partial(
+        _WorstCaseRun,
+        game,
+        candidates_only=candidates_only,
+        until=until,
+        symmetry=symmetry,
+        memory=memory,
+        heuristics=strategies,
+        threads=threads,
+    )
     if not wants_engine(scheduler, client, checkpoint):
-        search = Search(
-            game, game.guesses, candidates_only=candidates_only, symmetry=symmetry, memory=memory
-        )
-        result = _WorstCaseRun(
-            game,
-            search,
-            candidates_only=candidates_only,
-            until=until,
-            symmetry=symmetry,
-            memory=memory,
-            heuristics=strategies,
-            threads=threads,
-            use_finder=True,
-        ).result()
-        return _certified(result, certificate, search, until)
+        return _certified(run_on(local, use_finder=True).result(), certificate, local, until)
     with open_run(
         game,
         kind="bound",
@@ -656,9 +656,6 @@ def worst_case(
         checkpoint=checkpoint,
         recheck=recheck,
     ) as run:
-        local = Search(
-            game, game.guesses, candidates_only=candidates_only, symmetry=symmetry, memory=memory
-        )
         units = UnitSearch(
             local,
             game,
@@ -669,28 +666,11 @@ def worst_case(
             progress=progress,
             unit_seconds=budget,
         )
-        result = _units_result(units, strategies, until=until, threads=threads)
+        # (the root's questions are the units: no budgeted rounds over the top)
+        result = run_on(units, use_finder=False).result()
     result.units, result.units_resumed = run.units, run.resumed
     result.units_split = run.split
     return _certified(result, certificate, local, until)
-
-
-def _units_result(
-    units: UnitSearch, strategies: list[Strategy], *, until: Optional[float], threads: int
-) -> WorstCase:
-    """:func:`worst_case` with its root's questions run as units (no budgeted rounds over
-    the top: the units are those questions)."""
-    return _WorstCaseRun(
-        units.game,
-        units,
-        candidates_only=units.candidates_only,
-        until=until,
-        symmetry=units.symmetry,
-        memory=units.memory,
-        heuristics=strategies,
-        threads=threads,
-        use_finder=False,
-    ).result()
 
 
 def _certified(
