@@ -164,7 +164,7 @@ def test_ctrl_c_twice_is_status_1_as_the_readme_says(ctrl_c_at_work, when):
     )
     assert done.returncode == 1, (done.returncode, done.stderr)
     assert "interrupted" in done.stderr and "Traceback" not in done.stderr
-    readme = (SRC.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "1 unfinished (Ctrl-C" in readme
 
 

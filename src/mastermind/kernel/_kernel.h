@@ -638,6 +638,8 @@ static inline void mm_label_scan(uint8_t* const* rows, Py_ssize_t m, Py_ssize_t 
         _mm256_storeu_si256((__m256i*)(won + (g - g0)), wn);
     }
 #endif
+    for (Py_ssize_t j = (g - g0) >> 5; j < (n + 31) >> 5; j++)
+        full[j] = 1;                        /* the guesses left: counted in full below */
     for (; g < g0 + n; g++) {
         uint32_t cnt[64] = {0};
         uint32_t mxs = 0, nps = 0;
