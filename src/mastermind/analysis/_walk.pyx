@@ -28,7 +28,7 @@ from mastermind.kernel._core import Stopped
 from mastermind.kernel._core cimport (KIND_FIRST, KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC,
                                       SCORE_TABLE, STOP_DEADLINE, STOP_MEMORY, STOP_NONE,
                                       STOP_REQUESTED, STOP_TOO_DEEP, StopFlag, _absent_but_smallest,
-                                      _append_record, _atomic_add, _hist, _halted, _new_pack, _slot,
+                                      _append_record, _atomic_add, _hist, _halted, _new_pack,
                                       _split_by_slot, _stop_reason, _value, _with_stop)
 from mastermind.analysis._scan cimport (Best, _best, _best_init, _bound_noncandidate, _class_bounds,
                                         _offer, _scan, _scan_parallel)

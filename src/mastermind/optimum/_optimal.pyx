@@ -62,11 +62,11 @@ cpdef enum:
     RUN_STOPPED = 2         # stopped (the flag, its deadline): the best found so far
 
 FEW_CODES_MAX = MASKS_MAX
-GUESSES_UNLIMITED = NO_LIMIT
-"""The guesses left the search counts with when there is no limit."""
 """Codes up to which a node of an encoded game (two-word codes, every score a slot of its
 own) scans its guesses by their part counts first, eight at a time, and settles the
 few-code rules in that scan; larger nodes scan every guess's part sizes."""
+GUESSES_UNLIMITED = NO_LIMIT
+"""The guesses left the search counts with when there is no limit."""
 
 cdef extern from *:
     int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
