@@ -21,6 +21,9 @@ The cuts, each proved in docs/optimal.md:
 * Obvious sets: a candidate putting every code of S in a part of its own gives 2|S| - 1,
   the least any set of |S| codes can cost; failing that, any guess doing so gives 2|S|,
   the least when no candidate does.
+* Totals before guesses: below the root, a set no candidate splits apart is answered 2|S|
+  at once when a candidate leaves one pair or a remembered guess (OData.killers) splits it
+  into singletons; its guess is chosen only when the tree is built (OData.want).
 * Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
   colours absent from S merged when every code may be guessed.
 * Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
@@ -52,7 +55,8 @@ from mastermind.kernel._symmetry cimport _sym_child, _sym_root
 from mastermind.optimum._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
                                                _adopt, _blank_skip, _bring_next, _ensure, _few,
                                                _fold_blacks, _scored_by_blacks, _node_close,
-                                               _node_open, _parts_by_slot, _record, _skipped)
+                                               _node_open, _parts_by_slot, _killed, _record,
+                                               _remember_split, _skipped)
 
 
 # How Optimizer.run ended (its ``status``; exported to Python).
@@ -112,6 +116,7 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
             continue
         if _splits_all(d, gs.gl[i], c, m):
             out[0] = gs.gl[i]
+            _remember_split(o, gs.gl[i])
             return 2 * m
     return -1
 
@@ -171,6 +176,13 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             lb0 = 2 * m
             if lb0 >= limit and not root:
                 return lb0
+        if not root and out != o.want and m <= o.d.nslots:
+            # T = 2m exactly, its guess chosen when the tree is built (_build): a
+            # candidate leaving one pair, or a guess splitting c into singletons
+            if (pair >= 0 and dl >= 3) or (not o.cands_only and m <= o.d.nslots - 1
+                                           and _killed(o, c, m)):
+                o.obvious += 1
+                return 2 * m
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
             return limit
@@ -304,6 +316,7 @@ cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogi
             cand = (masks[a] & winbit) != 0
             if not cand and nparts == m and not o.cands_only and m <= ns - 1:
                 split = batch[a]            # the first guess splitting c into singletons
+                _remember_split(o, split)
                 break
             if nparts <= 1 and not cand:
                 continue                    # one part, not a candidate: no information
@@ -611,7 +624,9 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     if o.aborted:
         return
     if guess < 0:
+        o.want = &guess
         _solve(o, c, m, dl, INF, ns - 1, gs, &guess, False)
+        o.want = NULL
         if o.aborted or guess < 0:
             if o.aborted == STOP_NONE:
                 o.aborted = STOP_MEMORY

@@ -17,7 +17,8 @@ from libc.string cimport memset
 
 from mastermind.kernel._core cimport (DUMMY, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS, Hist64,
                                       KData, _absent_but_smallest, _append_record, _halted,
-                                      _new_pack, _slot, _split_by_slot, _stop_reason)
+                                      _new_pack, _slot, _split_by_slot, _splits_all,
+                                      _stop_reason)
 from mastermind.kernel._memo cimport Memo, MemoEntry, _memo_find
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _row
 from mastermind.kernel._symmetry cimport Sym, _canonical, _canonical_guesses, _sym_trivial
@@ -27,6 +28,7 @@ cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
+    KILLERS = 8             # splitting guesses remembered (OData.killers)
 
 
 # The guesses a node scans (one per orbit of its history's group), made when first
@@ -78,6 +80,9 @@ cdef struct OData:
     OData* workers          # (threads of them), NULL: one thread
     const Memo* shared      # a worker: the main search's memo, read besides its own
     int* cancel             # a worker: set when the part it solves no longer matters
+    int32_t* want           # the answer whose guess is wanted (_build): no shortcut
+    int32_t killers[KILLERS]    # the latest guesses found splitting a set into singletons
+    int nkillers
 
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
@@ -333,6 +338,34 @@ cdef inline int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_s
             order[j] = s
             j -= 1
     return nparts
+
+
+cdef inline void _remember_split(OData* o, int32_t g) noexcept nogil:
+    """Put guess g, just found splitting a set into singletons, first among o.killers."""
+    cdef int i = 0, j
+    while i < o.nkillers and o.killers[i] != g:
+        i += 1
+    if i == o.nkillers:
+        if o.nkillers < KILLERS:
+            o.nkillers += 1
+        i = o.nkillers - 1
+    for j in range(i, 0, -1):
+        o.killers[j] = o.killers[j - 1]
+    o.killers[0] = g
+
+
+cdef inline bint _killed(OData* o, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Whether one of the splitting guesses remembered splits c into singletons (it is
+    then put first)."""
+    cdef int i
+    cdef int32_t g
+    for i in range(o.nkillers):
+        g = o.killers[i]
+        if _splits_all(o.d, g, c, m):
+            if i:
+                _remember_split(o, g)
+            return True
+    return False
 
 
 cdef inline Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess,
