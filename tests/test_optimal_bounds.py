@@ -83,3 +83,56 @@ def test_small_sets_against_brute_force(n, k):
                 assert status == _optimal.RUN_ABOVE_LIMIT
             else:
                 assert status == _optimal.RUN_OPTIMUM and value == want
+
+
+def most_parts(rules, secrets):
+    """The most non-winning parts any guess makes on ``secrets``."""
+    return max(
+        len({rules.score(g, s) for s in secrets if not rules.end(rules.score(g, s))})
+        for g in rules.guesses
+    )
+
+
+def positions(game, depth):
+    """The sets a history of ``depth`` guesses (12, 123, ... then 21, 231, ...: a few of
+    each game's codes) leaves, largest first."""
+    sets = {tuple(int(c) for c in game.secrets)}
+    for _ in range(depth):
+        step = set()
+        for cands in sets:
+            for g in (1, game.size // 3, game.size // 2):
+                parts: dict = {}
+                for c in cands:
+                    parts.setdefault(game.score_index(g, c), []).append(c)
+                step.update(tuple(p) for p in parts.values() if len(p) > 2)
+        sets = step
+    return sorted(sets, key=len, reverse=True)
+
+
+@pytest.mark.parametrize("n,k", [(2, 4), (2, 5), (3, 3), (3, 4), (4, 3)])
+def test_the_part_floor_is_never_above_the_optimum(n, k):
+    """The floor a part gets before it is solved (memo, rules, the part count bounded by
+    the most any guess makes on the set) against the brute force, with an empty memo and
+    with the memo of the whole game's search, on random sets and the sets histories leave,
+    with and without a limit on the guesses."""
+    game = Game(n, k)
+    rules = ref.game_rules(game)
+    search = _optimal.Optimizer(
+        game.kernel, game.guesses, cands_only=False, symmetry=False, blanks=True, mem_limit=1 << 26
+    )
+    rng = np.random.default_rng(350 + n * 10 + k)
+    top = min(game.size - 1, game.kernel.nslots + 2)
+    sets = [tuple(int(c) for c in s) for s in small_sets(game, rng, 20, top)]
+    sets += [s for s in positions(game, 2) if len(s) <= 20][:10]
+    want = {
+        (s, d): ref.optimal_total(rules.guesses, list(s), rules.score, rules.end, d or None)
+        for s in sets
+        for d in (0, 3)
+    }
+    for warm in (False, True):
+        if warm:
+            search.run(np.asarray(game.secrets, dtype=np.int32), np.zeros(0, np.int32), 0, 0)
+        for (secrets, d), best in want.items():
+            b = most_parts(rules, secrets)
+            floor = search.floor(np.asarray(secrets, dtype=np.int32), max_guesses=d, parts=b)
+            assert _optimal.est_table(len(secrets), b, d or 100)[-1] <= floor <= best

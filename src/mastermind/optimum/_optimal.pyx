@@ -24,6 +24,9 @@ The cuts, each proved in docs/optimal.md:
 * Totals before guesses: below the root, a set no candidate splits apart is answered 2|S|
   at once when a candidate leaves one pair or a remembered guess (OData.killers) splits it
   into singletons; its guess is chosen only when the tree is built (OData.want).
+* A part's own floor: before a guess's parts are solved, each part's estimate is raised
+  to what the memo knows of it and, for a few codes, to 2|P| when no candidate splits it
+  apart; a guess whose parts' floors reach the best is refuted without a search.
 * Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
   colours absent from S merged when every code may be guessed.
 * Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
@@ -121,6 +124,22 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
     return -1
 
 
+cdef int64_t _pair_rules(OData* o, const int32_t* c, Py_ssize_t m, int dl, int b,
+                         int32_t pair) noexcept nogil:
+    """For a set of m codes (at most nslots) no candidate splits apart: 2m, its total, when
+    a candidate leaves one pair (``pair``, dl >= 3) or a remembered guess splits it into
+    singletons (_killed); 2m + 1, a lower bound, when no guess can split it (candidates
+    only, m above nslots - 1, or above ``b``, the most non-winning parts any guess makes
+    on a superset); else -1.  See rules 5 and 8 of docs/optimal.md."""
+    if pair >= 0 and dl >= 3:
+        return 2 * m
+    if o.cands_only or m > o.d.nslots - 1 or m > b:
+        return 2 * m + 1
+    if _killed(o, c, m):
+        return 2 * m
+    return -1
+
+
 cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
                     int b, Guesses* gs, int32_t* out, bint root) noexcept nogil:
     """T_dl(c) if it is below ``limit``, else a lower bound >= limit; ``out`` receives the
@@ -176,13 +195,15 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             lb0 = 2 * m
             if lb0 >= limit and not root:
                 return lb0
-        if not root and out != o.want and m <= o.d.nslots:
-            # T = 2m exactly, its guess chosen when the tree is built (_build): a
-            # candidate leaving one pair, or a guess splitting c into singletons
-            if (pair >= 0 and dl >= 3) or (not o.cands_only and m <= o.d.nslots - 1
-                                           and _killed(o, c, m)):
-                o.obvious += 1
-                return 2 * m
+        if not root and m <= o.d.nslots:
+            v = _pair_rules(o, c, m, dl, b, pair)
+            if v == 2 * m and out != o.want:
+                o.obvious += 1              # its guess chosen when the tree is built
+                return v
+            if v > lb0:
+                lb0 = v
+                if lb0 >= limit:
+                    return lb0
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
             return limit
@@ -231,9 +252,9 @@ def est_table(Py_ssize_t m, int64_t b, int dl):
 
 cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_t* off,
                                  const uint32_t* row, const int* order, int nparts, int dl,
-                                 int64_t best, int64_t lb, int bnode, const int64_t* estt,
+                                 int64_t best, int64_t lb, int bnode, const int64_t* pre,
                                  Guesses* child) noexcept nogil:
-    """The parts of one guess (its bound ``lb``: every part at its estimate) solved side by
+    """The parts of one guess (its bound ``lb``: every part at its estimate pre[slot]) solved side by
     side by the worker searches, the largest first, each below the limit the others'
     estimates leave it; the first total proving the guess no better than ``best``
     cancels the rest.  Returns the guess's total (exact when below ``best``, else a
@@ -255,19 +276,19 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
         s = order[nparts - 1 - a]
         wk = &o.workers[threadid()]
         finished[a] = 0
-        vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - estt[row[s]]),
+        vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - pre[s]),
                          bnode, child, &sub, False)
         if wk.aborted == STOP_CANCELLED:    # the part keeps its estimate
             wk.aborted = STOP_NONE
         elif not wk.aborted:
             finished[a] = 1
-            v = __atomic_add_fetch(&excess, vals[a] - estt[row[s]], __ATOMIC_RELAXED)
+            v = __atomic_add_fetch(&excess, vals[a] - pre[s], __ATOMIC_RELAXED)
             if lb + v >= best:
                 cancel = 1
     v = lb
     for a in range(nparts):
         if finished[a]:
-            v += vals[a] - estt[row[order[nparts - 1 - a]]]
+            v += vals[a] - pre[order[nparts - 1 - a]]
     for w in range(o.threads):              # stops, statistics, and what they learnt
         wk = &o.workers[w]
         if wk.aborted and not o.aborted:
@@ -400,9 +421,9 @@ cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
 
 
 cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
-                          const int* order, int nparts, int64_t running,
+                          const int* order, int nparts, int64_t running, const int64_t* pre,
                           Guesses* child) noexcept nogil:
-    """The total of one guess: its bound ``running`` (every part at its estimate), each
+    """The total of one guess: its bound ``running`` (every part at its estimate pre[slot]), each
     part's estimate replaced by its total in turn, the smaller parts first, each solved
     below the limit the best total leaves it; stops as soon as the total reaches the best
     (then it is a bound), or at a stop (the stopped part keeps its estimate)."""
@@ -413,7 +434,7 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
         if o.aborted:
             break
         s = order[a]
-        part_est = nd.estt[row[s]]
+        part_est = pre[s]
         v = _solve(o, nd.parts + off[s], row[s], nd.dl - 1, nd.best - (running - part_est),
                    nd.bnode, child, &sub, False)
         if o.aborted:
@@ -424,6 +445,35 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
     return running
 
 
+cdef int64_t _part_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
+                         int64_t est) noexcept nogil:
+    """A lower bound of T_dl(c), at least ``est`` (one of its own): the memo's exact total
+    or bound, and for at most nslots codes the candidate rules (2p - 1 only when a
+    candidate splits c apart, else 2p: rule 5b of docs/optimal.md)."""
+    cdef int64_t v = est
+    cdef int32_t tag = dl if o.limited else 0, g, pair
+    cdef uint64_t h
+    cdef MemoEntry* e
+    if p <= 2 or est >= INF:
+        return est
+    h = _hash_set(c, p, tag)
+    e = _memo_find(&o.memo, c, p, tag, h, False)
+    if e == NULL and o.shared != NULL:
+        e = _memo_find(<Memo*>o.shared, c, p, tag, h, False)
+    if e != NULL:
+        if e.value >= 0:
+            return e.value
+        if e.lower > v:
+            v = e.lower
+    if p <= o.d.nslots and 2 * p + 1 > v and _cand_rules(o, c, p, &g, &pair) < 0:
+        if pair < 0 or dl < 3:              # (the others need no more than a scan)
+            if o.cands_only or p > o.d.nslots - 1 or p > b:
+                v = 2 * p + 1
+        if 2 * p > v:
+            v = 2 * p
+    return v
+
+
 cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
     """The total of guess info[i] (exact when below the best, else a bound): its parts
     solved one after the other, or side by side on the workers for a big node."""
@@ -431,20 +481,28 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     cdef uint32_t row[MAX_SLOTS]
     cdef Py_ssize_t off[MAX_SLOTS + 1]
     cdef int order[MAX_SLOTS]
-    cdef int nparts
+    cdef int nparts, a, s
     cdef int64_t running = nd.info[i].lb
+    cdef int64_t pre[MAX_SLOTS]
     cdef Guesses child
     o.explored += 1
     nparts = _parts_by_slot(d, nd.info[i].g, nd.c, nd.m, row, off, nd.parts, order)
+    for a in range(nparts):                 # each part's own floor (memo, rules)
+        s = order[a]
+        pre[s] = _part_floor(o, nd.parts + off[s], row[s], nd.dl - 1, nd.bnode,
+                             nd.estt[row[s]])
+        running += pre[s] - nd.estt[row[s]]
+    if running >= nd.best:
+        return running
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
         o.aborted = STOP_MEMORY
     if not o.aborted:
         if o.workers != NULL and nd.m >= o.par_min and nparts >= 2:
             running = _parts_side_by_side(o, nd.parts, off, row, order, nparts, nd.dl,
-                                          nd.best, running, nd.bnode, nd.estt, &child)
+                                          nd.best, running, nd.bnode, pre, &child)
         else:
-            running = _solve_parts(o, nd, row, off, order, nparts, running, &child)
+            running = _solve_parts(o, nd, row, off, order, nparts, running, pre, &child)
     free(child.own)
     free(child.sym.el)
     return running
@@ -737,6 +795,20 @@ cdef class Optimizer:
                 "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
                 "explored": self.o.explored,
                 "memo_bytes": self.o.memo.mem}
+
+    def floor(self, cands, *, int max_guesses=0, int parts=-1):
+        """The floor the search gives a part before solving it (_part_floor): a lower
+        bound of the least total of ``cands`` (sorted, non-empty) within ``max_guesses``
+        (0: no limit) when no guess makes more than ``parts`` non-winning parts on it
+        (-1: the slots' count), from what this search's memo knows and the rules."""
+        cdef const int32_t[::1] cv = self.kernel.rows(cands)
+        cdef Py_ssize_t m = cv.shape[0]
+        cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+        cdef int b = parts if parts >= 0 else self.o.d.nslots - 1
+        if m < 1 or max_guesses < 0:
+            raise ValueError("floor needs a non-empty set and max_guesses >= 0")
+        self.o.limited = max_guesses > 0
+        return _part_floor(&self.o, &cv[0], m, dl, b, _est(m, b, dl))
 
     def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
             StopFlag stop=None):
