@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import reference as ref
 
-from mastermind import Game
+from mastermind import Game, optimal
 from mastermind.optimum import _optimal
 from mastermind.optimum.search import new_optimizer
 
@@ -136,3 +136,37 @@ def test_the_part_floor_is_never_above_the_optimum(n, k):
             b = most_parts(rules, secrets)
             floor = search.floor(np.asarray(secrets, dtype=np.int32), max_guesses=d, parts=b)
             assert _optimal.est_table(len(secrets), b, d or 100)[-1] <= floor <= best
+
+
+@pytest.mark.parametrize("n,k,first", [(3, 4, "111"), (4, 3, "1111"), (2, 6, "11")])
+def test_a_given_opening_against_brute_force(n, k, first):
+    """The optimum once the opening is played is the number of secrets plus the brute
+    force's optimum of each part it leaves."""
+    game = Game(n, k)
+    rules = ref.game_rules(game)
+    g = game.guess(first)
+    parts: dict = {}
+    for s in rules.secrets:
+        parts.setdefault(rules.score(g, s), []).append(s)
+    want = len(rules.secrets) + sum(
+        ref.optimal_total(rules.guesses, p, rules.score, rules.end)
+        for score, p in parts.items()
+        if not rules.end(score)
+    )
+    result = optimal(game, first=first, jobs=1)
+    assert result.exact and result.total == want
+
+
+@pytest.mark.parametrize(
+    "n,k,first", [(3, 5, "111"), (3, 6, "112"), (4, 5, "1111"), (4, 5, "1122")]
+)
+def test_a_given_opening_is_the_sum_of_its_positions(n, k, first):
+    """The optimum once the opening is played is the number of secrets plus the optimum
+    from each position it leaves (searched with no part count given: a given opening's
+    own part count bounds no other guess's; [3,5] after 111 is 511, not 513)."""
+    game = Game(n, k)
+    g = game.guess(first)
+    scores = {game.score_index(g, int(s)) for s in game.secrets} - {game.score_index(g, g)}
+    after = sum(optimal(game, history=[(first, sc)], jobs=1).total for sc in scores)
+    result = optimal(game, first=first, jobs=1)
+    assert result.exact and result.total == game.size + after

@@ -411,7 +411,9 @@ cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
         nd.info[nd.ninfo].row = <int32_t>nd.ninfo
         nd.ninfo += 1
     o.scanned += nd.npool
-    if nd.bnode < nd.b:                     # sharper bounds for the guesses kept
+    if nd.fixed:                            # the given opening's part count bounds no
+        nd.bnode = nd.b                     # other guess's: the children keep b
+    elif nd.bnode < nd.b:                   # sharper bounds for the guesses kept
         _est_table(nd.estt, nd.m, nd.bnode, nd.dl - 1)
         for i in range(nd.ninfo):
             nd.info[i].lb = _bound(nd.hist + nd.info[i].row * nc, nc, win_j, nd.m, nd.estt,
