@@ -255,7 +255,7 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
                                  int64_t best, int64_t lb, int bnode, const int64_t* pre,
                                  Guesses* child) noexcept nogil:
     """The parts of one guess (its bound ``lb``: every part at its estimate pre[slot]) solved side by
-    side by the worker searches, the largest first, each below the limit the others'
+    side by the worker searches, the largest of those above SMALL_PART first, each below the limit the others'
     estimates leave it; the first total proving the guess no better than ``best``
     cancels the rest.  Returns the guess's total (exact when below ``best``, else a
     bound), after the workers' memos are adopted by the main one."""
@@ -426,7 +426,7 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
                           const int* order, int nparts, int64_t running, const int64_t* pre,
                           Guesses* child) noexcept nogil:
     """The total of one guess: its bound ``running`` (every part at its estimate pre[slot]), each
-    part's estimate replaced by its total in turn, the smaller parts first, each solved
+    part's estimate replaced by its total in turn, in the order of _parts_by_slot, each solved
     below the limit the best total leaves it; stops as soon as the total reaches the best
     (then it is a bound), or at a stop (the stopped part keeps its estimate)."""
     cdef int a, s

@@ -29,6 +29,8 @@ cdef enum:
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
     KILLERS = 8             # splitting guesses remembered (OData.killers)
+    SMALL_PART = 20         # parts of at most this many codes are solved first, the
+                            # larger of them first (_parts_by_slot)
 
 
 # The guesses a node scans (one per orbit of its history's group), made when first
@@ -319,11 +321,18 @@ cdef inline void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept no
         info[i] = first
 
 
+cdef inline int _part_key(uint32_t size) noexcept nogil:
+    """Parts are solved by increasing key: those of at most SMALL_PART codes first, the
+    larger of them first (the likeliest to cost more than their floor, each a scan or
+    two), then the others, the smaller first (their limits narrowed by the rest)."""
+    return <int>size if size > SMALL_PART else -<int>size
+
+
 cdef inline int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
                                uint32_t* row, Py_ssize_t* off, int32_t* parts,
                                int* order) noexcept nogil:
     """The parts of guess g on c (``_split_by_slot``), and order[0..n) the
-    non-winning ones, the smaller first; returns n."""
+    non-winning ones in the order they are solved (_part_key); returns n."""
     cdef int s, a, j, nparts = 0, ns = d.nslots
     _split_by_slot(d, g, c, m, row, off, parts, NULL, NULL)
     for s in range(ns):
@@ -332,7 +341,7 @@ cdef inline int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_s
             nparts += 1
     for a in range(1, nparts):
         j = a
-        while j > 0 and row[order[j - 1]] > row[order[j]]:
+        while j > 0 and _part_key(row[order[j - 1]]) > _part_key(row[order[j]]):
             s = order[j - 1]
             order[j - 1] = order[j]
             order[j] = s
