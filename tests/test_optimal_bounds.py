@@ -134,8 +134,10 @@ def test_the_part_floor_is_never_above_the_optimum(n, k):
             search.run(np.asarray(game.secrets, dtype=np.int32), np.zeros(0, np.int32), 0, 0)
         for (secrets, d), best in want.items():
             b = most_parts(rules, secrets)
-            floor = search.floor(np.asarray(secrets, dtype=np.int32), max_guesses=d, parts=b)
+            cands = np.asarray(secrets, dtype=np.int32)
+            floor = search.floor(cands, max_guesses=d, parts=b)
             assert _optimal.est_table(len(secrets), b, d or 100)[-1] <= floor <= best
+            assert floor <= search.floor(cands, max_guesses=d, parts=b, scan=True) <= best
 
 
 @pytest.mark.parametrize("n,k,first", [(3, 4, "111"), (4, 3, "1111"), (2, 6, "11")])

@@ -27,6 +27,10 @@ The cuts, each proved in docs/optimal.md:
 * A part's own floor: before a guess's parts are solved, each part's estimate is raised
   to what the memo knows of it and, for a few codes, to 2|P| when no candidate splits it
   apart; a guess whose parts' floors reach the best is refuted without a search.
+* A large part's depth-1 floor (_scan_floors): at a node of hundreds of codes with a best
+  total, a guess's parts of at least SCAN_FLOOR codes are bounded by their own scans (|P|
+  plus the best guess's parts at their estimates), kept in the memo, and each scan handed
+  to the node that solves the part (_node_adopt).
 * Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
   colours absent from S merged when every code may be guessed.
 * Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
@@ -55,8 +59,11 @@ from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.kernel._symmetry cimport _sym_child, _sym_root
-from mastermind.optimum._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
+from mastermind.optimum._optimal_node cimport (FLOOR_ALWAYS, FLOOR_NODE, FLOOR_PARTS, MASKS_MAX,
+                                               NO_LIMIT, PAR_MIN, SCAN_FLOOR, Guesses, Node,
+                                               OData,
                                                _adopt, _blank_skip, _bring_next, _ensure, _few,
+                                               _node_adopt,
                                                _fold_blacks, _scored_by_blacks, _node_close,
                                                _node_open, _parts_by_slot, _killed, _record,
                                                _remember_split, _skipped)
@@ -151,6 +158,8 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     cdef uint64_t h = 0
     cdef int32_t tag = dl if o.limited else 0, pair = -1
     cdef bint fixed = root and o.first >= 0
+    cdef Node* ready = o.ready              # (for this call only)
+    o.ready = NULL
     out[0] = -1
     if m == 1:
         out[0] = c[0]
@@ -207,7 +216,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
             return limit
-        return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
+        return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair, ready)
     if not fixed and m <= o.d.nslots:
         v = _noncand_rule(o, c, m, gs, out)
         if o.aborted:
@@ -227,7 +236,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         return INF
     if _ensure(o, gs) != 0:
         return limit
-    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
+    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1, ready)
 
 
 NO_STRATEGY = INF
@@ -424,7 +433,7 @@ cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
 
 cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
                           const int* order, int nparts, int64_t running, const int64_t* pre,
-                          Guesses* child) noexcept nogil:
+                          Guesses* child, Node* kept) noexcept nogil:
     """The total of one guess: its bound ``running`` (every part at its estimate pre[slot]), each
     part's estimate replaced by its total in turn, in the order of _parts_by_slot, each solved
     below the limit the best total leaves it; stops as soon as the total reaches the best
@@ -437,6 +446,8 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
             break
         s = order[a]
         part_est = pre[s]
+        if kept != NULL:
+            o.ready = &kept[a]              # (its floor's scan, if it made one)
         v = _solve(o, nd.parts + off[s], row[s], nd.dl - 1, nd.best - (running - part_est),
                    nd.bnode, child, &sub, False)
         if o.aborted:
@@ -476,6 +487,67 @@ cdef int64_t _part_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b
     return v
 
 
+cdef int64_t _scan_floors(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
+                          const int* order, int nparts, int64_t running, int64_t* pre,
+                          Guesses* child, Node* kept) noexcept nogil:
+    """Each part of at least SCAN_FLOOR codes, the largest first, its floor raised to its
+    depth-1 bound (_scan_floor, remembered in the memo; its scan kept in kept[a], a its
+    place in ``order``, for the node solving it), until the guess's bound ``running``
+    reaches the best; returns it."""
+    cdef int a, s
+    cdef int64_t f
+    for a in range(nparts - 1, -1, -1):
+        s = order[a]
+        if row[s] < SCAN_FLOOR or running >= nd.best:
+            continue
+        f = _scan_floor(o, nd.parts + off[s], row[s], nd.dl - 1, nd.bnode, child, &kept[a])
+        if o.aborted:
+            break
+        if f > pre[s]:
+            running += f - pre[s]
+            pre[s] = f
+            if running >= nd.best:
+                o.floor_cuts += 1
+    return running
+
+
+cdef int64_t _scan_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
+                         Guesses* gs, Node* keep) noexcept nogil:
+    """The depth-1 bound of c: |c| plus, for the best guess, the estimates of its parts
+    with the most parts any guess makes on c (its node's scan, _scan_general, without
+    exploring), stored in the memo as a proved lower bound; 0 on a stop.  The scan is
+    handed to ``keep`` (when not NULL) for the node that solves c (_node_adopt)."""
+    cdef Node nd
+    cdef Py_ssize_t i
+    cdef int64_t f = INF
+    cdef int32_t tag = dl if o.limited else 0
+    cdef MemoEntry* e
+    if _ensure(o, gs) != 0:
+        return 0
+    if _node_open(o, &nd, c, p, dl, INF, b, gs, False, 0):
+        if _few(o, p):                      # (its rows were not made for a full scan)
+            free(nd.hist)
+            nd.hist = <uint32_t*>malloc((nd.npool + 1) * nd.nc * sizeof(uint32_t))
+        if nd.hist == NULL:
+            o.aborted = STOP_MEMORY
+        else:
+            _scan_general(o, &nd, gs)
+        for i in range(nd.ninfo):
+            if nd.info[i].lb < f:
+                f = nd.info[i].lb
+    if keep != NULL and not o.aborted:
+        keep[0] = nd
+    else:
+        _node_close(&nd)
+    if o.aborted:
+        return 0
+    o.floors += 1
+    e = _memo_find(&o.memo, c, p, tag, _hash_set(c, p, tag), True)
+    if e != NULL and f > e.lower:
+        e.lower = f
+    return f
+
+
 cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
     """The total of guess info[i] (exact when below the best, else a bound): its parts
     solved one after the other, or side by side on the workers for a big node."""
@@ -486,6 +558,7 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     cdef int nparts, a, s
     cdef int64_t running = nd.info[i].lb
     cdef int64_t pre[MAX_SLOTS]
+    cdef Node* kept = NULL
     cdef Guesses child
     o.explored += 1
     nparts = _parts_by_slot(d, nd.info[i].g, nd.c, nd.m, row, off, nd.parts, order)
@@ -499,12 +572,25 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
         o.aborted = STOP_MEMORY
-    if not o.aborted:
+    if (not o.aborted and nparts and nd.m >= FLOOR_NODE and nd.best_g >= 0
+            and (nd.m >= FLOOR_ALWAYS or nd.bnode <= FLOOR_PARTS)
+            and row[order[nparts - 1]] >= SCAN_FLOOR):
+        kept = <Node*>calloc(nparts, sizeof(Node))
+        if kept == NULL:
+            o.aborted = STOP_MEMORY
+        else:
+            running = _scan_floors(o, nd, row, off, order, nparts, running, pre, &child, kept)
+    if not o.aborted and running < nd.best:
         if o.workers != NULL and nd.m >= o.par_min and nparts >= 2:
             running = _parts_side_by_side(o, nd.parts, off, row, order, nparts, nd.dl,
                                           nd.best, running, nd.bnode, pre, &child)
         else:
-            running = _solve_parts(o, nd, row, off, order, nparts, running, pre, &child)
+            running = _solve_parts(o, nd, row, off, order, nparts, running, pre, &child,
+                                   kept)
+    if kept != NULL:
+        for a in range(nparts):             # (the scans no node took)
+            _node_close(&kept[a])
+        free(kept)
     free(child.own)
     free(child.sym.el)
     return running
@@ -564,13 +650,16 @@ cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
 
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
-                   int32_t tag, int32_t pair) noexcept nogil:
+                   int32_t tag, int32_t pair, Node* ready) noexcept nogil:
     """_solve's general case: scan the guesses (_scan_few for a node of few codes, which
-    also settles the rules _solve leaves to it, else _scan_general), then try them by
-    increasing bound (_explore)."""
+    also settles the rules _solve leaves to it, else _scan_general; or take the scan its
+    floor made, ``ready``), then try them by increasing bound (_explore)."""
     cdef Node nd
     o.nodes += 1
-    if _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
+    if (ready != NULL and ready.info != NULL and ready.c == c and ready.m == m
+            and ready.dl == dl and ready.b == b and not root):
+        _node_adopt(&nd, ready, limit, lb0)
+    elif _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
         if _few(o, m) and not nd.fixed:
             _scan_few(o, &nd, gs, pair)
         else:
@@ -796,21 +885,36 @@ cdef class Optimizer:
         return {"nodes": self.o.nodes, "obvious": self.o.obvious, "hits": self.o.hits,
                 "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
                 "explored": self.o.explored,
-                "memo_bytes": self.o.memo.mem}
+                "memo_bytes": self.o.memo.mem, "floors": self.o.floors,
+                "floor_cuts": self.o.floor_cuts}
 
-    def floor(self, cands, *, int max_guesses=0, int parts=-1):
+    def floor(self, cands, *, int max_guesses=0, int parts=-1, bint scan=False):
         """The floor the search gives a part before solving it (_part_floor): a lower
         bound of the least total of ``cands`` (sorted, non-empty) within ``max_guesses``
         (0: no limit) when no guess makes more than ``parts`` non-winning parts on it
-        (-1: the slots' count), from what this search's memo knows and the rules."""
+        (-1: the slots' count), from what this search's memo knows and the rules; with
+        ``scan``, at least its depth-1 bound (_scan_floor, every guess tried: no
+        symmetry is assumed), which the memo then keeps."""
         cdef const int32_t[::1] cv = self.kernel.rows(cands)
         cdef Py_ssize_t m = cv.shape[0]
         cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
         cdef int b = parts if parts >= 0 else self.o.d.nslots - 1
+        cdef int64_t f
+        cdef Guesses gs
         if m < 1 or max_guesses < 0:
             raise ValueError("floor needs a non-empty set and max_guesses >= 0")
         self.o.limited = max_guesses > 0
-        return _part_floor(&self.o, &cv[0], m, dl, b, _est(m, b, dl))
+        self.o.aborted = STOP_NONE
+        f = _part_floor(&self.o, &cv[0], m, dl, b, _est(m, b, dl))
+        if scan and m > 2:
+            memset(&gs, 0, sizeof(gs))
+            gs.sym.nel = 1                  # the identity alone
+            gs.sym.played = ((<uint32_t>1) << self.o.d.k) - 1
+            f = max(f, _scan_floor(&self.o, &cv[0], m, dl, b, &gs, NULL))
+            free(gs.own)
+            if self.o.aborted == STOP_MEMORY:
+                raise MemoryError("out of memory in floor")
+        return f
 
     def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
             StopFlag stop=None):

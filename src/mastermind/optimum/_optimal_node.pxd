@@ -29,6 +29,11 @@ cdef enum:
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
     KILLERS = 8             # splitting guesses remembered (OData.killers)
+    SCAN_FLOOR = 60         # parts of at least this many codes get a depth-1 floor
+    FLOOR_NODE = 300        # ... when their guess is explored at a node of this many
+                            # codes or more that has a best total already, and
+    FLOOR_ALWAYS = 2000     # the node has this many codes or more, or no guess makes
+    FLOOR_PARTS = 13        # more non-winning parts than this on it (measured)
     SMALL_PART = 20         # parts of at most this many codes are solved first, the
                             # larger of them first (_parts_by_slot)
 
@@ -50,6 +55,9 @@ cdef struct Info:
     int32_t g
     int32_t exact           # lb and key2 from its part sizes
     int32_t row             # its part sizes: hist[row * cells ...]
+
+
+cdef struct Node
 
 
 cdef struct OData:
@@ -85,6 +93,9 @@ cdef struct OData:
     int32_t* want           # the answer whose guess is wanted (_build): no shortcut
     int32_t killers[KILLERS]    # the latest guesses found splitting a set into singletons
     int nkillers
+    int64_t floors          # parts bounded by a scan of their own (_scan_floor)
+    int64_t floor_cuts      # ... whose floor refuted their guess
+    Node* ready             # for the next _solve only: its set's scan, made by its floor
 
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
@@ -269,6 +280,27 @@ cdef inline bint _node_open(OData* o, Node* nd, const int32_t* c, Py_ssize_t m, 
         o.aborted = STOP_MEMORY
         return False
     return True
+
+
+cdef inline void _node_adopt(Node* nd, Node* ready, int64_t limit, int64_t lb0) noexcept nogil:
+    """Take the scan a part's floor made (_scan_floor: no limit, the same set, guesses
+    left and part bound) as this node's, ``ready`` emptied: its guesses kept only below
+    ``limit`` (a guess dropped here would have been dropped, or never explored, by the
+    node's own scan)."""
+    cdef Py_ssize_t i, j = 0
+    nd[0] = ready[0]
+    memset(ready, 0, sizeof(Node))
+    nd.limit = limit
+    nd.best = limit
+    nd.lb0 = lb0
+    for i in range(nd.ninfo):
+        if nd.info[i].lb >= limit:
+            if nd.info[i].lb < nd.node_lb:
+                nd.node_lb = nd.info[i].lb
+        else:
+            nd.info[j] = nd.info[i]
+            j += 1
+    nd.ninfo = j
 
 
 cdef inline void _node_close(Node* nd) noexcept nogil:
