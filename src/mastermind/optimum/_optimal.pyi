@@ -53,6 +53,9 @@ class Optimizer:
     def progress(self) -> tuple[int, int]: ...
     @property
     def stats(self) -> dict[str, int]: ...
+    def floor(
+        self, cands: _I32, *, max_guesses: int = 0, parts: int = -1, scan: bool = False
+    ) -> int: ...
     def run(
         self,
         cands: _I32,

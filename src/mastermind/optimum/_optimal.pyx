@@ -21,6 +21,16 @@ The cuts, each proved in docs/optimal.md:
 * Obvious sets: a candidate putting every code of S in a part of its own gives 2|S| - 1,
   the least any set of |S| codes can cost; failing that, any guess doing so gives 2|S|,
   the least when no candidate does.
+* Totals before guesses: below the root, a set no candidate splits apart is answered 2|S|
+  at once when a candidate leaves one pair or a remembered guess (OData.killers) splits it
+  into singletons; its guess is chosen only when the tree is built (OData.want).
+* A part's own floor: before a guess's parts are solved, each part's estimate is raised
+  to what the memo knows of it and, for a few codes, to 2|P| when no candidate splits it
+  apart; a guess whose parts' floors reach the best is refuted without a search.
+* A large part's depth-1 floor (_scan_floors): at a node of hundreds of codes with a best
+  total, a guess's parts of at least SCAN_FLOOR codes are bounded by their own scans (|P|
+  plus the best guess's parts at their estimates), kept in the memo, and each scan handed
+  to the node that solves the part (_node_adopt).
 * Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
   colours absent from S merged when every code may be guessed.
 * Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
@@ -49,10 +59,14 @@ from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.kernel._symmetry cimport _sym_child, _sym_root
-from mastermind.optimum._optimal_node cimport (MASKS_MAX, NO_LIMIT, PAR_MIN, Guesses, Node, OData,
+from mastermind.optimum._optimal_node cimport (FLOOR_ALWAYS, FLOOR_NODE, FLOOR_PARTS, MASKS_MAX,
+                                               NO_LIMIT, PAR_MIN, SCAN_FLOOR, Guesses, Node,
+                                               OData,
                                                _adopt, _blank_skip, _bring_next, _ensure, _few,
+                                               _node_adopt,
                                                _fold_blacks, _scored_by_blacks, _node_close,
-                                               _node_open, _parts_by_slot, _record, _skipped)
+                                               _node_open, _parts_by_slot, _killed, _record,
+                                               _remember_split, _skipped)
 
 
 # How Optimizer.run ended (its ``status``; exported to Python).
@@ -112,7 +126,24 @@ cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs
             continue
         if _splits_all(d, gs.gl[i], c, m):
             out[0] = gs.gl[i]
+            _remember_split(o, gs.gl[i])
             return 2 * m
+    return -1
+
+
+cdef int64_t _pair_rules(OData* o, const int32_t* c, Py_ssize_t m, int dl, int b,
+                         int32_t pair) noexcept nogil:
+    """For a set of m codes (at most nslots) no candidate splits apart: 2m, its total, when
+    a candidate leaves one pair (``pair``, dl >= 3) or a remembered guess splits it into
+    singletons (_killed); 2m + 1, a lower bound, when no guess can split it (candidates
+    only, m above nslots - 1, or above ``b``, the most non-winning parts any guess makes
+    on a superset); else -1.  See rules 5 and 8 of docs/optimal.md."""
+    if pair >= 0 and dl >= 3:
+        return 2 * m
+    if o.cands_only or m > o.d.nslots - 1 or m > b:
+        return 2 * m + 1
+    if _killed(o, c, m):
+        return 2 * m
     return -1
 
 
@@ -127,6 +158,8 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     cdef uint64_t h = 0
     cdef int32_t tag = dl if o.limited else 0, pair = -1
     cdef bint fixed = root and o.first >= 0
+    cdef Node* ready = o.ready              # (for this call only)
+    o.ready = NULL
     out[0] = -1
     if m == 1:
         out[0] = c[0]
@@ -171,10 +204,19 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             lb0 = 2 * m
             if lb0 >= limit and not root:
                 return lb0
+        if not root and m <= o.d.nslots:
+            v = _pair_rules(o, c, m, dl, b, pair)
+            if v == 2 * m and out != o.want:
+                o.obvious += 1              # its guess chosen when the tree is built
+                return v
+            if v > lb0:
+                lb0 = v
+                if lb0 >= limit:
+                    return lb0
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
             return limit
-        return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair)
+        return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair, ready)
     if not fixed and m <= o.d.nslots:
         v = _noncand_rule(o, c, m, gs, out)
         if o.aborted:
@@ -194,7 +236,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
         return INF
     if _ensure(o, gs) != 0:
         return limit
-    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1)
+    return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1, ready)
 
 
 NO_STRATEGY = INF
@@ -219,10 +261,10 @@ def est_table(Py_ssize_t m, int64_t b, int dl):
 
 cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_t* off,
                                  const uint32_t* row, const int* order, int nparts, int dl,
-                                 int64_t best, int64_t lb, int bnode, const int64_t* estt,
+                                 int64_t best, int64_t lb, int bnode, const int64_t* pre,
                                  Guesses* child) noexcept nogil:
-    """The parts of one guess (its bound ``lb``: every part at its estimate) solved side by
-    side by the worker searches, the largest first, each below the limit the others'
+    """The parts of one guess (its bound ``lb``: every part at its estimate pre[slot]) solved side by
+    side by the worker searches, the largest of those above SMALL_PART first, each below the limit the others'
     estimates leave it; the first total proving the guess no better than ``best``
     cancels the rest.  Returns the guess's total (exact when below ``best``, else a
     bound), after the workers' memos are adopted by the main one."""
@@ -243,19 +285,19 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
         s = order[nparts - 1 - a]
         wk = &o.workers[threadid()]
         finished[a] = 0
-        vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - estt[row[s]]),
+        vals[a] = _solve(wk, parts + off[s], row[s], dl - 1, best - (lb - pre[s]),
                          bnode, child, &sub, False)
         if wk.aborted == STOP_CANCELLED:    # the part keeps its estimate
             wk.aborted = STOP_NONE
         elif not wk.aborted:
             finished[a] = 1
-            v = __atomic_add_fetch(&excess, vals[a] - estt[row[s]], __ATOMIC_RELAXED)
+            v = __atomic_add_fetch(&excess, vals[a] - pre[s], __ATOMIC_RELAXED)
             if lb + v >= best:
                 cancel = 1
     v = lb
     for a in range(nparts):
         if finished[a]:
-            v += vals[a] - estt[row[order[nparts - 1 - a]]]
+            v += vals[a] - pre[order[nparts - 1 - a]]
     for w in range(o.threads):              # stops, statistics, and what they learnt
         wk = &o.workers[w]
         if wk.aborted and not o.aborted:
@@ -304,6 +346,7 @@ cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogi
             cand = (masks[a] & winbit) != 0
             if not cand and nparts == m and not o.cands_only and m <= ns - 1:
                 split = batch[a]            # the first guess splitting c into singletons
+                _remember_split(o, split)
                 break
             if nparts <= 1 and not cand:
                 continue                    # one part, not a candidate: no information
@@ -377,7 +420,9 @@ cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
         nd.info[nd.ninfo].row = <int32_t>nd.ninfo
         nd.ninfo += 1
     o.scanned += nd.npool
-    if nd.bnode < nd.b:                     # sharper bounds for the guesses kept
+    if nd.fixed:                            # the given opening's part count bounds no
+        nd.bnode = nd.b                     # other guess's: the children keep b
+    elif nd.bnode < nd.b:                   # sharper bounds for the guesses kept
         _est_table(nd.estt, nd.m, nd.bnode, nd.dl - 1)
         for i in range(nd.ninfo):
             nd.info[i].lb = _bound(nd.hist + nd.info[i].row * nc, nc, win_j, nd.m, nd.estt,
@@ -387,10 +432,10 @@ cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
 
 
 cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
-                          const int* order, int nparts, int64_t running,
-                          Guesses* child) noexcept nogil:
-    """The total of one guess: its bound ``running`` (every part at its estimate), each
-    part's estimate replaced by its total in turn, the smaller parts first, each solved
+                          const int* order, int nparts, int64_t running, const int64_t* pre,
+                          Guesses* child, Node* kept) noexcept nogil:
+    """The total of one guess: its bound ``running`` (every part at its estimate pre[slot]), each
+    part's estimate replaced by its total in turn, in the order of _parts_by_slot, each solved
     below the limit the best total leaves it; stops as soon as the total reaches the best
     (then it is a bound), or at a stop (the stopped part keeps its estimate)."""
     cdef int a, s
@@ -400,7 +445,9 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
         if o.aborted:
             break
         s = order[a]
-        part_est = nd.estt[row[s]]
+        part_est = pre[s]
+        if kept != NULL:
+            o.ready = &kept[a]              # (its floor's scan, if it made one)
         v = _solve(o, nd.parts + off[s], row[s], nd.dl - 1, nd.best - (running - part_est),
                    nd.bnode, child, &sub, False)
         if o.aborted:
@@ -411,6 +458,96 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
     return running
 
 
+cdef int64_t _part_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
+                         int64_t est) noexcept nogil:
+    """A lower bound of T_dl(c), at least ``est`` (one of its own): the memo's exact total
+    or bound, and for at most nslots codes the candidate rules (2p - 1 only when a
+    candidate splits c apart, else 2p: rule 5b of docs/optimal.md)."""
+    cdef int64_t v = est
+    cdef int32_t tag = dl if o.limited else 0, g, pair
+    cdef uint64_t h
+    cdef MemoEntry* e
+    if p <= 2 or est >= INF:
+        return est
+    h = _hash_set(c, p, tag)
+    e = _memo_find(&o.memo, c, p, tag, h, False)
+    if e == NULL and o.shared != NULL:
+        e = _memo_find(<Memo*>o.shared, c, p, tag, h, False)
+    if e != NULL:
+        if e.value >= 0:
+            return e.value
+        if e.lower > v:
+            v = e.lower
+    if p <= o.d.nslots and 2 * p + 1 > v and _cand_rules(o, c, p, &g, &pair) < 0:
+        if pair < 0 or dl < 3:              # (the others need no more than a scan)
+            if o.cands_only or p > o.d.nslots - 1 or p > b:
+                v = 2 * p + 1
+        if 2 * p > v:
+            v = 2 * p
+    return v
+
+
+cdef int64_t _scan_floors(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
+                          const int* order, int nparts, int64_t running, int64_t* pre,
+                          Guesses* child, Node* kept) noexcept nogil:
+    """Each part of at least SCAN_FLOOR codes, the largest first, its floor raised to its
+    depth-1 bound (_scan_floor, remembered in the memo; its scan kept in kept[a], a its
+    place in ``order``, for the node solving it), until the guess's bound ``running``
+    reaches the best; returns it."""
+    cdef int a, s
+    cdef int64_t f
+    for a in range(nparts - 1, -1, -1):
+        s = order[a]
+        if row[s] < SCAN_FLOOR or running >= nd.best:
+            continue
+        f = _scan_floor(o, nd.parts + off[s], row[s], nd.dl - 1, nd.bnode, child, &kept[a])
+        if o.aborted:
+            break
+        if f > pre[s]:
+            running += f - pre[s]
+            pre[s] = f
+            if running >= nd.best:
+                o.floor_cuts += 1
+    return running
+
+
+cdef int64_t _scan_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
+                         Guesses* gs, Node* keep) noexcept nogil:
+    """The depth-1 bound of c: |c| plus, for the best guess, the estimates of its parts
+    with the most parts any guess makes on c (its node's scan, _scan_general, without
+    exploring), stored in the memo as a proved lower bound; 0 on a stop.  The scan is
+    handed to ``keep`` (when not NULL) for the node that solves c (_node_adopt)."""
+    cdef Node nd
+    cdef Py_ssize_t i
+    cdef int64_t f = INF
+    cdef int32_t tag = dl if o.limited else 0
+    cdef MemoEntry* e
+    if _ensure(o, gs) != 0:
+        return 0
+    if _node_open(o, &nd, c, p, dl, INF, b, gs, False, 0):
+        if _few(o, p):                      # (its rows were not made for a full scan)
+            free(nd.hist)
+            nd.hist = <uint32_t*>malloc((nd.npool + 1) * nd.nc * sizeof(uint32_t))
+        if nd.hist == NULL:
+            o.aborted = STOP_MEMORY
+        else:
+            _scan_general(o, &nd, gs)
+        for i in range(nd.ninfo):
+            if nd.info[i].lb < f:
+                f = nd.info[i].lb
+    if keep != NULL and not o.aborted:
+        keep[0] = nd
+    else:
+        _node_close(&nd)
+    if o.aborted:
+        return 0
+    o.floors += 1
+    e = _memo_find(&o.memo, c, p, tag, _hash_set(c, p, tag), True)
+    if e != NULL and f > e.lower:
+        e.lower = f
+    return f
+
+
 cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
     """The total of guess info[i] (exact when below the best, else a bound): its parts
     solved one after the other, or side by side on the workers for a big node."""
@@ -418,20 +555,42 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     cdef uint32_t row[MAX_SLOTS]
     cdef Py_ssize_t off[MAX_SLOTS + 1]
     cdef int order[MAX_SLOTS]
-    cdef int nparts
+    cdef int nparts, a, s
     cdef int64_t running = nd.info[i].lb
+    cdef int64_t pre[MAX_SLOTS]
+    cdef Node* kept = NULL
     cdef Guesses child
     o.explored += 1
     nparts = _parts_by_slot(d, nd.info[i].g, nd.c, nd.m, row, off, nd.parts, order)
+    for a in range(nparts):                 # each part's own floor (memo, rules)
+        s = order[a]
+        pre[s] = _part_floor(o, nd.parts + off[s], row[s], nd.dl - 1, nd.bnode,
+                             nd.estt[row[s]])
+        running += pre[s] - nd.estt[row[s]]
+    if running >= nd.best:
+        return running
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
         o.aborted = STOP_MEMORY
-    if not o.aborted:
+    if (not o.aborted and nparts and nd.m >= FLOOR_NODE and nd.best_g >= 0
+            and (nd.m >= FLOOR_ALWAYS or nd.bnode <= FLOOR_PARTS)
+            and row[order[nparts - 1]] >= SCAN_FLOOR):
+        kept = <Node*>calloc(nparts, sizeof(Node))
+        if kept == NULL:
+            o.aborted = STOP_MEMORY
+        else:
+            running = _scan_floors(o, nd, row, off, order, nparts, running, pre, &child, kept)
+    if not o.aborted and running < nd.best:
         if o.workers != NULL and nd.m >= o.par_min and nparts >= 2:
             running = _parts_side_by_side(o, nd.parts, off, row, order, nparts, nd.dl,
-                                          nd.best, running, nd.bnode, nd.estt, &child)
+                                          nd.best, running, nd.bnode, pre, &child)
         else:
-            running = _solve_parts(o, nd, row, off, order, nparts, running, &child)
+            running = _solve_parts(o, nd, row, off, order, nparts, running, pre, &child,
+                                   kept)
+    if kept != NULL:
+        for a in range(nparts):             # (the scans no node took)
+            _node_close(&kept[a])
+        free(kept)
     free(child.own)
     free(child.sym.el)
     return running
@@ -491,13 +650,16 @@ cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
 
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
-                   int32_t tag, int32_t pair) noexcept nogil:
+                   int32_t tag, int32_t pair, Node* ready) noexcept nogil:
     """_solve's general case: scan the guesses (_scan_few for a node of few codes, which
-    also settles the rules _solve leaves to it, else _scan_general), then try them by
-    increasing bound (_explore)."""
+    also settles the rules _solve leaves to it, else _scan_general; or take the scan its
+    floor made, ``ready``), then try them by increasing bound (_explore)."""
     cdef Node nd
     o.nodes += 1
-    if _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
+    if (ready != NULL and ready.info != NULL and ready.c == c and ready.m == m
+            and ready.dl == dl and ready.b == b and not root):
+        _node_adopt(&nd, ready, limit, lb0)
+    elif _node_open(o, &nd, c, m, dl, limit, b, gs, root, lb0):
         if _few(o, m) and not nd.fixed:
             _scan_few(o, &nd, gs, pair)
         else:
@@ -611,7 +773,9 @@ cdef void _build(OData* o, const int32_t* c, Py_ssize_t m, int dl, Py_ssize_t pa
     if o.aborted:
         return
     if guess < 0:
+        o.want = &guess
         _solve(o, c, m, dl, INF, ns - 1, gs, &guess, False)
+        o.want = NULL
         if o.aborted or guess < 0:
             if o.aborted == STOP_NONE:
                 o.aborted = STOP_MEMORY
@@ -721,7 +885,36 @@ cdef class Optimizer:
         return {"nodes": self.o.nodes, "obvious": self.o.obvious, "hits": self.o.hits,
                 "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
                 "explored": self.o.explored,
-                "memo_bytes": self.o.memo.mem}
+                "memo_bytes": self.o.memo.mem, "floors": self.o.floors,
+                "floor_cuts": self.o.floor_cuts}
+
+    def floor(self, cands, *, int max_guesses=0, int parts=-1, bint scan=False):
+        """The floor the search gives a part before solving it (_part_floor): a lower
+        bound of the least total of ``cands`` (sorted, non-empty) within ``max_guesses``
+        (0: no limit) when no guess makes more than ``parts`` non-winning parts on it
+        (-1: the slots' count), from what this search's memo knows and the rules; with
+        ``scan``, at least its depth-1 bound (_scan_floor, every guess tried: no
+        symmetry is assumed), which the memo then keeps."""
+        cdef const int32_t[::1] cv = self.kernel.rows(cands)
+        cdef Py_ssize_t m = cv.shape[0]
+        cdef int dl = max_guesses if max_guesses > 0 else NO_LIMIT
+        cdef int b = parts if parts >= 0 else self.o.d.nslots - 1
+        cdef int64_t f
+        cdef Guesses gs
+        if m < 1 or max_guesses < 0:
+            raise ValueError("floor needs a non-empty set and max_guesses >= 0")
+        self.o.limited = max_guesses > 0
+        self.o.aborted = STOP_NONE
+        f = _part_floor(&self.o, &cv[0], m, dl, b, _est(m, b, dl))
+        if scan and m > 2:
+            memset(&gs, 0, sizeof(gs))
+            gs.sym.nel = 1                  # the identity alone
+            gs.sym.played = ((<uint32_t>1) << self.o.d.k) - 1
+            f = max(f, _scan_floor(&self.o, &cv[0], m, dl, b, &gs, NULL))
+            free(gs.own)
+            if self.o.aborted == STOP_MEMORY:
+                raise MemoryError("out of memory in floor")
+        return f
 
     def run(self, cands, history, int max_guesses, int64_t limit, int32_t first=-1,
             StopFlag stop=None):

@@ -92,16 +92,23 @@ cdef inline void _row(const KData* d, int32_t g, const uint64_t* pk, const int32
     """row = the part sizes guess g makes on c: by cell (d.clist order) when ``cells``,
     else by slot.  ``hh``: 64 zeroed cells of scratch, zeroed again on return."""
     cdef const uint64_t* pb
-    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
+    cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7), at, n
+    cdef uint32_t part[64]
     cdef int j
     if cells:
         pb = _bytes_of(d, pk, m)
-        if pb != NULL and m <= 64:          # the counts straight from the cells
-            _counts64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
-                       d.benc[d.bw * <Py_ssize_t>g + 1],
-                       d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
-                       pb, pb + padded, pb + 2 * padded if d.bw == 3 else NULL,
-                       m, d.clist, d.ncl, row)
+        if pb != NULL:                      # the counts straight from the cells, 64
+            for at in range(0, m, 64):      # codes at a time
+                n = m - at if m - at < 64 else 64
+                _counts64b(d.benc[d.bw * <Py_ssize_t>g] - PAD_ONES(d.n),
+                           d.benc[d.bw * <Py_ssize_t>g + 1],
+                           d.benc[d.bw * <Py_ssize_t>g + 2] if d.bw == 3 else 0,
+                           pb + at, pb + padded + at,
+                           pb + 2 * padded + at if d.bw == 3 else NULL,
+                           n, d.clist, d.ncl, row if at == 0 else part)
+                if at:
+                    for j in range(d.ncl):
+                        row[j] += part[j]
             return
         _cell_counts(d, g, pk, c, m, hh)
         for j in range(d.ncl):

@@ -17,7 +17,8 @@ from libc.string cimport memset
 
 from mastermind.kernel._core cimport (DUMMY, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS, Hist64,
                                       KData, _absent_but_smallest, _append_record, _halted,
-                                      _new_pack, _slot, _split_by_slot, _stop_reason)
+                                      _new_pack, _slot, _split_by_slot, _splits_all,
+                                      _stop_reason)
 from mastermind.kernel._memo cimport Memo, MemoEntry, _memo_find
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _row
 from mastermind.kernel._symmetry cimport Sym, _canonical, _canonical_guesses, _sym_trivial
@@ -27,6 +28,14 @@ cdef enum:
     NO_LIMIT = 100          # guesses left when there is no limit
     MASKS_MAX = 40          # codes up to which a node bounds its guesses by parts first
     PAR_MIN = 1500          # codes from which a node's parts are solved side by side
+    KILLERS = 8             # splitting guesses remembered (OData.killers)
+    SCAN_FLOOR = 60         # parts of at least this many codes get a depth-1 floor
+    FLOOR_NODE = 300        # ... when their guess is explored at a node of this many
+                            # codes or more that has a best total already, and
+    FLOOR_ALWAYS = 2000     # the node has this many codes or more, or no guess makes
+    FLOOR_PARTS = 13        # more non-winning parts than this on it (measured)
+    SMALL_PART = 20         # parts of at most this many codes are solved first, the
+                            # larger of them first (_parts_by_slot)
 
 
 # The guesses a node scans (one per orbit of its history's group), made when first
@@ -46,6 +55,9 @@ cdef struct Info:
     int32_t g
     int32_t exact           # lb and key2 from its part sizes
     int32_t row             # its part sizes: hist[row * cells ...]
+
+
+cdef struct Node
 
 
 cdef struct OData:
@@ -78,6 +90,12 @@ cdef struct OData:
     OData* workers          # (threads of them), NULL: one thread
     const Memo* shared      # a worker: the main search's memo, read besides its own
     int* cancel             # a worker: set when the part it solves no longer matters
+    int32_t* want           # the answer whose guess is wanted (_build): no shortcut
+    int32_t killers[KILLERS]    # the latest guesses found splitting a set into singletons
+    int nkillers
+    int64_t floors          # parts bounded by a scan of their own (_scan_floor)
+    int64_t floor_cuts      # ... whose floor refuted their guess
+    Node* ready             # for the next _solve only: its set's scan, made by its floor
 
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
@@ -264,6 +282,27 @@ cdef inline bint _node_open(OData* o, Node* nd, const int32_t* c, Py_ssize_t m, 
     return True
 
 
+cdef inline void _node_adopt(Node* nd, Node* ready, int64_t limit, int64_t lb0) noexcept nogil:
+    """Take the scan a part's floor made (_scan_floor: no limit, the same set, guesses
+    left and part bound) as this node's, ``ready`` emptied: its guesses kept only below
+    ``limit`` (a guess dropped here would have been dropped, or never explored, by the
+    node's own scan)."""
+    cdef Py_ssize_t i, j = 0
+    nd[0] = ready[0]
+    memset(ready, 0, sizeof(Node))
+    nd.limit = limit
+    nd.best = limit
+    nd.lb0 = lb0
+    for i in range(nd.ninfo):
+        if nd.info[i].lb >= limit:
+            if nd.info[i].lb < nd.node_lb:
+                nd.node_lb = nd.info[i].lb
+        else:
+            nd.info[j] = nd.info[i]
+            j += 1
+    nd.ninfo = j
+
+
 cdef inline void _node_close(Node* nd) noexcept nogil:
     free(nd.pk)
     free(nd.parts)
@@ -314,11 +353,18 @@ cdef inline void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept no
         info[i] = first
 
 
+cdef inline int _part_key(uint32_t size) noexcept nogil:
+    """Parts are solved by increasing key: those of at most SMALL_PART codes first, the
+    larger of them first (the likeliest to cost more than their floor, each a scan or
+    two), then the others, the smaller first (their limits narrowed by the rest)."""
+    return <int>size if size > SMALL_PART else -<int>size
+
+
 cdef inline int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_ssize_t m,
                                uint32_t* row, Py_ssize_t* off, int32_t* parts,
                                int* order) noexcept nogil:
     """The parts of guess g on c (``_split_by_slot``), and order[0..n) the
-    non-winning ones, the smaller first; returns n."""
+    non-winning ones in the order they are solved (_part_key); returns n."""
     cdef int s, a, j, nparts = 0, ns = d.nslots
     _split_by_slot(d, g, c, m, row, off, parts, NULL, NULL)
     for s in range(ns):
@@ -327,12 +373,40 @@ cdef inline int _parts_by_slot(const KData* d, int32_t g, const int32_t* c, Py_s
             nparts += 1
     for a in range(1, nparts):
         j = a
-        while j > 0 and row[order[j - 1]] > row[order[j]]:
+        while j > 0 and _part_key(row[order[j - 1]]) > _part_key(row[order[j]]):
             s = order[j - 1]
             order[j - 1] = order[j]
             order[j] = s
             j -= 1
     return nparts
+
+
+cdef inline void _remember_split(OData* o, int32_t g) noexcept nogil:
+    """Put guess g, just found splitting a set into singletons, first among o.killers."""
+    cdef int i = 0, j
+    while i < o.nkillers and o.killers[i] != g:
+        i += 1
+    if i == o.nkillers:
+        if o.nkillers < KILLERS:
+            o.nkillers += 1
+        i = o.nkillers - 1
+    for j in range(i, 0, -1):
+        o.killers[j] = o.killers[j - 1]
+    o.killers[0] = g
+
+
+cdef inline bint _killed(OData* o, const int32_t* c, Py_ssize_t m) noexcept nogil:
+    """Whether one of the splitting guesses remembered splits c into singletons (it is
+    then put first)."""
+    cdef int i
+    cdef int32_t g
+    for i in range(o.nkillers):
+        g = o.killers[i]
+        if _splits_all(o.d, g, c, m):
+            if i:
+                _remember_split(o, g)
+            return True
+    return False
 
 
 cdef inline Py_ssize_t _record(OData* o, Py_ssize_t parent, int slot, int32_t guess,
