@@ -45,7 +45,7 @@ def client():
 @pytest.fixture
 def workers(client):
     """The client, with both workers up (a test before may have killed one)."""
-    client.wait_for_workers(2, timeout=60)
+    client.wait_for_workers(2, timeout=300)  # (a guard: a restart is slow under load)
     return client
 
 

@@ -347,7 +347,7 @@ def test_a_cluster_started_by_hand_gives_the_in_process_answers(tmp_path):
         while True:
             try:
                 with distributed.Client(address, timeout=5) as c:
-                    c.wait_for_workers(2, timeout=60)
+                    c.wait_for_workers(2, timeout=300)
                 break
             except (OSError, TimeoutError):
                 if time.monotonic() > deadline:
