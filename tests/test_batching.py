@@ -51,8 +51,10 @@ def test_batches_give_the_answers_and_rows_of_units_sent_alone(tmp_path):
     assert answers[1][:2] == answers[4][:2] == (5, True)
     ok1, ok4 = answers[1][2], answers[4][2]
     assert len(ok4) > 3 and all(seconds >= 0 for _, seconds in ok4.values())  # its own
-    for key in set(ok1) & set(ok4):  # (which units ran besides depends on timing)
-        assert ok1[key][0] == ok4[key][0], key
+    # which units ran, and which split past their budget, depends on timing: a unit both
+    # runs answered whole has the same answer
+    whole = [k for k in set(ok1) & set(ok4) if "split" not in (ok1[k][0], ok4[k][0])]
+    assert whole and all(ok1[k][0] == ok4[k][0] for k in whole)
 
 
 def ok_of(path: str) -> dict:
