@@ -199,10 +199,12 @@ def test_a_scan_answer_that_does_not_hold_is_run_again(tmp_path, tiny_blocks, ch
 
 
 # ------------------------------------------------------------------ on a cluster
-@pytest.mark.parametrize("budget", [30, 0])
-def test_nodes_scanned_by_blocks_on_a_cluster(tmp_path, tiny_blocks, budget):
+@pytest.mark.parametrize(("budget", "n", "k"), [(30, 4, 6), (0, 4, 5)])
+def test_nodes_scanned_by_blocks_on_a_cluster(tmp_path, tiny_blocks, budget, n, k):
+    """(Every unit split to the smallest on a game of 638 units, not [4,6]'s 1,630: each
+    is a task of the cluster.)"""
     distributed = pytest.importorskip("distributed")
-    game = Game(4, 6)
+    game = Game(n, k)
     here = analyze(game, "minmax", tree=True)
     path = tmp_path / "a.sqlite"
     with (
