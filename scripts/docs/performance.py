@@ -196,7 +196,7 @@ def run_peers(peers: dict[str, str], rounds: int) -> dict:
 
 
 def number(t: float, unit: str) -> str:
-    """A time in seconds written in ``unit`` (s or ms): 125, 12.9, 1.16, 0.60; 12, 2.6, 0.75."""
+    """A time in seconds written in ``unit`` (s or ms): 125, 12.9, 1.16, 0.60; 12, 2.6."""
     if unit == "ms":
         return f"{t * 1e3:.0f}" if t >= 0.01 else f"{t * 1e3:.2g}"
     return f"{t:.0f}" if t >= 100 else f"{t:.1f}" if t >= 10 else f"{t:.2f}"
@@ -209,10 +209,9 @@ def seconds(t: float) -> str:
 
 
 def span(values: list[float]) -> str:
-    """The range of some times, in the unit of the largest: 0.75-2.6 ms."""
-    unit = "s" if max(values) >= 0.1 else "ms"
-    lo, hi = number(min(values), unit), number(max(values), unit)
-    return f"{hi} {unit}" if lo == hi else f"{lo}-{hi} {unit}"
+    """The range of some times below a second, in milliseconds: 0.75-2.6 ms."""
+    lo, hi = number(min(values), "ms"), number(max(values), "ms")
+    return f"{hi} ms" if lo == hi else f"{lo}-{hi} ms"
 
 
 def rate(r: float) -> str:
@@ -222,16 +221,23 @@ def rate(r: float) -> str:
 
 
 def best_median(stats: dict) -> str:
-    return f"{seconds(stats['min'])} / {seconds(stats['median'])}"
+    """Best / median, both in the unit of the best: 1.51 s / 1.64 s, 58 ms / 104 ms."""
+    unit = "s" if stats["min"] >= 0.1 else "ms"
+    return " / ".join(f"{number(stats[k], unit)} {unit}" for k in ("min", "median"))
 
 
 def machine_block(m: dict) -> str:
     """The machine line: model, CPUs, SIMD, date, commit, load."""
     load = " at the start, ".join(str(x) for x in m["load"])
+    busy = (
+        ": more runnable processes than CPUs, other work ran beside these runs, which are"
+        " slower than on a quiet machine, the ones on both cores the most."
+    )
     return (
         f"Measured by `python scripts/docs/performance.py` on {m['model']} ({m['cpus']} CPUs "
         f"for the process; widest SIMD: {m['simd']}), {m['date']}, package commit "
-        f"`{m['commit']}`; load average {load}{' at the end' if len(m['load']) > 1 else ''}."
+        f"`{m['commit']}`; load average {load}{' at the end' if len(m['load']) > 1 else ''}"
+        + (busy if isinstance(m["cpus"], int) and max(m["load"]) > m["cpus"] else ".")
     )
 
 
@@ -272,12 +278,11 @@ def analyses_block(benchmarks: list[dict]) -> str:
         "| kernel: full partition tables, (guess, candidate) pairs per second, one thread, "
         f"[5,8] | {rate(pairs / stats['min'])} / {rate(pairs / stats['median'])} |"
     )
-    scans = [b["stats"] for b in find(benchmarks, "test_best_guess_scan_5_8")]
-    rows.append(
-        "| kernel: a rule's scan of the 32768 guesses over about 2000 candidates, [5,8], "
-        f"any of the four rules | {span([s['min'] for s in scans])} / "
-        f"{span([s['median'] for s in scans])} |"
-    )
+    for b in find(benchmarks, "test_best_guess_scan_5_8"):
+        rows.append(
+            f"| kernel: the {b['params']['kind']} rule's scan of the 32768 guesses over about 2000 "
+            f"candidates, one thread, [5,8] | {best_median(b['stats'])} |"
+        )
     return "\n".join(rows)
 
 
