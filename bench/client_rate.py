@@ -23,7 +23,8 @@ from typing import Any, Optional
 import numpy as np
 
 from mastermind.engine.checkpoint import open_checkpoint
-from mastermind.engine.units import Unit, execute
+from mastermind.engine.loop import execute
+from mastermind.engine.units import Unit
 from mastermind.stopping import new_flag
 
 GAME = {"type": "game", "n": 5, "k": 8, "variant": "classic"}

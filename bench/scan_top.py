@@ -20,7 +20,7 @@ import numpy as np
 from mastermind import Game
 from mastermind.analysis.strategies import first_guess
 from mastermind.analysis.units import AnalysisPlan, scan_block
-from mastermind.engine.units import run_unit, spec_of
+from mastermind.engine.workers import run_unit, spec_of
 from mastermind.rules import Strategy
 
 

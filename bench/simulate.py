@@ -6,7 +6,7 @@ RUN is a checkpoint (SQLite; every unit's key, parent, seconds and whether it sp
 ``mastermind.engine.checkpoint.read_units`` lists them) or a JSON file of such rows
 (``[[key, parent, seconds, split], ...]``, as ``--save`` writes them).
 
-The model is the engine's own scheduling (mastermind.engine.units.execute), replayed:
+The model is the engine's own scheduling (mastermind.engine.loop.execute), replayed:
 list scheduling on W identical workers; the plan's units are offered in the plan's order
 (``--order plan``: the analysis keys ``walk/I/J`` of a plan made at the start sorted by
 I, then J; any other keys as recorded; ``recorded``: the order they finished in), an analysis's scan units (``scan/PATH:B``) before its walk

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 import mastermind.engine.units as units
+import mastermind.engine.workers as workers
 
 LIES = []  # (key of the unit's digest) the answers altered in this process
 
@@ -40,7 +41,7 @@ def alter(result: dict[str, Any]) -> None:
 
 
 def dask_setup(worker: Any) -> None:
-    honest = units.run_remote
+    honest = workers.run_remote
 
     def lying(spec: Any, kind: str, args: dict[str, Any], stop: Any = None, budget: Any = None):
         result = honest(spec, kind, args, stop, budget)
@@ -49,7 +50,7 @@ def dask_setup(worker: Any) -> None:
             LIES.append(units.digest(kind, args))
         return result
 
-    units.run_remote = lying
+    workers.run_remote = lying
 
 
 # ---------------------------------------------------------------------- toy units

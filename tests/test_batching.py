@@ -12,8 +12,10 @@ from mastermind import Game, solution_exists
 from mastermind.engine.batching import Batching, run_batch
 from mastermind.engine.checkpoint import decode, open_checkpoint
 from mastermind.engine.executors import LocalExecutor
+from mastermind.engine.loop import execute
 from mastermind.engine.run import Run
-from mastermind.engine.units import Unit, execute, spec_of
+from mastermind.engine.units import Unit
+from mastermind.engine.workers import spec_of
 from mastermind.stopping import new_flag
 from mastermind.worstcase.search import Search
 from mastermind.worstcase.units import ExistsPlan, UnitSearch, checkpoint_params

@@ -21,7 +21,7 @@ from mastermind.engine.checkpoint import (
     open_checkpoint,
     read_costs,
 )
-from mastermind.engine.units import CheckpointWarning
+from mastermind.engine.loop import CheckpointWarning
 from mastermind.strategy_tree import replay_records
 from mastermind.worstcase.search import Search
 

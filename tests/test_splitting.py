@@ -16,7 +16,8 @@ import pytest
 from mastermind import Game, analyze, solution_exists, worst_case
 from mastermind.engine.checkpoint import read_units
 from mastermind.engine.executors import LocalExecutor
-from mastermind.engine.units import BudgetError, Unit, execute
+from mastermind.engine.loop import execute
+from mastermind.engine.units import BudgetError, Unit
 from mastermind.worstcase.bounds import check_strategy
 
 ROOT = Path(__file__).resolve().parents[1]

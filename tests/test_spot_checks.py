@@ -25,19 +25,14 @@ import numpy as np
 import pytest
 
 import mastermind
-import mastermind.engine.units as units
+import mastermind.engine.spotcheck as spotcheck
 from mastermind import Game, analyze
 from mastermind.engine.checkpoint import checksum, decode, encode
 from mastermind.engine.executors import DaskExecutor, LocalExecutor
-from mastermind.engine.units import (
-    RECHECK,
-    RecheckError,
-    SpotCheckWarning,
-    Unit,
-    UnitError,
-    execute,
-    spec_of,
-)
+from mastermind.engine.loop import execute
+from mastermind.engine.spotcheck import RECHECK, RecheckError, SpotCheckWarning
+from mastermind.engine.units import Unit, UnitError
+from mastermind.engine.workers import spec_of
 
 distributed = pytest.importorskip("distributed")
 
@@ -70,7 +65,7 @@ def liar():
 
 @pytest.fixture
 def fixed_key(monkeypatch):
-    monkeypatch.setattr(units, "_sample_key", lambda: KEY)
+    monkeypatch.setattr(spotcheck, "_sample_key", lambda: KEY)
 
 
 class Squares:
@@ -112,7 +107,7 @@ def test_a_lying_worker_is_caught_at_the_advised_fraction(liar, fixed_key):
     finally:
         rechecker.close()
     lies = {u.key for u in plan.units if lying_worker.lies_about(u.kind, u.args)}
-    sampled = {u.key for u in plan.units if units._Sampler(RECHECK)(u)}
+    sampled = {u.key for u in plan.units if spotcheck.Sampler(RECHECK)(u)}
     assert 5 <= len(lies) <= 20 and 80 <= len(sampled) <= 120  # 1 in 100; 1 in 10
     caught = {m.key for m in counts.mismatches}
     assert caught == lies & sampled and len(caught) == 3
@@ -173,7 +168,7 @@ def test_every_lie_of_a_real_analysis_is_caught_on_the_command_line(liar):
     assert "Traceback" not in done.stderr and len(lines) == len(warned) + 1
 
 
-@pytest.mark.filterwarnings("default::mastermind.engine.units.SpotCheckWarning")
+@pytest.mark.filterwarnings("default::mastermind.engine.spotcheck.SpotCheckWarning")
 def test_a_checkpoint_row_rewritten_with_its_checksum_is_caught(tmp_path, capfd):
     """One secret moved one guess deeper in a row, its checksum recomputed: the
     checkpoint gives total 5802, and --recheck 1 finds the row and says so."""

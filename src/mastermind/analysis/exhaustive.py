@@ -136,7 +136,7 @@ def analyze(
         never depends on it, nor on the three before.
     recheck : with units, the fraction of them (0 to 1) spot-checked: re-run here and
         compared with the answer of the worker or checkpoint that gave it; a mismatch
-        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is a :class:`~mastermind.engine.spotcheck.SpotCheckWarning` and the re-run's answer
         is used (docs/distributed.md: the trust model).
     """
     strategy = Strategy.parse(strategy)

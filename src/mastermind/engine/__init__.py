@@ -6,9 +6,12 @@ It knows nothing of what a unit computes.  A computation states a *plan*
 when the answer is complete) and hands it to :func:`~mastermind.engine.run.open_run`'s
 :class:`~mastermind.engine.run.Run`:
 
-* :mod:`~mastermind.engine.units`: what a unit is and what a worker rebuilds a game from
-  (:class:`~mastermind.engine.units.GameSpec`), the loop that runs a plan
-  (:func:`~mastermind.engine.units.execute`);
+* :mod:`~mastermind.engine.units`: what a unit, a plan and an executor are;
+  :mod:`~mastermind.engine.workers`: what a worker rebuilds a game from
+  (:class:`~mastermind.engine.workers.GameSpec`);
+* :mod:`~mastermind.engine.loop`: the loop that runs a plan
+  (:func:`~mastermind.engine.loop.execute`), with spot-checks of the answers
+  (:mod:`~mastermind.engine.spotcheck`);
 * :mod:`~mastermind.engine.executors`: where units run (threads here, a Dask client,
   ``local:N``, a scheduler's address); the only module that imports Dask, and only then;
 * :mod:`~mastermind.engine.checkpoint`: the SQLite file of finished units;

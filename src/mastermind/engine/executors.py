@@ -34,7 +34,8 @@ from ..errors import MastermindError, MissingTool
 from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
-from .units import GameSpec, Unit, run_remote, run_unit
+from .units import Unit
+from .workers import GameSpec, run_remote, run_unit
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "open_executor", "parse_scheduler"]
 

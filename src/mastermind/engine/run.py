@@ -14,7 +14,10 @@ from typing import Any, Optional
 
 from .. import checks
 from ..limits import MAX_BATCH
-from .units import Counts, Mismatch, Plan, execute, spec_of
+from .loop import Counts, execute
+from .spotcheck import Mismatch
+from .units import Plan
+from .workers import spec_of
 
 __all__ = ["Run", "open_run", "wants_engine"]
 
@@ -55,7 +58,7 @@ class Run:
         time_limit: Optional[float] = None,
         unit_seconds: Optional[float] = None,
     ) -> Counts:
-        """:func:`~mastermind.engine.units.execute` on this run's executor and checkpoint
+        """:func:`~mastermind.engine.loop.execute` on this run's executor and checkpoint
         (``unit_seconds``: each unit's budget, past which it splits)."""
         counts = execute(
             plan,

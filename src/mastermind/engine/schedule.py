@@ -2,7 +2,7 @@
 workers, from the units it measured (each unit's key, parent, seconds and whether it
 split, as :func:`mastermind.engine.checkpoint.read_units` lists them).
 
-List scheduling on W identical workers, as :func:`mastermind.engine.units.execute`
+List scheduling on W identical workers, as :func:`mastermind.engine.loop.execute`
 offers units: the plan's units in the plan's order, an analysis's scan units
 (``scan/PATH:B``) before its walk units, and a unit the plan makes when a node's guess
 is known (``walk/PATH:I``, or the scans of a node below PATH) only once every scan unit

@@ -170,7 +170,7 @@ def solution_exists(
     recheck : float
         With units, the fraction of them (0 to 1) spot-checked: re-run here and
         compared with the answer of the worker or checkpoint that gave it; a mismatch
-        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is a :class:`~mastermind.engine.spotcheck.SpotCheckWarning` and the re-run's answer
         is used (docs/distributed.md: the trust model).
 
     Returns
@@ -611,7 +611,7 @@ def worst_case(
     recheck : float
         With units, the fraction of them (0 to 1) spot-checked: re-run here and
         compared with the answer of the worker or checkpoint that gave it; a mismatch
-        is a :class:`~mastermind.engine.units.SpotCheckWarning` and the re-run's answer
+        is a :class:`~mastermind.engine.spotcheck.SpotCheckWarning` and the re-run's answer
         is used (docs/distributed.md: the trust model).
 
     >>> from mastermind.game import Game

@@ -19,7 +19,8 @@ import numpy as np
 
 from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
 from ...engine.run import Run
-from ...engine.units import Unit, spec_of
+from ...engine.units import Unit
+from ...engine.workers import spec_of
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
 from .question import Campaign, FocusPlan, checkpoint_params_of, setup
