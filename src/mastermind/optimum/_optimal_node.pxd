@@ -96,6 +96,8 @@ cdef struct OData:
     int64_t floors          # parts bounded by a scan of their own (_scan_floor)
     int64_t floor_cuts      # ... whose floor refuted their guess
     Node* ready             # for the next _solve only: its set's scan, made by its floor
+    int canon               # sets are also remembered by their images (_optimal_canon)
+    int64_t canon_hits      # answers found under a set's image
 
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
