@@ -283,3 +283,51 @@ def test_positions_up_to_symmetry_against_brute_force(n, k):
             moved = index(game, [col[colours(game, g)[p]] for p in pos])
             got = optimal(game, history=[(game.format_code(moved), sc)], jobs=1)
             assert got.total == want
+
+
+def count_floor(rules, secrets, b, candidates_only=False):
+    """Rule 13 of docs/optimal.md in plain Python: min(3p - 2 - qc, 3p - min(b, p)), qc
+    the most non-winning parts a candidate makes on the p ``secrets``."""
+    p = len(secrets)
+    qc = max(
+        len({rules.score(g, s) for s in secrets if not rules.end(rules.score(g, s))})
+        for g in secrets
+    )
+    if candidates_only:
+        return 3 * p - 2 - qc
+    return min(3 * p - 2 - qc, 3 * p - min(b, p))
+
+
+@pytest.mark.parametrize("n,k", [(2, 5), (2, 6), (3, 3), (3, 4)])
+def test_the_count_floor_is_never_above_the_optimum(n, k):
+    """A part of more codes than slots gets at least the bound of its candidates' part
+    counts (rule 13), and that floor is never above the brute force's optimum, with every
+    code allowed and with the candidates alone, the part count bounded by the most any
+    guess makes on the set or by the slots."""
+    game = Game(n, k)
+    rules = ref.game_rules(game)
+    rng = np.random.default_rng(1300 + n * 10 + k)
+    slots = game.kernel.nslots
+    sharper = 0
+    for candidates_only in (False, True):
+        search = _optimal.Optimizer(
+            game.kernel,
+            game.guesses,
+            cands_only=candidates_only,
+            symmetry=False,
+            blanks=True,
+            mem_limit=1 << 26,
+        )
+        guesses = [int(s) for s in game.secrets] if candidates_only else rules.guesses
+        for _ in range(8):
+            p = int(rng.integers(slots + 1, min(game.size - 1, slots + 6) + 1))
+            secrets = sorted(int(c) for c in rng.choice(game.size, p, replace=False))
+            best = ref.optimal_total(
+                guesses, secrets, rules.score, rules.end, candidates_only=candidates_only
+            )
+            cands = np.asarray(secrets, dtype=np.int32)
+            for b in (most_parts(rules, secrets), slots - 1):
+                floor = search.floor(cands, parts=b)
+                assert count_floor(rules, secrets, b, candidates_only) <= floor <= best
+                sharper += count_floor(rules, secrets, b) > _optimal.est_table(p, b, 100)[-1]
+    assert sharper > 0
