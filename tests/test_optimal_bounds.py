@@ -5,6 +5,7 @@ the trees the search finds are, byte for byte, the ones it found before them."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import numpy as np
 import pytest
@@ -172,3 +173,161 @@ def test_a_given_opening_is_the_sum_of_its_positions(n, k, first):
     after = sum(optimal(game, history=[(first, sc)], jobs=1).total for sc in scores)
     result = optimal(game, first=first, jobs=1)
     assert result.exact and result.total == game.size + after
+
+
+def colours(game, code):
+    """The colours (0..k-1) of a code index, the first position first."""
+    return tuple((code // game.k ** (game.n - 1 - p)) % game.k for p in range(game.n))
+
+
+def index(game, cols):
+    """The code index of colours (0..k-1), the first position first."""
+    out = 0
+    for c in cols:
+        out = out * game.k + c
+    return out
+
+
+def images(game, cands):
+    """Every image of a set of code indices under a position and a colour permutation,
+    each as a sorted tuple (the whole group, by brute force)."""
+    found = set()
+    for pos in itertools.permutations(range(game.n)):
+        for col in itertools.permutations(range(game.k)):
+            found.add(
+                tuple(sorted(index(game, [col[colours(game, c)[p]] for p in pos]) for c in cands))
+            )
+    return found
+
+
+@pytest.mark.parametrize(
+    "n,k,variant", [(3, 4, None), (2, 5, None), (3, 4, "black-peg"), (3, 5, "distinct")]
+)
+def test_the_image_is_the_set_under_a_permutation(n, k, variant):
+    """The key the search remembers a set under (rule 12 of docs/optimal.md) is the set's
+    image under some colour and position permutation; sets equal up to a permutation
+    often share it (always when their counts leave no tie)."""
+    game = Game(n, k, variant) if variant else Game(n, k)
+    rng = np.random.default_rng(1200 + n * 10 + k)
+    secrets = np.asarray(game.secrets, dtype=np.int32)
+    shared = 0
+    for _ in range(12):
+        size = int(rng.integers(1, min(12, len(secrets)) + 1))
+        cands = np.sort(rng.choice(secrets, size, replace=False)).astype(np.int32)
+        key = tuple(int(c) for c in _optimal.canon_image(game.kernel, cands))
+        every = images(game, [int(c) for c in cands])
+        assert key in every
+        other = sorted(every)[int(rng.integers(len(every)))]
+        if set(other) <= {int(s) for s in secrets}:
+            again = _optimal.canon_image(game.kernel, np.asarray(other, dtype=np.int32))
+            shared += tuple(int(c) for c in again) == key
+    assert shared > 0
+
+
+def test_the_image_needs_an_encoded_game_and_held_codes():
+    game = Game(4, 6, "bulls-and-cows")
+    with pytest.raises(ValueError):
+        _optimal.canon_image(game.kernel, np.zeros(0, np.int32))
+    with pytest.raises(ValueError):
+        _optimal.canon_image(game.kernel, np.asarray([0], dtype=np.int32))  # 1111: not held
+
+
+@pytest.mark.parametrize(
+    "n,k,variant,max_guesses,candidates_only",
+    [
+        (4, 5, None, 0, False),
+        (3, 6, None, 0, False),
+        (4, 6, None, 5, False),
+        (4, 6, None, 0, True),
+        (4, 6, "bulls-and-cows", 0, False),
+        (4, 3, "black-peg", 0, False),
+        (4, 6, "distinct", 0, False),
+    ],
+)
+def test_the_same_trees_with_and_without_images(n, k, variant, max_guesses, candidates_only):
+    """Remembering sets under their images changes the work only: the same answer and
+    tree, byte for byte, with it and without it (and it is used: answers found there)."""
+    game = Game(n, k, variant) if variant else Game(n, k)
+    cands = np.asarray(game.secrets, dtype=np.int32)
+    runs = []
+    for canon in (True, False):
+        search = new_optimizer(game, candidates_only=candidates_only, memory=1 << 28, threads=1)
+        assert search.canon
+        search.canon = canon
+        status, value, _, recs = search.run(cands, np.zeros(0, np.int32), max_guesses, 0)
+        runs.append((status, value, recs.tobytes(), search.stats["canon_hits"]))
+    assert runs[0][:3] == runs[1][:3] and runs[0][0] == _optimal.RUN_OPTIMUM
+    assert runs[0][3] > 0 and runs[1][3] == 0
+
+
+@pytest.mark.parametrize("n,k", [(3, 4), (4, 3)])
+def test_positions_up_to_symmetry_against_brute_force(n, k):
+    """The optimum of the positions after one guess (the search remembering the sets under
+    their images), against the brute force, and the same from the position a permuted
+    history leaves (an equivalent set)."""
+    game = Game(n, k)
+    rules = ref.game_rules(game)
+    rng = np.random.default_rng(1240 + n * 10 + k)
+    for first in ("12" + "3" * (n - 2),):
+        g = game.guess(first)
+        parts: dict = {}
+        for s in game.secrets:
+            parts.setdefault(game.score_index(g, int(s)), []).append(int(s))
+        for score, part in parts.items():
+            if not 8 <= len(part) <= 20:
+                continue
+            want = ref.optimal_total(rules.guesses, part, rules.score, rules.end)
+            sc = (int(score[0]), int(score[1]))
+            assert optimal(game, history=[(first, sc)], jobs=1).total == want
+            pos, col = rng.permutation(n), rng.permutation(k)
+            moved = index(game, [col[colours(game, g)[p]] for p in pos])
+            got = optimal(game, history=[(game.format_code(moved), sc)], jobs=1)
+            assert got.total == want
+
+
+def count_floor(rules, secrets, b, candidates_only=False):
+    """Rule 13 of docs/optimal.md in plain Python: min(3p - 2 - qc, 3p - min(b, p)), qc
+    the most non-winning parts a candidate makes on the p ``secrets``."""
+    p = len(secrets)
+    qc = max(
+        len({rules.score(g, s) for s in secrets if not rules.end(rules.score(g, s))})
+        for g in secrets
+    )
+    if candidates_only:
+        return 3 * p - 2 - qc
+    return min(3 * p - 2 - qc, 3 * p - min(b, p))
+
+
+@pytest.mark.parametrize("n,k", [(2, 5), (2, 6), (3, 3), (3, 4)])
+def test_the_count_floor_is_never_above_the_optimum(n, k):
+    """A part of more codes than slots gets at least the bound of its candidates' part
+    counts (rule 13), and that floor is never above the brute force's optimum, with every
+    code allowed and with the candidates alone, the part count bounded by the most any
+    guess makes on the set or by the slots."""
+    game = Game(n, k)
+    rules = ref.game_rules(game)
+    rng = np.random.default_rng(1300 + n * 10 + k)
+    slots = game.kernel.nslots
+    sharper = 0
+    for candidates_only in (False, True):
+        search = _optimal.Optimizer(
+            game.kernel,
+            game.guesses,
+            cands_only=candidates_only,
+            symmetry=False,
+            blanks=True,
+            mem_limit=1 << 26,
+        )
+        guesses = [int(s) for s in game.secrets] if candidates_only else rules.guesses
+        for _ in range(8):
+            p = int(rng.integers(slots + 1, min(game.size - 1, slots + 6) + 1))
+            secrets = sorted(int(c) for c in rng.choice(game.size, p, replace=False))
+            best = ref.optimal_total(
+                guesses, secrets, rules.score, rules.end, candidates_only=candidates_only
+            )
+            cands = np.asarray(secrets, dtype=np.int32)
+            for b in (most_parts(rules, secrets), slots - 1):
+                floor = search.floor(cands, parts=b)
+                assert count_floor(rules, secrets, b, candidates_only) <= floor <= best
+                sharper += count_floor(rules, secrets, b) > _optimal.est_table(p, b, 100)[-1]
+    assert sharper > 0

@@ -20,6 +20,7 @@ RUN_ABOVE_LIMIT: int
 RUN_STOPPED: int
 
 def est_table(m: int, b: int, dl: int) -> list[int]: ...
+def canon_image(kernel: Kernel, cands: _I32) -> _I32: ...
 def root_order(
     kernel: Kernel,
     guesses: _I32,
@@ -36,6 +37,7 @@ def root_order(
 @disjoint_base
 class Optimizer:
     last: Any
+    canon: bool
     par_min: int
     rebuild_seconds: float
     def __init__(

@@ -33,7 +33,11 @@ The cuts, each proved in docs/optimal.md:
   to the node that solves the part (_node_adopt).
 * Symmetry: one guess per orbit of the group fixing the history (_symmetry.pyx's Sym),
   colours absent from S merged when every code may be guessed.
-* Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound.
+* Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound;
+  in a symmetric encoded game also each set's image under a colour and position
+  permutation (_optimal_canon.pxd) -> the same total or bound, with no guess (an
+  equivalent set has the same total), looked up before a set of at least CANON_MIN codes
+  is scanned and for a part of at least CANON_FLOOR codes before its guess is explored.
 
 Ties: among the optimal guesses the one played is the first in the order (bound, sum of
 squared part sizes, candidates first, index).  That order depends on the set alone, and
@@ -55,10 +59,13 @@ import numpy as np
 from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
                                       STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
                                       _halted, _masks8, _now, _split_by_slot, _splits_all,
-                                      _stop_reason, _with_stop, popcount)
+                                      _slot, _stop_reason, _with_stop, popcount)
 from mastermind.optimum._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.kernel._symmetry cimport _sym_child, _sym_root
+from mastermind.optimum._optimal_canon cimport (CANON_FLOOR, CANON_MIN, CANON_STACK,
+                                                CANON_TAG, _canon_entry, _canon_game,
+                                                _canon_image)
 from mastermind.optimum._optimal_node cimport (FLOOR_ALWAYS, FLOOR_NODE, FLOOR_PARTS, MASKS_MAX,
                                                NO_LIMIT, PAR_MIN, SCAN_FLOOR, Guesses, Node,
                                                OData,
@@ -308,7 +315,8 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
         o.hits += wk.hits
         o.scanned += wk.scanned
         o.explored += wk.explored
-        wk.nodes = wk.obvious = wk.hits = wk.scanned = wk.explored = 0
+        o.canon_hits += wk.canon_hits
+        wk.nodes = wk.obvious = wk.hits = wk.scanned = wk.explored = wk.canon_hits = 0
         _adopt(&o.memo, &wk.memo)
     return v
 
@@ -458,12 +466,61 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
     return running
 
 
+cdef int64_t _canon_floor(OData* o, const int32_t* c, Py_ssize_t p, int32_t tag,
+                          int64_t v) noexcept nogil:
+    """``v`` raised to what the memo knows of c under its image (its exact total, or a
+    proved lower bound); ``v`` itself when memory runs out (not needed: a floor)."""
+    cdef int32_t few[CANON_STACK]
+    cdef int32_t* key = &few[0]
+    cdef MemoEntry* e
+    if p > CANON_STACK:
+        key = <int32_t*>malloc(p * sizeof(int32_t))
+    if key == NULL:
+        return v
+    _canon_image(o.d, c, p, key)
+    e = _canon_entry(o, key, p, tag, _hash_set(key, p, tag | CANON_TAG), False)
+    if key != &few[0]:
+        free(key)
+    if e != NULL:
+        if e.value >= 0:
+            return e.value
+        if e.lower > v:
+            return e.lower
+    return v
+
+
+cdef int64_t _count_floor(OData* o, const int32_t* c, Py_ssize_t p, int b) noexcept nogil:
+    """A lower bound of the total of c (p codes) when no guess makes more than b
+    non-winning parts on it (rule 13 of docs/optimal.md): a guess making q of them costs
+    at least 3p - 2 - q if it is a candidate, 3p - q if not, so the total is at least
+    min(3p - 2 - qc, 3p - min(b, p)), qc the most any candidate makes (counted here)."""
+    cdef const KData* d = o.d
+    cdef Py_ssize_t i, j
+    cdef uint64_t mask, nowin = ~((<uint64_t>1) << d.win)
+    cdef int q, qc = 0
+    for i in range(p):
+        mask = 0
+        for j in range(p):
+            mask |= (<uint64_t>1) << _slot(d, c[i], c[j])
+        q = popcount(mask & nowin)
+        if q > qc:
+            qc = q
+            if qc >= b:                     # (then the bound is the estimate's)
+                break
+    q = b if b < p else <int>p
+    if o.cands_only or 3 * p - 2 - qc < 3 * p - q:
+        return 3 * p - 2 - qc
+    return 3 * p - q
+
+
 cdef int64_t _part_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
                          int64_t est) noexcept nogil:
     """A lower bound of T_dl(c), at least ``est`` (one of its own): the memo's exact total
-    or bound, and for at most nslots codes the candidate rules (2p - 1 only when a
-    candidate splits c apart, else 2p: rule 5b of docs/optimal.md)."""
-    cdef int64_t v = est
+    or bound (under c's image too, for CANON_FLOOR codes or more: rule 12 of
+    docs/optimal.md), for at most nslots codes the candidate rules (2p - 1 only when a
+    candidate splits c apart, else 2p: rule 5b), and for more, up to MASKS_MAX, the
+    bound of the candidates' part counts (_count_floor, rule 13)."""
+    cdef int64_t v = est, f
     cdef int32_t tag = dl if o.limited else 0, g, pair
     cdef uint64_t h
     cdef MemoEntry* e
@@ -478,6 +535,12 @@ cdef int64_t _part_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b
             return e.value
         if e.lower > v:
             v = e.lower
+    if o.canon and p >= CANON_FLOOR:
+        v = _canon_floor(o, c, p, tag, v)
+    if p > o.d.nslots and p <= MASKS_MAX:   # (rule 13; larger parts gained little:
+        f = _count_floor(o, c, p, b)        # [4,7] 16,322 nodes, 16,117 up to 100 codes)
+        if f > v:
+            v = f
     if p <= o.d.nslots and 2 * p + 1 > v and _cand_rules(o, c, p, &g, &pair) < 0:
         if pair < 0 or dl < 3:              # (the others need no more than a scan)
             if o.cands_only or p > o.d.nslots - 1 or p > b:
@@ -567,8 +630,8 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
         pre[s] = _part_floor(o, nd.parts + off[s], row[s], nd.dl - 1, nd.bnode,
                              nd.estt[row[s]])
         running += pre[s] - nd.estt[row[s]]
-    if running >= nd.best:
-        return running
+        if running >= nd.best:              # refuted: the other floors are not needed
+            return running
     memset(&child, 0, sizeof(child))
     if o.use_sym and _sym_child(d, &gs.sym, nd.info[i].g, &child.sym) != 0:
         o.aborted = STOP_MEMORY
@@ -623,11 +686,24 @@ cdef void _explore(OData* o, Node* nd, Guesses* gs) noexcept nogil:
             o.root_done = i
 
 
-cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
-                          int32_t tag) noexcept nogil:
-    """The node's value for _solve (see there), stored in the memo: the optimum when one
-    was found below the limit, else the proved lower bound."""
-    cdef MemoEntry* e
+cdef void _remember(MemoEntry* e, int64_t value, int32_t guess, int64_t lower) noexcept nogil:
+    """Store in a memo entry (if any) the exact total ``value`` (>= 0) and its guess, or
+    else the proved lower bound ``lower``."""
+    if e == NULL:
+        return
+    if value >= 0:
+        e.value = value
+        e.guess = guess
+    elif lower > e.lower:
+        e.lower = lower
+
+
+cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h, int32_t tag,
+                          const int32_t* key, uint64_t ch) noexcept nogil:
+    """The node's value for _solve (see there), stored in the memo (under the set's image
+    too, ``key``, when not NULL: the total only, no guess): the optimum when one was found
+    below the limit, else the proved lower bound."""
+    cdef int64_t value = -1
     if o.aborted:
         if nd.root:
             o.root_lower = nd.node_lb if nd.node_lb > nd.lb0 else nd.lb0
@@ -635,25 +711,68 @@ cdef int64_t _node_answer(OData* o, Node* nd, int32_t* out, uint64_t h,
         return nd.best if nd.best_g >= 0 else nd.limit
     if nd.best_g >= 0:                      # the optimum (below the limit)
         out[0] = nd.best_g
-        e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
-        if e != NULL:
-            e.value = nd.best
-            e.guess = nd.best_g
-        return nd.best
-    if nd.node_lb < nd.lb0:
+        value = nd.best
+    elif nd.node_lb < nd.lb0:
         nd.node_lb = nd.lb0
-    e = _memo_find(&o.memo, nd.c, nd.m, tag, h, True)
-    if e != NULL and nd.node_lb > e.lower:
-        e.lower = nd.node_lb
-    return nd.node_lb
+    _remember(_memo_find(&o.memo, nd.c, nd.m, tag, h, True), value, nd.best_g, nd.node_lb)
+    if key != NULL:
+        _remember(_canon_entry(o, key, nd.m, tag, ch, True), value, -1, nd.node_lb)
+    return value if value >= 0 else nd.node_lb
+
+
+cdef int64_t _canon_find(OData* o, const int32_t* c, Py_ssize_t m, int32_t tag, int32_t* key,
+                         uint64_t* ch, int64_t limit, int64_t* lb0) noexcept nogil:
+    """Look c up under its image (written to ``key``, its hash to ``ch``): the exact total,
+    or a proved bound >= ``limit``, when the memo knows one (any set with that image has
+    the same total: the search's value for c), else -1, ``lb0`` raised to the bound."""
+    cdef MemoEntry* e
+    _canon_image(o.d, c, m, key)
+    ch[0] = _hash_set(key, m, tag | CANON_TAG)
+    e = _canon_entry(o, key, m, tag, ch[0], False)
+    if e == NULL:
+        return -1
+    if e.value >= 0 or e.lower >= limit:
+        o.canon_hits += 1
+        return e.value if e.value >= 0 else e.lower
+    if e.lower > lb0[0]:
+        lb0[0] = e.lower
+    return -1
 
 
 cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit, int b,
                    Guesses* gs, int32_t* out, bint root, int64_t lb0, uint64_t h,
                    int32_t tag, int32_t pair, Node* ready) noexcept nogil:
-    """_solve's general case: scan the guesses (_scan_few for a node of few codes, which
-    also settles the rules _solve leaves to it, else _scan_general; or take the scan its
-    floor made, ``ready``), then try them by increasing bound (_explore)."""
+    """_solve's general case: looked up under the set's image first (_canon_find; not at
+    the root, nor for the set whose guess the tree wants), then searched (_node_search)
+    and remembered under it too."""
+    cdef int32_t few[CANON_STACK]
+    cdef int32_t* key = NULL
+    cdef uint64_t ch = 0
+    cdef int64_t v
+    if o.canon and not root and out != o.want and m >= CANON_MIN:
+        key = &few[0]
+        if m > CANON_STACK:
+            key = <int32_t*>malloc(m * sizeof(int32_t))
+        if key == NULL:
+            o.aborted = STOP_MEMORY
+            return limit
+        v = _canon_find(o, c, m, tag, key, &ch, limit, &lb0)
+        if v < 0:
+            v = _node_search(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair, ready,
+                             key, ch)
+        if key != &few[0]:
+            free(key)
+        return v
+    return _node_search(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair, ready, NULL, 0)
+
+
+cdef int64_t _node_search(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
+                          int b, Guesses* gs, int32_t* out, bint root, int64_t lb0,
+                          uint64_t h, int32_t tag, int32_t pair, Node* ready,
+                          const int32_t* key, uint64_t ch) noexcept nogil:
+    """Scan the guesses (_scan_few for a node of few codes, which also settles the rules
+    _solve leaves to it, else _scan_general; or take the scan its floor made, ``ready``),
+    then try them by increasing bound (_explore)."""
     cdef Node nd
     o.nodes += 1
     if (ready != NULL and ready.info != NULL and ready.c == c and ready.m == m
@@ -677,7 +796,29 @@ cdef int64_t _node(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t lim
     if root and not o.aborted:
         o.root_done = o.root_total
     _node_close(&nd)
-    return _node_answer(o, &nd, out, h, tag)
+    return _node_answer(o, &nd, out, h, tag, key, ch)
+
+
+def canon_image(Kernel kernel, cands):
+    """The code indices, sorted, of the image of ``cands`` (code indices held by the
+    kernel, at least one) under which the optimal search remembers the set: its image
+    under a colour and position permutation chosen from its own counts.  Raises
+    ValueError for a kernel without the codes' colours (a table of scores) or a game too
+    large for images (more than 8 positions or 16 colours, or codes past an int32)."""
+    codes = np.asarray(cands, dtype=np.int32)
+    if not _canon_game(&kernel.d, kernel.mode != SCORE_TABLE):
+        raise ValueError("canon_image needs an encoded game of at most 8 positions and "
+                         "16 colours")
+    rows = np.ascontiguousarray(kernel.rows(codes), dtype=np.int32)
+    if (codes.ndim != 1 or codes.size < 1 or rows.min() < 0 or rows.max() >= kernel.ncodes
+            or not np.array_equal(kernel.codes(rows), codes)):
+        raise ValueError("canon_image needs one code or more, each held by the kernel")
+    cdef const int32_t[::1] cv = rows
+    cdef Py_ssize_t m = cv.shape[0]
+    key = np.empty(m, dtype=np.int32)
+    cdef int32_t[::1] kv = key
+    _canon_image(&kernel.d, &cv[0], m, &kv[0])
+    return key
 
 
 def root_order(Kernel kernel, guesses, cands, history, *, bint cands_only, bint symmetry,
@@ -837,6 +978,7 @@ cdef class Optimizer:
         self.o.blanks_ok = blanks and kernel.mode != SCORE_TABLE
         self.o.first = -1
         self.o.par_min = PAR_MIN
+        self.o.canon = _canon_game(self.o.d, self.o.use_sym)
         if _memo_init(&self.o.memo, mem_limit) != 0:
             raise MemoryError("out of memory preparing the search")
         cdef int w
@@ -872,6 +1014,19 @@ cdef class Optimizer:
         def __set__(self, Py_ssize_t value):
             self.o.par_min = max(1, value)
 
+    property canon:
+        """Whether the search also remembers sets under their images and looks them up
+        there (True by default on a symmetric encoded game, which alone can: the
+        answers never depend on it, only the work)."""
+        def __get__(self):
+            return bool(self.o.canon)
+
+        def __set__(self, bint value):
+            cdef int w
+            self.o.canon = value and _canon_game(self.o.d, self.o.use_sym)
+            for w in range(self.o.threads if self.o.workers != NULL else 0):
+                self.o.workers[w].canon = self.o.canon
+
     @property
     def progress(self):
         """(the root's guesses done, of how many): read from another thread while
@@ -886,7 +1041,7 @@ cdef class Optimizer:
                 "scanned": self.o.scanned, "memo_entries": self.o.memo.used,
                 "explored": self.o.explored,
                 "memo_bytes": self.o.memo.mem, "floors": self.o.floors,
-                "floor_cuts": self.o.floor_cuts}
+                "floor_cuts": self.o.floor_cuts, "canon_hits": self.o.canon_hits}
 
     def floor(self, cands, *, int max_guesses=0, int parts=-1, bint scan=False):
         """The floor the search gives a part before solving it (_part_floor): a lower

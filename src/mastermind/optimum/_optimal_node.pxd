@@ -96,6 +96,8 @@ cdef struct OData:
     int64_t floors          # parts bounded by a scan of their own (_scan_floor)
     int64_t floor_cuts      # ... whose floor refuted their guess
     Node* ready             # for the next _solve only: its set's scan, made by its floor
+    int canon               # sets are also remembered by their images (_optimal_canon)
+    int64_t canon_hits      # answers found under a set's image
 
 
 cdef inline bint _before(const Info* x, const Info* y) noexcept nogil:
@@ -323,19 +325,29 @@ cdef inline void _bring_next(const OData* o, Node* nd, Py_ssize_t i) noexcept no
     """Move the next guess in the order (_before) to info[i]: the first of info[i..],
     whose bound, when only estimated from its part count and still below the best, is
     first made exact from its part sizes, with every other estimate equal to it (then
-    the order is looked at again)."""
+    the order is looked at again).  The guesses after i whose bound reaches the best are
+    dropped from the list (nd.ninfo shrinks; their least bound goes to nd.node_lb)."""
     cdef uint32_t row[MAX_SLOTS]
-    cdef Py_ssize_t t, j, n = nd.ninfo
+    cdef Py_ssize_t t, j, w, n
     cdef Info* info = nd.info
     cdef Info first
     cdef int64_t lb
     while True:
         t = i                               # the smallest key, an unrefined bound first
         first = info[i]                     # at a tie (the first so far held by value:
-        for j in range(i + 1, n):           # compared in registers)
-            if _before(&info[j], &first):
-                t = j
-                first = info[j]
+        w = i + 1                           # compared in registers); the guesses whose
+        for j in range(i + 1, nd.ninfo):    # bound reached the best are dropped (none
+            if info[j].lb >= nd.best:       # would be tried), their least bound kept
+                if info[j].lb < nd.node_lb:
+                    nd.node_lb = info[j].lb
+                continue
+            if j != w:
+                info[w] = info[j]
+            if _before(&info[w], &first):
+                t = w
+                first = info[w]
+            w += 1
+        nd.ninfo = n = w
         if first.exact or first.lb >= nd.best:
             break
         # Every unrefined guess of this least bound L comes before every exact one of
