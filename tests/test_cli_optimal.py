@@ -45,11 +45,14 @@ def test_tree_file_replays(tmp_path):
 
 
 def test_time_limit_exit_status():
-    """[4,8] (optimum 20,471, several seconds of search) stopped at half a second."""
+    """[4,8] (optimum 20,471, several seconds of search) stopped at half a second: the
+    proved bound, and the best strategy found if one was (on a loaded machine, none may
+    have been: no total then)."""
     status, text = run(["optimal", "-n", "4", "-k", "8", "--time-limit", "0.5", "--json"])
     doc = json.loads(text)
     assert status == 1 and not doc["exact"] and doc["status"] == "time-limit"
-    assert doc["lower"] <= 20471 <= doc["total"]
+    assert 2 * 4096 - 1 <= doc["lower"] <= 20471
+    assert doc["total"] is None or doc["total"] >= 20471
 
 
 @pytest.mark.parametrize(
