@@ -58,22 +58,20 @@ import numpy as np
 
 from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
                                       STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
-                                      _halted, _masks8, _now, _split_by_slot, _splits_all,
-                                      _slot, _stop_reason, _with_stop, popcount)
-from mastermind.optimum._optimal_bounds cimport INF, _bound, _est, _est_table, _pairs, _row
+                                      _halted, _now, _split_by_slot, _stop_reason, _with_stop)
+from mastermind.optimum._optimal_bounds cimport INF, _est, _est_table
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.kernel._symmetry cimport _sym_child, _sym_root
-from mastermind.optimum._optimal_canon cimport (CANON_FLOOR, CANON_MIN, CANON_STACK,
-                                                CANON_TAG, _canon_entry, _canon_game,
-                                                _canon_image)
+from mastermind.optimum._optimal_canon cimport (CANON_MIN, CANON_STACK, CANON_TAG, _canon_entry,
+                                                _canon_game, _canon_image)
 from mastermind.optimum._optimal_node cimport (FLOOR_ALWAYS, FLOOR_NODE, FLOOR_PARTS, MASKS_MAX,
                                                NO_LIMIT, PAR_MIN, SCAN_FLOOR, Guesses, Node,
-                                               OData,
-                                               _adopt, _blank_skip, _bring_next, _ensure, _few,
-                                               _node_adopt,
-                                               _fold_blacks, _scored_by_blacks, _node_close,
-                                               _node_open, _parts_by_slot, _killed, _record,
-                                               _remember_split, _skipped)
+                                               OData, _adopt, _bring_next, _ensure, _few,
+                                               _node_adopt, _node_close, _node_open,
+                                               _parts_by_slot, _record, _scored_by_blacks)
+from mastermind.optimum._optimal_scan cimport (_cand_rules, _noncand_rule, _pair_rules,
+                                               _scan_few, _scan_general)
+from mastermind.optimum._optimal_floors cimport _part_floor, _scan_floor, _scan_floors
 
 
 # How Optimizer.run ended (its ``status``; exported to Python).
@@ -92,66 +90,6 @@ GUESSES_UNLIMITED = NO_LIMIT
 cdef extern from *:
     int64_t __atomic_add_fetch(int64_t* p, int64_t x, int order) noexcept nogil
     int __ATOMIC_RELAXED
-
-
-cdef int64_t _cand_rules(OData* o, const int32_t* c, Py_ssize_t m, int32_t* out,
-                         int32_t* pair) noexcept nogil:
-    """2m - 1, the least total any m codes can have, when a candidate puts every code of c
-    in a part of its own (the first such in ``out``), else -1; ``pair`` receives the first
-    candidate leaving exactly one pair and singletons (-1: none).  See docs/optimal.md."""
-    cdef const KData* d = o.d
-    cdef Py_ssize_t i
-    cdef int r
-    pair[0] = -1
-    if m > d.nslots:
-        return -1
-    for i in range(m):
-        r = _pairs(d, c[i], c, m)
-        if r == 0:
-            out[0] = c[i]
-            return 2 * m - 1
-        if r == 1 and pair[0] < 0:
-            pair[0] = c[i]
-    return -1
-
-
-cdef int64_t _noncand_rule(OData* o, const int32_t* c, Py_ssize_t m, Guesses* gs,
-                           int32_t* out) noexcept nogil:
-    """2m when some guess puts every code of c in a part of its own (the first such in
-    ``out``), else -1.  (The nodes of few codes of the encoded games find it in their own
-    scan, _node; this is the rule for the others.)"""
-    cdef const KData* d = o.d
-    cdef Py_ssize_t i
-    cdef uint32_t skip
-    if o.cands_only or m > d.nslots - 1:
-        return -1
-    if _ensure(o, gs) != 0:
-        return -1
-    skip = _blank_skip(o, c, m)
-    for i in range(gs.ngl):
-        if skip and d.colmask[gs.gl[i]] & skip:
-            continue
-        if _splits_all(d, gs.gl[i], c, m):
-            out[0] = gs.gl[i]
-            _remember_split(o, gs.gl[i])
-            return 2 * m
-    return -1
-
-
-cdef int64_t _pair_rules(OData* o, const int32_t* c, Py_ssize_t m, int dl, int b,
-                         int32_t pair) noexcept nogil:
-    """For a set of m codes (at most nslots) no candidate splits apart: 2m, its total, when
-    a candidate leaves one pair (``pair``, dl >= 3) or a remembered guess splits it into
-    singletons (_killed); 2m + 1, a lower bound, when no guess can split it (candidates
-    only, m above nslots - 1, or above ``b``, the most non-winning parts any guess makes
-    on a superset); else -1.  See rules 5 and 8 of docs/optimal.md."""
-    if pair >= 0 and dl >= 3:
-        return 2 * m
-    if o.cands_only or m > o.d.nslots - 1 or m > b:
-        return 2 * m + 1
-    if _killed(o, c, m):
-        return 2 * m
-    return -1
 
 
 cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
@@ -321,124 +259,6 @@ cdef int64_t _parts_side_by_side(OData* o, const int32_t* parts, const Py_ssize_
     return v
 
 
-cdef void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexcept nogil:
-    """The scan of a node of few codes (_few): a bound from the number of parts alone (a
-    part of p codes costs at least 2p - 1), eight guesses at a time; a guess's full part
-    sizes (and exact bound) are counted only when it comes to the front of the order
-    (_bring_next).  The scan also settles the rules _solve leaves to it (nd.settled): a
-    guess splitting c into singletons (2m), else the candidate ``pair`` leaving one pair
-    (2m), else the floor 2m + 1.  One function: the batch loop feeds _masks8 and reads
-    its eight answers in place."""
-    cdef const KData* d = o.d
-    cdef Py_ssize_t m = nd.m, t = 0
-    cdef int32_t batch[8]
-    cdef uint64_t masks[8]
-    cdef bint fold = o.by_blacks
-    cdef uint64_t winbit = (<uint64_t>1) << ((d.n << 3) + (0 if fold else d.n))
-    cdef int nb, a, nparts, cand, ns = d.nslots
-    cdef int64_t lbg
-    cdef int32_t split = -1
-    while t < nd.npool:
-        nb = 0
-        while t < nd.npool and nb < 8:
-            if not _skipped(o, nd, gs, nd.pool[t]):
-                batch[nb] = nd.pool[t]
-                nb += 1
-            t += 1
-        _masks8(d.enc, batch, nb, nd.pk, m, masks)
-        if fold:                            # cells to slots (black-peg)
-            for a in range(nb):
-                masks[a] = _fold_blacks(masks[a])
-        for a in range(nb):
-            nparts = popcount(masks[a] & ~winbit)
-            cand = (masks[a] & winbit) != 0
-            if not cand and nparts == m and not o.cands_only and m <= ns - 1:
-                split = batch[a]            # the first guess splitting c into singletons
-                _remember_split(o, split)
-                break
-            if nparts <= 1 and not cand:
-                continue                    # one part, not a candidate: no information
-            if nparts > nd.bnode:
-                nd.bnode = nparts
-            lbg = 3 * m - 2 * cand - nparts
-            if lbg >= nd.limit:
-                if lbg < nd.node_lb:
-                    nd.node_lb = lbg
-                continue
-            nd.info[nd.ninfo].g = batch[a]
-            nd.info[nd.ninfo].notcand = not cand
-            nd.info[nd.ninfo].lb = lbg
-            nd.info[nd.ninfo].key2 = 0
-            nd.info[nd.ninfo].exact = 0
-            nd.ninfo += 1
-        if split >= 0:                      # settles the node (see below)
-            break
-    o.scanned += t
-    if split >= 0:
-        nd.settled = 2 * m                  # a guess splitting c apart
-        nd.best_g = split
-    elif pair >= 0 and nd.dl >= 3:
-        nd.settled = 2 * m                  # else a candidate leaving one pair
-        nd.best_g = pair
-    elif m <= ns and (o.cands_only or m <= ns - 1):
-        if 2 * m + 1 > nd.lb0:              # every better guess was tried
-            nd.lb0 = 2 * m + 1
-    if nd.settled < 0 and nd.dl == 2:       # only a guess splitting c apart works
-        nd.settled = INF
-    if nd.settled < 0 and nd.lb0 >= nd.limit and not nd.root:
-        nd.settled = nd.lb0
-    _est_table(nd.estt, m, nd.bnode, nd.dl - 1)
-
-
-cdef void _scan_general(OData* o, Node* nd, Guesses* gs) noexcept nogil:
-    """The scan of a general node: every guess's part sizes and its bound with the
-    parent's part bound b (kept when below the limit), and the node's own best part count
-    bnode, which then sharpens the bounds of the guesses kept."""
-    cdef const KData* d = o.d
-    cdef uint32_t row[MAX_SLOTS]
-    cdef Py_ssize_t i
-    cdef int j, nparts, nc = nd.nc, win_j = nd.win_j
-    cdef int64_t lbg, key2
-    cdef int32_t g
-    _est_table(nd.estt, nd.m, nd.b, nd.dl - 1)
-    for i in range(nd.npool):
-        g = nd.pool[i]
-        if _skipped(o, nd, gs, g):
-            continue
-        _row(d, g, nd.pk, nd.c, nd.m, nd.cells, nd.hc.c, row)
-        nparts = 0
-        for j in range(nc):
-            if j != win_j and row[j]:
-                nparts += 1
-        if nparts <= 1 and row[win_j] == 0:
-            continue                        # one part, not a candidate: no information
-        if nparts > nd.bnode:
-            nd.bnode = nparts
-        lbg = _bound(row, nc, win_j, nd.m, nd.estt, &key2)
-        if lbg >= nd.limit:
-            if lbg < nd.node_lb:
-                nd.node_lb = lbg
-            continue
-        memcpy(&nd.hist[nd.ninfo * nc], row, nc * sizeof(uint32_t))
-        nd.info[nd.ninfo].g = g
-        nd.info[nd.ninfo].notcand = row[win_j] == 0
-        nd.info[nd.ninfo].lb = lbg
-        nd.info[nd.ninfo].key2 = key2
-        nd.info[nd.ninfo].exact = 1
-        nd.info[nd.ninfo].row = <int32_t>nd.ninfo
-        nd.ninfo += 1
-    o.scanned += nd.npool
-    if nd.fixed:                            # the given opening's part count bounds no
-        nd.bnode = nd.b                     # other guess's: the children keep b
-    elif nd.bnode < nd.b:                   # sharper bounds for the guesses kept
-        _est_table(nd.estt, nd.m, nd.bnode, nd.dl - 1)
-        for i in range(nd.ninfo):
-            nd.info[i].lb = _bound(nd.hist + nd.info[i].row * nc, nc, win_j, nd.m, nd.estt,
-                                   &key2)
-    else:
-        nd.bnode = nd.b
-
-
 cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
                           const int* order, int nparts, int64_t running, const int64_t* pre,
                           Guesses* child, Node* kept) noexcept nogil:
@@ -464,151 +284,6 @@ cdef int64_t _solve_parts(OData* o, Node* nd, const uint32_t* row, const Py_ssiz
         if running >= nd.best:
             break
     return running
-
-
-cdef int64_t _canon_floor(OData* o, const int32_t* c, Py_ssize_t p, int32_t tag,
-                          int64_t v) noexcept nogil:
-    """``v`` raised to what the memo knows of c under its image (its exact total, or a
-    proved lower bound); ``v`` itself when memory runs out (not needed: a floor)."""
-    cdef int32_t few[CANON_STACK]
-    cdef int32_t* key = &few[0]
-    cdef MemoEntry* e
-    if p > CANON_STACK:
-        key = <int32_t*>malloc(p * sizeof(int32_t))
-    if key == NULL:
-        return v
-    _canon_image(o.d, c, p, key)
-    e = _canon_entry(o, key, p, tag, _hash_set(key, p, tag | CANON_TAG), False)
-    if key != &few[0]:
-        free(key)
-    if e != NULL:
-        if e.value >= 0:
-            return e.value
-        if e.lower > v:
-            return e.lower
-    return v
-
-
-cdef int64_t _count_floor(OData* o, const int32_t* c, Py_ssize_t p, int b) noexcept nogil:
-    """A lower bound of the total of c (p codes) when no guess makes more than b
-    non-winning parts on it (rule 13 of docs/optimal.md): a guess making q of them costs
-    at least 3p - 2 - q if it is a candidate, 3p - q if not, so the total is at least
-    min(3p - 2 - qc, 3p - min(b, p)), qc the most any candidate makes (counted here)."""
-    cdef const KData* d = o.d
-    cdef Py_ssize_t i, j
-    cdef uint64_t mask, nowin = ~((<uint64_t>1) << d.win)
-    cdef int q, qc = 0
-    for i in range(p):
-        mask = 0
-        for j in range(p):
-            mask |= (<uint64_t>1) << _slot(d, c[i], c[j])
-        q = popcount(mask & nowin)
-        if q > qc:
-            qc = q
-            if qc >= b:                     # (then the bound is the estimate's)
-                break
-    q = b if b < p else <int>p
-    if o.cands_only or 3 * p - 2 - qc < 3 * p - q:
-        return 3 * p - 2 - qc
-    return 3 * p - q
-
-
-cdef int64_t _part_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
-                         int64_t est) noexcept nogil:
-    """A lower bound of T_dl(c), at least ``est`` (one of its own): the memo's exact total
-    or bound (under c's image too, for CANON_FLOOR codes or more: rule 12 of
-    docs/optimal.md), for at most nslots codes the candidate rules (2p - 1 only when a
-    candidate splits c apart, else 2p: rule 5b), and for more, up to MASKS_MAX, the
-    bound of the candidates' part counts (_count_floor, rule 13)."""
-    cdef int64_t v = est, f
-    cdef int32_t tag = dl if o.limited else 0, g, pair
-    cdef uint64_t h
-    cdef MemoEntry* e
-    if p <= 2 or est >= INF:
-        return est
-    h = _hash_set(c, p, tag)
-    e = _memo_find(&o.memo, c, p, tag, h, False)
-    if e == NULL and o.shared != NULL:
-        e = _memo_find(<Memo*>o.shared, c, p, tag, h, False)
-    if e != NULL:
-        if e.value >= 0:
-            return e.value
-        if e.lower > v:
-            v = e.lower
-    if o.canon and p >= CANON_FLOOR:
-        v = _canon_floor(o, c, p, tag, v)
-    if p > o.d.nslots and p <= MASKS_MAX:   # (rule 13; larger parts gained little:
-        f = _count_floor(o, c, p, b)        # [4,7] 16,322 nodes, 16,117 up to 100 codes)
-        if f > v:
-            v = f
-    if p <= o.d.nslots and 2 * p + 1 > v and _cand_rules(o, c, p, &g, &pair) < 0:
-        if pair < 0 or dl < 3:              # (the others need no more than a scan)
-            if o.cands_only or p > o.d.nslots - 1 or p > b:
-                v = 2 * p + 1
-        if 2 * p > v:
-            v = 2 * p
-    return v
-
-
-cdef int64_t _scan_floors(OData* o, Node* nd, const uint32_t* row, const Py_ssize_t* off,
-                          const int* order, int nparts, int64_t running, int64_t* pre,
-                          Guesses* child, Node* kept) noexcept nogil:
-    """Each part of at least SCAN_FLOOR codes, the largest first, its floor raised to its
-    depth-1 bound (_scan_floor, remembered in the memo; its scan kept in kept[a], a its
-    place in ``order``, for the node solving it), until the guess's bound ``running``
-    reaches the best; returns it."""
-    cdef int a, s
-    cdef int64_t f
-    for a in range(nparts - 1, -1, -1):
-        s = order[a]
-        if row[s] < SCAN_FLOOR or running >= nd.best:
-            continue
-        f = _scan_floor(o, nd.parts + off[s], row[s], nd.dl - 1, nd.bnode, child, &kept[a])
-        if o.aborted:
-            break
-        if f > pre[s]:
-            running += f - pre[s]
-            pre[s] = f
-            if running >= nd.best:
-                o.floor_cuts += 1
-    return running
-
-
-cdef int64_t _scan_floor(OData* o, const int32_t* c, Py_ssize_t p, int dl, int b,
-                         Guesses* gs, Node* keep) noexcept nogil:
-    """The depth-1 bound of c: |c| plus, for the best guess, the estimates of its parts
-    with the most parts any guess makes on c (its node's scan, _scan_general, without
-    exploring), stored in the memo as a proved lower bound; 0 on a stop.  The scan is
-    handed to ``keep`` (when not NULL) for the node that solves c (_node_adopt)."""
-    cdef Node nd
-    cdef Py_ssize_t i
-    cdef int64_t f = INF
-    cdef int32_t tag = dl if o.limited else 0
-    cdef MemoEntry* e
-    if _ensure(o, gs) != 0:
-        return 0
-    if _node_open(o, &nd, c, p, dl, INF, b, gs, False, 0):
-        if _few(o, p):                      # (its rows were not made for a full scan)
-            free(nd.hist)
-            nd.hist = <uint32_t*>malloc((nd.npool + 1) * nd.nc * sizeof(uint32_t))
-        if nd.hist == NULL:
-            o.aborted = STOP_MEMORY
-        else:
-            _scan_general(o, &nd, gs)
-        for i in range(nd.ninfo):
-            if nd.info[i].lb < f:
-                f = nd.info[i].lb
-    if keep != NULL and not o.aborted:
-        keep[0] = nd
-    else:
-        _node_close(&nd)
-    if o.aborted:
-        return 0
-    o.floors += 1
-    e = _memo_find(&o.memo, c, p, tag, _hash_set(c, p, tag), True)
-    if e != NULL and f > e.lower:
-        e.lower = f
-    return f
 
 
 cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexcept nogil:
