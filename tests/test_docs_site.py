@@ -55,7 +55,7 @@ def named_files(text: str) -> list[str]:
         span = span.rstrip(".,;:")
         if "<" in span or "(" in span or span.startswith(("mastermind.", "-", ".")):
             continue
-        if "/" in span or re.search(r"\.(py|pyx|pxd|pyi|h|md|yml|toml)$", span):
+        if "/" in span or re.search(r"\.(py|pyx|pxd|pxi|pyi|h|md|yml|toml)$", span):
             names.append(span)
     return names
 
