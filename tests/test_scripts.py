@@ -81,3 +81,30 @@ def test_the_shipped_5_8_record_replays_to_its_total():
     total = sum(d * c for d, c in dist.items())
     assert total == doc["total"] == 178698 < 179274
     assert {int(k): v for k, v in doc["distribution"].items()} == dist
+
+
+def table(tmp_path: Path, budget: str) -> dict:
+    """scripts/optimum/optimal_table.py on [4,6] alone, its search checkpointed."""
+    env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
+    argv = ["--only", "4x6", "--budget", budget, "--p-budget", "5", "--jobs", "1"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "optimum" / "optimal_table.py"), *argv]
+        + ["--out", str(tmp_path / "out"), "--checkpoints", str(tmp_path / "ckpt")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads((tmp_path / "out" / "table.json").read_text())["4x6"]
+
+
+def test_table_script_resumes_an_unfinished_game_from_its_checkpoint(tmp_path):
+    """A millisecond's budget leaves [4,6] unfinished with a proved bracket; the next run,
+    whatever its budget, goes on from the game's checkpoint to the optimum, 5625."""
+    first = table(tmp_path, "0.001")
+    assert not first["exact"] and first["lower"] <= 5625
+    assert first["best_found"] is None or first["best_found"] >= 5625
+    assert (tmp_path / "ckpt" / "4x6.sqlite").exists()
+    second = table(tmp_path, "120")
+    assert second["exact"] and second["total"] == 5625 and second["distribution"]

@@ -11,12 +11,18 @@ optimum needs more than p guesses, the optimum among the strategies that never n
 than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  Every
 finished game is recorded in ``<out>/table.json`` at once; a game already there is
 skipped (a game that did not finish is tried again only with a larger budget), so a
-rerun resumes.  ``--markdown`` prints the table from ``table.json``.
+rerun resumes.  With ``--checkpoints DIR`` each game's search records its finished units
+in ``DIR/<game>.sqlite`` (:mod:`mastermind.engine`): a game that did not finish goes on
+from there on the next run, whatever its budget, and its row adds up the seconds of
+its runs (the proved bracket so far).  ``--markdown`` prints the table from
+``table.json``.
 
 Usage:
     PYTHONPATH=src nice -n 15 python scripts/optimum/optimal_table.py --budget 600 --jobs 1 \\
         --out results/optimal --log results/optimal/table.log
     PYTHONPATH=src python scripts/optimum/optimal_table.py --out results/optimal --markdown
+    PYTHONPATH=src nice -n 19 python scripts/optimum/optimal_table.py --budget 3600 \\
+        --only 5x7 --checkpoints ../optimal-checkpoints    # resumed run after run
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ GAMES: list[tuple[int, int, str]] = (
         (5, 6, "classic"),
         (4, 10, "classic"),
         (6, 5, "classic"),
+        (5, 7, "classic"),
     ]
 )
 
@@ -99,6 +106,7 @@ def solve(
     out: Path,
     log: Any,
     record: Any,
+    checkpoint: Optional[Path] = None,
 ) -> dict[str, Any]:
     """One game's entry (written tree included); ``exact`` False when out of budget.
     ``record(row)`` saves the row as soon as the optimum is known (before p and the
@@ -115,7 +123,8 @@ def solve(
         "jobs": jobs,
         "commit": commit(),
     }
-    best = optimal(game, time_limit=budget, jobs=jobs)
+    resumed = {} if checkpoint is None else {"checkpoint": str(checkpoint)}
+    best = optimal(game, time_limit=budget, jobs=jobs, **resumed)
     if not best.exact:
         row.update(
             exact=False,
@@ -230,6 +239,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--only", nargs="*", help="game names (as in table.json) to run")
     ap.add_argument("--log", type=Path)
     ap.add_argument("--markdown", action="store_true", help="print the table and stop")
+    ap.add_argument(
+        "--checkpoints", type=Path, help="a folder of the searches' checkpoints: resume there"
+    )
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "table.json"
@@ -250,7 +262,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.only and name not in args.only:
             continue
         old = table.get(name)
-        if old is not None and (old["exact"] or old["budget"] >= args.budget):
+        resumes = args.checkpoints is not None
+        if old is not None and (old["exact"] or (old["budget"] >= args.budget and not resumes)):
             continue
         size = Game(n, k, variant).secrets.size
         jobs = args.big_jobs if size >= 2000 else args.jobs
@@ -261,7 +274,14 @@ def main(argv: Optional[list[str]] = None) -> int:
             table[name] = row
             save(path, table)
 
-        row = solve(n, k, variant, args.budget, args.p_budget, jobs, args.out, log, record)
+        ckpt = None
+        if resumes:
+            args.checkpoints.mkdir(parents=True, exist_ok=True)
+            ckpt = args.checkpoints / f"{name}.sqlite"
+        row = solve(n, k, variant, args.budget, args.p_budget, jobs, args.out, log, record, ckpt)
+        if resumes and old is not None and not row["exact"]:  # the runs' seconds add up
+            row["seconds"] = round(row["seconds"] + old.get("seconds", 0.0), 2)
+            row["runs"] = old.get("runs", 1) + 1
         record(row)
         log(
             f"{name}: "
