@@ -188,6 +188,30 @@ def test_a_damaged_or_missing_shard_is_named_and_its_units_run_again(tmp_path):
     assert json.loads((c / "state.json").read_text())["summary"]["value"] == final["value"]
 
 
+def test_a_checkpoint_behind_a_newer_shard_is_made_again_from_the_shards(tmp_path):
+    """A second machine's copy (its checkpoint and the first shard) gets the shard the
+    first machine exported later, as a pull brings it: its checkpoint is behind, kept
+    aside, and made again from the shards; it then reads as the first machine's."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    campaign("run", str(a), *Q46, "--stop-after-units", "4")
+    shutil.copytree(a, b)
+    campaign("run", str(a), "--stop-after-units", "4")
+    newest = sorted((a / "shards").glob("*.jsonl.gz"))[-1]
+    assert not (b / "shards" / newest.name).exists()
+    shutil.copy(newest, b / "shards" / newest.name)
+    done = campaign("status", str(b), "--replay", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "the checkpoint is behind the shards" in done.stderr
+    assert (b / "checkpoint.sqlite.behind").exists()
+    here = json.loads((a / "state.json").read_text())["summary"]
+    assert json.loads(done.stdout)["summary"]["units"] == here["units"]
+    again = campaign("status", str(b), "--replay", "--json")  # (now up to date)
+    assert (
+        "behind" not in again.stderr
+        and json.loads(again.stdout)["summary"] == json.loads(done.stdout)["summary"]
+    )
+
+
 def test_a_campaigns_question_is_its_own(tmp_path):
     c = tmp_path / "c"
     campaign("run", str(c), *Q46, "--stop-after-units", "1")

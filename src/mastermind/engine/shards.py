@@ -47,6 +47,7 @@ __all__ = [
     "ShardError",
     "answer_from_json",
     "answer_to_json",
+    "behind",
     "export_shards",
     "import_shards",
     "read_header",
@@ -146,6 +147,26 @@ def _last(folder: Path) -> tuple[int, float]:
         except _BAD:
             continue
     return 0, 0.0
+
+
+def behind(checkpoint: str, folder: str | os.PathLike) -> bool:
+    """Whether ``checkpoint`` lacks the rows of the last shard of ``folder`` (a shard that
+    came with the files after the checkpoint was made, from another machine): the last
+    row it finished or dropped is older than the shard's ``through``.  (A checkpoint that
+    also holds rows of its own past that shard is not told apart: it goes on as it is.)"""
+    _, through = _last(Path(folder))
+    if through <= 0:
+        return False
+    conn = connect_read_only(checkpoint)
+    try:
+        latest = conn.execute("SELECT MAX(finished) FROM units").fetchone()[0] or 0.0
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        if "dropped" in tables:
+            dropped = conn.execute("SELECT MAX(at) FROM dropped").fetchone()[0] or 0.0
+            latest = max(latest, dropped)
+    finally:
+        conn.close()
+    return float(latest) < through
 
 
 def export_shards(checkpoint: str, folder: str | os.PathLike) -> list[Path]:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
 from ...engine.run import open_run
-from ...engine.shards import Imported, export_shards, import_shards, shard_paths
+from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
 from ..bounds import check_strategy, solution_exists
@@ -41,10 +41,17 @@ class Outcome(NamedTuple):
 
 
 def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
-    """The checkpoint made again from the shards, when there is none (a fresh clone);
-    each shard left out is said (its units run again)."""
-    if os.path.exists(campaign.checkpoint) or not shard_paths(campaign.shards):
+    """The checkpoint made again from the shards, when there is none (a fresh clone) or
+    when it is behind them (a newer shard came with the files: it is kept aside as
+    ``checkpoint.sqlite.behind``); each shard left out is said (its units run again)."""
+    if not shard_paths(campaign.shards):
         return None
+    if os.path.exists(campaign.checkpoint):
+        if not behind(campaign.checkpoint, campaign.shards):
+            return None
+        aside = campaign.checkpoint + ".behind"
+        os.replace(campaign.checkpoint, aside)
+        log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
     expected = _stated(campaign).get("shards", {}).get("count", 0)
     got = import_shards(campaign.shards, campaign.checkpoint, expected)
     for line in got.problems:
