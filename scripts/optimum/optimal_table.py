@@ -204,10 +204,11 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
         if row is None:
             continue
         if not row["exact"]:
+            work = f"{row['units']:,} units" if row.get("units") else f"{row['nodes']:,}"
+            spent = "so far, resumable" if row.get("runs") else "budget"
             yield (
                 f"| {row['game']} | {row['secrets']:,} | {row['lower']}..{row['best_found']} "
-                f"| | | not finished | | {row['nodes']:,} | {row['seconds']:.0f} "
-                f"(budget) | |"
+                f"| | | not finished | | {work} | {row['seconds']:.0f} ({spent}) | |"
             )
             continue
         lim = row.get("within_p")
