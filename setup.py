@@ -132,7 +132,8 @@ probe = cythonize(
 def _including(c_file: str, target: str, name: str) -> str:
     """A file of build/ that includes ``c_file``: the target's own source (and object)."""
     path = Path("build", "targets", target, *name.split(".")).with_suffix(".c")
-    text = f'#include "{Path(c_file).resolve()}"\n'
+    # (relative to the including file: a copy of the tree with its build/ keeps it)
+    text = f'#include "{os.path.relpath(c_file, path.parent)}"\n'
     if not path.is_file() or path.read_text() != text:  # unchanged: no rebuild
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)

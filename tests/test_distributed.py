@@ -29,24 +29,48 @@ from mastermind.worstcase.bounds import check_strategy  # noqa: E402
 SRC = str(Path(mastermind.__file__).resolve().parents[1])  # the package under test
 
 
+class TwoWorkers:
+    """A LocalCluster of two worker processes, started again whole when a worker that a
+    test killed is not back within a minute (its nanny restarts it; under load a restart
+    has been seen to fail, and every test after it would then wait on it)."""
+
+    def __init__(self):
+        self.start()
+
+    def start(self):
+        self.cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+            silence_logs=50,
+        )  # fmt: skip
+        self.client = distributed.Client(self.cluster)
+
+    def close(self):
+        self.client.close()
+        self.cluster.close()
+
+    def ready(self):
+        try:
+            self.client.wait_for_workers(2, timeout=60)
+        except TimeoutError:
+            self.close()
+            self.start()
+            self.client.wait_for_workers(2, timeout=300)  # (a guard only)
+        return self.client
+
+
 @pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
-    )
-    c = distributed.Client(cluster)
+def cluster():
+    two = TwoWorkers()
     try:
-        yield c
+        yield two
     finally:
-        c.close()
-        cluster.close()
+        two.close()
 
 
 @pytest.fixture
-def workers(client):
+def workers(cluster):
     """The client, with both workers up (a test before may have killed one)."""
-    client.wait_for_workers(2, timeout=300)  # (a guard: a restart is slow under load)
-    return client
+    return cluster.ready()
 
 
 def same_analysis(a, b):
