@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Optional
 
+from mastermind.engine.checkpoint import read_costs
 from mastermind.game import Game
 from mastermind.optimum.solver import optimal
 from mastermind.views.tree import to_json
@@ -133,6 +134,8 @@ def solve(
             seconds=round(best.seconds, 2),
             nodes=best.nodes,
         )
+        if checkpoint is not None:  # the units finished so far, this run's and before
+            row["units"] = len(read_costs(str(checkpoint)))
         return row
     row.update(exact=True, **checked(best))
     with gzip.open(out / f"{name}.json.gz", "wt", encoding="utf-8") as f:
