@@ -459,7 +459,7 @@ def test_the_readme_sets_up_what_its_examples_need():
     assert setup is not None and "graphviz" in setup.group(1).split()
     names = re.findall(r"^mastermind .*?(?:-o|--plot) (\S+)", text, re.MULTILINE)
     assert names and len(names) == len(set(names)), names  # no example overwrites another
-    assert "a minute or two" in text and "about 4 minutes" in text  # what the set-up costs
+    assert "a minute or two" in text and "about 12 minutes" in text  # what the set-up costs
 
 
 def test_what_an_interrupted_run_says_its_checkpoint_keeps(tmp_path):
