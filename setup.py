@@ -95,9 +95,10 @@ directives = {
 
 # The kernel's modules, listed once (the loader and the stub tests read the same list):
 # dotted names under mastermind, "kernel._core", "analysis._scan", ...  They share
-# declarations through .pxd files and the C of kernel/_kernel.h.
+# declarations through .pxd files and the C of kernel/_kernel.h (and _labels.h).
 MODULES = runpy.run_path("src/mastermind/kernel/modules.py")["MODULES"]
 KERNEL_H = "src/mastermind/kernel/_kernel.h"
+LABELS_H = "src/mastermind/kernel/_labels.h"  # (included by _kernel.h)
 COMMON = dict(
     include_dirs=[np.get_include(), "src/mastermind/kernel"],
     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
@@ -110,7 +111,7 @@ kernel = cythonize(
             f"mastermind.{name}",
             [f"src/mastermind/{name.replace('.', '/')}.pyx"],
             extra_compile_args=compile_args,
-            depends=[KERNEL_H],
+            depends=[KERNEL_H, LABELS_H],
             **COMMON,
         )
         for name in MODULES
@@ -150,7 +151,7 @@ def per_target(ext: Extension, targets: dict[str, list[str]]) -> list[Extension]
             f"mastermind._targets.{target}.{name}",
             [_including(c_file, target, name)],
             extra_compile_args=compile_args + flags,
-            depends=[c_file, KERNEL_H],
+            depends=[c_file, KERNEL_H, LABELS_H],
             **COMMON,
         )
         for target, flags in targets.items()

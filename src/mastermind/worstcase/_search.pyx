@@ -28,14 +28,14 @@ on, and equal to every code when absent colours may be merged.
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, KData, Kernel,
-                                      MAX_SLOTS, STOP_MEMORY, STOP_NONE, StopFlag,
+from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, TWO_WORDS, KData,
+                                      Kernel, MAX_SLOTS, STOP_MEMORY, STOP_NONE, StopFlag,
                                       __builtin_ctzll, _at_least64, _bytes_of, _hist, _hist_packed,
-                                      _label_parts, _label_scan, _new_pack, _separates64,
+                                      _label_parts, _label_scan, _new_pack, _separates64, popcount,
                                       _slot, _split_by_slot, _splits_all, _value, _with_stop)
 from mastermind.kernel._memo cimport MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
 from mastermind.worstcase._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped,
@@ -47,9 +47,10 @@ from mastermind.worstcase._search_state cimport (B_MAXD, RANK_REFUTED, RANK_STOP
                                                  _memo_store, _poll)
 
 # The search's rooms (each a file of this module, its routines out of line): the label
-# rows and matrices of d = 3 nodes and the separation checks at d = 2, then the ranking
-# of a node's guesses (phases 1 and 2).
+# rows and matrices of d = 3 nodes and the separation checks at d = 2, the colour-multiset
+# counts of d = 3 nodes, then the ranking of a node's guesses (phases 1 and 2).
 include "_search_labels.pxi"
+include "_search_multisets.pxi"
 include "_search_rank.pxi"
 
 
@@ -366,6 +367,7 @@ cdef class Searcher:
         self.s.nonwin = kernel.nslots - 1
         self.s.rows_are_guesses = (gv.shape[0] == digits.shape[0]
                                    and bool(np.array_equal(guesses, np.arange(gv.shape[0]))))
+        columns = self._columns(kernel, gv.shape[0])
         self._mark = <uint8_t*>calloc(self.s.ncodes, 1)
         self.s.nrows = digits.shape[0]
         self.s.lrow = <uint8_t**>calloc(self.s.nrows, sizeof(uint8_t*))
@@ -381,7 +383,45 @@ cdef class Searcher:
                 or _memo_init(&self.s.memo, mem_limit) != 0):
             raise MemoryError("out of memory preparing the search")
         self._kernel = kernel
-        self._refs = (kernel, digits, guesses)
+        self._refs = (kernel, digits, guesses, columns)
+
+    def _columns(self, Kernel kernel, Py_ssize_t ng):
+        """The label columns' order (colg, colof, and the multiset scratch): the guesses
+        grouped by colour multiset where the label counts can rule multisets out (every
+        code a guess, the standard score), so that a multiset ruled out spares whole
+        groups of 32 columns; else the guesses' own order."""
+        cdef const int32_t[::1] cg
+        cdef const int32_t[::1] co
+        cdef const int32_t[::1] cm
+        cdef const int32_t[::1] ms
+        cdef int32_t[::1] mc
+        cdef int nms = kernel.d.nms
+        self.s.ms_cols = (self.s.rows_are_guesses and ng > 0 and kernel.d.msid != NULL
+                          and kernel.d.injective and kernel.d.mode == TWO_WORDS)
+        if self.s.ms_cols:
+            msid = np.asarray(<const int32_t[:ng]>kernel.d.msid)
+            colg = np.argsort(msid, kind="stable").astype(np.int32)
+            colms = np.ascontiguousarray(msid[colg], dtype=np.int32)
+            mstart = np.searchsorted(colms, np.arange(nms + 1)).astype(np.int32)
+        else:
+            colg = np.arange(ng, dtype=np.int32)
+            colms = mstart = np.zeros(1, dtype=np.int32)
+        colof = np.empty(ng, dtype=np.int32)
+        colof[colg] = np.arange(ng, dtype=np.int32)
+        scratch = np.zeros(2 * nms + 1, dtype=np.int32)
+        cg, co, cm, ms, mc = colg, colof, colms, mstart, scratch
+        if ng > 0:
+            self.s.colg = &cg[0]
+            self.s.colof = &co[0]
+        self.s.colms = &cm[0]
+        self.s.mstart = &ms[0]
+        self.s.mcount = &mc[0]
+        self.s.mseen = &mc[nms]
+        self.s.mkill = <uint8_t*>calloc(2 * nms + 2, 1)
+        if self.s.mkill == NULL:
+            raise MemoryError("out of memory preparing the search")
+        self.s.mub = self.s.mkill + nms + 1
+        return colg, colof, colms, mstart, scratch
 
     def __dealloc__(self):
         cdef Py_ssize_t v
@@ -392,7 +432,9 @@ cdef class Searcher:
         free(self.s.ncls)
         free(self.s.gstats)
         free(self.s.gwant)
+        free(self.s.gscan)
         free(self.s.gfull)
+        free(self.s.mkill)
         if self.s.lrow != NULL:
             for v in range(self.s.nrows):
                 free(self.s.lrow[v])
@@ -450,6 +492,34 @@ cdef class Searcher:
 
         def __set__(self, bint value):
             self.s.counts_off = not value
+
+    property multiset_counts:
+        """Whether a d = 3 node rules out the guesses whose colour multiset alone proves a
+        part past the cap, and bounds the parts of the others, before it reads its label
+        matrix (True by default, when every guess is a label column and the score is
+        blacks and whites); the answers, nodes, leaves and guesses scanned never depend
+        on it, only the time."""
+        def __get__(self):
+            return not self.s.ms_off
+
+        def __set__(self, bint value):
+            self.s.ms_off = not value
+
+    def multiset_bounds(self, cands, int cap):
+        """(ruled_out, parts_bound): per guess, as a d = 3 node's count of its colour
+        multisets makes them for the set ``cands`` (the very routine the search runs):
+        whether the guess's multiset proves a non-winning part of more than ``cap``
+        codes, and a bound on its non-winning parts; None when the rule does not apply
+        to this search.  For tests."""
+        cdef const int32_t[::1] cv = self._kernel.rows(cands)
+        cdef Py_ssize_t m = cv.shape[0]
+        if m == 0 or not self.s.ms_cols:
+            return None
+        _kill_multisets(&self.s, &cv[0], m, cap)
+        msid = np.asarray(<const int32_t[:self.s.ng]>self.s.d.msid)
+        kill = np.asarray(<const uint8_t[:self.s.d.nms]>self.s.mkill).astype(bool)
+        bound = np.asarray(<const uint8_t[:self.s.d.nms]>self.s.mub).astype(np.int64)
+        return kill[msid], bound[msid]
 
     property row_cap:
         """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
@@ -602,6 +672,7 @@ def label_counts(Kernel kernel, cands, int cap, want=None):
     memset(&s, 0, sizeof(SData))
     s.d = &kernel.d
     s.guesses = &gv[0]
+    s.colg = &gv[0]                         # the columns in the guesses' own order
     s.ng = ng
     rows = <uint8_t**>malloc(m * sizeof(uint8_t*))
     if rows == NULL:

@@ -52,7 +52,7 @@ cdef int32_t _sep_matrix(const SData* s, uint8_t* const* lptr, const int32_t* id
     matrix: a guess separates them iff its b labels differ pairwise.  Blocks of 64
     guesses (``mm_separates64``: a vector compare per pair of codes, the block given up
     as soon as no guess of it is left), then the last ones one by one: the first
-    separating guess, as one by one.  With the node's classes (``s.ncls_ok``) only the
+    separating guess in the matrix's column order (s.colg).  With the node's classes (``s.ncls_ok``) only the
     guesses giving its codes b labels or more are looked at: the others cannot separate
     b of them (a block with none of them is skipped)."""
     cdef Py_ssize_t g0 = 0, t, j, ng = s.ng
@@ -65,7 +65,7 @@ cdef int32_t _sep_matrix(const SData* s, uint8_t* const* lptr, const int32_t* id
         if alive:
             alive = _separates64(lptr, idx, b, g0, alive)
             if alive:
-                return s.guesses[g0 + __builtin_ctzll(alive)]
+                return s.guesses[s.colg[g0 + __builtin_ctzll(alive)]]
         g0 += 64
     for t in range(g0, ng):
         if ncls != NULL and ncls[t] < b:
@@ -77,15 +77,15 @@ cdef int32_t _sep_matrix(const SData* s, uint8_t* const* lptr, const int32_t* id
                 break
             seen |= bit
         else:
-            return s.guesses[t]
+            return s.guesses[s.colg[t]]
     return -1
 
 
 cdef inline void _label_row(const SData* s, int32_t v, uint8_t* row) noexcept nogil:
-    """row[i] = slot(guesses[i], v) for every guess."""
+    """row[i] = slot(guesses[colg[i]], v) for every column."""
     cdef Py_ssize_t i
     for i in range(s.ng):
-        row[i] = <uint8_t>_slot(s.d, s.guesses[i], v)
+        row[i] = <uint8_t>_slot(s.d, s.guesses[s.colg[i]], v)
 
 
 cdef bint _build_lmat(SData* s, const int32_t* c, Py_ssize_t m) noexcept nogil:

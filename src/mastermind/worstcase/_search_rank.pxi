@@ -76,40 +76,75 @@ cdef inline Py_ssize_t _phase1(SData* s, const int32_t* c, Py_ssize_t m,
 
 cdef void _canonical_groups(SData* s, const SetSym* y, const int32_t* pool,
                             Py_ssize_t npool, bint check) noexcept nogil:
-    """s.gwant: a bit per canonical guess of the pool (every guess when each is still to
-    be tested), by group of 32."""
-    cdef Py_ssize_t i, ngrp = s.ng >> 5
-    cdef int32_t g
+    """s.gwant: a bit per column (of a whole group of 32) whose guess is canonical in the
+    pool (every guess when each is still to be tested)."""
+    cdef Py_ssize_t i, col, ngrp = s.ng >> 5
     if check or y.trivial:
         memset(s.gwant, 0xFF, ngrp * sizeof(uint32_t))
         return
     memset(s.gwant, 0, ngrp * sizeof(uint32_t))
     for i in range(npool):
-        g = pool[i]
-        if g < (ngrp << 5):
-            s.gwant[g >> 5] |= (<uint32_t>1) << (g & 31)
+        col = s.colof[pool[i]]
+        if col < (ngrp << 5):
+            s.gwant[col >> 5] |= (<uint32_t>1) << (col & 31)
 
 
 cdef int _groups_pmax(SData* s, Py_ssize_t m, const SetSym* y, bint check,
-                      int pmax) noexcept nogil:
+                      int pmax, bint bounded) noexcept nogil:
     """The groups the scan gave up, made whole (their parts and wins, _label_parts); the
-    best part count of their canonical guesses and ``pmax``."""
-    cdef Py_ssize_t j, ng = s.ng
+    best part count of their canonical guesses (those ruled out by their multiset too)
+    and ``pmax``.  With ``bounded`` (s.mub made), a group whose canonical guesses'
+    multisets all bound their parts by pmax is not read: each column's parts and win
+    are set to their bounds (the classes only need bounds from above)."""
+    cdef Py_ssize_t j, col, ng = s.ng
     cdef uint32_t bits
-    cdef int32_t g
     cdef uint8_t* nps = s.gstats + ng
     for j in range(ng >> 5):
         if s.gfull[j]:
+            continue
+        if bounded and _group_bounded(s, j, pmax):
             continue
         _label_parts(s.lptr, m, j << 5, 32, s.d.nslots, s.d.win, nps + (j << 5),
                      s.gstats + 2 * ng + (j << 5))
         bits = s.gwant[j]
         while bits:
-            g = <int32_t>((j << 5) + __builtin_ctzll(bits))
+            col = (j << 5) + __builtin_ctzll(bits)
             bits &= bits - 1
-            if nps[g] > pmax and (not check or _set_canonical(&s.sym, y, g)):
-                pmax = nps[g]
+            if nps[col] > pmax and (not check or _set_canonical(&s.sym, y,
+                                                                s.guesses[s.colg[col]])):
+                pmax = nps[col]
     return pmax
+
+
+cdef inline Py_ssize_t _keep(SData* s, const int32_t* c, Py_ssize_t m, int32_t g,
+                             Py_ssize_t col, int64_t cap, const uint64_t* pk,
+                             GuessInfo* info, Py_ssize_t ninfo, int* pmax) noexcept nogil:
+    """What _phase1 makes of the guess g (label column col) of a d = 3 node whose scan
+    counted it in full (its group not given up): its parts raise ``pmax``; it is given
+    up when a non-winning part exceeds ``cap``, else kept in info[ninfo] (key, largest
+    part, candidacy) unless it has no information and no chance to win.  Returns how
+    many are kept now."""
+    cdef uint32_t h[MAX_SLOTS]
+    cdef uint8_t most, nparts, won
+    cdef Py_ssize_t ng = s.ng
+    if col < ((ng >> 5) << 5) and not s.gfull[col >> 5]:
+        return ninfo                        # given up: a part past cap
+    most = s.gstats[col]
+    nparts = s.gstats[ng + col]
+    won = s.gstats[2 * ng + col]
+    if nparts > pmax[0]:
+        pmax[0] = nparts
+    if most > cap or (won == 0 and nparts == 1):
+        return ninfo                        # given up, or no information and no win
+    if pk != NULL:
+        _hist_packed(s.d, g, pk, m, h)
+    else:
+        _hist(s.d, g, c, m, h)
+    info[ninfo].guess = g
+    info[ninfo].key = _value(s.d, h, s.order)
+    info[ninfo].maxpart = most
+    info[ninfo].notcand = won == 0
+    return ninfo + 1
 
 
 cdef Py_ssize_t _phase1_rows(SData* s, const int32_t* c, Py_ssize_t m, const SetSym* y,
@@ -117,57 +152,57 @@ cdef Py_ssize_t _phase1_rows(SData* s, const int32_t* c, Py_ssize_t m, const Set
                              int* pmax_out, Py_ssize_t* nviable_out) noexcept nogil:
     """Phases 1 and 2 at once for a d = 3 node, through its label matrix (s.lptr, made):
     the guesses' parts counted from the rows (_label_scan: no scoring; a group of 32
-    given up once each of its canonical guesses has a part past ``cap``), then for each
-    canonical guess what _phase1 would make of it: given up when a non-winning part
-    exceeds ``cap``, else kept (key, largest part, candidacy) unless it has no
-    information and no chance to win.  When some are kept, the groups given up are
+    columns given up once each of its canonical guesses has a part past ``cap``, and not
+    read at all when the multisets of all of them are ruled out, _kill_multisets), then
+    for each canonical guess counted in full what _phase1 would make of it (_keep;
+    column by column: the ranking sorts them by a total order, so the order they are
+    kept in does not matter).  When some are kept, the groups given up are
     made whole and ``pmax`` is the best part count of all canonical guesses, as _phase2
     makes it.  Returns how many were kept (n = nviable), -1 when stopped."""
     cdef const KData* kd = s.d
-    cdef uint32_t h[MAX_SLOTS]
-    cdef Py_ssize_t i, npool, ninfo = 0, g0, n, ng = s.ng, whole = (s.ng >> 5) << 5
+    cdef Py_ssize_t i, j, npool, ninfo = 0, g0, n, col, ng = s.ng, whole = (s.ng >> 5) << 5
     cdef const int32_t* pool
-    cdef bint check
+    cdef bint check, killed
     cdef int32_t g
-    cdef int nparts, pmax = 0, order = s.order
-    cdef uint8_t* most = s.gstats
-    cdef uint8_t* nps = s.gstats + ng
-    cdef uint8_t* won = s.gstats + 2 * ng
+    cdef uint32_t bits
+    cdef int pmax = 0
     cdef int64_t scanned = 0
     pool = _guesses_of(s, y, &npool, &check)
     _canonical_groups(s, y, pool, npool, check)
+    killed = _kill_multisets(s, c, m, cap)
+    _scan_wants(s, killed)
     g0 = 0
     while g0 < ng:
         if _poll(s):
             return -1
         n = 4096 if ng - g0 > 4096 else ng - g0
-        _label_scan(s.lptr, m, g0, n, kd.nslots, kd.win, <int>cap, s.gwant + (g0 >> 5),
-                    most + g0, nps + g0, won + g0, s.gfull + (g0 >> 5))
+        _label_scan(s.lptr, m, g0, n, kd.nslots, kd.win, <int>cap, s.gscan + (g0 >> 5),
+                    s.gstats + g0, s.gstats + ng + g0, s.gstats + 2 * ng + g0,
+                    s.gfull + (g0 >> 5))
         g0 += n
-    for i in range(npool):
-        g = pool[i]
-        if check and not _set_canonical(&s.sym, y, g):
-            continue
-        scanned += 1
-        if g < whole and not s.gfull[g >> 5]:
-            continue                        # given up: a part past cap
-        nparts = nps[g]
-        if nparts > pmax:
-            pmax = nparts
-        if most[g] > cap or (won[g] == 0 and nparts == 1):
-            continue                        # given up, or no information and no win
-        if pk != NULL:
-            _hist_packed(kd, g, pk, m, h)
-        else:
-            _hist(kd, g, c, m, h)
-        info[ninfo].guess = g
-        info[ninfo].key = _value(kd, h, order)
-        info[ninfo].maxpart = most[g]
-        info[ninfo].notcand = won[g] == 0
-        ninfo += 1
+    if check:
+        for i in range(npool):
+            g = pool[i]
+            if _set_canonical(&s.sym, y, g):
+                scanned += 1
+                ninfo = _keep(s, c, m, g, s.colof[g], cap, pk, info, ninfo, &pmax)
+    else:
+        scanned = npool
+        for j in range(ng >> 5):            # the groups counted in full, column order
+            if s.gfull[j]:
+                bits = s.gwant[j]
+                while bits:
+                    col = (j << 5) + __builtin_ctzll(bits)
+                    bits &= bits - 1
+                    ninfo = _keep(s, c, m, s.guesses[s.colg[col]], col, cap, pk, info,
+                                  ninfo, &pmax)
+        for i in range(npool if whole < ng else 0):     # the columns past the groups
+            if s.colof[pool[i]] >= whole:
+                ninfo = _keep(s, c, m, pool[i], s.colof[pool[i]], cap, pk, info, ninfo,
+                              &pmax)
     s.scanned += scanned
     if ninfo > 0:
-        pmax = _groups_pmax(s, m, y, check, pmax)
+        pmax = _groups_pmax(s, m, y, check, pmax, killed)
         s.gstats_ok = True
     pmax_out[0] = pmax
     nviable_out[0] = ninfo
@@ -184,12 +219,15 @@ cdef inline bint _rows_scan(SData* s, const int32_t* c, Py_ssize_t m, int d) noe
     if s.gstats == NULL:
         grown = <uint8_t*>malloc(3 * s.ng + 1)
         s.gwant = <uint32_t*>malloc(((s.ng >> 5) + 1) * sizeof(uint32_t))
+        s.gscan = <uint32_t*>malloc(((s.ng >> 5) + 1) * sizeof(uint32_t))
         s.gfull = <uint8_t*>malloc((s.ng >> 5) + 1)
-        if grown == NULL or s.gwant == NULL or s.gfull == NULL:
+        if grown == NULL or s.gwant == NULL or s.gscan == NULL or s.gfull == NULL:
             free(grown)
             free(s.gwant)
+            free(s.gscan)
             free(s.gfull)
             s.gwant = NULL
+            s.gscan = NULL
             s.gfull = NULL
             return False
         s.gstats = grown

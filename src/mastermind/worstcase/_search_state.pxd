@@ -38,8 +38,18 @@ cdef struct SData:
     int cands_only
     int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots
-    uint8_t** lptr          # d = 3 nodes: lptr[t][i] = slot(guesses[i], c[t]), a row per
-    Py_ssize_t lptr_cap     # code of the node (its label matrix), from the rows below
+    uint8_t** lptr          # d = 3 nodes: lptr[t][i] = slot(guesses[colg[i]], c[t]), a
+    Py_ssize_t lptr_cap     # row per code of the node (its label matrix), from the rows below
+    const int32_t* colg     # the guess (an index into guesses) of each label column, and
+    const int32_t* colof    # the column of each guess: grouped by colour multiset when
+    bint ms_cols            # ms_cols (_kill_multisets then rules out whole column groups)
+    int ms_off              # no multiset counts (the answers never depend on it)
+    const int32_t* colms    # the multiset of each column's guess (ms_cols)
+    const int32_t* mstart   # multiset ms's columns: mstart[ms]..mstart[ms + 1] (ms_cols)
+    uint8_t* mkill          # per colour multiset: a part past the cap, proved by counting
+    uint8_t* mub            # ... and a bound on its guesses' non-winning parts
+    int32_t* mcount         # per colour multiset: the node's codes of it (zero between uses)
+    int32_t* mseen          # the multisets a node's codes have (scratch, nms entries)
     uint8_t** lrow          # lrow[v]: code v's labels against every guess, made the first
     Py_ssize_t nrows        # time a matrix needs them and kept (nrows: the kernel's rows)
     size_t lrow_bytes       # ... while they take no more than lrow_cap bytes; the rows
@@ -57,7 +67,8 @@ cdef struct SData:
     uint8_t* gstats         # the d = 3 node being ranked, per guess (3 x ng bytes): its
     bint gstats_ok          # largest part, its parts, whether it wins (made from the
                             # node's matrix; gstats_ok: made, the matrix still the node's)
-    uint32_t* gwant         # per group of 32 guesses: the canonical ones (a bit each)
+    uint32_t* gwant         # per group of 32 columns: the canonical guesses (a bit each)
+    uint32_t* gscan         # ... those the scan counts (not ruled out by their multiset)
     uint8_t* gfull          # ... and whether the group's scan went to the end
     Memo memo               # exact sets: lo = largest d proved false, hi = smallest true
     int64_t nodes
