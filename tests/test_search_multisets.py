@@ -84,3 +84,4 @@ def test_multiset_counts_change_nothing_but_time(n, k, largest):
     for name in ("nodes", "leaves", "hits", "scanned", "false_cheap", "at_depth"):
         assert one[name] == two[name], name
     assert one["at_depth"].get(3, 0) > 0
+    assert one["ms_groups"] > 0 and two["ms_groups"] == 0

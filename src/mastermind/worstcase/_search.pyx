@@ -534,13 +534,14 @@ cdef class Searcher:
     @property
     def stats(self):
         """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes,
-        the canonical guess lists read from the cache and made (canon_hits, canon_misses)."""
+        the canonical guess lists read from the cache and made (canon_hits, canon_misses),
+        the groups of 32 label columns that colour multisets spared (ms_groups)."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
                 "memo_entries": self.s.memo.used, "memo_bytes": self.s.memo.mem,
                 "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
                 "scores": self.s.scores, "sizes": self.s.sizes,
                 "canon_hits": self.s.canon.hits, "canon_misses": self.s.canon.misses,
-                "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
+                "ms_groups": self.s.ms_groups, "at_depth": {d: self.s.at_depth[d] for d in range(B_MAXD)
                              if self.s.at_depth[d]}}
 
     @property

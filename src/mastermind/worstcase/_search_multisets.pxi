@@ -92,6 +92,8 @@ cdef void _scan_wants(SData* s, bint killed) noexcept nogil:
             while col < end:
                 s.gscan[col >> 5] &= ~((<uint32_t>1) << (col & 31))
                 col += 1
+    for col in range(ngrp):
+        s.ms_groups += s.gwant[col] != 0 and s.gscan[col] == 0
 
 
 cdef bint _group_bounded(SData* s, Py_ssize_t j, int pmax) noexcept nogil:

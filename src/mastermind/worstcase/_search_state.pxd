@@ -76,6 +76,7 @@ cdef struct SData:
     int64_t hits
     int64_t at_depth[B_MAXD]    # nodes expanded with d guesses left
     int64_t false_cheap         # expanded nodes refuted in phase 1 (no guess survives)
+    int64_t ms_groups           # groups of 32 label columns ruled out by their multisets
     int64_t scanned             # guesses scanned in phase 1
     int64_t scores              # scores computed in phase 1
     int64_t sizes               # sum of m over expanded nodes
