@@ -54,8 +54,9 @@ def main() -> int:
 
     game = Game(5, 8)
     part = np.asarray(game.filter(game.secrets, args.opening, args.score), dtype=np.int32)
-    print(f"{args.opening} = ({args.score}): {part.size:,} codes, within {args.guesses}?",
-          flush=True)
+    print(
+        f"{args.opening} = ({args.score}): {part.size:,} codes, within {args.guesses}?", flush=True
+    )
     stats = SearchStats()
     cpu, wall = time.process_time(), time.monotonic()
     ok = solution_exists(game, args.guesses, part, stats=stats, memory=args.memory << 20)
@@ -66,7 +67,9 @@ def main() -> int:
     if state not in ("solvable", "refuted"):
         print(f"results/p58/state.json records the part as {state!r}")
         return 2
-    print(f"results/p58/state.json records it {state}: {'agrees' if state == answer else 'DIFFERS'}")
+    print(
+        f"results/p58/state.json records it {state}: {'agrees' if state == answer else 'DIFFERS'}"
+    )
     return 0 if state == answer else 1
 
 

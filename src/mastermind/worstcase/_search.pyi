@@ -26,6 +26,7 @@ class Searcher:
     canonical_lists: bool
     label_classes: bool
     label_counts: bool
+    multiset_counts: bool
     def __init__(
         self,
         kernel: Kernel,
@@ -45,6 +46,9 @@ class Searcher:
     def run(
         self, cands: _I32, d: int, node_limit: int = 0, stop: Optional[StopFlag] = None
     ) -> tuple[int, int]: ...
+    def multiset_bounds(
+        self, cands: _I32, cap: int
+    ) -> Optional[tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]: ...
 
 def label_counts(
     kernel: Kernel, cands: _I32, cap: int, want: Optional[npt.NDArray[np.uint32]] = None
