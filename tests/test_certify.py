@@ -10,14 +10,19 @@ import subprocess
 import sys
 
 import pytest
+import reference
 from conftest import RUN_THE_PROGRAM
 
 import mastermind
 from mastermind import cli
 from mastermind.game import Game
-from mastermind.verify import verify_file
+from mastermind.verify import MalformedFile, VerifyError, verify_file
 from mastermind.worstcase.bounds import worst_case
-from mastermind.worstcase.certify import CertificateError, write_certificate
+from mastermind.worstcase.certify import (
+    CertificateError,
+    write_certificate,
+    write_part_certificate,
+)
 from mastermind.worstcase.search import SearchUnfinished
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -202,3 +207,82 @@ def test_small_shipped_certificates_verify():
     for name, entry in small:
         verdict = verify_file(os.path.join(CERTIFICATES, name))
         assert verdict.summary == entry["verdict"]
+
+
+# ---------------------------------------------------------------- part certificates
+def _brute_solvable(game, d):
+    """Whether a set can be solved within d guesses, by the plain exhaustive search."""
+    wc = reference.WorstCase(
+        game.guesses.tolist(),
+        game.secrets.tolist(),
+        lambda g, v: tuple(game.score_index(g, v)),
+        lambda s: s == (game.n, 0),
+    )
+    return lambda cands: wc.solvable(frozenset(int(c) for c in cands), d)
+
+
+@pytest.mark.parametrize("n,k,d", [(3, 4, 2), (4, 3, 2), (3, 5, 3)])
+def test_part_certificates_hold_every_refuted_part(n, k, d, tmp_path):
+    """After each of a few openings, every part the plain exhaustive search finds
+    unsolvable within d gets a part certificate the checker accepts, naming its set and
+    d; every part it finds solvable is refused."""
+    game = Game(n, k)
+    solvable = _brute_solvable(game, d)
+    refuted = kept = 0
+    for opening in ("1" * n, "1" * (n - 1) + "2", "123"[:n] + "1" * max(0, n - 3)):
+        g = game.code(opening)
+        for score in sorted({tuple(game.score_index(g, int(v))) for v in game.secrets}):
+            if tuple(score) == (n, 0):
+                continue
+            part = game.filter(game.secrets, opening, score)
+            path = tmp_path / f"{opening}-{score[0]}{score[1]}.gz"
+            history = [(opening, f"{score[0]} {score[1]}")]
+            if solvable(part):
+                with pytest.raises(CertificateError, match="can be found within"):
+                    write_part_certificate(str(path), game, history, d)
+                assert not path.exists()
+                kept += 1
+                continue
+            stats = write_part_certificate(str(path), game, history, d)
+            verdict = verify_file(str(path))
+            assert verdict.claims == stats.claims >= 1
+            assert verdict.summary.startswith(f"the {len(part):,} secrets of [{n},{k}] after")
+            assert f"within {d} more guesses: proved" in verdict.summary
+            refuted += 1
+    assert refuted > 0 and kept > 0
+
+
+def _records(path):
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def _rewrite(path, records):
+    with gzip.open(path, "wt") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_a_part_certificate_proves_its_own_claim_only(tmp_path):
+    """The header's claim must be one the file's claims prove: a guess more, another
+    score, a history no secret fits, bounds beside the part: each is rejected; the
+    command line says what is proved."""
+    game, path = Game(4, 6), tmp_path / "part.gz"
+    write_part_certificate(str(path), game, [("1122", "0 0")], 3)
+    code, text = _run(["verify", str(path)])
+    assert code == 0 and "the 256 secrets of [4,6] after 1122 = (0 0)" in text
+    good = _records(path)
+    for change, error, words in [
+        (lambda h: h["part"].update(guesses=4), VerifyError, "no claim that"),
+        (lambda h: h["part"]["history"][0].__setitem__(1, [0, 1]), VerifyError, "no claim"),
+        (lambda h: h["part"]["history"][0].__setitem__(1, [3, 1]), VerifyError, "no secret"),
+        (lambda h: h["part"]["history"][0].__setitem__(1, [5, 0]), MalformedFile, "score"),
+        (lambda h: h.update(lower=5), MalformedFile, "no bounds"),
+        (lambda h: h["part"].update(guesses=0), MalformedFile, "guesses"),
+    ]:
+        records = json.loads(json.dumps(good))
+        change(records[0])
+        _rewrite(path, records)
+        with pytest.raises(error, match=words):
+            verify_file(str(path))
+    _rewrite(path, good)
+    assert verify_file(str(path)).claims == len(good) - 2

@@ -595,8 +595,10 @@ def _claims(count: int) -> str:
     return f"{count:,} claim" + ("" if count == 1 else "s")
 
 
-def _header(head: Any) -> tuple[Rules, int, int]:
-    """The rules and bounds a certificate's first record states, checked."""
+def _header(head: Any) -> tuple[Rules, int, int, dict[str, Any] | None]:
+    """The rules and what a certificate's first record says it proves, checked: the
+    bounds (lower, upper), or for a part certificate the claim it proves ("part": a
+    history and a number of guesses; lower = upper = 0 then)."""
     if type(head) is not dict or head.get("format") != FORMAT:
         raise MalformedFile(f"not a certificate (the first record must have format {FORMAT!r})")
     version = head.get("version")
@@ -606,10 +608,41 @@ def _header(head: Any) -> tuple[Rules, int, int]:
         )
     game = _object(head.get("game", {}), "the header's 'game'")
     rules = Rules(game.get("pegs"), game.get("colours"), game.get("variant", "classic"))
+    if "part" in head:
+        if "lower" in head or "upper" in head:
+            raise MalformedFile("a part certificate states no bounds of the whole game")
+        part = _object(head["part"], "the header's 'part'")
+        _whole(part.get("guesses"), "the part's 'guesses'", 1, MAX_GUESSES)
+        if rules.candidates(part.get("history")).size == 0:
+            raise VerifyError("no secret fits the part's history (an empty set is solved)")
+        return rules, 0, 0, part
     lower, upper = head.get("lower"), head.get("upper")
     if not (type(lower) is int and type(upper) is int and 1 <= lower <= upper <= MAX_GUESSES):
         raise MalformedFile(f"the header needs whole numbers 1 <= lower <= upper <= {MAX_GUESSES}")
-    return rules, lower, upper
+    return rules, lower, upper, None
+
+
+def _written(rules: Rules, code: int) -> str:
+    """A code as players write it: its colours 1..k, first position first."""
+    digits = [(code // rules.k**p) % rules.k + 1 for p in range(rules.n - 1, -1, -1)]
+    return ("" if rules.k < 10 else " ").join(map(str, digits))
+
+
+def _part_verdict(rules: Rules, part: dict[str, Any], proved: bool, claims: int) -> Verdict:
+    """What a part certificate proves once every claim is accepted: its claim, when a
+    claim of the file has exactly its history and at least its guesses."""
+    size = rules.candidates(part["history"]).size  # (checked: a list of [guess, score])
+    history = " then ".join(
+        f"{_written(rules, rules.code(g))} = ({score[0]} {score[1]})"
+        for g, score in part["history"]
+    )
+    what = (
+        f"the {size:,} secrets of [{rules.n},{rules.k}] after {history or 'no guess'} "
+        f"cannot all be found within {part['guesses']} more guesses"
+    )
+    if not proved:
+        raise VerifyError(f"no claim that {what}")
+    return Verdict(f"{what}: proved ({_claims(claims)} checked)", claims=claims)
 
 
 def verify_certificate(
@@ -620,8 +653,8 @@ def verify_certificate(
     """Check a certificate record by record; the verdict, or :class:`VerifyError`.
     ``progress(claims checked, total)`` is called as it goes (``total``: the claims the
     file holds, if known)."""
-    rules, lower, upper = _header(next(records, None))
-    claims, root, witnessed, ended = Claims(rules), -1, False, False
+    rules, lower, upper, part = _header(next(records, None))
+    claims, root, witnessed, ended, proved = Claims(rules), -1, False, False, False
     for record in records:
         if ended:
             raise MalformedFile("records after the end record")
@@ -632,7 +665,9 @@ def verify_certificate(
                 progress(len(claims.sets), max(total, len(claims.sets)))
             if record.get("history") == []:
                 root = max(root, record["guesses"])
-        elif "witness" in record:
+            if part is not None and record.get("history") == part.get("history"):
+                proved = proved or record["guesses"] >= part["guesses"]
+        elif "witness" in record and part is None:
             if witnessed:
                 raise MalformedFile("a second witness")
             _witness_upper(rules, record, upper)
@@ -649,6 +684,8 @@ def verify_certificate(
             raise MalformedFile(f"a record of unknown kind (fields {fields})")
     if not ended:
         raise MalformedFile("the file ends before its end record (truncated?)")
+    if part is not None:
+        return _part_verdict(rules, part, proved, len(claims.sets))
     if lower > 1 and root < lower - 1:
         raise VerifyError(f"no claim that the whole game cannot be solved in {lower - 1}")
     if not witnessed:

@@ -49,7 +49,7 @@ from ..verify import FORMAT, VERSION
 from ..version import __version__
 from .search import REASONS, Search, SearchUnfinished, separable
 
-__all__ = ["CertificateError", "CertificateStats", "write_certificate"]
+__all__ = ["CertificateError", "CertificateStats", "write_certificate", "write_part_certificate"]
 
 # node budgets per round when looking for a part that fails (0: no limit)
 ROUNDS = (1, 2_000, 20_000, 200_000, 2_000_000, 0)
@@ -222,6 +222,17 @@ class _Builder:
         )  # pragma: no cover - a search bug
 
 
+def _head(game: Game, **proves: Any) -> dict[str, Any]:
+    """A certificate's first record: the format, the game and what the file proves."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
+        **proves,
+        "producer": f"mastermind {__version__}",
+    }
+
+
 def _witness(node: Node) -> dict[str, Any]:
     out: dict[str, Any] = {"guess": int(node.guess)}
     if node.children:
@@ -280,14 +291,7 @@ def write_certificate(
     path = check_output(path, "the certificate")
     with Destination(path, "the certificate") as dest:
         with gzip.GzipFile(filename="", mode="wb", fileobj=dest, compresslevel=9, mtime=0) as out:
-            head = {
-                "format": FORMAT,
-                "version": VERSION,
-                "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
-                "lower": int(lower),
-                "upper": int(upper),
-                "producer": f"mastermind {__version__}",
-            }
+            head = _head(game, lower=int(lower), upper=int(upper))
             until = None if limit is None else start + limit
             builder = _Builder(game, search, _Lines(out), until, progress)
             builder.out.write(json.dumps(head) + "\n")
@@ -295,6 +299,51 @@ def write_certificate(
                 builder.claim(np.ascontiguousarray(game.secrets), lower - 1, [])
             witness_line = json.dumps({"witness": _witness(witness)}, separators=(",", ":"))
             builder.out.write(witness_line + "\n")
+            builder.out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
+        size = dest.file.tell()
+    return CertificateStats(path, builder.count, builder.entries, size, time.monotonic() - start)
+
+
+def write_part_certificate(
+    path: str,
+    game: Game,
+    history: list[tuple[Any, Any]],
+    guesses: int,
+    *,
+    search: Optional[Search] = None,
+    memory: int = DEFAULT_MEMORY,
+    time_limit: Optional[float] = None,
+    progress: Optional[Callable[[int], None]] = None,
+) -> CertificateStats:
+    """Write the certificate that the secrets consistent with ``history`` (pairs of a
+    guess and its score, as :meth:`~mastermind.game.Game.filter` takes them: ``("11234",
+    "1 2")``) cannot all be found within ``guesses`` more guesses: the claims of that
+    refutation and no witness; ``mastermind verify`` checks it as it checks a whole
+    game's (docs/certificates.md, "Part certificates").  For a bound too large to
+    certify whole, each refuted part that fits.  Raises :class:`CertificateError` when
+    the part can be solved within ``guesses``,
+    :class:`~mastermind.checks.ArgumentError` for a history no secret fits; otherwise
+    as :func:`write_certificate`."""
+    check_certifiable(game, candidates_only=False, path=path)
+    memory = checks.memory(memory)
+    limit = checks.time_limit(time_limit)
+    guesses = checks.max_guesses(guesses, 1)
+    start = time.monotonic()
+    played, cands = checks.history(game, history, "refute")
+    steps = [[int(g), [int(v) for v in game.slots[slot]]] for g, slot in played]
+    cands = np.ascontiguousarray(cands, dtype=np.int32)
+    if search is None:
+        search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
+    until = None if limit is None else start + limit
+    if search.run(cands, guesses, until)[0]:
+        raise CertificateError(f"those {cands.size:,} secrets can be found within {guesses}")
+    path = check_output(path, "the certificate")
+    with Destination(path, "the certificate") as dest:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=dest, compresslevel=9, mtime=0) as out:
+            head = _head(game, part={"history": steps, "guesses": int(guesses)})
+            builder = _Builder(game, search, _Lines(out), until, progress)
+            builder.out.write(json.dumps(head) + "\n")
+            builder.claim(cands, int(guesses), steps)
             builder.out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
         size = dest.file.tell()
     return CertificateStats(path, builder.count, builder.entries, size, time.monotonic() - start)
