@@ -286,3 +286,27 @@ def test_a_part_certificate_proves_its_own_claim_only(tmp_path):
             verify_file(str(path))
     _rewrite(path, good)
     assert verify_file(str(path)).claims == len(good) - 2
+
+
+P58_CERTIFICATES = os.path.join(HERE, "..", "results", "p58", "certificates")
+
+
+def _p58_parts():
+    index = os.path.join(P58_CERTIFICATES, "index.json")
+    if not os.path.exists(index):
+        return []
+    with open(index) as f:
+        rows = sorted(json.load(f).items())
+    return [
+        pytest.param(part, row, marks=() if row["checked_seconds"] <= 30 else pytest.mark.slow)
+        for part, row in rows
+    ]
+
+
+@pytest.mark.parametrize("part,row", _p58_parts())
+def test_the_p58_part_certificates_verify(part, row):
+    """The refuted parts of the p(5,8) campaign that are certified: each file proves
+    what its index says (the quick ones in the default run, every one with -m slow)."""
+    verdict = verify_file(os.path.join(P58_CERTIFICATES, row["file"]))
+    assert verdict.summary == row["summary"] and verdict.claims == row["claims"]
+    assert f"after {part} cannot all be found within 5 more guesses: proved" in verdict.summary
