@@ -28,6 +28,7 @@ included.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Optional
 
 import numpy as np
@@ -90,7 +91,10 @@ class OptimalPlan:
         # the checkpoint's keys: the root's parts (offered first on a resume), and those
         # below them (each split offers its own recorded parts first)
         self.recorded = {k for k in recorded if k.count("/") == 2}
-        self.below = {k for k in recorded if k.count("/") > 2}
+        self.below: dict[str, set[str]] = {}  # a split's key -> its recorded parts' keys
+        for k in recorded:
+            if k.count("/") > 2:
+                self.below.setdefault(k.rsplit("/", 2)[0], set()).add(k)
         self.inflight: dict[str, tuple[int, int]] = {}
         self.splits: dict[str, _Split] = {}  # key of a unit that split -> its choice
         self.offered = 0
@@ -226,6 +230,12 @@ class OptimalPlan:
         return [] if st is None else st.unneeded()
 
 
+def _guess_slot(key: str) -> tuple[int, int]:
+    """The opening's guess and the slot a part's key PARENT/GUESS/SLOT names."""
+    _, guess, slot = key.rsplit("/", 2)
+    return int(guess), int(slot)
+
+
 class _Split:
     """The choice at the set of a unit that split: its openings from the worker's scan,
     its limit, a total some strategy reaches there, the parts solved so far."""
@@ -260,34 +270,71 @@ class _Split:
             upper if upper > 0 else INF,
         )
         self.dl = dl
-        depth = unit.key.count("/") + 2  # the keys of its own parts: PARENT/GUESS/SLOT
-        self.recorded = {
-            k for k in plan.below if k.startswith(unit.key + "/") and k.count("/") == depth
+        # its own parts' keys (PARENT/GUESS/SLOT) the checkpoint holds, and as (opening,
+        # slot) pairs: offered first on a resume (a set lookup each, not a key made)
+        self.recorded = set(plan.below.get(unit.key, ()))
+        at = {o.guess: i for i, o in enumerate(self.choice.openings)}
+        self.recorded_at = {
+            (at[g], s) for g, s in (_guess_slot(k) for k in self.recorded) if g in at
         }
+        # ... in the order pick() meets them: opening, then its parts largest first
+        self.queue = sorted(
+            (i, self.choice.largest_first(i).index(s), s)
+            for i, s in self.recorded_at
+            if s in self.choice.largest_first(i)
+        )
+        self.queue.reverse()  # (popped from the end)
         self.keys: dict[str, tuple[int, int]] = {}  # sub-unit key -> (opening, slot)
         self.seen: dict[str, int] = {}  # sub-unit key -> id of the answer taken
+        self.retake: set[str] = set()  # re-offered parts: their next answer replaces one
+        self.answers: dict[str, Any] = {}  # the answers read last, and how many
+        self.counted = 0
         self.nodes = int(split.get("nodes", 0))
 
     def _key(self, i: int, s: int) -> str:
         return f"{self.unit.key}/{self.choice.openings[i].guess}/{s}"
 
     def _take(self, answers: dict[str, Any]) -> None:
-        for key, a in answers.items():
+        """The parts' answers not taken yet: those added to ``answers`` since the last
+        call (the engine's dict of this split's answers only grows, in order), and the
+        re-offered parts' whose answer is replaced in place."""
+        if answers is not self.answers or len(answers) < self.counted:
+            self.answers, self.counted = answers, 0
+        added = list(itertools.islice(reversed(answers), len(answers) - self.counted))
+        fresh = [(k, answers[k]) for k in reversed(added)]
+        self.counted = len(answers)
+        fresh += [(k, answers[k]) for k in list(self.retake) if k in answers]
+        for key, a in fresh:
             if self.seen.get(key) == id(a) or key not in self.keys:
                 continue
             self.seen[key] = id(a)
+            self.retake.discard(key)
             i, s = self.keys[key]
             self.nodes += int(a.get("nodes", 0))
             self.choice.take(i, s, a)
 
+    def _recorded_pick(self) -> Optional[tuple[int, int]]:
+        """What ``choice.pick`` would give among the parts the checkpoint holds: the first
+        in its order still to solve.  A part met that never can be again (its opening
+        complete or out of the running, for good: bounds only rise and the best total
+        only falls; or the part solved or being solved) is dropped, so a resume replays
+        its recorded parts in time proportional to their number."""
+        choice, queue = self.choice, self.queue
+        while queue:
+            i, _, s = queue[-1]
+            o = choice.openings[i]
+            taken = (i, s) not in self.recorded_at or s in o.exact or (i, s) in choice.inflight
+            if not (taken or o.complete() or not choice.alive(i)):
+                return i, s
+            queue.pop()
+        return None
+
     def more(self, answers: dict[str, Any]) -> Optional[Unit]:
         self._take(answers)
         plan, choice = self.plan, self.choice
-        recorded = self.recorded
+        recorded, recorded_at = self.recorded, self.recorded_at
         while True:
-            pick = choice.pick((lambda i, s: self._key(i, s) in recorded) if recorded else None)
-            if pick is None and recorded:
-                pick = choice.pick()
+            pick = self._recorded_pick() or choice.pick()
             if pick is None:
                 return None
             i, s = pick
@@ -311,10 +358,12 @@ class _Split:
                 continue
             unit = plan._unit(self._key(i, s), history, part, self.dl, limit)
             recorded.discard(unit.key)
+            recorded_at.discard((i, s))
             choice.inflight.add((i, s))
             self.keys[unit.key] = (i, s)
             if unit.key in answers:  # solved before below a lower limit: this answer is new
                 self.seen[unit.key] = id(answers[unit.key])
+                self.retake.add(unit.key)
             return unit
 
     def merge(self, answers: dict[str, Any]) -> Optional[dict[str, Any]]:
@@ -336,6 +385,8 @@ class _Split:
 
     def unneeded(self) -> list[str]:
         dead = set(self.choice.dead_inflight())
+        if not dead:
+            return []
         out = [k for k, p in self.keys.items() if p in dead]
         for k in out:
             self.choice.inflight.discard(self.keys.pop(k))
