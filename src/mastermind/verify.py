@@ -628,7 +628,7 @@ def _written(rules: Rules, code: int) -> str:
     return ("" if rules.k < 10 else " ").join(map(str, digits))
 
 
-def _part_verdict(rules: Rules, part: dict[str, Any], proved: bool, claims: int) -> Verdict:
+def _part_verdict(rules: Rules, part: dict[str, Any], *, proved: bool, claims: int) -> Verdict:
     """What a part certificate proves once every claim is accepted: its claim, when a
     claim of the file has exactly its history and at least its guesses."""
     size = rules.candidates(part["history"]).size  # (checked: a list of [guess, score])
@@ -685,7 +685,7 @@ def verify_certificate(
     if not ended:
         raise MalformedFile("the file ends before its end record (truncated?)")
     if part is not None:
-        return _part_verdict(rules, part, proved, len(claims.sets))
+        return _part_verdict(rules, part, proved=proved, claims=len(claims.sets))
     if lower > 1 and root < lower - 1:
         raise VerifyError(f"no claim that the whole game cannot be solved in {lower - 1}")
     if not witnessed:
