@@ -106,6 +106,37 @@ def test_a_custom_game():
     assert all(b <= best for b in bounds) and bounds == sorted(bounds)
 
 
+# ------------------------------------------------------- exact leaves (the last level)
+@pytest.mark.parametrize("n,k,variant", GAMES)
+def test_exact_leaves_stay_below_the_optimum_and_above_the_plain_tree(n, k, variant):
+    game = Game(n, k, variant)
+    best = optimal(game).total
+    plain = [lower_bound(game, depth=d).bound for d in range(3)]
+    leaves = [lower_bound(game, depth=d, exact_leaves=40).bound for d in range(3)]
+    assert all(p <= v <= best for p, v in zip(plain, leaves))
+    assert leaves == sorted(leaves)
+
+
+@pytest.mark.parametrize(
+    "n,k,depth,optimum",
+    [(4, 5, 2, 2463), (5, 4, 2, 3954), (4, 6, 3, 5625)],
+)
+def test_exact_leaves_reach_the_optimum_a_level_sooner(n, k, depth, optimum):
+    game = Game(n, k)
+    assert lower_bound(game, depth=depth).bound < optimum  # the plain tree falls short
+    r = lower_bound(game, depth=depth, exact_leaves=40)
+    assert (r.bound, r.how) == (optimum, f"depth {depth}")
+    assert r.solves > lower_bound(game, depth=depth).solves
+
+
+def test_a_stopped_leaf_search_gives_at_least_the_estimate():
+    game = Game(4, 6)
+    plain = lower_bound(game, depth=2, exact_seconds=1e-6).bound
+    r = lower_bound(game, depth=2, exact_leaves=40, exact_seconds=1e-6)
+    assert r.solves_stopped >= 1
+    assert plain <= r.bound <= 5625
+
+
 # ----------------------------------------------- a plain-Python recursion, every guess
 def _est(p: int, b: int) -> int:
     total, level, depth = 0, 1, 0
@@ -155,6 +186,23 @@ def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
         best = total if best is None else min(best, total)
     assert lower_bound(game, depth=2).bound == best
 
+    # exact leaves: depth 1 with every part of at most 40 codes at its optimum
+    @cache
+    def leaf(part, g, s):
+        return optimal(game, history=[(g, s)]).total if len(part) > 1 else 1
+
+    def depth1_leaves(g):
+        out = ref.partition(g, full, rules.score)
+        b = b_of(full)
+        return len(full) + sum(
+            leaf(tuple(p), g, s) if len(p) <= 40 else _est(len(p), b)
+            for s, p in out.items()
+            if s != win
+        )
+
+    want = min(depth1_leaves(g) for g in guesses)
+    assert lower_bound(game, depth=1, exact_leaves=40).bound == want
+
 
 # ------------------------------------------------------------------------ bad input
 @pytest.mark.parametrize(
@@ -166,6 +214,8 @@ def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
         {"depth": True},
         {"exact_max": -1},
         {"exact_max": 2.5},
+        {"exact_leaves": -1},
+        {"exact_leaves": 2.5},
         {"exact_seconds": 0},
         {"exact_seconds": None},
         {"memory": 0},
@@ -209,3 +259,20 @@ def test_the_script_on_a_small_game(tmp_path, monkeypatch, capsys):
     run_script(monkeypatch, capsys, *args)  # resumed: every bound from the cache
     assert cache_file.read_text().splitlines() == lines
     assert json.loads(out.read_text())["lower"] == first["lower"]
+
+
+def test_the_script_with_exact_leaves_from_a_result(tmp_path, monkeypatch, capsys):
+    game = Game(4, 6)
+    plain, leaves = tmp_path / "plain.json", tmp_path / "leaves.json"
+    run_script(monkeypatch, capsys, "--game", "4,6", "--depth", "1", "--out", str(plain))
+    first = json.loads(plain.read_text())
+    assert first["lower"] == lower_bound(game, depth=2).bound
+    args = ["--game", "4,6", "--depth", "1", "--exact-leaves", "40", "--out", str(leaves)]
+    out = run_script(monkeypatch, capsys, *args, "--start-from", str(plain))
+    assert "part bounds from" in out
+    second = json.loads(leaves.read_text())
+    assert second["final"] and second["exact_leaves"] == 40
+    assert first["lower"] < second["lower"] == lower_bound(game, depth=2, exact_leaves=40).bound
+    least = second["openings"][0]  # deepened whole; the others stay above it
+    assert least["bound"] == second["lower"]
+    assert all(p["leaves"] == 40 for p in least["parts"] if p["how"].startswith("depth"))
