@@ -211,13 +211,9 @@ def test_small_shipped_certificates_verify():
 
 # ---------------------------------------------------------------- part certificates
 def _brute_solvable(game, d):
-    """Whether a set can be solved within d guesses, by the plain exhaustive search."""
-    wc = reference.WorstCase(
-        game.guesses.tolist(),
-        game.secrets.tolist(),
-        lambda g, v: tuple(game.score_index(g, v)),
-        lambda s: s == (game.n, 0),
-    )
+    """Whether a set can be solved within d guesses, by the plain exhaustive search
+    (the reference scorer on the codes' colours)."""
+    wc = reference.WorstCase(*reference.game_rules(game))
     return lambda cands: wc.solvable(frozenset(int(c) for c in cands), d)
 
 

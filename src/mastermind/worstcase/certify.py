@@ -288,20 +288,16 @@ def write_certificate(
     start = time.monotonic()
     if search is None:
         search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
-    path = check_output(path, "the certificate")
-    with Destination(path, "the certificate") as dest:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=dest, compresslevel=9, mtime=0) as out:
-            head = _head(game, lower=int(lower), upper=int(upper))
-            until = None if limit is None else start + limit
-            builder = _Builder(game, search, _Lines(out), until, progress)
-            builder.out.write(json.dumps(head) + "\n")
-            if lower >= 2:
-                builder.claim(np.ascontiguousarray(game.secrets), lower - 1, [])
-            witness_line = json.dumps({"witness": _witness(witness)}, separators=(",", ":"))
-            builder.out.write(witness_line + "\n")
-            builder.out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
-        size = dest.file.tell()
-    return CertificateStats(path, builder.count, builder.entries, size, time.monotonic() - start)
+    witness_line = json.dumps({"witness": _witness(witness)}, separators=(",", ":"))
+
+    def body(builder: _Builder) -> None:
+        if lower >= 2:
+            builder.claim(np.ascontiguousarray(game.secrets), lower - 1, [])
+        builder.out.write(witness_line + "\n")
+
+    until = None if limit is None else start + limit
+    head = _head(game, lower=int(lower), upper=int(upper))
+    return _write(path, _Builder(game, search, None, until, progress), head, body, start)
 
 
 def write_part_certificate(
@@ -337,13 +333,26 @@ def write_part_certificate(
     until = None if limit is None else start + limit
     if search.run(cands, guesses, until)[0]:
         raise CertificateError(f"those {cands.size:,} secrets can be found within {guesses}")
+    head = _head(game, part={"history": steps, "guesses": int(guesses)})
+    builder = _Builder(game, search, None, until, progress)
+    return _write(path, builder, head, lambda b: b.claim(cands, int(guesses), steps), start)
+
+
+def _write(
+    path: str,
+    builder: _Builder,
+    head: dict[str, Any],
+    body: Callable[[_Builder], Any],
+    start: float,
+) -> CertificateStats:
+    """Write a certificate whole or not at all: ``head``, what ``body`` writes with
+    ``builder`` (given its gzip stream of lines), the end line with the claims' count."""
     path = check_output(path, "the certificate")
     with Destination(path, "the certificate") as dest:
         with gzip.GzipFile(filename="", mode="wb", fileobj=dest, compresslevel=9, mtime=0) as out:
-            head = _head(game, part={"history": steps, "guesses": int(guesses)})
-            builder = _Builder(game, search, _Lines(out), until, progress)
+            builder.out = _Lines(out)
             builder.out.write(json.dumps(head) + "\n")
-            builder.claim(cands, int(guesses), steps)
+            body(builder)
             builder.out.write(json.dumps({"end": True, "claims": builder.count}) + "\n")
         size = dest.file.tell()
     return CertificateStats(path, builder.count, builder.entries, size, time.monotonic() - start)
