@@ -94,7 +94,7 @@ def _load_cache(path: Any, start: Any) -> dict[tuple[str, str], list[dict[str, A
     return cache
 
 
-def main(argv: Any = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="5,8", help="pegs,colours (default 5,8)")
     ap.add_argument("--depth", type=int, default=2, help="depth of each part's bound tree")
@@ -112,25 +112,48 @@ def main(argv: Any = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes deepening parts")
     ap.add_argument("--cache", default=None)
     ap.add_argument("--out", default=None)
-    args = ap.parse_args(argv)
-    n, k = (int(x) for x in args.game.split(","))
-    game = Game(n, k)
-    upper = args.upper if args.upper is not None else (RECORD_5_8 if (n, k) == (5, 8) else None)
-    start = time.perf_counter()
-    leaves = args.exact_leaves
-    bounder = Bounder(game, args.exact_max, args.exact_seconds, 1 << 30, exact_leaves=leaves)
-    cands = np.ascontiguousarray(game.secrets)
-    m = int(cands.size)
-    scanned = bounder.scan(cands, [])
-    if scanned is None:
-        raise SystemExit("the game is too small for a bound tree: solve it with optimal()")
-    openings, _, b_root = scanned
-    cache = _load_cache(args.cache, args.start_from)
-    out_cache = open(args.cache, "a") if args.cache else None  # noqa: SIM115 (closed below)
+    return ap
 
-    def cached(g1: int, p: Part) -> bool:
+
+class Deepening:
+    """One run: every opening's parts with their best bounds so far, the cache they are
+    read from and appended to, and the choice of the next part to deepen."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        n, k = (int(x) for x in args.game.split(","))
+        self.game = game = Game(n, k)
+        self.leaves = args.exact_leaves
+        self.bounder = Bounder(
+            game, args.exact_max, args.exact_seconds, 1 << 30, exact_leaves=self.leaves
+        )
+        cands = np.ascontiguousarray(game.secrets)
+        self.m = int(cands.size)
+        scanned = self.bounder.scan(cands, [])
+        if scanned is None:
+            raise SystemExit("the game is too small for a bound tree: solve it with optimal()")
+        openings, _, self.b_root = scanned
+        self.cache = _load_cache(args.cache, args.start_from)
+        self.out_cache = open(args.cache, "a") if args.cache else None  # noqa: SIM115
+        self.table: dict[int, list[Part]] = {}
+        for g1 in openings.tolist():
+            self.table[g1] = self._parts(g1, cands)
+        self.inflight: dict[tuple[int, int], Any] = {}  # (opening, slot) -> async result
+
+    def _parts(self, g1: int, cands: np.ndarray) -> list[Part]:
+        """The opening's parts, each with its cached bounds or its depth-1 bound."""
+        game = self.game
+        parts = [Part(s, c) for s, c in split_by_score(game, g1, cands) if s != game.win_slot]
+        for p in parts:
+            if not self.cached(g1, p):
+                t = time.perf_counter()
+                value, how = self.bounder.bound(p.codes, [g1], 1, self.b_root)
+                self.record(g1, p, 1, value, how, time.perf_counter() - t)
+        return parts
+
+    def cached(self, g1: int, p: Part) -> bool:
         """Take every cached bound of (g1, p), if any."""
-        rows = cache.get((game.format_code(g1), str(game.slots[p.slot])), [])
+        rows = self.cache.get((self.game.format_code(g1), str(self.game.slots[p.slot])), [])
         for row in rows:
             if row["size"] != p.codes.size:
                 continue
@@ -143,163 +166,183 @@ def main(argv: Any = None) -> int:
                 p.leaves = int(row.get("leaves", 0))
         return bool(p.reached)
 
-    def record(g1: int, p: Part, depth: int, value: int, how: str, seconds: float) -> None:
+    def record(self, g1: int, p: Part, depth: int, value: int, how: str, seconds: float) -> None:
         row = {
-            "opening": game.format_code(g1),
-            "score": str(game.slots[p.slot]),
+            "opening": self.game.format_code(g1),
+            "score": str(self.game.slots[p.slot]),
             "depth": depth,
-            "leaves": leaves,
+            "leaves": self.leaves,
             "size": int(p.codes.size),
             "bound": int(value),
             "how": how,
             "seconds": round(seconds, 3),
         }
-        cache.setdefault((row["opening"], row["score"]), []).append(row)
-        if out_cache is not None:
-            out_cache.write(json.dumps(row) + "\n")
-            out_cache.flush()
-        cached(g1, p)
+        self.cache.setdefault((row["opening"], row["score"]), []).append(row)
+        if self.out_cache is not None:
+            self.out_cache.write(json.dumps(row) + "\n")
+            self.out_cache.flush()
+        self.cached(g1, p)
 
-    table: dict[int, list[Part]] = {}
-    for g1 in openings.tolist():
-        parts = [Part(s, c) for s, c in split_by_score(game, g1, cands) if s != game.win_slot]
-        for p in parts:
-            if not cached(g1, p):
-                t = time.perf_counter()
-                value, how = bounder.bound(p.codes, [g1], 1, b_root)
-                record(g1, p, 1, value, how, time.perf_counter() - t)
-        table[g1] = parts
+    def total(self, g1: int) -> int:
+        return self.m + sum(p.bound for p in self.table[g1])
 
-    def total(g1: int) -> int:
-        return m + sum(p.bound for p in table[g1])
+    def lower(self) -> int:
+        return min(self.total(g) for g in self.table)
 
-    def pending(g1: int) -> list[Part]:
+    def pending(self, g1: int) -> list[Part]:
         """The parts not yet bounded at --depth with --exact-leaves (or beyond both)."""
+        depth, leaves = self.args.depth, self.leaves
         return [
-            p for p in table[g1] if not any(d >= args.depth and v >= leaves for d, v in p.reached)
+            p for p in self.table[g1] if not any(d >= depth and v >= leaves for d, v in p.reached)
         ]
 
-    log(
-        f"[{n},{k}]: {len(table)} openings at depth 2: "
-        + ", ".join(f"{game.format_code(g)} {total(g):,}" for g in table)
-    )
-    deepen_start = time.perf_counter()
-    pool = None
-    if args.workers > 1:
-        ctx = mp.get_context("fork")
-        pool = ctx.Pool(
-            args.workers,
-            initializer=_init_worker,
-            initargs=(n, k, args.exact_max, args.exact_seconds, leaves),
-        )
-        # a SIGTERM ends the run like Ctrl-C: the workers are ended with it
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-        atexit.register(pool.terminate)
-    inflight: dict[tuple[int, int], Any] = {}  # (opening, slot) -> the async result
-
-    def pick() -> Any:
+    def pick(self) -> Any:
         """The next pending part (not in flight) of the least opening that has one: the
         smallest (the most bound gained a second: measured, a part of a hundred codes
         gains about 10% in seconds, one of 7,000 about 3.5% in many minutes), or with
         --largest-first the largest."""
-        for g1 in sorted(table, key=total):
-            todo = [p for p in pending(g1) if (g1, p.slot) not in inflight]
+        for g1 in sorted(self.table, key=self.total):
+            todo = [p for p in self.pending(g1) if (g1, p.slot) not in self.inflight]
             if todo:
                 size = lambda q: q.codes.size  # noqa: E731
-                return g1, (max(todo, key=size) if args.largest_first else min(todo, key=size))
-            if not pending(g1):
+                return g1, (max(todo, key=size) if self.args.largest_first else min(todo, key=size))
+            if not self.pending(g1):
                 return None  # the least opening is done: L is final
         return None
 
-    def report(g1: int, p: Part, before: int) -> None:
+    def report(self, g1: int, p: Part, before: int) -> None:
+        game = self.game
         log(
             f"{game.format_code(g1)} part {game.slots[p.slot]} ({p.codes.size} codes): "
-            f"{before:,} -> {p.bound:,} ({p.how}, {p.seconds:.1f} s); opening {total(g1):,}, "
-            f"L = {min(total(g) for g in table):,}"
+            f"{before:,} -> {p.bound:,} ({p.how}, {p.seconds:.1f} s); "
+            f"opening {self.total(g1):,}, L = {self.lower():,}"
         )
 
-    while True:
-        over = time.perf_counter() - deepen_start > args.budget
-        if pool is None:
-            if over:
+    def finish(self, g1: int, p: Part, value: int, how: str, seconds: float) -> None:
+        before = p.bound
+        self.record(g1, p, self.args.depth, value, how, seconds)
+        self.report(g1, p, before)
+
+    def serial(self) -> None:
+        """Deepen the parts one by one in this process until done or out of budget."""
+        start = time.perf_counter()
+        while True:
+            if time.perf_counter() - start > self.args.budget:
                 log("budget spent")
-                break
-            got = pick()
+                return
+            got = self.pick()
             if got is None:
-                break
+                return
             g1, p = got
-            before, t = p.bound, time.perf_counter()
-            value, how = bounder.bound(p.codes, [g1], args.depth, b_root)
-            record(g1, p, args.depth, value, how, time.perf_counter() - t)
-            report(g1, p, before)
-            continue
-        while not over and len(inflight) < args.workers:
-            got = pick()
-            if got is None:
+            t = time.perf_counter()
+            value, how = self.bounder.bound(p.codes, [g1], self.args.depth, self.b_root)
+            self.finish(g1, p, value, how, time.perf_counter() - t)
+
+    def pooled(self) -> None:
+        """Deepen the parts side by side in --workers processes."""
+        args, start = self.args, time.perf_counter()
+        pool = mp.get_context("fork").Pool(
+            args.workers,
+            initializer=_init_worker,
+            initargs=(*self.game_nk(), args.exact_max, args.exact_seconds, self.leaves),
+        )
+        # a SIGTERM ends the run like Ctrl-C: the workers are ended with it
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+        atexit.register(pool.terminate)
+        while True:
+            over = time.perf_counter() - start > args.budget
+            while not over and len(self.inflight) < args.workers:
+                got = self.pick()
+                if got is None:
+                    break
+                g1, p = got
+                work = (p.codes, g1, args.depth, self.b_root)
+                self.inflight[(g1, p.slot)] = pool.apply_async(_work, work)
+            if not self.inflight:
                 break
-            g1, p = got
-            inflight[(g1, p.slot)] = pool.apply_async(_work, (p.codes, g1, args.depth, b_root))
-        if not inflight:
-            break
-        if over:
-            log(f"budget spent ({len(inflight)} parts unfinished)")
-            pool.terminate()
-            break
-        time.sleep(1.0)
-        for key in [key for key, res in inflight.items() if res.ready()]:
-            g1, slot = key
-            p = next(q for q in table[g1] if q.slot == slot)
-            value, how, secs = inflight.pop(key).get()
-            before = p.bound
-            record(g1, p, args.depth, value, how, secs)
-            report(g1, p, before)
-    if pool is not None:
+            if over:
+                log(f"budget spent ({len(self.inflight)} parts unfinished)")
+                pool.terminate()
+                break
+            time.sleep(1.0)
+            self._collect()
         pool.close()
         pool.join()
-    if out_cache is not None:
-        out_cache.close()
-    low = min(total(g) for g in table)
-    least = min(table, key=total)
-    final = not pending(least)
-    seconds = time.perf_counter() - start
-    result: dict[str, Any] = {
-        "game": f"[{n},{k}]",
-        "secrets": m,
-        "lower": low,
-        "lower_average": low / m,
-        "final": final,
-        "depth": args.depth + 1,
-        "upper": upper,
-        "ratio": None if upper is None else low / upper,
-        "openings": [
+
+    def _collect(self) -> None:
+        for key in [key for key, res in self.inflight.items() if res.ready()]:
+            g1, slot = key
+            p = next(q for q in self.table[g1] if q.slot == slot)
+            value, how, secs = self.inflight.pop(key).get()
+            self.finish(g1, p, value, how, secs)
+
+    def game_nk(self) -> tuple[int, int]:
+        return self.game.n, self.game.k
+
+    def result(self, seconds: float, upper: Any, argv: Any) -> dict[str, Any]:
+        """The run's result file: L, whether it is final, every opening's parts."""
+        args, game, low = self.args, self.game, self.lower()
+        least = min(self.table, key=self.total)
+        return {
+            "game": f"[{game.n},{game.k}]",
+            "secrets": self.m,
+            "lower": low,
+            "lower_average": low / self.m,
+            "final": not self.pending(least),
+            "depth": args.depth + 1,
+            "upper": upper,
+            "ratio": None if upper is None else low / upper,
+            "openings": [
+                {"guess": game.format_code(g), "bound": self.total(g), "parts": self._rows(g)}
+                for g in sorted(self.table, key=self.total)
+            ],
+            "exact_max": args.exact_max,
+            "exact_seconds": args.exact_seconds,
+            "exact_leaves": self.leaves,
+            "seconds": round(seconds, 1),
+            "part_seconds": round(
+                sum(r["seconds"] for rows in self.cache.values() for r in rows), 1
+            ),
+            "command": "python scripts/optimum/bracket_5_8.py "
+            + " ".join(Path(a).name if Path(a).is_absolute() else a for a in argv),
+        }
+
+    def _rows(self, g1: int) -> list[dict[str, Any]]:
+        return [
             {
-                "guess": game.format_code(g),
-                "bound": total(g),
-                "parts": [
-                    {
-                        "score": str(game.slots[p.slot]),
-                        "size": int(p.codes.size),
-                        "depth": p.depth,
-                        "leaves": p.leaves,
-                        "bound": p.bound,
-                        "how": p.how,
-                        "seconds": p.seconds,
-                    }
-                    for p in table[g]
-                ],
+                "score": str(self.game.slots[p.slot]),
+                "size": int(p.codes.size),
+                "depth": p.depth,
+                "leaves": p.leaves,
+                "bound": p.bound,
+                "how": p.how,
+                "seconds": p.seconds,
             }
-            for g in sorted(table, key=total)
-        ],
-        "exact_max": args.exact_max,
-        "exact_seconds": args.exact_seconds,
-        "exact_leaves": leaves,
-        "seconds": round(seconds, 1),
-        "part_seconds": round(sum(r["seconds"] for rows in cache.values() for r in rows), 1),
-        "command": "python scripts/optimum/bracket_5_8.py "
-        + " ".join(Path(a).name if Path(a).is_absolute() else a for a in (argv or sys.argv[1:])),
-    }
+            for p in self.table[g1]
+        ]
+
+
+def main(argv: Any = None) -> int:
+    args = _parser().parse_args(argv)
+    start = time.perf_counter()
+    run = Deepening(args)
+    n, k = run.game_nk()
+    upper = args.upper if args.upper is not None else (RECORD_5_8 if (n, k) == (5, 8) else None)
     log(
-        f"L = {low:,} ({'final' if final else 'budget spent'}), average {low / m:.5f}"
+        f"[{n},{k}]: {len(run.table)} openings at depth 2: "
+        + ", ".join(f"{run.game.format_code(g)} {run.total(g):,}" for g in run.table)
+    )
+    if args.workers > 1:
+        run.pooled()
+    else:
+        run.serial()
+    if run.out_cache is not None:
+        run.out_cache.close()
+    result = run.result(time.perf_counter() - start, upper, argv or sys.argv[1:])
+    low = result["lower"]
+    log(
+        f"L = {low:,} ({'final' if result['final'] else 'budget spent'}), "
+        f"average {low / run.m:.5f}"
         + ("" if upper is None else f", L/{upper:,} = {low / upper:.4f}")
     )
     if args.out:
