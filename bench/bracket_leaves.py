@@ -45,9 +45,10 @@ def main(argv: list[str] | None = None) -> int:
         row = table.get(f"{n}x{k}", {})
         best = row.get("total") if row.get("exact") else None
         below = "" if best is None else f"{(best - r.bound) / best:.2%}"
+        best_text = "" if best is None else f"{best:,}"
         print(
             f"[{n},{k}]    {depth:>5} {leaves:>6} {r.bound:>9,} {r.how:>8} {cpu:>8.2f} "
-            f"{r.solves:>8,} {best or '':>9} {below:>7}",
+            f"{r.solves:>8,} {best_text:>9} {below:>7}",
             flush=True,
         )
     return 0
