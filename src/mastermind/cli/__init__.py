@@ -93,6 +93,11 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         (),
     ),
     "optimal": ("optimal", "the exact expected case: the least total number of guesses", ()),
+    "lower-bound": (
+        "lower_bound",
+        "a proved lower bound of the expected-case optimum, where the search is out of reach",
+        (),
+    ),
     "verify": ("verify", "check a worst-case certificate or a strategy tree, independently", ()),
 }
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES
 from .common import (
@@ -33,6 +33,7 @@ from .common import (
     units_text,
     uses_units,
 )
+from .history import after_option, parse_after
 from .progress import ProgressBar
 from .render import distribution_table, wants_colour
 
@@ -102,15 +103,7 @@ def _strategy_options(p: argparse.ArgumentParser) -> None:
         help="guess only codes that can still be the secret",
     )
     s.add_argument("--first", metavar="CODE", help="the opening guess, e.g. 1122")
-    s.add_argument(
-        "--after",
-        action="append",
-        default=[],
-        metavar="GUESS=SCORE",
-        help="a guess already played and its score, e.g. --after 1122=BW (or "
-        "1122=1,1); repeat it for each guess: the optimum from that position, "
-        "over the secrets left",
-    )
+    after_option(s)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -129,7 +122,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     check_files(args, **{"--tree": args.tree})
     with output_file(args.tree, "--tree") as dest:
         game = make_game(args)
-        history = _history(game, args.after)
+        history = parse_after(game, args.after)
         left = (
             None
             if args.time_limit is None
@@ -175,22 +168,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         _text(result, out)
     kept_note(args, result.exact)
     return EXIT_OK if result.exact else EXIT_UNFINISHED
-
-
-def _history(game: Any, after: list[str]) -> list[tuple[int, Any]]:
-    """``["1122=BW", ...]`` -> [(guess, score), ...], each checked; none left: an error."""
-    history = []
-    for item in after:
-        guess, sep, score = item.partition("=")
-        if not sep:
-            raise UsageError(
-                f"--after {item!r}: write GUESS=SCORE, e.g. "
-                f"{game.format_code(0)}={'B' if game.n > 1 else '-'}"
-            )
-        history.append((game.guess(guess.strip()), game.parse_score(score)))
-    if history and game.candidates(history).size == 0:
-        raise UsageError("no secret is consistent with the --after guesses and scores")
-    return history
 
 
 def _heading(result: "Optimum") -> str:

@@ -304,7 +304,7 @@ class Bounder:
             v = int(lbs[0]) if len(gs) else lower
             guesses = [GuessBound(int(g), int(lb), True) for g, lb in zip(gs, lbs)] if keep else []
             return max(v, lower), "depth 1" if v >= lower else "solver", guesses
-        best, guesses = self._least(cands, hist, d, gs, lbs, bnode, keep)
+        best, guesses = self._least(cands, hist, d, gs, lbs, bnode, keep=keep)
         if best >= _optimal.NO_STRATEGY:  # pragma: no cover - a candidate always helps
             return lower, "solver", guesses
         if lower > best:
@@ -312,7 +312,15 @@ class Bounder:
         return best, f"depth {d}", guesses
 
     def _least(
-        self, cands: np.ndarray, hist: list[int], d: int, gs: Any, lbs: Any, bnode: int, keep: bool
+        self,
+        cands: np.ndarray,
+        hist: list[int],
+        d: int,
+        gs: Any,
+        lbs: Any,
+        bnode: int,
+        *,
+        keep: bool,
     ) -> tuple[int, list[GuessBound]]:
         """The least, over the scanned guesses (``gs``, their depth-1 bounds ``lbs``,
         increasing), of |S| + the sum of B(P, d - 1) over each guess's non-winning parts,
