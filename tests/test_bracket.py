@@ -137,6 +137,13 @@ def test_a_stopped_leaf_search_gives_at_least_the_estimate():
     assert plain <= r.bound <= 5625
 
 
+def test_progress_counts_the_first_guesses():
+    seen = []
+    r = lower_bound(Game(4, 6), depth=2, progress=lambda done, total: seen.append((done, total)))
+    total = len(r.guesses)
+    assert total == 5 and seen == [(i, total) for i in range(1, total + 1)]
+
+
 # ----------------------------------------------- a plain-Python recursion, every guess
 def _est(p: int, b: int) -> int:
     total, level, depth = 0, 1, 0
@@ -216,6 +223,7 @@ def test_depth_one_and_two_match_a_plain_recursion_over_every_guess():
         {"exact_max": 2.5},
         {"exact_leaves": -1},
         {"exact_leaves": 2.5},
+        {"progress": 3},
         {"exact_seconds": 0},
         {"exact_seconds": None},
         {"memory": 0},

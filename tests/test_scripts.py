@@ -108,3 +108,29 @@ def test_table_script_resumes_an_unfinished_game_from_its_checkpoint(tmp_path):
     assert (tmp_path / "ckpt" / "4x6.sqlite").exists()
     second = table(tmp_path, "120")
     assert second["exact"] and second["total"] == 5625 and second["distribution"]
+
+
+def test_table_script_gives_an_unfinished_game_the_bound_tree_lower_side(tmp_path):
+    """An unfinished row takes the bound tree's lower bound when it is higher than the
+    search's ([4,5] at depth 2 with exact leaves: its optimum, 2463), kept on a rerun
+    that gives no more, and the Markdown table shows it as the bracket's lower side."""
+    out = tmp_path / "out"
+    out.mkdir()
+    row = {"game": "[4,5]", "pegs": 4, "colours": 5, "variant": "classic", "secrets": 625}
+    row.update(exact=False, lower=2000, best_found=2500, seconds=1.0, nodes=7, budget=1.0)
+    (out / "table.json").write_text(json.dumps({"4x5": row}))
+    env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
+    script = [sys.executable, str(ROOT / "scripts" / "optimum" / "optimal_table.py")]
+    argv = ["--out", str(out), "--tree-bounds", "--tree-depth", "2", "--tree-leaves", "40"]
+    for _ in range(2):
+        done = subprocess.run(script + argv, capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+    assert "no more than 2463" in done.stdout
+    got = json.loads((out / "table.json").read_text())["4x5"]
+    assert got["lower"] == 2000 and got["tree_lower"]["bound"] == 2463
+    assert (got["tree_lower"]["depth"], got["tree_lower"]["exact_leaves"]) == (2, 40)
+    done = subprocess.run(
+        script + ["--out", str(out), "--markdown"], capture_output=True, text=True, env=env
+    )
+    line = next(x for x in done.stdout.splitlines() if x.startswith("| [4,5]"))
+    assert "| 2463..2500 |" in line and "bound tree, search 2000" in line

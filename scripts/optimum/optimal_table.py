@@ -14,8 +14,11 @@ skipped (a game that did not finish is tried again only with a larger budget), s
 rerun resumes.  With ``--checkpoints DIR`` each game's search records its finished units
 in ``DIR/<game>.sqlite`` (:mod:`mastermind.engine`): a game that did not finish goes on
 from there on the next run, whatever its budget, and its row adds up the seconds of
-its runs (the proved bracket so far).  ``--markdown`` prints the table from
-``table.json``.
+its runs (the proved bracket so far).  ``--tree-bounds`` gives each unfinished game the
+lower bound of :func:`mastermind.optimum.bracket.lower_bound` (``--tree-depth``,
+``--tree-leaves``: its exact leaves) when it is above the search's, kept in the row as
+``tree_lower`` (the larger of the two is the bracket's lower side).  ``--markdown``
+prints the table from ``table.json``.
 
 Usage:
     PYTHONPATH=src nice -n 15 python scripts/optimum/optimal_table.py --budget 600 --jobs 1 \\
@@ -23,6 +26,7 @@ Usage:
     PYTHONPATH=src python scripts/optimum/optimal_table.py --out results/optimal --markdown
     PYTHONPATH=src nice -n 19 python scripts/optimum/optimal_table.py --budget 3600 \\
         --only 5x7 --checkpoints ../optimal-checkpoints    # resumed run after run
+    PYTHONPATH=src python scripts/optimum/optimal_table.py --tree-bounds --tree-leaves 40
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from typing import Any, Optional
 
 from mastermind.engine.checkpoint import read_costs
 from mastermind.game import Game
+from mastermind.optimum.bracket import lower_bound
 from mastermind.optimum.solver import optimal
 from mastermind.views.tree import to_json
 from mastermind.worstcase.bounds import check_strategy, strategy_distribution, worst_case
@@ -167,6 +172,29 @@ def solve(
     return row
 
 
+def tree_bound(row: dict[str, Any], depth: int, leaves: int) -> Optional[dict[str, Any]]:
+    """The bound tree's lower bound of an unfinished game, as ``row["tree_lower"]`` holds
+    it, or None when it is no higher than what the row has already."""
+    game = Game(row["pegs"], row["colours"], row["variant"])
+    start = time.process_time()
+    got = lower_bound(game, depth=depth, exact_leaves=leaves)
+    old = row.get("tree_lower", {}).get("bound", 0)
+    if got.bound <= max(old, row["lower"]):
+        return None
+    return {
+        "bound": got.bound,
+        "depth": depth,
+        "exact_leaves": leaves,
+        "cpu_seconds": round(time.process_time() - start, 2),
+        "commit": commit(),
+    }
+
+
+def lower_side(row: dict[str, Any]) -> int:
+    """An unfinished game's proved lower side: the search's or the bound tree's."""
+    return max(row["lower"], row.get("tree_lower", {}).get("bound", 0))
+
+
 def commit() -> Optional[str]:
     """The checkout's commit (the solver that made the row), when it is a git checkout."""
     try:
@@ -209,9 +237,12 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
         if not row["exact"]:
             work = f"{row['units']:,} units" if row.get("units") else f"{row['nodes']:,}"
             spent = "so far, resumable" if row.get("runs") else "budget"
+            how = "not finished"
+            if lower_side(row) > row["lower"]:
+                how += f" (lower side: bound tree, search {row['lower']})"
             yield (
-                f"| {row['game']} | {row['secrets']:,} | {row['lower']}..{row['best_found']} "
-                f"| | | not finished | | {work} | {row['seconds']:.0f} ({spent}) | |"
+                f"| {row['game']} | {row['secrets']:,} | {lower_side(row)}..{row['best_found']} "
+                f"| | | {how} | | {work} | {row['seconds']:.0f} ({spent}) | |"
             )
             continue
         lim = row.get("within_p")
@@ -246,6 +277,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument(
         "--checkpoints", type=Path, help="a folder of the searches' checkpoints: resume there"
     )
+    ap.add_argument(
+        "--tree-bounds", action="store_true", help="bound the unfinished games by the bound tree"
+    )
+    ap.add_argument("--tree-depth", type=int, default=2, help="the bound tree's depth")
+    ap.add_argument("--tree-leaves", type=int, default=40, help="its exact leaves")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "table.json"
@@ -253,6 +289,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.markdown:
         print("\n".join(markdown(table)))
         return 0
+    if args.tree_bounds:
+        return tree_bounds(path, args)
 
     def log(line: str) -> None:
         stamp = time.strftime("%H:%M:%S")
@@ -286,11 +324,29 @@ def main(argv: Optional[list[str]] = None) -> int:
         if resumes and old is not None and not row["exact"]:  # the runs' seconds add up
             row["seconds"] = round(row["seconds"] + old.get("seconds", 0.0), 2)
             row["runs"] = old.get("runs", 1) + 1
+            row.update({f: old[f] for f in ("tree_lower", "note") if f in old})
         record(row)
         log(
             f"{name}: "
             + ("exact" if row["exact"] else f"not finished: {row['lower']}..{row['best_found']}")
         )
+    return 0
+
+
+def tree_bounds(path: Path, args: argparse.Namespace) -> int:
+    """Give every unfinished game (of ``--only``) the bound tree's lower bound."""
+    for name, row in load(path).items():
+        if row["exact"] or (args.only and name not in args.only):
+            continue
+        got = tree_bound(row, args.tree_depth, args.tree_leaves)
+        stamp = time.strftime("%H:%M:%S")
+        if got is None:
+            print(f"{stamp} {name}: the bound tree gives no more than {lower_side(row)}")
+            continue
+        table = load(path)  # (another run may have rewritten rows meanwhile)
+        table[name]["tree_lower"] = got
+        save(path, table)
+        print(f"{stamp} {name}: {row['lower']} -> {got['bound']} ({got['cpu_seconds']} CPU-s)")
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..limits import MAX_BRACKET_DEPTH
 from .common import EXIT_OK, UsageError, game_options, integer, make_game, output_options
 from .history import after_option, parse_after
+from .progress import ProgressBar
 
 if TYPE_CHECKING:
     from ..optimum.bracket import LowerBound
@@ -50,6 +51,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "about what a level more does)",
     )
     after_option(p)
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(func=run)
 
 
@@ -63,7 +65,21 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     game = make_game(args)
     history = parse_after(game, args.after)
     start = time.monotonic()
-    result = lower_bound(game, history=history, depth=args.depth, exact_leaves=args.exact_leaves)
+    bar = ProgressBar(
+        f"{game.name} lower bound",
+        unit="first guesses",
+        enabled=False if args.no_progress else None,
+    )
+    try:
+        result = lower_bound(
+            game,
+            history=history,
+            depth=args.depth,
+            exact_leaves=args.exact_leaves,
+            progress=bar,
+        )
+    finally:
+        bar.close()
     if args.json:
         json.dump(_document(game, result, args.exact_leaves), out)
         out.write("\n")

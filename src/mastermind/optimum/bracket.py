@@ -126,6 +126,7 @@ def lower_bound(
     exact_seconds: float = 1.0,
     exact_leaves: int = 0,
     memory: int = DEFAULT_MEMORY,
+    progress: Any = None,
 ) -> LowerBound:
     """A proved lower bound of the optimum (the least total number of guesses, the winning
     one included) of ``game`` from the position ``history`` ((guess, score) pairs), by
@@ -136,7 +137,8 @@ def lower_bound(
     take before its proved lower bound is used; ``exact_leaves``: the parts of at most
     this many codes at the tree's last level are solved exactly too (0: estimated; 40
     costs about ten times the plain tree and raises it by about 1.5% on [5,8]'s parts);
-    ``memory``: the exact search's memo.
+    ``memory``: the exact search's memo; ``progress``: called as ``progress(done,
+    total)`` with the first guesses evaluated so far.
     Every code the game allows may be guessed (the bound then holds for candidates-only
     play too).
     """
@@ -148,8 +150,10 @@ def lower_bound(
     cap = checks.seconds(exact_seconds, "exact_seconds")
     leaves = checks.integer(exact_leaves, "exact_leaves", 0, MAX_EXACT_CODES)
     memory = checks.memory(memory)
+    progress = checks.progress(progress)
     played, cands = checks.history(game, history, "bound")
     bounder = Bounder(game, int(exact_max), cap, memory, exact_leaves=int(leaves))
+    bounder.progress = progress
     hist = [g for g, _ in played]
     value, how, guesses = bounder.top(cands, hist, int(depth))
     return LowerBound(
@@ -184,6 +188,7 @@ class Bounder:
         self.game = game
         self.exact_max = exact_max
         self.exact_leaves = exact_leaves
+        self.progress: Any = None  # progress(done, total) over the top call's guesses
         self.exact_seconds = exact_seconds
         self.blanks = bool(game.symmetric and game.guesses.size == game.size)
         self.search = new_optimizer(game, candidates_only=False, memory=memory, threads=1)
@@ -263,6 +268,10 @@ class Bounder:
         value, exact = self.solve(cands, hist)
         return (value, "exact") if exact else (max(est, value), "solver")
 
+    def _tick(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(done, total)
+
     def _how(self, cands: np.ndarray, d: int) -> str:
         got = self.solved.get(cands.tobytes())
         if got is None:
@@ -337,6 +346,7 @@ class Bounder:
                 if not keep:
                     break
                 guesses.append(GuessBound(g, int(lb), False))
+                self._tick(len(guesses), len(gs))
                 continue
             parts = [
                 p
@@ -354,5 +364,6 @@ class Bounder:
                 complete = True
             if keep:
                 guesses.append(GuessBound(g, running, complete))
+                self._tick(len(guesses), len(gs))
             best = min(best, running)
         return best, guesses
