@@ -9,7 +9,8 @@ from typing import Any
 from .common import UsageError
 
 
-def after_option(p: argparse.ArgumentParser) -> None:
+def after_option(p: argparse._ActionsContainer) -> None:
+    """Add ``--after`` to a parser or one of its argument groups."""
     p.add_argument(
         "--after",
         action="append",
