@@ -1,6 +1,7 @@
 """The research scripts run end to end on a small game: scripts/optimum/record_5_8.py builds a tree
 no worse than its rule's, exactly as good as it claims (replayed here once more), and
-resumes from its cache."""
+resumes from its cache; scripts/optimum/improve_record.py lowers such a record where its
+positions were cut short."""
 
 from __future__ import annotations
 
@@ -69,6 +70,30 @@ def test_record_script_keeps_the_rule_where_the_search_is_stopped(tmp_path):
     doc = record(tmp_path, "0.0005")
     assert doc["method"]["positions_from_the_rule"] > 0
     assert doc["total"] == replayed_total(doc) <= rule
+
+
+def test_improving_a_record_lowers_it_where_its_positions_were_cut_short(tmp_path):
+    """scripts/optimum/improve_record.py on a [4,6] record whose positions were all cut
+    short (the rule's subtrees kept): third guesses with their parts solved lower the
+    total, never below the optimum 5,625, and the file replays to what it states."""
+    doc = record(tmp_path, "0.0005")
+    before = replayed_total(doc)
+    env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
+    out = tmp_path / "better.json"
+    argv = ["--record", str(tmp_path / "out.json"), "--out", str(out), "--part-limit", "20"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "optimum" / "improve_record.py"), *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    better = json.loads(out.read_text())
+    assert 5625 <= better["total"] == replayed_total(better) < before
+    changes = better["method"]["improved"]
+    assert changes and all(c["total"] < c["total_before"] for c in changes)
+    assert before - better["total"] == sum(c["total_before"] - c["total"] for c in changes)
 
 
 def test_the_shipped_5_8_record_replays_to_its_total():

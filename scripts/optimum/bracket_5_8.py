@@ -44,7 +44,15 @@ from mastermind import Game
 from mastermind.optimum.bracket import Bounder
 from mastermind.strategy_tree import split_by_score
 
-RECORD_5_8 = 178698  # results/record_5_8.json: the best [5,8] strategy's total
+#: the best [5,8] strategy's file (its total is the bracket's upper side)
+RECORD_5_8 = Path(__file__).resolve().parents[2] / "results" / "record_5_8.json"
+
+
+def record_total() -> Any:
+    """The total of the shipped [5,8] record strategy (None if the file is not there)."""
+    if not RECORD_5_8.exists():
+        return None
+    return int(json.loads(RECORD_5_8.read_text())["total"])
 
 
 def log(msg: str) -> None:
@@ -327,7 +335,7 @@ def main(argv: Any = None) -> int:
     start = time.perf_counter()
     run = Deepening(args)
     n, k = run.game_nk()
-    upper = args.upper if args.upper is not None else (RECORD_5_8 if (n, k) == (5, 8) else None)
+    upper = args.upper if args.upper is not None else (record_total() if (n, k) == (5, 8) else None)
     log(
         f"[{n},{k}]: {len(run.table)} openings at depth 2: "
         + ", ".join(f"{run.game.format_code(g)} {run.total(g):,}" for g in run.table)
