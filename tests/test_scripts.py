@@ -72,15 +72,11 @@ def test_record_script_keeps_the_rule_where_the_search_is_stopped(tmp_path):
     assert doc["total"] == replayed_total(doc) <= rule
 
 
-def test_improving_a_record_lowers_it_where_its_positions_were_cut_short(tmp_path):
-    """scripts/optimum/improve_record.py on a [4,6] record whose positions were all cut
-    short (the rule's subtrees kept): third guesses with their parts solved lower the
-    total, never below the optimum 5,625, and the file replays to what it states."""
-    doc = record(tmp_path, "0.0005")
-    before = replayed_total(doc)
+def improve(tmp_path: Path, *argv: str) -> dict:
+    """scripts/optimum/improve_record.py on the record in tmp_path/out.json."""
     env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
     out = tmp_path / "better.json"
-    argv = ["--record", str(tmp_path / "out.json"), "--out", str(out), "--part-limit", "20"]
+    argv = ("--record", str(tmp_path / "out.json"), "--out", str(out), *argv)
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "optimum" / "improve_record.py"), *argv],
         capture_output=True,
@@ -89,11 +85,33 @@ def test_improving_a_record_lowers_it_where_its_positions_were_cut_short(tmp_pat
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    better = json.loads(out.read_text())
+    return json.loads(out.read_text())
+
+
+def test_improving_a_record_lowers_it_where_its_positions_were_cut_short(tmp_path):
+    """On a [4,6] record whose positions were all cut short (the rule's subtrees kept):
+    third guesses with their parts solved lower the total, never below the optimum
+    5,625, and the file replays to what it states."""
+    before = replayed_total(record(tmp_path, "0.0005"))
+    better = improve(tmp_path, "--part-limit", "20")
     assert 5625 <= better["total"] == replayed_total(better) < before
     changes = better["method"]["improved"]
     assert changes and all(c["total"] < c["total_before"] for c in changes)
     assert before - better["total"] == sum(c["total_before"] - c["total"] for c in changes)
+
+
+def test_improving_a_record_by_whole_parts_reaches_the_optimum_of_its_opening(tmp_path):
+    """Every part of the opening 1123 solved whole: the record becomes [4,6]'s optimum
+    (5,625, which opens with 1123); the records of the positions below a part replaced
+    leave the file with it."""
+    record(tmp_path, "0.0005")
+    better = improve(tmp_path, "--whole-parts", "1296", "--whole-limit", "20")
+    assert better["total"] == replayed_total(better) == 5625
+    changes = better["method"]["improved"]
+    assert changes and all(c["exact"] and c["total"] < c["total_before"] for c in changes)
+    kept = {p["after"][1] for p in better["positions"]}
+    assert kept.isdisjoint(c["after"][1] for c in changes)
+    assert better["method"]["positions"] == len(better["positions"])
 
 
 def test_the_shipped_5_8_record_replays_to_its_total():

@@ -8,8 +8,12 @@ position keeps the cheapest of them if it is cheaper than what it had.
 Which third guesses: the choice of each one-step rule (entropy, most parts, expected
 size, min-max) and the first ``--bound-guesses`` guesses by the depth-1 bound tree
 (:func:`mastermind.optimum.bracket.lower_bound`, its least bounds first).  A guess is
-given up once its parts' totals so far plus the least any remaining part can cost
-(2m - 1 for m codes) reach the best total known for the position.
+given up once its parts' totals so far plus the depth-1 bound of each remaining part
+reach the best total known for the position.
+
+With ``--whole-parts N``, each part the opening leaves with at most N codes is first
+solved whole, from its second guess on (the exact search within ``--whole-limit``
+seconds), and kept if cheaper: the rule's second guess is then replaced too.
 
 The file is rewritten only when the total fell, and only after the whole tree has been
 replayed by the independent checker (:func:`mastermind.verify.verify_strategy`) to the
@@ -46,6 +50,14 @@ RULES = ("entropy", "parts", "expected-size", "minmax")
 
 def log(msg: str) -> None:
     print(time.strftime("%H:%M:%S ") + msg, flush=True)
+
+
+def subtree_total(node: dict[str, Any]) -> int:
+    """Guesses a tree node (``mastermind tree --format json``'s) spends on the secrets that
+    reach it: one each at the node, then what its children spend."""
+    return int(node["candidates"]) + sum(
+        subtree_total(c) for c in node.get("children", {}).values()
+    )
 
 
 class Improver:
@@ -95,22 +107,25 @@ class Improver:
         self, history: list[tuple[str, str]], cands: np.ndarray, g: int, best: int
     ) -> Optional[tuple[int, dict[str, Any]]]:
         """(total, subtree) of the position when ``g`` is played and each part is then
-        solved; None once it cannot beat ``best``."""
+        solved; None once it cannot beat ``best``: the parts solved so far plus the
+        depth-1 bound of each part left (a scan, far cheaper than a search) reach it."""
         game = self.game
-        parts = self.parts(g, cands)
         total = int(cands.size)
-        floor = total + sum(2 * m - 1 for _, m in parts)
-        node: dict[str, Any] = {"guess": game.format_code(g), "candidates": int(cands.size)}
+        node: dict[str, Any] = {"guess": game.format_code(g), "candidates": total}
+        parts = [
+            ([*history, (game.format_code(g), str(game.slots[s]))], m)
+            for s, m in self.parts(g, cands)
+        ]
+        bounds = [lower_bound(game, history=after, depth=1).bound for after, _ in parts]
+        floor = total + sum(bounds)
         children: dict[str, Any] = {}
-        for s, m in parts:
+        for (after, _), bound in zip(parts, bounds):
             if floor >= best:
                 return None
-            after = history + [(game.format_code(g), str(game.slots[s]))]
             res = optimal(game, history=after, time_limit=self.args.part_limit, jobs=1)
-            sub = to_json(res)
-            children[str(game.slots[s])] = sub["tree"]
+            children[after[-1][1]] = to_json(res)["tree"]
             total += res.total
-            floor += res.total - (2 * m - 1)
+            floor += res.total - bound
         node["children"] = children
         return (total, node) if total < best else None
 
@@ -154,6 +169,9 @@ class Improver:
         """The document with the total, maximum and distribution its tree replays to,
         checked a second time as stated."""
         doc = dict(self.doc)
+        ps, method = doc["positions"], doc["method"]
+        method["positions"], method["positions_exact"] = len(ps), sum(p["exact"] for p in ps)
+        method["positions_from_the_rule"] = sum(p["tree_from"] in RULES for p in ps)
         bare = {k: v for k, v in doc.items() if k not in ("total", "max", "distribution")}
         verdict = verify_strategy(bare)
         doc["total"], doc["max"] = verdict.total, verdict.upper
@@ -172,8 +190,42 @@ class Improver:
         os.replace(tmp, out)
         log(f"replayed to {doc['total']} (was {before}): written to {out}")
 
+    def solve_parts(self, before: int) -> None:
+        """Each part the opening leaves with at most ``--whole-parts`` codes (the smallest
+        first), solved whole from its second guess on: kept if below its subtree's total
+        (the records of its positions after two guesses then leave the file)."""
+        game, root = self.game, self.doc["tree"]
+        for s1, child in sorted(root["children"].items(), key=lambda kv: kv[1]["candidates"]):
+            m = int(child["candidates"])
+            if not 1 < m <= self.args.whole_parts or self.seconds_left() <= 0:
+                continue
+            was = subtree_total(child)
+            after = [(root["guess"], s1)]
+            res = optimal(game, history=after, time_limit=self.args.whole_limit, jobs=1)
+            exact = "exact" if res.exact else f"best found, >= {res.lower}"
+            log(f"  part {s1} ({m} secrets): {was} -> {res.total} ({exact})")
+            if res.total >= was:
+                continue
+            root["children"][s1] = to_json(res)["tree"]
+            self.doc["positions"] = [p for p in self.doc["positions"] if p["after"][1] != s1]
+            self.doc["method"].setdefault("improved", []).append(
+                {
+                    "after": [root["guess"], s1],
+                    "total_before": was,
+                    "total": res.total,
+                    "exact": res.exact,
+                    "second_guess": game.format_code(res.first_guess),
+                    "whole_limit_s": self.args.whole_limit,
+                }
+            )
+            self.changed += 1
+            if not self.args.dry_run:
+                self.write(before)
+
     def run(self) -> None:
         before = int(self.doc["total"])
+        if self.args.whole_parts:
+            self.solve_parts(before)
         weak = self.weak_positions()
         log(f"{self.doc['game']} record {before}: {len(weak)} positions to try")
         for pos in weak:
@@ -201,6 +253,13 @@ def main() -> None:
     p.add_argument("--part-limit", type=float, default=60.0, help="seconds per part's search")
     p.add_argument("--bound-guesses", type=int, default=4, help="third guesses by the bound tree")
     p.add_argument("--positions", type=int, default=0, help="try only the first N (0: all)")
+    p.add_argument(
+        "--whole-parts",
+        type=int,
+        default=0,
+        help="first solve whole each part of the opening of at most this many codes",
+    )
+    p.add_argument("--whole-limit", type=float, default=600.0, help="seconds per whole part")
     p.add_argument("--dry-run", action="store_true", help="report, write nothing")
     args = p.parse_args()
     Improver(args).run()
