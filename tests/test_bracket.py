@@ -284,3 +284,24 @@ def test_the_script_with_exact_leaves_from_a_result(tmp_path, monkeypatch, capsy
     least = second["openings"][0]  # deepened whole; the others stay above it
     assert least["bound"] == second["lower"]
     assert all(p["leaves"] == 40 for p in least["parts"] if p["how"].startswith("depth"))
+
+
+def test_the_script_solving_the_openings_parts_reaches_the_optimum(tmp_path, monkeypatch, capsys):
+    """--exact-parts: every part of every opening solved exactly gives each opening its
+    optimum, so L is [4,6]'s optimum 5,625; from the plain bound tree's result, which is
+    below it; resumed, nothing is solved again."""
+    plain, exact = tmp_path / "plain.json", tmp_path / "exact.json"
+    cache_file = tmp_path / "exact.jsonl"
+    run_script(monkeypatch, capsys, "--game", "4,6", "--depth", "1", "--out", str(plain))
+    assert json.loads(plain.read_text())["lower"] < 5625
+    args = ["--game", "4,6", "--depth", "1", "--exact-parts", "1296", "--out", str(exact)]
+    args += ["--exact-parts-seconds", "30", "--start-from", str(plain), "--cache", str(cache_file)]
+    run_script(monkeypatch, capsys, *args)
+    doc = json.loads(exact.read_text())
+    assert doc["final"] and doc["lower"] == 5625
+    for o in doc["openings"]:
+        assert all(p["how"] == "exact" for p in o["parts"] if p["size"] > 1)
+        assert o["bound"] == optimal(Game(4, 6), first=o["guess"]).total
+    lines = cache_file.read_text().splitlines()
+    run_script(monkeypatch, capsys, *args)
+    assert cache_file.read_text().splitlines() == lines

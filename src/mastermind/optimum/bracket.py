@@ -224,16 +224,17 @@ class Bounder:
         self.scans += 1
         return gs, lbs, int(bnode)
 
-    def solve(self, cands: np.ndarray, hist: list[int]) -> tuple[int, bool]:
-        """T(S) (True) or, if the search did not finish in time, its proved lower bound
-        (False)."""
+    def solve(
+        self, cands: np.ndarray, hist: list[int], seconds: Optional[float] = None
+    ) -> tuple[int, bool]:
+        """T(S) (True) or, if the search did not finish in time (``seconds``, by default
+        ``exact_seconds``), its proved lower bound (False)."""
         key = cands.tobytes()
         got = self.solved.get(key)
-        if got is not None:
+        if got is not None and (got[1] or seconds is None):
             return got
-        status, value, lower, _ = self.search.run(
-            cands, _codes(hist), 0, 0, -1, new_flag(self.exact_seconds)
-        )
+        cap = self.exact_seconds if seconds is None else seconds
+        status, value, lower, _ = self.search.run(cands, _codes(hist), 0, 0, -1, new_flag(cap))
         self.solves += 1
         if status == _optimal.RUN_OPTIMUM:
             got = (int(value), True)
