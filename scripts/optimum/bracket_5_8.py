@@ -15,10 +15,11 @@ largest first.  With ``--exact-leaves N`` the parts of at most N codes at the la
 each part's tree are solved exactly instead of estimated (about ten times the work, about
 1.5% more bound on [5,8]'s parts); ``--start-from`` takes the part bounds of a result
 file written before as the starting point (each a proved bound).  With ``--exact-parts N``,
-before any deepening, each opening's parts of at most N codes are solved exactly (the
-exact search, within ``--exact-parts-seconds`` each; its proved bound if stopped): the
-search solves parts of hundreds of codes in seconds, where the bound tree stays 1-3%
-below their optimum.
+before any deepening, the parts of at most N codes of the opening whose bound is least
+are solved exactly (the exact search, within ``--exact-parts-seconds`` each; its proved
+bound if stopped), the smallest first, until that opening has none left: the search
+solves parts of hundreds of codes in seconds, where the bound tree stays 1-10% below
+their optimum.
 
 Each finished (opening, part, depth) bound is appended to a cache (JSON lines), so a
 stopped run resumes.  Progress lines go to stdout.  Usage (from the repository root, with
@@ -219,40 +220,35 @@ class Deepening:
             if p.how != "exact" and not any(d >= depth and v >= leaves for d, v in p.reached)
         ]
 
-    def to_solve(self) -> list[tuple[int, Part]]:
-        """The parts of at most --exact-parts codes not yet solved exactly nor tried for
-        --exact-parts-seconds, the smallest first."""
-        most, cap, fmt = self.args.exact_parts, self.args.exact_parts_seconds, self.game.format_code
+    def to_solve(self, g1: int) -> list[Part]:
+        """The opening's parts of at most --exact-parts codes not yet solved exactly nor
+        tried for --exact-parts-seconds."""
+        most, cap = self.args.exact_parts, self.args.exact_parts_seconds
         out = []
-        for g1, parts in self.table.items():
-            for p in parts:
-                rows = self.cache.get((fmt(g1), str(self.game.slots[p.slot])), [])
-                tried = any(r.get("tried_seconds", 0) >= cap for r in rows)
-                if p.codes.size <= most and p.how != "exact" and not tried:
-                    out.append((g1, p))
-        return sorted(out, key=lambda gp: gp[1].codes.size)
+        for p in self.table[g1]:
+            rows = self.cache.get((self.game.format_code(g1), str(self.game.slots[p.slot])), [])
+            tried = any(r.get("tried_seconds", 0) >= cap for r in rows)
+            if p.codes.size <= most and p.how != "exact" and not tried:
+                out.append(p)
+        return out
 
     def solve_parts(self) -> None:
-        """Each part of at most --exact-parts codes solved exactly (the search's proved
-        bound if stopped at --exact-parts-seconds), within the budget."""
+        """The parts of at most --exact-parts codes solved exactly (the search's proved
+        bound if stopped at --exact-parts-seconds), the least opening's first (its
+        smallest first), until that opening has none left or the budget is spent."""
         start, cap = time.perf_counter(), self.args.exact_parts_seconds
-        for g1, p in self.to_solve():
-            if time.perf_counter() - start > self.args.budget:
-                log("budget spent")
+        while time.perf_counter() - start <= self.args.budget:
+            least = min(self.table, key=self.total)
+            todo = self.to_solve(least)
+            if not todo:
                 return
+            p = min(todo, key=lambda q: q.codes.size)
             t = time.perf_counter()
-            value, exact = self.bounder.solve(p.codes, [g1], cap)
-            before = p.bound
-            self.record(
-                g1,
-                p,
-                self.args.depth,
-                value,
-                "exact" if exact else "solver",
-                time.perf_counter() - t,
-                tried=cap,
-            )
-            self.report(g1, p, before)
+            value, exact = self.bounder.solve(p.codes, [least], cap)
+            before, how = p.bound, "exact" if exact else "solver"
+            self.record(least, p, self.args.depth, value, how, time.perf_counter() - t, cap)
+            self.report(least, p, before)
+        log("budget spent")
 
     def pick(self) -> Any:
         """The next pending part (not in flight) of the least opening that has one: the
