@@ -105,7 +105,7 @@ def test_improving_a_record_by_whole_parts_reaches_the_optimum_of_its_opening(tm
     (5,625, which opens with 1123); the records of the positions below a part replaced
     leave the file with it."""
     record(tmp_path, "0.0005")
-    better = improve(tmp_path, "--whole-parts", "1296", "--whole-limit", "20")
+    better = improve(tmp_path, "--whole-parts", "1296", "--whole-limit", "20", "--whole-only")
     assert better["total"] == replayed_total(better) == 5625
     changes = better["method"]["improved"]
     assert changes and all(c["exact"] and c["total"] < c["total_before"] for c in changes)

@@ -226,7 +226,7 @@ class Improver:
         before = int(self.doc["total"])
         if self.args.whole_parts:
             self.solve_parts(before)
-        weak = self.weak_positions()
+        weak = [] if self.args.whole_only else self.weak_positions()
         log(f"{self.doc['game']} record {before}: {len(weak)} positions to try")
         for pos in weak:
             if self.seconds_left() <= 0:
@@ -260,6 +260,7 @@ def main() -> None:
         help="first solve whole each part of the opening of at most this many codes",
     )
     p.add_argument("--whole-limit", type=float, default=600.0, help="seconds per whole part")
+    p.add_argument("--whole-only", action="store_true", help="no third guesses after them")
     p.add_argument("--dry-run", action="store_true", help="report, write nothing")
     args = p.parse_args()
     Improver(args).run()
