@@ -299,7 +299,7 @@ def test_the_script_solving_the_openings_parts_reaches_the_optimum(tmp_path, mon
     args += ["--exact-parts-seconds", "30", "--start-from", str(plain), "--cache", str(cache_file)]
     run_script(monkeypatch, capsys, *args)
     doc = json.loads(exact.read_text())
-    assert doc["final"] and doc["lower"] == 5625
+    assert doc["final"] and doc["lower"] == 5625 and doc["exact_parts"] == 1296
     assert all(p["how"] == "exact" for p in doc["openings"][0]["parts"] if p["size"] > 1)
     for o in doc["openings"]:
         best = optimal(Game(4, 6), first=o["guess"]).total

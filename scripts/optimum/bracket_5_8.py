@@ -353,6 +353,8 @@ class Deepening:
             "exact_max": args.exact_max,
             "exact_seconds": args.exact_seconds,
             "exact_leaves": self.leaves,
+            "exact_parts": args.exact_parts,
+            "exact_parts_seconds": args.exact_parts_seconds if args.exact_parts else None,
             "seconds": round(seconds, 1),
             "part_seconds": round(
                 sum(r["seconds"] for rows in self.cache.values() for r in rows), 1
