@@ -308,3 +308,13 @@ def test_the_script_solving_the_openings_parts_reaches_the_optimum(tmp_path, mon
     lines = cache_file.read_text().splitlines()
     run_script(monkeypatch, capsys, *args)
     assert cache_file.read_text().splitlines() == lines
+
+
+def test_the_script_solves_only_the_openings_it_is_given(tmp_path, monkeypatch, capsys):
+    """--solve-openings: a second run beside a first solves its own openings' parts only."""
+    out = tmp_path / "b.json"
+    args = ["--game", "4,6", "--depth", "1", "--exact-parts", "1296", "--out", str(out)]
+    run_script(monkeypatch, capsys, *args, "--solve-openings", "1234")
+    for o in json.loads(out.read_text())["openings"]:
+        solved = [p for p in o["parts"] if p["how"] == "exact" and p["size"] > 40]
+        assert bool(solved) == (o["guess"] == "1234")

@@ -124,6 +124,11 @@ def _parser() -> argparse.ArgumentParser:
         "--exact-parts", type=int, default=0, help="the opening's parts solved exactly, first"
     )
     ap.add_argument("--exact-parts-seconds", type=float, default=600.0)
+    ap.add_argument(
+        "--solve-openings",
+        default="",
+        help="with --exact-parts: only these openings' parts (a second run beside a first)",
+    )
     ap.add_argument("--upper", type=int, default=None, help="the best total known")
     ap.add_argument("--largest-first", action="store_true", help="deepen large parts first")
     ap.add_argument("--workers", type=int, default=1, help="processes deepening parts")
@@ -237,8 +242,9 @@ class Deepening:
         bound if stopped at --exact-parts-seconds), the least opening's first (its
         smallest first), until that opening has none left or the budget is spent."""
         start, cap = time.perf_counter(), self.args.exact_parts_seconds
+        only = [self.game.guess(g) for g in self.args.solve_openings.split(",") if g]
         while time.perf_counter() - start <= self.args.budget:
-            least = min(self.table, key=self.total)
+            least = min(only or self.table, key=self.total)
             todo = self.to_solve(least)
             if not todo:
                 return
