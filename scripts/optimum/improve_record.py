@@ -69,7 +69,6 @@ class Improver:
         self.doc = json.loads(self.path.read_text())
         self.game = Game(self.doc["pegs"], self.doc["colours"])
         self.start = time.monotonic()
-        self.changed = 0
 
     def seconds_left(self) -> float:
         return self.args.budget - (time.monotonic() - self.start)
@@ -163,7 +162,6 @@ class Improver:
             }
         )
         pos["total"], pos["tree_from"] = total, f"third guesses tried, {g3} kept"
-        self.changed += 1
 
     def replayed(self) -> dict[str, Any]:
         """The document with the total, maximum and distribution its tree replays to,
@@ -218,7 +216,6 @@ class Improver:
                     "whole_limit_s": self.args.whole_limit,
                 }
             )
-            self.changed += 1
             if not self.args.dry_run:
                 self.write(before)
 
