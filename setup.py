@@ -18,6 +18,13 @@ compiler's default target there, or ``-mcpu=native`` with ``MASTERMIND_NATIVE=1`
 ``MASTERMIND_NO_OPENMP=1`` without threads, ``MASTERMIND_OPT_LEVEL=0|1|2|3`` at that
 optimisation level instead of 3 (1 compiles in about half the time: the continuous
 integration's builds for the other Python versions, whose tests do not measure speed).
+
+``MASTERMIND_SANITIZE=undefined``, ``address`` or ``undefined,address`` builds the kernel
+with those sanitizers (every report fatal, ``-fno-sanitize-recover=all``; at -O1 unless
+``MASTERMIND_OPT_LEVEL`` says otherwise); ``MASTERMIND_TARGETS=baseline,avx2`` builds only
+the targets named (the loader then runs the highest of them the CPU runs).  The
+continuous integration's sanitizer run (.ci/sanitize) uses both; AddressSanitizer's
+runtime must then be loaded first (``LD_PRELOAD``), as that script does.
 """
 
 import os
@@ -69,7 +76,11 @@ TARGETS = {
     "avx512": ["-march=x86-64-v4", *ALIGN],
 }
 
-level = os.environ.get("MASTERMIND_OPT_LEVEL", "3")
+SANITIZERS = ("undefined", "address")
+sanitize = [s for s in os.environ.get("MASTERMIND_SANITIZE", "").split(",") if s.strip()]
+if any(s not in SANITIZERS for s in sanitize):
+    raise SystemExit(f"MASTERMIND_SANITIZE={','.join(sanitize)!r}: a list of {', '.join(SANITIZERS)}")
+level = os.environ.get("MASTERMIND_OPT_LEVEL", "1" if sanitize else "3")
 if level not in ("0", "1", "2", "3"):
     raise SystemExit(f"MASTERMIND_OPT_LEVEL={level!r}: 0, 1, 2 or 3")
 compile_args = ["-O0", "-g"] if debug else [f"-O{level}"]
@@ -83,6 +94,13 @@ if not _flag("MASTERMIND_NO_OPENMP"):
     link_args.append("-fopenmp")
 if native:
     compile_args.append("-march=native" if x86 else "-mcpu=native")
+if sanitize:
+    # every report fatal; the alignment of every access through a typed pointer checked
+    # (-fsanitize=undefined includes alignment): what one target's code generation turns
+    # into a crash is reported on every target
+    wanted = "-fsanitize=" + ",".join(sanitize)
+    compile_args += [wanted, "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+    link_args.append(wanted)
 
 directives = {
     "language_level": 3,
@@ -193,7 +211,14 @@ class BuildExt(build_ext):
 
 # A build for one machine is one more target, with no flags of its own: the loader finds
 # it first when it is there (mastermind.kernel.simd).
-built = {"native": []} if native or not x86 else TARGETS
+only = [t.strip() for t in os.environ.get("MASTERMIND_TARGETS", "").split(",") if t.strip()]
+if any(t not in TARGETS for t in only):
+    raise SystemExit(f"MASTERMIND_TARGETS={','.join(only)!r}: a list of {', '.join(TARGETS)}")
+built = (
+    {"native": []}
+    if native or not x86
+    else {t: flags for t, flags in TARGETS.items() if not only or t in only}
+)
 extensions = [t for ext in kernel for t in per_target(ext, built)] + probe
 
 setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt})

@@ -21,6 +21,24 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+# What a test's subprocess keeps of this environment even when it is given a bare one:
+# the sanitizer run's runtime and options (.ci/sanitize) and the forced kernel target.
+KEPT_ENVIRONMENT = (
+    "LD_PRELOAD",
+    "ASAN_OPTIONS",
+    "UBSAN_OPTIONS",
+    "PYTHONMALLOC",
+    "MASTERMIND_SIMD",
+)
+
+
+def bare_environment(**variables: str) -> dict[str, str]:
+    """An environment of ``variables`` and an empty PATH, with what ``KEPT_ENVIRONMENT``
+    names taken from this one."""
+    kept = {name: os.environ[name] for name in KEPT_ENVIRONMENT if name in os.environ}
+    return {**kept, "PATH": "", **variables}
+
+
 # Python source to put at the top of a script run in a subprocess: it sends the process
 # Ctrl-C (SIGINT) once a long kernel call is under way, that is once the main thread waits
 # (in mastermind.stopping.run_stoppable) for the worker thread that runs the call: the

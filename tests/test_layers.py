@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import bare_environment
 
 import mastermind
 
@@ -65,7 +66,7 @@ def loaded_after(code: str) -> list[str]:
         [sys.executable, "-c", probe],
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        env=bare_environment(PYTHONPATH=str(SRC)),
         check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])

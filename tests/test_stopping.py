@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import bare_environment
 
 import mastermind
 from mastermind import Game, analyze, choose_guess
@@ -60,7 +61,7 @@ def test_interrupting_python_stops_the_kernel(n, k, call, ctrl_c_at_work):
         [sys.executable, "-c", probe],
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        env=bare_environment(PYTHONPATH=str(SRC)),
         timeout=300,
     )
     lines = done.stdout.split("\n")

@@ -12,8 +12,8 @@ of :data:`~mastermind.kernel.modules.MODULES`) goes through :func:`find_spec`, t
 loader of them all, which loads that module from the chosen target's folder
 (``_targets/<target>/kernel/_core...so``, the module's path under the package): the
 highest target this CPU runs, or the one the environment variable ``MASTERMIND_SIMD``
-names (``baseline``, ``avx2`` or ``avx512``; a target above what the CPU runs falls back
-to the highest it does run, with a RuntimeWarning).  All the modules of a process come
+names (``baseline``, ``avx2`` or ``avx512``; a target above what the CPU runs, or one this
+install was built without, falls back to the highest it does run, with a RuntimeWarning).  All the modules of a process come
 from the same target.
 
 A build for one machine (``MASTERMIND_NATIVE=1``, and every build off x86-64) puts the
@@ -69,6 +69,12 @@ def supported() -> tuple[str, ...]:
     return TARGETS[: _cpu.level() + 1]
 
 
+def available() -> tuple[str, ...]:
+    """The targets this process may run, lowest first: those the CPU runs that this install
+    holds a build of (every one, unless the build named some: ``MASTERMIND_TARGETS``)."""
+    return tuple(t for t in supported() if _built(t)) or supported()
+
+
 def target() -> str:
     """The build of the kernel this process runs (or will run): one of :data:`TARGETS`,
     or ``"native"`` for a build for one machine."""
@@ -76,8 +82,14 @@ def target() -> str:
     if native_build():
         return "native"
     if _chosen is None:
-        _chosen = _choose(os.environ.get("MASTERMIND_SIMD", ""), supported())
+        _chosen = _choose(os.environ.get("MASTERMIND_SIMD", ""), available())
     return _chosen
+
+
+def _built(target: str) -> bool:
+    """Whether this install holds the kernel's build for ``target`` (a build may hold only
+    some targets: ``MASTERMIND_TARGETS`` in setup.py)."""
+    return _extension(PACKAGE / "_targets" / target / "kernel", "_core") is not None
 
 
 def _choose(wanted: str, runs: tuple[str, ...]) -> str:
@@ -89,7 +101,7 @@ def _choose(wanted: str, runs: tuple[str, ...]) -> str:
     if wanted not in runs:
         warnings.warn(
             f"MASTERMIND_SIMD={wanted}: this CPU does not run that build of the "
-            f"kernel; using {runs[-1]}",
+            f"kernel, or it was not built; using {runs[-1]}",
             RuntimeWarning,
             stacklevel=2,
         )
