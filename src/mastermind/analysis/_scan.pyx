@@ -26,6 +26,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from cython.parallel cimport prange
 
+from mastermind.kernel._core cimport free_structs, new_structs
 from mastermind.kernel._core cimport (HAVE_LANES, KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX,
                                       KIND_PARTS, SCORE_TABLE, TWO_WORDS, Hist64, KData, Kernel,
                                       MAX_SLOTS, MM_COUNT, MM_EVALS, MM_PAIRS, PAD_ONES, StopFlag,
@@ -458,7 +459,7 @@ cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ss
     if threads <= 1 or ng * m < PAR_MIN_PAIRS or nb < 2:
         _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor, lbt, True)
         return
-    bb = <Best*>malloc(nb * sizeof(Best))
+    bb = <Best*>new_structs(nb, sizeof(Best), False)
     if bb == NULL:
         _scan(d, kind, guesses, ng, c, pk, m, best, skip, floor, lbt, True)
         return
@@ -490,7 +491,7 @@ cdef void _scan_parallel(const KData* d, int kind, const int32_t* guesses, Py_ss
     for b in range(nb):
         if bb[b].nc != 2 and bb[b].g != INT32_MAX:
             _offer(best, bb[b].key, bb[b].nc, bb[b].g)
-    free(bb)
+    free_structs(bb)
 
 
 cdef int32_t _best(const KData* d, const int32_t* guesses, Py_ssize_t ng,

@@ -17,12 +17,13 @@ guesses that lead to the candidates, all indices valid for the kernel.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t, INT64_MAX, INT64_MIN
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange
 
 import numpy as np
 
+from mastermind.kernel._core cimport free_structs, new_structs
 from mastermind.kernel._core import Stopped
 
 from mastermind.kernel._core cimport (KIND_FIRST, KData, Kernel, MAX_DEPTH, MAX_SLOTS, REC,
@@ -404,7 +405,7 @@ def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
     cdef const int32_t[:, ::1] hs = kernel.rows(histories)
     cdef const int32_t[::1] gls = kernel.rows(glists) if glists is not None else None
     cdef Py_ssize_t nt = depths.shape[0], t, i
-    cdef Walk* ws = <Walk*>calloc(nt if nt else 1, sizeof(Walk))
+    cdef Walk* ws = <Walk*>new_structs(nt if nt else 1, sizeof(Walk), True)
     cdef Walk tmpl
     cdef int err = STOP_NONE
     cdef int64_t scanned = 0
@@ -443,4 +444,4 @@ def walk_many(Kernel kernel, guesses, cands, const int64_t[::1] offsets,
     finally:
         for t in range(nt):
             free(ws[t].rec)
-        free(ws)
+        free_structs(ws)

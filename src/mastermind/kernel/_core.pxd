@@ -30,6 +30,9 @@ cdef extern from "_kernel.h" nogil:
     long long MM_EVALS()
     ctypedef struct Hist64 "mm_hist64":
         uint32_t c[64]
+    # every heap array of structs: 64-byte aligned, freed by free_structs only
+    void* new_structs "mm_new_structs"(size_t count, size_t size, int zeroed)
+    void free_structs "mm_free_structs"(void* p)
     bint HAVE_LANES "MM_HAVE_LANES"
     bint HAVE_COUNT64 "MM_HAVE_COUNT64"
     const char* SIMD_NAME "MM_SIMD"

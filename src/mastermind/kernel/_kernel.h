@@ -42,6 +42,33 @@ static MM_UNUSED int mm_cmp_u64(const void* a, const void* b) {
 static MM_UNUSED void mm_sort_u64(uint64_t* v, Py_ssize_t m) {
     qsort(v, (size_t)m, sizeof(uint64_t), mm_cmp_u64);
 }
+/* The one allocator of the kernel's arrays of structs (every heap array whose element is a
+   struct: a node, a walk, a memo's entries, a guess's record).  malloc and calloc promise
+   only 16-byte alignment, and a struct holding an over-aligned member (mm_hist64, on a
+   cache line; an AVX-512 vector) put there is undefined behaviour, which the AVX-512
+   build's aligned 64-byte stores turned into a crash.  So every such array starts on a
+   64-byte boundary (MM_STRUCT_ALIGN, at least any kernel type's alignment): it is
+   allocated 64 bytes larger, from calloc when zeroed (a large zeroed array stays lazily
+   zeroed by the system) or malloc, and the start of that block is kept in the 8 bytes
+   before the array.  NULL when out of memory (count * size overflowing included); freed
+   by mm_free_structs (NULL allowed), never by free. */
+#define MM_STRUCT_ALIGN 64
+static MM_UNUSED void* mm_new_structs(size_t count, size_t size, int zeroed) {
+    if (size && count > (SIZE_MAX - 2 * MM_STRUCT_ALIGN) / size)
+        return NULL;
+    size_t bytes = count * size + MM_STRUCT_ALIGN;
+    char* raw = zeroed ? (char*)calloc(1, bytes) : (char*)malloc(bytes);
+    if (raw == NULL)
+        return NULL;
+    /* raw is at least 8-byte aligned: the array starts 8 to 64 bytes into the block */
+    char* at = (char*)(((uintptr_t)raw + MM_STRUCT_ALIGN) & ~(uintptr_t)(MM_STRUCT_ALIGN - 1));
+    ((void**)at)[-1] = raw;
+    return at;
+}
+static MM_UNUSED void mm_free_structs(void* p) {
+    if (p != NULL)
+        free(((void**)p)[-1]);
+}
 #define MM_VREAD_SSIZE(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 static inline void mm_atomic_min_ssize(Py_ssize_t* p, Py_ssize_t x) {
     Py_ssize_t old = __atomic_load_n(p, __ATOMIC_RELAXED);

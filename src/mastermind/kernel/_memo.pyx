@@ -7,8 +7,10 @@ by ``_hash_set`` with the same tag, one thread at a time.
 """
 
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy
+
+from mastermind.kernel._core cimport free_structs, new_structs
 
 
 cdef enum:
@@ -20,7 +22,7 @@ cdef int _memo_init(Memo* t, size_t mem_limit) noexcept nogil:
     -1 when out of memory."""
     t.cap = FIRST_CAP
     t.used = 0
-    t.tab = <MemoEntry*>calloc(t.cap, sizeof(MemoEntry))
+    t.tab = <MemoEntry*>new_structs(t.cap, sizeof(MemoEntry), True)
     t.mem = t.cap * sizeof(MemoEntry)
     t.mem_limit = mem_limit if mem_limit > t.mem else t.mem
     return 0 if t.tab != NULL else -1
@@ -31,7 +33,7 @@ cdef void _memo_free(Memo* t) noexcept nogil:
     if t.tab != NULL:
         for i in range(t.cap):
             free(t.tab[i].cset)
-        free(t.tab)
+        free_structs(t.tab)
     t.tab = NULL
     t.cap = 0
     t.used = 0
@@ -62,7 +64,7 @@ cdef MemoEntry* _memo_find(Memo* t, const int32_t* c, Py_ssize_t m, int32_t tag,
         newcap = 2 * t.cap
         if t.mem + newcap * sizeof(MemoEntry) > t.mem_limit:
             return NULL
-        grown = <MemoEntry*>calloc(newcap, sizeof(MemoEntry))
+        grown = <MemoEntry*>new_structs(newcap, sizeof(MemoEntry), True)
         if grown == NULL:
             return NULL
         for j in range(t.cap):
@@ -71,7 +73,7 @@ cdef MemoEntry* _memo_find(Memo* t, const int32_t* c, Py_ssize_t m, int32_t tag,
                 while grown[i].cset != NULL:
                     i = (i + 1) & (newcap - 1)
                 grown[i] = t.tab[j]
-        free(t.tab)
+        free_structs(t.tab)
         t.mem += (newcap - t.cap) * sizeof(MemoEntry)
         t.tab = grown
         t.cap = newcap

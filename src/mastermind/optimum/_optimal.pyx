@@ -50,12 +50,13 @@ when absent colours are merged); encoded codes for symmetry.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange, threadid
 
 import numpy as np
 
+from mastermind.kernel._core cimport free_structs, new_structs
 from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
                                       STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
                                       _halted, _now, _split_by_slot, _stop_reason, _with_stop)
@@ -313,7 +314,7 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     if (not o.aborted and nparts and nd.m >= FLOOR_NODE and nd.best_g >= 0
             and (nd.m >= FLOOR_ALWAYS or nd.bnode <= FLOOR_PARTS)
             and row[order[nparts - 1]] >= SCAN_FLOOR):
-        kept = <Node*>calloc(nparts, sizeof(Node))
+        kept = <Node*>new_structs(nparts, sizeof(Node), True)
         if kept == NULL:
             o.aborted = STOP_MEMORY
         else:
@@ -328,7 +329,7 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     if kept != NULL:
         for a in range(nparts):             # (the scans no node took)
             _node_close(&kept[a])
-        free(kept)
+        free_structs(kept)
     free(child.own)
     free(child.sym.el)
     return running
@@ -659,7 +660,7 @@ cdef class Optimizer:
         cdef int w
         if threads > 1:
             self.o.threads = threads
-            self.o.workers = <OData*>calloc(threads, sizeof(OData))
+            self.o.workers = <OData*>new_structs(threads, sizeof(OData), True)
             if self.o.workers == NULL:
                 raise MemoryError("out of memory preparing the search")
             for w in range(threads):
@@ -677,7 +678,7 @@ cdef class Optimizer:
         if self.o.workers != NULL:
             for w in range(self.o.threads):
                 _memo_free(&self.o.workers[w].memo)
-            free(self.o.workers)
+            free_structs(self.o.workers)
         free(self.o.rec)
 
     property par_min:

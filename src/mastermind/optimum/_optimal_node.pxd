@@ -15,6 +15,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+from mastermind.kernel._core cimport free_structs, new_structs
 from mastermind.kernel._core cimport (DUMMY, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS, Hist64,
                                       KData, _absent_but_smallest, _append_record, _halted,
                                       _new_pack, _slot, _split_by_slot, _splits_all,
@@ -272,7 +273,7 @@ cdef inline bint _node_open(OData* o, Node* nd, const int32_t* c, Py_ssize_t m, 
         nd.pool = &o.first
         nd.npool = 1
         nd.skip = 0
-    nd.info = <Info*>malloc((nd.npool + 1) * sizeof(Info))
+    nd.info = <Info*>new_structs(nd.npool + 1, sizeof(Info), False)
     nd.hist = <uint32_t*>malloc(((0 if few else nd.npool) + 1) * nd.nc * sizeof(uint32_t))
     nd.estt = <int64_t*>malloc((m + 1) * sizeof(int64_t))
     nd.parts = <int32_t*>malloc(m * sizeof(int32_t) + 1)
@@ -310,7 +311,7 @@ cdef inline void _node_close(Node* nd) noexcept nogil:
     free(nd.parts)
     free(nd.estt)
     free(nd.hist)
-    free(nd.info)
+    free_structs(nd.info)
 
 
 cdef inline bint _skipped(const OData* o, const Node* nd, Guesses* gs,

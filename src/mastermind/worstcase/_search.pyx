@@ -32,6 +32,7 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from mastermind.kernel._core cimport free_structs, new_structs
 from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, TWO_WORDS, KData,
                                       Kernel, MAX_SLOTS, STOP_MEMORY, STOP_NONE, StopFlag,
                                       __builtin_ctzll, _at_least64, _bytes_of, _hist, _hist_packed,
@@ -136,7 +137,7 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
     if _set_sym_init(&s.sym, &y, c, m) < 0:
         s.aborted = STOP_MEMORY
         return -1
-    info = <GuessInfo*>malloc(npool * sizeof(GuessInfo))
+    info = <GuessInfo*>new_structs(npool, sizeof(GuessInfo), False)
     parts = <int32_t*>malloc(m * sizeof(int32_t))
     pidx = <int32_t*>malloc(m * sizeof(int32_t))
     lab = <uint8_t*>malloc(m)
@@ -145,7 +146,7 @@ cdef int _expand(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
         r = -1
     else:
         r = _try_guesses(s, c, m, d, pbound, found, &y, info, parts, pidx, lab)
-    free(info)
+    free_structs(info)
     free(parts)
     free(pidx)
     free(lab)
@@ -612,7 +613,7 @@ def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):
     s.d = &kernel.d
     s.order = order
     y.trivial = 1                           # every guess of the pool is tried
-    info = <GuessInfo*>malloc((npool + 1) * sizeof(GuessInfo))
+    info = <GuessInfo*>new_structs(npool + 1, sizeof(GuessInfo), False)
     if info == NULL:
         raise MemoryError()
     try:
@@ -633,7 +634,7 @@ def root_openings(Kernel kernel, pool, cands, int d, int order, int nonwin):
         return kernel.codes(out)
     finally:
         free(pk)
-        free(info)
+        free_structs(info)
 
 
 def label_counts(Kernel kernel, cands, int cap, want=None):
