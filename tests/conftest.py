@@ -21,6 +21,27 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+# Tests that need a program of the system rather than of Python (Chromium and its driver,
+# Graphviz's dot) skip where it is missing, with a reason that starts with NEEDS_A_PROGRAM;
+# the run then ends with one line that names them and the command that installs them.
+NEEDS_A_PROGRAM = "needs a program this machine lacks:"
+INSTALL_PROGRAMS = "sudo apt-get install chromium chromium-driver graphviz"
+
+
+def pytest_unconfigure(config):
+    """The line, after the run's own summary."""
+    terminalreporter = config.pluginmanager.get_plugin("terminalreporter")
+    if terminalreporter is None:
+        return
+    skipped = terminalreporter.stats.get("skipped", [])
+    lacking = [r for r in skipped if NEEDS_A_PROGRAM in str(getattr(r, "longrepr", ""))]
+    if lacking:
+        terminalreporter.write_line(
+            f"{len(lacking)} skipped for want of Chromium, chromedriver or Graphviz's dot: "
+            f"on Debian or Ubuntu, {INSTALL_PROGRAMS} runs them too (as .ci/run does)"
+        )
+
+
 # What a test's subprocess keeps of this environment even when it is given a bare one:
 # the sanitizer run's runtime and options (.ci/sanitize) and the forced kernel target.
 KEPT_ENVIRONMENT = (

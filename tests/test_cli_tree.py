@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 import reference as ref
+from conftest import NEEDS_A_PROGRAM
 
 from mastermind import Game, analyze
 from mastermind.cli import main
@@ -33,7 +34,7 @@ def test_cli_tree_formats(tmp_path):
     assert (tmp_path / "t.txt").read_text().startswith("# [2,2] minmax")
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+@pytest.mark.skipif(shutil.which("dot") is None, reason=f"{NEEDS_A_PROGRAM} Graphviz's dot")
 def test_cli_tree_renders_svg(tmp_path):
     target = tmp_path / "t.svg"
     status, _ = run(["tree", "-n", "3", "-k", "3", "-o", str(target)])

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import NEEDS_A_PROGRAM
 
+import mastermind
 from mastermind.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +75,7 @@ def test_every_file_the_architecture_names_exists():
 def test_the_house_drawing_is_the_codes():
     """docs/house.svg is what scripts/docs/house.py draws from the code today."""
     if shutil.which("dot") is None:
-        pytest.skip("Graphviz's dot is not installed")
+        pytest.skip(f"{NEEDS_A_PROGRAM} Graphviz's dot")
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "docs" / "house.py"), "--check"],
         capture_output=True,
@@ -81,3 +83,35 @@ def test_the_house_drawing_is_the_codes():
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr + " (run: python scripts/docs/house.py)"
+
+
+def test_a_run_without_the_programs_says_so_in_one_line_at_its_end(tmp_path):
+    """README's test command on a machine without Chromium or Graphviz: the tests that need
+    them skip, and the run's last line names what is missing and how to install it."""
+    env = {
+        "PATH": str(tmp_path),  # no dot, no chromium: an empty folder
+        "PYTHONPATH": str(Path(mastermind.__file__).resolve().parents[1]),
+        "HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not slow",
+            "tests/test_cli_tree.py::test_cli_tree_renders_svg",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("1 skipped for want of Chromium, chromedriver or Graphviz's dot")
+    assert "sudo apt-get install chromium chromium-driver graphviz" in last

@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import NEEDS_A_PROGRAM
 
 from mastermind import Game, analyze, solve, two_d
 from mastermind.cli import main
@@ -133,10 +134,7 @@ def browser():
     except ImportError:
         found = None
     if found is None:
-        message = (
-            "the browser tests need Chromium, chromedriver and selenium "
-            "(apt-get install chromium chromium-driver; pip install '.[test]')"
-        )
+        message = f"{NEEDS_A_PROGRAM} Chromium and chromedriver (and selenium, of the test extra)"
         if os.environ.get("CI"):
             pytest.fail(message)  # CI installs them: never skip there
         pytest.skip(message)
