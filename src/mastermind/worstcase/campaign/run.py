@@ -8,21 +8,26 @@ from __future__ import annotations
 import json
 import os
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
+from ...checks import ArgumentError
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
+from ...engine.spotcheck import SpotCheckWarning
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
-from ..bounds import check_strategy, solution_exists
+from ..bounds import check_strategy, counting_bound, solution_exists
 from ..search import SearchUnfinished
+from . import origins
 from .question import Campaign, checkpoint_params_of, setup, witness_tree
+from .recheck import recheck as recheck_deciding
 from .state import state, text_table, write_state
 
-__all__ = ["Outcome", "bounds_known", "export", "known_bounds", "restore", "run"]
+__all__ = ["Outcome", "bounds_known", "export", "known_bounds", "recheck", "restore", "run"]
 
 Log = Callable[[str], None]
 
@@ -54,6 +59,7 @@ def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
         log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
     expected = _stated(campaign).get("shards", {}).get("count", 0)
     got = import_shards(campaign.shards, campaign.checkpoint, expected)
+    origins.mark_imported(campaign.checkpoint)  # (its rows: imported, not computed here)
     for line in got.problems:
         log(f"{campaign.folder}: {line}")
     log(f"checkpoint made again from {got.shards} shards: {got.units} units")
@@ -70,21 +76,43 @@ def _stated(campaign: Campaign) -> dict[str, Any]:
 
 
 def bounds_known(game: Game, d: int) -> dict[str, Any]:
-    """What is proved around the question: d - 1 refuted (in-process, quickly), and the
-    minmax strategy's worst case (an upper bound)."""
-    try:
-        below = solution_exists(game, d - 1, time_limit=120)
-    except SearchUnfinished:
-        below = None
-    return {"below_refuted": below is False, "minmax": int(analyze(game, "minmax", jobs=1).max)}
+    """What is proved around the question, worked out here: whether d - 1 guesses can
+    find every secret (``below``: True, False, or None when the in-process search did
+    not end within two minutes; ``below_refuted`` as earlier versions wrote it), the
+    minmax strategy's worst case (an upper bound) and the counting bound (a lower one)."""
+    below: Optional[bool]
+    if d <= 1:
+        below = False  # (no secret is found without a guess)
+    else:
+        try:
+            below = bool(solution_exists(game, d - 1, time_limit=120))
+        except SearchUnfinished:
+            below = None
+    return {
+        "below_refuted": below is False,
+        "below": below,
+        "minmax": int(analyze(game, "minmax", jobs=1).max),
+        "counting": counting_bound(game),
+    }
 
 
 def known_bounds(campaign: Campaign) -> dict[str, Any]:
-    """What is proved around the question (kept in ``state.json`` once worked out)."""
-    old = _stated(campaign)
-    if old.get("guesses") == campaign.guesses and "below_refuted" in old.get("known", {}):
-        return {k: old["known"][k] for k in ("below_refuted", "minmax")}
-    return bounds_known(campaign.game, campaign.guesses)
+    """What is proved around the question (kept in ``state.json`` once worked out; a
+    state of an earlier version, which kept only whether d - 1 was refuted and the
+    minmax strategy's worst case, gains the counting bound)."""
+    old = _stated(campaign).get("known", {})
+    if _stated(campaign).get("guesses") != campaign.guesses or "minmax" not in old:
+        return bounds_known(campaign.game, campaign.guesses)
+    below = old.get("below", False if old.get("below_refuted") else None)
+    counting = old.get("counting")
+    if counting is None:
+        counting = counting_bound(campaign.game)
+    return {
+        "below_refuted": below is False,
+        "below": below,
+        "minmax": int(old["minmax"]),
+        "counting": int(counting),
+    }
 
 
 def run(
@@ -95,20 +123,37 @@ def run(
     time_limit: Optional[float] = None,
     stop_after: int = 0,
     batch: int = 1,
+    recheck: float = 0.0,
     log: Log = print,
 ) -> Outcome:
     """Go on with the campaign until it is decided, ``time_limit`` seconds pass,
     ``stop_after`` units have run, or it is stopped (Ctrl-C; the command line makes
     SIGTERM one); then export a shard, write the state and the witness of a proof.  What
     it says goes to ``log`` and to the campaign's ``run.log``.  ``batch``: units sent to
-    a worker as one task (:mod:`mastermind.engine.batching`)."""
+    a worker as one task (:mod:`mastermind.engine.batching`).
+
+    ``recheck`` (a fraction, 0 to 1): spot-checks, as on a cluster (that share of the
+    units the workers run or the checkpoint gives is run again here and compared), and,
+    once the question is decided, that share of the answers the decision rests on that
+    were not computed here re-checked (:func:`.recheck.recheck`); an answer found wrong
+    is replaced and the run goes on.  Each one found wrong is a
+    :class:`~mastermind.engine.spotcheck.SpotCheckWarning`."""
     log = _also_to_file(log, campaign.path("run.log"))
     restore(campaign, log)
     known = known_bounds(campaign)
     t0 = time.monotonic()
-    status, plan, search, before, ran = _execute(
-        campaign, jobs, scheduler, time_limit, stop_after, log, batch=batch
-    )
+    ran = before = -1
+    while True:
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - t0))
+        status, plan, search, first, more = _execute(
+            campaign, jobs, scheduler, left, stop_after, log, batch=batch, recheck=recheck
+        )
+        before, ran = (first if before < 0 else before), max(ran, 0) + more
+        if status != "decided" or recheck <= 0:
+            break
+        if not recheck_deciding(campaign, recheck, jobs=jobs, log=log).wrong:
+            break
+        log("answers the decision rested on were wrong: the run goes on")
     answer = None
     if not plan.openings:
         answer = False
@@ -120,6 +165,38 @@ def run(
     outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
     doc = export(campaign, known, log, last_run=outcome._asdict())
     return outcome._replace(value=doc["summary"]["value"])
+
+
+def recheck(
+    campaign: Campaign, fraction: float = 1.0, *, jobs: int = 1, log: Log = print
+) -> tuple[Any, dict[str, Any]]:
+    """Re-check what the campaign's decision rests on, here: the facts around the
+    question worked out again (:func:`bounds_known`; a stated one that differs is said
+    and replaced) and a ``fraction`` of the answers not computed here run again
+    (:func:`.recheck.recheck`); then the state written again.  (what was re-checked,
+    the state)."""
+    log = _also_to_file(log, campaign.path("run.log"))
+    restore(campaign, log)
+    if not os.path.exists(campaign.checkpoint):
+        raise ArgumentError(f"{campaign.folder}: nothing to re-check (no run yet)")
+    origins.track(campaign.checkpoint, fresh=False)
+    stated = known_bounds(campaign)
+    known = bounds_known(campaign.game, campaign.guesses)
+    if known["below"] is None:  # (the search did not end in time: kept as stated)
+        log(f"within {campaign.guesses - 1}: not worked out again in time; kept as stated")
+        known.update(below=stated["below"], below_refuted=stated["below_refuted"])
+    for name, value in known.items():
+        if stated.get(name) != value:
+            warnings.warn(
+                f"re-check: state.json says {name} {stated.get(name)!r}, worked out again "
+                f"here: {value!r}; the state is written again",
+                SpotCheckWarning,
+                stacklevel=2,
+            )
+    done = recheck_deciding(campaign, fraction, jobs=jobs, log=log)
+    log(f"re-checked {done.checked} answers here: {done.wrong} wrong")
+    doc = export(campaign, known, log, check_again=True)
+    return done, doc
 
 
 def _also_to_file(log: Log, path: str) -> Log:
@@ -142,9 +219,11 @@ def _execute(
     log: Log,
     *,
     batch: int = 1,
+    recheck: float = 0.0,
 ) -> tuple[str, Any, Any, int, int]:
     """The engine's run of the plan: (how it ended, the plan, its search, the units
-    recorded before it, the units it ran)."""
+    recorded before it, the units it ran).  The checkpoint's origins are kept from the
+    moment it is opened (:func:`.origins.track`)."""
     flag = new_flag()
     ran = [0]
 
@@ -155,6 +234,7 @@ def _execute(
 
     game = campaign.game
     status = "decided"
+    fresh = not os.path.exists(campaign.checkpoint)
     with open_run(
         game,
         kind="bound",
@@ -164,7 +244,9 @@ def _execute(
         threads=jobs,
         checkpoint=campaign.checkpoint,
         batch=batch,
+        recheck=recheck,
     ) as engine:
+        origins.track(campaign.checkpoint, fresh=fresh)
         plan, search = setup(campaign, engine)
         before = len(engine.store)
         log(
@@ -213,14 +295,22 @@ def export(
     known: Optional[dict[str, Any]] = None,
     log: Log = print,
     last_run: Optional[dict[str, Any]] = None,
+    *,
+    check_again: bool = False,
 ) -> dict[str, Any]:
     """A shard of the rows finished since the last one, and the state written again (the
-    last run's summary kept); the state."""
+    last run's summary kept); the state.  The certificates the last state names as
+    checked are not checked again, unless ``check_again``."""
     written = export_shards(campaign.checkpoint, campaign.shards)
     for path in written:
         # (named within the campaign's folder: the log travels with it)
         log(f"shard written: shards/{path.name} ({path.stat().st_size:,} bytes)")
-    doc = state(campaign, known if known is not None else known_bounds(campaign))
+    checked = None if check_again else _stated(campaign).get("certificates")
+    doc = state(
+        campaign,
+        known if known is not None else known_bounds(campaign),
+        checked if isinstance(checked, dict) else None,
+    )
     last_run = last_run if last_run is not None else _stated(campaign).get("last_run")
     if last_run is not None:
         doc["last_run"] = last_run
