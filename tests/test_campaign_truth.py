@@ -6,7 +6,8 @@ gives only what the answers prove (the question at d answered yes: p <= d; no: p
 and is the same in state.json, in the status and in run.log.  A decision says what it
 rests on: refutations computed here, imported from the shards (re-checked or not), or
 certified.  A forged shard that refutes one part of each opening never ends in a
-value: the minmax strategy contradicts it, and a re-check (``run --recheck``,
+value: the minmax strategy contradicts it (and a run then re-checks it), or the value
+is said as holding if the imported answers hold; a re-check (``run --recheck``,
 ``recheck``) replaces the forged rows by their re-runs, says each one, exits with 4 and
 leaves a warning in every status after it."""
 
@@ -150,32 +151,60 @@ def answers(folder: Path) -> dict[str, int]:
     return {k: int(decode(blob)["ok"]) for k, blob in rows if "split" not in decode(blob)}
 
 
-def test_a_forged_shard_never_gives_a_value_and_a_recheck_replaces_it(tmp_path):
+def test_a_forged_shard_is_contradicted_and_a_run_replaces_it(tmp_path):
+    """The forged "no within 5" crosses the minmax strategy's 5: no value is said, and a
+    run re-checks the refutations on its own (exit status 4), replaces the forged ones
+    and decides p(4,6) = 5."""
     c = tmp_path / "c"
     keys = forge(c)
     assert len(keys) == 5 and worst_case(Game(4, 6)).upper == 5
-    first = campaign("run", str(c))
-    s = json.loads((c / "state.json").read_text())["summary"]
+    replayed = campaign("status", str(c), "--replay", "--json")
+    s = json.loads(replayed.stdout)["summary"]
     assert s["answer"] is False and s["value"] is None  # not "p(4,6) = 6"
-    assert "contradict" in s["text"] and "5 imported from the shards, not re-checked" in s["text"]
-    assert s["rests_on"]["imported"] == 5 and "p(4,6) = 6" not in first.stderr
-    again = campaign("run", str(c), "--recheck", "1")
+    assert s["text"].startswith("p(4,6): the answers contradict each other")
+    assert "5 imported from the shards, not re-checked" in s["text"]
+    assert s["rests_on"]["imported"] == 5 and s["text"].endswith("an answer is wrong")
+    again = campaign("run", str(c))
     assert again.returncode == 4, again.stderr
-    said = [line for line in again.stderr.splitlines() if "re-check: unit" in line]
-    wrong = {re.search(r"unit (\S+):", line)[1] for line in said}
+    _replaced(c, keys, again.stderr)
+
+
+def _replaced(c: Path, keys: list[str], said: str) -> None:
+    """Each forged row said wrong is replaced by its re-run's answer, each one not said
+    is true; the campaign decided p(4,6) = 5, with a warning in its status and log."""
+    lines = [line for line in said.splitlines() if "re-check: unit" in line]
+    wrong = {re.search(r"unit (\S+):", line)[1] for line in lines}
     assert wrong and wrong <= set(keys)
     ok = answers(c)
-    for key in keys:  # each forged row: replaced by its re-run's answer, or true after all
+    for key in keys:
         assert ok[key] == (key in wrong)
         if key not in wrong:
             assert not solution_exists(Game(4, 6), 4, _part(key))
-    state = json.loads((c / "state.json").read_text())
-    s = state["summary"]
+    s = json.loads((c / "state.json").read_text())["summary"]
     assert s["value"] == 5 and s["answer"] is True and s["wrong"] == len(wrong)
-    assert "witness.json) certified" in s["text"]
+    assert s["checked"] and "witness.json) certified" in s["text"]
     status = campaign("status", str(c))
     assert status.stdout.splitlines()[1].startswith("WARNING: re-checks here found")
     assert "WARNING: re-checks here found" in (c / "run.log").read_text()
+
+
+def test_a_forged_shard_nothing_contradicts_is_said_as_a_condition(tmp_path):
+    """Were the minmax strategy's worst case 6 (as a heuristic's may be, one above p),
+    nothing would contradict the forged shard: the status says p = 6 only as holding if
+    the imported answers hold, until ``run --recheck 1`` re-runs them (exit status 4)."""
+    c = tmp_path / "c"
+    keys = forge(c)
+    known = {"below_refuted": True, "below": False, "minmax": 6, "counting": 4}
+    (c / "state.json").write_text(json.dumps({"guesses": 5, "known": known}))
+    for args in (["status", "--replay", "--json"], ["run", "--json"]):
+        done = campaign(*args[:1], str(c), *args[1:])
+        assert done.returncode == 0, done.stderr
+        s = json.loads((c / "state.json").read_text())["summary"]
+        assert s["text"].startswith("p(4,6) = 6, if the answers imported from the shards hold:")
+        assert not s["checked"] and s["rests_on"]["imported"] == 5
+    again = campaign("run", str(c), "--recheck", "1")
+    assert again.returncode == 4, again.stderr
+    _replaced(c, keys, again.stderr)
 
 
 def _part(key: str) -> list:

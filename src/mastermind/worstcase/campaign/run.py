@@ -100,19 +100,20 @@ def known_bounds(campaign: Campaign) -> dict[str, Any]:
     """What is proved around the question (kept in ``state.json`` once worked out; a
     state of an earlier version, which kept only whether d - 1 was refuted and the
     minmax strategy's worst case, gains the counting bound)."""
-    old = _stated(campaign).get("known", {})
-    if _stated(campaign).get("guesses") != campaign.guesses or "minmax" not in old:
+    stated = _stated(campaign)
+    old = stated.get("known")
+    if stated.get("guesses") != campaign.guesses or not isinstance(old, dict):
         return bounds_known(campaign.game, campaign.guesses)
-    below = old.get("below", False if old.get("below_refuted") else None)
+    below = old.get("below", False if old.get("below_refuted") is True else None)
     counting = old.get("counting")
     if counting is None:
         counting = counting_bound(campaign.game)
-    return {
-        "below_refuted": below is False,
-        "below": below,
-        "minmax": int(old["minmax"]),
-        "counting": int(counting),
-    }
+    minmax = old.get("minmax")
+    if below not in (True, False, None) or not all(
+        type(v) is int and v >= 1 for v in (minmax, counting)
+    ):
+        return bounds_known(campaign.game, campaign.guesses)  # (not as this code writes it)
+    return {"below_refuted": below is False, "below": below, "minmax": minmax, "counting": counting}
 
 
 def run(
@@ -149,9 +150,8 @@ def run(
             campaign, jobs, scheduler, left, stop_after, log, batch=batch, recheck=recheck
         )
         before, ran = (first if before < 0 else before), max(ran, 0) + more
-        if status != "decided" or recheck <= 0:
-            break
-        if not recheck_deciding(campaign, recheck, jobs=jobs, log=log).wrong:
+        share = _share(campaign, plan, known, recheck, log) if status == "decided" else 0.0
+        if share <= 0 or not recheck_deciding(campaign, share, jobs=jobs, log=log).wrong:
             break
         log("answers the decision rested on were wrong: the run goes on")
     answer = None
@@ -165,6 +165,21 @@ def run(
     outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
     doc = export(campaign, known, log, last_run=outcome._asdict())
     return outcome._replace(value=doc["summary"]["value"])
+
+
+def _share(campaign: Campaign, plan: Any, known: dict[str, Any], recheck: float, log: Log) -> float:
+    """The share of a decision's answers to re-check: ``recheck``, or all of them when
+    the decision contradicts what else is proved (a "no" below an upper bound known)."""
+    if not plan.openings or plan.answer() >= 0:
+        return recheck
+    upper = [int(known["minmax"])] + ([campaign.guesses - 1] if known.get("below") else [])
+    if campaign.guesses + 1 <= min(upper):
+        return recheck
+    log(
+        f"within {campaign.guesses}: no, yet a strategy within {min(upper)} is known: an "
+        "answer is wrong; the answers the decision rests on are re-checked"
+    )
+    return 1.0
 
 
 def recheck(

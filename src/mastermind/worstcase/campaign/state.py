@@ -258,7 +258,10 @@ def _summary(
     rests on, the answers re-checks found wrong, and the work."""
     answer = _answer(plan)
     rests = _rests(campaign, plan, certified, answer=answer)
-    facts = proved(campaign.game, campaign.guesses, known, rests["words"], answer=answer)
+    checked = not rests.get(origins.IMPORTED) and not rests.get(origins.UNKNOWN)
+    facts = proved(
+        campaign.game, campaign.guesses, known, rests["words"], answer=answer, checked=checked
+    )
     wrong = found_wrong(campaign.checkpoint) if os.path.exists(campaign.checkpoint) else []
     warning = None
     if wrong:

@@ -58,37 +58,56 @@ def _bounds(
 
 
 def proved(
-    game: Any, d: int, known: dict[str, Any], rests: str, *, answer: Optional[bool]
+    game: Any,
+    d: int,
+    known: dict[str, Any],
+    rests: str,
+    *,
+    answer: Optional[bool],
+    checked: bool = True,
 ) -> dict[str, Any]:
     """The summary's facts: the question's answer (None: undecided), the bounds proved
     (``lower``, ``upper``), ``value`` when they meet, and ``text``, the sentence.
-    ``rests``: what the question's answer rests on, in words ("" to say nothing)."""
+    ``rests``: what the question's answer rests on, in words ("" to say nothing);
+    ``checked``: whether all of it was computed here, re-checked here or certified.  A
+    bound that needs an answer not checked so is said as holding if those answers hold
+    (``summary["checked"]`` is then False)."""
     lows, highs = _bounds(d, known, rests, answer=answer)
+    if not checked:  # (among equal bounds, one that needs no import is named)
+        lows = lows[1:] + lows[:1] if answer is False else lows
+        highs = highs[1:] + highs[:1] if answer is True else highs
     low = max(lows, key=lambda b: b[0])
     high = min(highs, key=lambda b: b[0]) if highs else None
+    question = "within " + str(d)
+    needs = not checked and (
+        low[1].startswith(question) or (high is not None and high[1].startswith(question))
+    )
     name = name_of(game)
     value: Optional[int] = None
     if high is None:
-        text = f"{name} >= {low[0]}: at least {low[0]} ({low[1]})"
+        said = f"{name} >= {low[0]}"
     elif low[0] > high[0]:
-        text = (
-            f"{name}: the answers contradict each other (at least {low[0]}: {low[1]}; "
-            f"at most {high[0]}: {high[1]}): an answer is wrong"
-        )
+        said = f"{name}: the answers contradict each other"
+    elif low[0] == high[0]:
+        value = low[0]
+        said = f"{name} = {value}"
+    elif high[0] == low[0] + 1:
+        said = f"{name} is {low[0]} or {high[0]}"
     else:
-        if low[0] == high[0]:
-            value = low[0]
-            said = f"{name} = {value}"
-        elif high[0] == low[0] + 1:
-            said = f"{name} is {low[0]} or {high[0]}"
-        else:
-            said = f"{name} is between {low[0]} and {high[0]}"
-        text = f"{said}: at most {high[0]} ({high[1]}), at least {low[0]} ({low[1]})"
+        said = f"{name} is between {low[0]} and {high[0]}"
+    if needs:
+        said += ", if the answers imported from the shards hold"
+    why = f"at least {low[0]} ({low[1]})"
+    if high is not None:
+        why = f"at most {high[0]} ({high[1]}), {why}"
+    if high is not None and low[0] > high[0]:
+        why += ": an answer is wrong"
     return {
         "decided": answer is not None,
         "answer": answer,
         "value": value,
         "lower": low[0],
         "upper": None if high is None else high[0],
-        "text": text,
+        "checked": not needs,
+        "text": f"{said}: {why}",
     }
