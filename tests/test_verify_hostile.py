@@ -449,3 +449,14 @@ def test_the_claims_of_a_certificate_share_one_cap_on_work(tmp_path, monkeypatch
 def test_a_key_given_twice_is_refused(tmp_path, data, where):
     """The parser kept the last of two keys, the file's writer may have meant the first."""
     refused(tmp_path, data, "a key is given twice in one object")
+
+
+def test_a_part_of_one_secret_is_said_as_one(tmp_path):
+    """A part certificate about one secret said "the 1 secrets ... cannot all be found
+    within 1 more guesses" (its claim is false, and rejected, in words that fit)."""
+    head = {**HEAD, "part": {"history": [[0, [1, 0]], [1, [0, 2]]], "guesses": 1}}
+    del head["lower"], head["upper"]
+    with pytest.raises(VerifyError) as said:
+        verify_file(write(tmp_path, lines(head, {"end": True, "claims": 0})))
+    assert "no claim that the 1 secret of [2,2] after" in str(said.value)
+    assert str(said.value).endswith("cannot be found within 1 more guess")

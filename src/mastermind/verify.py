@@ -684,9 +684,10 @@ def _part_verdict(rules: Rules, part: dict[str, Any], *, proved: bool, claims: i
         f"{_written(rules, rules.code(g))} = ({score[0]} {score[1]})"
         for g, score in part["history"]
     )
-    what = (
-        f"the {size:,} secrets of [{rules.n},{rules.k}] after {history or 'no guess'} "
-        f"cannot all be found within {part['guesses']} more guesses"
+    what = (  # ("the 1 secret ... cannot be found within 1 more guess")
+        f"the {size:,} secret{'s' * (size != 1)} of [{rules.n},{rules.k}] after "
+        f"{history or 'no guess'} cannot{' all' * (size != 1)} be found within "
+        f"{part['guesses']} more guess{'es' * (part['guesses'] != 1)}"
     )
     if not proved:
         raise VerifyError(f"no claim that {what}")
