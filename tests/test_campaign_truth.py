@@ -260,3 +260,66 @@ def test_a_recheck_of_settled_rows_finds_nothing_wrong(tmp_path):
     assert "spot-check" not in again.stderr
     bad = campaign("run", str(c), "--recheck", "1.5")
     assert bad.returncode == 2 and "--recheck" in bad.stderr
+
+
+def test_a_question_settled_here_from_imported_answers_is_not_computed_here(tmp_path):
+    """A row written here (a question settled from the answers below it) rests on what
+    lay below it: imported, if any of that was."""
+    from mastermind.engine.checkpoint import connect_read_only
+    from mastermind.worstcase.campaign import origins
+
+    path = str(tmp_path / "c.sqlite")
+    store = open_checkpoint(path, "bound", {"n": 1}, {})
+    store.record("exists/1/2/4", "d", {"split": 1, "nodes": 0}, size=9, seconds=0.0)
+    store.record("exists/1/2/4/7/3", "d", {"ok": 0, "nodes": 1}, size=5, seconds=0.0)
+    store.record("exists/5/2/4", "d", {"ok": 0, "nodes": 1}, size=5, seconds=0.0)
+    store.close()
+    origins.mark_imported(path)
+    store = open_checkpoint(path, "bound", {"n": 1}, {})
+    store.settle("exists/1/2/4", "d", {"ok": 0, "nodes": 1}, size=9)  # (here, from below)
+    store.record("exists/6/2/4", "d", {"ok": 0, "nodes": 1}, size=5, seconds=0.0)
+    store.close()
+    with closing(connect_read_only(path)) as conn:
+        rows = dict(conn.execute("SELECT key, finished FROM units"))
+        got = {key: origins.origin_of(conn, key, at) for key, at in rows.items()}
+    assert got == {"exists/1/2/4": "imported", "exists/5/2/4": "imported", "exists/6/2/4": "here"}
+    origins.replaced(path, "exists/1/2/4", "imported", wrong=True)  # (a re-run's, here)
+    with closing(connect_read_only(path)) as conn:
+        assert origins.origin_of(conn, "exists/1/2/4", rows["exists/1/2/4"]) == "here"
+    assert origins.found_wrong(path) == [("exists/1/2/4", "imported")]
+
+
+def test_a_checkpoint_of_an_earlier_version_is_of_unknown_origin(tmp_path):
+    """A checkpoint made before origins were kept: its refutations are of unknown
+    origin, the value holds only if they do, and a re-check runs them again here."""
+    c = tmp_path / "c"
+    decide(c, Game(4, 7), 5)
+    with closing(sqlite3.connect(c / "checkpoint.sqlite")) as conn:
+        conn.execute("DROP TABLE campaign_origins")
+    s = json.loads(campaign("status", str(c), "--json", "--replay").stdout)["summary"]
+    assert s["rests_on"]["unknown"] > 0 == s["rests_on"]["here"] and not s["checked"]
+    assert s["text"].startswith("p(4,7) = 6, if the answers not computed here hold:")
+    assert campaign("recheck", str(c)).returncode == 0
+    s = json.loads((c / "state.json").read_text())["summary"]
+    assert s["checked"] and s["text"].startswith("p(4,7) = 6: at most 6")
+
+
+def test_a_state_of_an_earlier_version_is_said_so(tmp_path):
+    """status reads state.json as it is: one an earlier version wrote ("p(4,6) is 6 or
+    7", decided, no value) is shown as such, with the way to work it out again."""
+    c = tmp_path / "c"
+    Campaign.new(str(c), pegs=4, colours=6, guesses=6).save()
+    keys = ("parts", "solvable", "refuted", "open", "units", "splits", "seconds", "nodes")
+    old = {"decided": True, "value": None, "text": "p(4,6) is 6 or 7: undecided"}
+    doc = {
+        "question": "can every secret be found within 6 guesses?",
+        "summary": {**old, **dict.fromkeys(keys, 0), "open_units": 0},
+        "openings": [],
+    }
+    (c / "state.json").write_text(json.dumps(doc))
+    first = campaign("status", str(c)).stdout.splitlines()[0]
+    assert first.endswith(
+        "decided; a state of an earlier version: status --replay works it out again)"
+    )
+    assert campaign("run", str(c)).returncode == 0  # (the state written again)
+    assert campaign("status", str(c)).stdout.startswith("p(4,6) is 4 or 5: at most 5")

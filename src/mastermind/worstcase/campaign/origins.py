@@ -22,7 +22,6 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from typing import Optional
 
 from ...engine.checkpoint import LOCK_SECONDS, connect_read_only
 
@@ -31,10 +30,11 @@ __all__ = [
     "IMPORTED",
     "RECHECKED",
     "UNKNOWN",
+    "confirmed",
     "found_wrong",
     "mark_imported",
     "origin_of",
-    "rechecked",
+    "replaced",
     "track",
 ]
 
@@ -109,25 +109,33 @@ def origin_of(conn: sqlite3.Connection, key: str, finished: float) -> str:
     return HERE if below is None else str(below[0])
 
 
-def rechecked(path: str, key: str, finished: Optional[float], origin: str, *, wrong: bool) -> None:
-    """A re-check's verdict on the answer of ``key``: right (its row, finished at
-    ``finished``, marked re-checked) or wrong (its row replaced by the re-run's, which
-    is this checkpoint's own: the entries below it forgotten)."""
+def confirmed(path: str, key: str, finished: float, origin: str) -> None:
+    """A re-check found the answer of ``key`` (its row finished at ``finished``) right:
+    the row is marked re-checked."""
     with _writing(path) as conn:
+        _said(conn, key, origin, wrong=False)
         conn.execute(
-            "INSERT INTO campaign_rechecks (key, at, origin, wrong) VALUES (?, ?, ?, ?)",
-            (key, time.time(), origin, int(wrong)),
+            "INSERT OR REPLACE INTO campaign_origins (key, finished, origin) VALUES (?, ?, ?)",
+            (key, finished, RECHECKED),
         )
-        if not wrong and finished is not None:
-            conn.execute(
-                "INSERT OR REPLACE INTO campaign_origins (key, finished, origin) VALUES (?, ?, ?)",
-                (key, finished, RECHECKED),
-            )
-        elif wrong:
-            conn.execute(
-                "DELETE FROM campaign_origins WHERE key = ? OR (key > ? AND key < ?)",
-                (key, key + "/", key + "0"),
-            )
+
+
+def replaced(path: str, key: str, origin: str, *, wrong: bool) -> None:
+    """The row of ``key`` was replaced by a re-run here (the answer it held ``wrong``,
+    or not): the row is this checkpoint's own, and what was below it is forgotten."""
+    with _writing(path) as conn:
+        _said(conn, key, origin, wrong=wrong)
+        conn.execute(
+            "DELETE FROM campaign_origins WHERE key = ? OR (key > ? AND key < ?)",
+            (key, key + "/", key + "0"),
+        )
+
+
+def _said(conn: sqlite3.Connection, key: str, origin: str, *, wrong: bool) -> None:
+    conn.execute(
+        "INSERT INTO campaign_rechecks (key, at, origin, wrong) VALUES (?, ?, ?, ?)",
+        (key, time.time(), origin, int(wrong)),
+    )
 
 
 def found_wrong(path: str) -> list[tuple[str, str]]:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from ...engine.checkpoint import open_checkpoint
 from ...engine.executors import LocalExecutor
 from ...engine.spotcheck import Sampler, SpotCheckWarning
-from ...engine.units import Unit, UnitError
+from ...engine.units import Unit, UnitError, is_split
 from ...engine.workers import spec_of
 from . import origins
 from .certificates import certified
@@ -116,19 +116,17 @@ def _verdict(
     result: dict[str, Any],
     seconds: float,
 ) -> bool:
-    """One re-check's verdict recorded: whether the refutation was wrong."""
+    """One re-check's verdict recorded: whether the refutation was wrong.  A refuting row
+    of ``unit`` found right is marked re-checked; otherwise the re-run's answer takes
+    the place of the question's row (and of every row that said otherwise)."""
     path = campaign.checkpoint
-    if not int(result["ok"]):
-        mine: Optional[tuple[str, float, str]] = next(
-            (r for r in ref.rows if r[0] == unit.key), None
-        )
-        if mine is None:  # refuted within more guesses only: this answer is new here
-            store.record(unit.key, unit.digest, result, size=unit.size, seconds=seconds)
-            store.flush()
-        else:
-            origins.rechecked(path, mine[0], mine[1], mine[2], wrong=False)
+    wrong = bool(int(result["ok"]))
+    mine = next((r for r in ref.rows if r[0] == unit.key), None)
+    if not wrong and mine is not None and not _is_split(store, unit.key):
+        origins.confirmed(path, *mine)
         return False
-    for key, _, origin in ref.rows:
+    others = [r for r in ref.rows if r[0] != unit.key] if wrong else []
+    for key, _, origin in [*([mine] if wrong and mine else []), *others]:
         warnings.warn(
             f"re-check: unit {key}: the answer {WORDS[origin].split(',')[0]} says the part "
             f"cannot be solved; its re-run here solves it within {unit.args['d']} guesses: "
@@ -136,12 +134,25 @@ def _verdict(
             SpotCheckWarning,
             stacklevel=2,
         )
-        e = int(key.rsplit("/", 1)[1])  # (a witness within d - 1 is one within e >= d - 1)
+    for key, _, _ in others:  # (a witness within d - 1 is one within e >= d - 1)
+        e = int(key.rsplit("/", 1)[1])
         same = Unit(key, unit.kind, {**unit.args, "d": e}, unit.size)
         store.record(key, same.digest, result, size=unit.size, seconds=seconds)
-    if unit.key not in {r[0] for r in ref.rows}:
+    if _is_split(store, unit.key):  # (a split decided by the answers below it)
+        store.settle(unit.key, unit.digest, result, size=unit.size)
+    else:
         store.record(unit.key, unit.digest, result, size=unit.size, seconds=seconds)
     store.flush()
-    for key, _, origin in ref.rows:
-        origins.rechecked(path, key, None, origin, wrong=True)
-    return True
+    said = {unit.key: mine[2] if mine else ref.origin, **{k: o for k, _, o in others}}
+    for key, origin in said.items():
+        origins.replaced(path, key, origin, wrong=wrong)
+    return wrong
+
+
+def _is_split(store: Any, key: str) -> bool:
+    """Whether the checkpoint's row of ``key`` is a split (its question decided below)."""
+    try:
+        rec = store.get(key)
+    except Exception:  # (a damaged row: replaced as any other)
+        return False
+    return rec is not None and is_split(rec.result)

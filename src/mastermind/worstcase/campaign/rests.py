@@ -54,32 +54,45 @@ class Refutation:
 
     @property
     def origin(self) -> str:
-        """Certified, or the most trusted origin among its rows."""
+        """Certified, or the most trusted origin among its rows (of unknown origin with
+        none: nothing here says where it came from)."""
         if self.certificate is not None:
             return CERTIFIED
-        return min((o for _, _, o in self.rows), key=TRUST.__getitem__, default=origins.HERE)
+        return min((o for _, _, o in self.rows), key=TRUST.__getitem__, default=origins.UNKNOWN)
+
+
+def _row(key: str, blob: bytes, d: int) -> Optional[tuple[int, int, bool]]:
+    """(opening, slot, split) of a row that may decide a part of the question at d: a
+    refutation within d - 1 guesses or more, or the split of the question within d - 1
+    (decided by the answers below it); None for any other row."""
+    parts = key.split("/")
+    try:
+        g, s, e = (int(x) for x in parts[1:]) if len(parts) == 4 else (0, 0, -1)
+        answer = decode(blob)
+        split = is_split(answer)
+        if e < d - 1 or (split and e != d - 1) or (not split and int(answer["ok"])):
+            return None
+    except Exception:  # a damaged row is run again when its unit comes up
+        return None
+    return g, s, split
 
 
 def _refuted_rows(path: str, d: int) -> dict[tuple[int, int], list[tuple[str, float, str]]]:
-    """(opening, slot) -> the rows refuting that part within d - 1 guesses or more."""
-    out: dict[tuple[int, int], list[tuple[str, float, str]]] = {}
+    """(opening, slot) -> the rows refuting that part within d - 1 guesses or more; or,
+    with none, the split that decided it (its answers below it)."""
+    whole: dict[tuple[int, int], list[tuple[str, float, str]]] = {}
+    splits: dict[tuple[int, int], list[tuple[str, float, str]]] = {}
     with closing(connect_read_only(path)) as conn:
         rows = conn.execute(
             "SELECT key, finished, result FROM units WHERE key LIKE 'exists/%'"
         ).fetchall()
         for key, finished, blob in rows:
-            parts = key.split("/")
-            if len(parts) != 4 or int(parts[3]) < d - 1:
-                continue
-            try:
-                answer = decode(blob)
-            except Exception:  # a damaged row is run again when its unit comes up
-                continue
-            if is_split(answer) or int(answer["ok"]):
-                continue
-            origin = origins.origin_of(conn, key, finished)
-            out.setdefault((int(parts[1]), int(parts[2])), []).append((key, finished, origin))
-    return out
+            found = _row(key, blob, d)
+            if found is not None:
+                origin = origins.origin_of(conn, key, finished)
+                into = splits if found[2] else whole
+                into.setdefault(found[:2], []).append((key, finished, origin))
+    return {**splits, **whole}
 
 
 def refutations(

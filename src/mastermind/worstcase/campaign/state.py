@@ -258,9 +258,13 @@ def _summary(
     rests on, the answers re-checks found wrong, and the work."""
     answer = _answer(plan)
     rests = _rests(campaign, plan, certified, answer=answer)
-    checked = not rests.get(origins.IMPORTED) and not rests.get(origins.UNKNOWN)
+    unchecked = ""
+    if rests.get(origins.UNKNOWN):
+        unchecked = "the answers not computed here"
+    elif rests.get(origins.IMPORTED):
+        unchecked = "the answers imported from the shards"
     facts = proved(
-        campaign.game, campaign.guesses, known, rests["words"], answer=answer, checked=checked
+        campaign.game, campaign.guesses, known, rests["words"], answer=answer, unchecked=unchecked
     )
     wrong = found_wrong(campaign.checkpoint) if os.path.exists(campaign.checkpoint) else []
     warning = None
@@ -328,6 +332,9 @@ def text_table(doc: dict[str, Any]) -> str:
     """The state as lines of text: the summary, then each opening and its parts."""
     s = doc["summary"]
     answer = {True: "yes", False: "no"}.get(s.get("answer"), "not decided")
+    if "answer" not in s:  # (its words about p, of an earlier version, may be wrong)
+        answer = "decided" if s.get("decided") else "not decided"
+        answer += "; a state of an earlier version: status --replay works it out again"
     lines = [
         f"{s['text']} (question: {doc['question']} {answer})",
         *([f"WARNING: {s['warning']}"] if s.get("warning") else []),

@@ -64,22 +64,22 @@ def proved(
     rests: str,
     *,
     answer: Optional[bool],
-    checked: bool = True,
+    unchecked: str = "",
 ) -> dict[str, Any]:
     """The summary's facts: the question's answer (None: undecided), the bounds proved
     (``lower``, ``upper``), ``value`` when they meet, and ``text``, the sentence.
     ``rests``: what the question's answer rests on, in words ("" to say nothing);
-    ``checked``: whether all of it was computed here, re-checked here or certified.  A
-    bound that needs an answer not checked so is said as holding if those answers hold
-    (``summary["checked"]`` is then False)."""
+    ``unchecked``: the answers it rests on that were neither computed here, re-checked
+    here nor certified, in words ("" for none); a bound that needs them is said as
+    holding if they hold (``summary["checked"]`` is then False)."""
     lows, highs = _bounds(d, known, rests, answer=answer)
-    if not checked:  # (among equal bounds, one that needs no import is named)
+    if unchecked:  # (among equal bounds, one that needs none of them is named)
         lows = lows[1:] + lows[:1] if answer is False else lows
         highs = highs[1:] + highs[:1] if answer is True else highs
     low = max(lows, key=lambda b: b[0])
     high = min(highs, key=lambda b: b[0]) if highs else None
     question = "within " + str(d)
-    needs = not checked and (
+    needs = bool(unchecked) and (
         low[1].startswith(question) or (high is not None and high[1].startswith(question))
     )
     name = name_of(game)
@@ -96,7 +96,7 @@ def proved(
     else:
         said = f"{name} is between {low[0]} and {high[0]}"
     if needs:
-        said += ", if the answers imported from the shards hold"
+        said += f", if {unchecked} hold"
     why = f"at least {low[0]} ({low[1]})"
     if high is not None:
         why = f"at most {high[0]} ({high[1]}), {why}"
