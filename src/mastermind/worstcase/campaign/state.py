@@ -23,17 +23,12 @@ from ...engine.units import Unit
 from ...engine.workers import spec_of
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
-from ...verify import VerifyError, verify_file
-from . import origins
 from .certificates import certified as certified_parts
-from .origins import found_wrong
 from .question import Campaign, FocusPlan, checkpoint_params_of, setup
-from .rests import in_words, rests_on
-from .verdict import proved
+from .summary import summary_of
 
 __all__ = [
     "DryExecutor",
-    "witness_checked",
     "markdown_table",
     "recorded_since",
     "replay",
@@ -193,101 +188,6 @@ def _openings(
     return out
 
 
-def _answer(plan: FocusPlan) -> Optional[bool]:
-    """The question's answer as the replayed plan gives it (None: undecided)."""
-    if not plan.openings:
-        return False  # (no opening can work: refuted before any unit)
-    return plan.answer() >= 0 if plan.decided() else None
-
-
-def _rests(
-    campaign: Campaign, plan: FocusPlan, certified: dict[Any, str], *, answer: Optional[bool]
-) -> dict[str, Any]:
-    """What the question's answer rests on: for a yes, its witness (checked here by the
-    stand-alone checker, or each part's witness replayed); for a no, the origins of the
-    openings' refutations (:mod:`.recheck`; ``certified``: the parts certificates prove,
-    :mod:`.certificates`)."""
-    if answer is None:
-        return {"words": ""}
-    if answer:
-        checked = witness_checked(campaign)
-        words = (
-            "its witness (witness.json) certified by the stand-alone checker"
-            if checked
-            else "a witness for every part, each replayed"
-        )
-        return {"words": words, "witness": checked}
-    counts = rests_on(campaign, plan, certified)
-    return {"words": in_words(counts), **counts}
-
-
-def witness_checked(campaign: Campaign) -> bool:
-    """Whether the campaign's witness.json is a strategy for its game, checked by the
-    stand-alone checker (:mod:`mastermind.verify`) to find every secret within d."""
-    path = campaign.path("witness.json")
-    if not os.path.exists(path):
-        return False
-    try:
-        verdict = verify_file(path)
-        doc = json.loads(Path(path).read_text())
-    except (VerifyError, OSError, ValueError):
-        return False
-    game = campaign.game
-    same = (doc.get("pegs"), doc.get("colours"), doc.get("variant", "classic")) == (
-        game.n,
-        game.k,
-        game.variant.value,
-    )
-    return (
-        same
-        and "history" not in doc
-        and verdict.upper is not None
-        and verdict.upper <= campaign.guesses
-    )
-
-
-def _summary(
-    campaign: Campaign,
-    plan: FocusPlan,
-    dry: DryExecutor,
-    rows: dict[str, dict[str, Any]],
-    known: dict[str, Any],
-    certified: dict[Any, str],
-) -> dict[str, Any]:
-    """The summary: what is proved about p (:func:`~.verdict.proved`), what the answer
-    rests on, the answers re-checks found wrong, and the work."""
-    answer = _answer(plan)
-    rests = _rests(campaign, plan, certified, answer=answer)
-    unchecked = ""
-    if rests.get(origins.UNKNOWN):
-        unchecked = "the answers not computed here"
-    elif rests.get(origins.IMPORTED):
-        unchecked = "the answers imported from the shards"
-    facts = proved(
-        campaign.game, campaign.guesses, known, rests["words"], answer=answer, unchecked=unchecked
-    )
-    wrong = found_wrong(campaign.checkpoint) if os.path.exists(campaign.checkpoint) else []
-    warning = None
-    if wrong:
-        imported = sum(o != origins.HERE for _, o in wrong)
-        warning = (
-            f"re-checks here found {len(wrong)} answer{'s' if len(wrong) != 1 else ''} wrong "
-            f"({imported} imported from the shards or of unknown origin), replaced by "
-            "their re-runs: the shards they came from are not to be trusted"
-        )
-    return {
-        **facts,
-        "rests_on": {k: v for k, v in rests.items() if k != "words"},
-        "wrong": len(wrong),
-        "warning": warning,
-        "units": len(rows),
-        "splits": sum(r["split"] for r in rows.values()),
-        "seconds": round(sum(r["seconds"] for r in rows.values()), 1),
-        "nodes": sum(r["nodes"] for r in rows.values()),
-        "open_units": len(dry.open),
-    }
-
-
 def state(
     campaign: Campaign, known: dict[str, Any], checked: Optional[dict[str, str]] = None
 ) -> dict[str, Any]:
@@ -300,10 +200,15 @@ def state(
     openings = _openings(campaign, plan, dry, rows)
     parts = [p for o in openings for p in o["parts"] if p["size"] >= 3]
     certified, sums = certified_parts(campaign, checked)
-    summary = _summary(campaign, plan, dry, rows, known, certified)
+    summary = summary_of(campaign, plan, known, certified)
     summary.update(
         parts=len(parts),
         **{word: sum(p["state"] == word for p in parts) for word in STATES.values()},
+        units=len(rows),
+        splits=sum(r["split"] for r in rows.values()),
+        seconds=round(sum(r["seconds"] for r in rows.values()), 1),
+        nodes=sum(r["nodes"] for r in rows.values()),
+        open_units=len(dry.open),
     )
     game, d = campaign.game, campaign.guesses
     return {
