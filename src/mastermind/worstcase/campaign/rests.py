@@ -68,6 +68,8 @@ def _row(key: str, blob: bytes, d: int) -> Optional[tuple[int, int, bool]]:
     parts = key.split("/")
     try:
         g, s, e = (int(x) for x in parts[1:]) if len(parts) == 4 else (0, 0, -1)
+        if e < d - 1:
+            return None
         answer = decode(blob)
         split = is_split(answer)
         if e < d - 1 or (split and e != d - 1) or (not split and int(answer["ok"])):
@@ -83,8 +85,9 @@ def _refuted_rows(path: str, d: int) -> dict[tuple[int, int], list[tuple[str, fl
     whole: dict[tuple[int, int], list[tuple[str, float, str]]] = {}
     splits: dict[tuple[int, int], list[tuple[str, float, str]]] = {}
     with closing(connect_read_only(path)) as conn:
-        rows = conn.execute(
-            "SELECT key, finished, result FROM units WHERE key LIKE 'exists/%'"
+        rows = conn.execute(  # (the root's questions: exists/OPENING/SLOT/GUESSES)
+            "SELECT key, finished, result FROM units "
+            "WHERE key LIKE 'exists/%/%/%' AND key NOT LIKE 'exists/%/%/%/%'"
         ).fetchall()
         for key, finished, blob in rows:
             found = _row(key, blob, d)
