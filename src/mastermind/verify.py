@@ -65,7 +65,9 @@ MAX_DIGITS = 20  # digits of a number
 MAX_GUESSES = 100  # guesses a bound, a claim, a history or a line of a tree may count
 MAX_CODES = 1 << 22  # codes of a game (k^n)
 MAX_WORK = 1 << 30  # guess-secret pairs one claim may need scored (a minute or two)
-MAX_TOTAL_WORK = 1 << 37  # and all the claims of one certificate together
+MAX_TOTAL_WORK = 1 << 39  # and all the claims of one certificate together, a pair scored
+# without the table counting 8 (about what it costs more): two hours at most; [4,9]'s
+# certificate, the largest published, needs 1.8e11 (27 minutes)
 MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
 BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
 
@@ -158,7 +160,8 @@ class Rules:
         self.is_guess = distinct if variant in ("bulls-and-cows", "permutation") else all_codes
         self.win = self.n * (self.n + 2)  # the slot of score (n, 0)
         self.table: np.ndarray | None = None
-        self.scored = 0  # pairs scored (the table pays once they are many), all told
+        self.work = 0  # pairs scored one by one (the table pays once they are many)
+        self.scored = 0  # pairs scored all told, one by one counting 8 (MAX_TOTAL_WORK)
 
     def score_rows(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """Slot b*(n+2)+w of every guess (rows) against every secret (columns), from the
@@ -178,7 +181,7 @@ class Rules:
         (the score of g against x is the score of x against g), so that a secret's row
         holds its column too."""
         size = self.k**self.n
-        if self.table is None and size <= TABLE_CODES and 4 * self.scored >= size * size:
+        if self.table is None and size <= TABLE_CODES and 4 * self.work >= size * size:
             table = np.empty((size, size), dtype=np.uint8)
             step = max(1, (1 << 22) // (size * self.n))
             every = np.arange(size)
@@ -195,9 +198,12 @@ class Rules:
         there is one."""
         table = self._table()
         g, s = np.asarray(guesses, np.int64), np.asarray(secrets, np.int64)
-        self.scored += g.size * s.size
+        self.work += 0 if table is not None else g.size * s.size
+        self.scored += g.size * s.size * (1 if table is not None else 8)
         if self.scored > MAX_TOTAL_WORK:  # (a certificate's claims together)
-            raise MalformedFile(f"more than the {MAX_TOTAL_WORK:,} scores this checker makes")
+            raise MalformedFile(
+                f"more than the {MAX_TOTAL_WORK:,} scores this checker makes in all"
+            )
         if table is not None:  # gather the fewer rows
             return table[g][:, s] if g.size <= s.size else table[s][:, g].T
         out = np.empty((g.size, s.size), dtype=np.uint8)
