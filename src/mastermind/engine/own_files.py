@@ -28,7 +28,7 @@ opened through; nothing is read past a cap given by the caller.
 >>> OwnDestination(str(folder / "state.json"), "the state")
 Traceback (most recent call last):
 ...
-mastermind.engine.own_files.UnsafeFile: .../state.json is a symbolic link: the state is never written through one; remove it
+mastermind.engine.own_files.UnsafeFile: .../state.json is a symbolic link: the state is never read or written through one; remove it
 """
 
 from __future__ import annotations
