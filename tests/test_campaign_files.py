@@ -8,6 +8,7 @@ refusal.  Every link, FIFO and device is made in the test's own folder."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -333,3 +334,62 @@ def test_projection_options_out_of_range_are_one_line(copy, options, words):
     done = campaign("projection", str(copy), *options)
     assert done.returncode == 2 and one_line(done.stderr), done.stderr
     assert words in done.stderr
+
+
+# ---------------------------------------------------------------------- shards
+Q46 = ["-n", "4", "-k", "6", "--guesses", "5", "--unit-seconds", "0.002"]
+
+
+def shard_lines(path: Path) -> list[dict]:
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def write_shard(path: Path, records: list[dict]) -> None:
+    path.write_bytes(gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode()))
+
+
+def test_hostile_shards_neither_stop_exports_nor_wipe_rows(tmp_path):
+    """A shard with a time of 1e300 and a line dropping every key, and one whose answer
+    claims a dtype of 2 MB a value: later runs still export what they run, a clone of
+    the folder replays to the same state, and the malformed one is named once."""
+    c = tmp_path / "c"
+    assert campaign("run", str(c), *Q46, "--stop-after-units", "4").returncode == 1
+    [first] = sorted((c / "shards").glob("*.jsonl.gz"))
+    head, *rest = shard_lines(first)
+    unit = next(r for r in rest if "key" in r)
+    unit["answer"] = {"ok": 1, "recs": {"dtype": "S2000000", "shape": [3], "values": [1, 2, 3]}}
+    write_shard(c / "shards" / "00002.jsonl.gz", [{**head, "shard": 2, "units": 1}, unit])
+    write_shard(
+        c / "shards" / "00003.jsonl.gz",
+        [{**head, "shard": 3, "through": 1e300, "units": 0}, {"drop": "exists", "at": 1e300}],
+    )
+    again = campaign("run", str(c), "--stop-after-units", "4")
+    assert again.returncode == 1, again.stderr
+    fourth = c / "shards" / "00004.jsonl.gz"
+    assert sum("key" in r for r in shard_lines(fourth)) >= 4  # (its units, exported)
+    done = campaign("run", str(c))
+    assert done.returncode == 0, done.stderr
+    state = json.loads((c / "state.json").read_text())["summary"]
+    clone = fresh_clone(c, tmp_path / "clone")
+    replayed = campaign("status", str(clone), "--replay", "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["summary"] == state and state["value"] == 5
+    named = [line for line in replayed.stderr.splitlines() if "00002.jsonl.gz" in line]
+    assert len(named) == 1 and "dtype 'S2000000'" in named[0]
+
+
+def test_a_shard_row_for_another_input_runs_its_unit_again(decided, tmp_path):
+    """A row whose input digest is not its unit's is a stranger's damage, not another
+    run's checkpoint: said in one warning, its unit run again; the campaign goes on."""
+    c = fresh_clone(decided, tmp_path / "clone")
+    [path] = sorted((c / "shards").glob("*.jsonl.gz"))
+    records = shard_lines(path)
+    forged = next(r for r in records if "key" in r)
+    forged["digest"] = "00"
+    write_shard(path, records)
+    done = campaign("run", str(c))
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "warning" in line]
+    assert len(warned) == 1 and f"unit {forged['key']}" in warned[0] and "run again" in warned[0]
+    assert json.loads((c / "state.json").read_text())["summary"]["value"] == 4

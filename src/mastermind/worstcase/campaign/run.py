@@ -203,6 +203,7 @@ def _execute(
         checkpoint=campaign.checkpoint,
         batch=batch,
     ) as engine:
+        engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         plan, search = setup(campaign, engine)
         before = len(engine.store)
         log(

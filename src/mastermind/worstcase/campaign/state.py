@@ -85,6 +85,7 @@ def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
         checkpoint_params_of(campaign),
         read_only=True,  # (a run may be writing it meanwhile)
     )
+    store.foreign_rows = True  # (made from the shards: a stranger's rows)
     try:
         run = Run(dry, store)
         plan, _ = setup(campaign, run)
