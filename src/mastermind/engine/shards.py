@@ -53,7 +53,8 @@ import numpy as np
 from ..errors import MastermindError
 from .checkpoint import LOCK_SECONDS, connect_read_only, decode, encode, open_checkpoint
 from .own_files import OwnDestination, open_own
-from .shard_reader import ERRORS, MOST_COMPRESSED, answer_from_json, read_rows
+from .shard_answers import answer_from_json
+from .shard_reader import ERRORS, MOST_COMPRESSED, read_rows
 
 __all__ = [
     "MOST_BYTES",
