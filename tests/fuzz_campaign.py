@@ -322,6 +322,7 @@ def run_atheris(minutes: float, corpus: Path, out: Path) -> None:
 
     with atheris.instrument_imports(
         include=[
+            "mastermind.engine.shard_answers",
             "mastermind.engine.shard_reader",
             "mastermind.engine.shards",
             "mastermind.engine.own_files",
