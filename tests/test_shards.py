@@ -227,6 +227,8 @@ def test_whether_a_checkpoint_lacks_a_shard_is_told_by_names(tmp_path):
     record(a, 0, ANSWERS[:2])
     export_shards(str(a), folder)
     assert not shards.behind(str(a), folder)  # (it wrote the shard)
+    record(tmp_path / "older.sqlite", 0, ANSWERS[:2])  # (never exported: cannot say)
+    assert shards.behind(str(tmp_path / "older.sqlite"), folder)
     record(tmp_path / "other.sqlite", 0, ANSWERS[:4])
     [elsewhere] = export_shards(str(tmp_path / "other.sqlite"), tmp_path / "o")
     (folder / "00002.jsonl.gz").write_bytes(elsewhere.read_bytes())  # (came with a pull)
