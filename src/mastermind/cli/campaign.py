@@ -43,7 +43,9 @@ def configure(p: argparse.ArgumentParser) -> None:
         "shards are read typed and bounded, and one that cannot be read is named and "
         "left out (its units run again). A shard's answers are taken as recorded: whoever "
         "can commit to DIR can forge one, as anyone can who runs a worker "
-        "(docs/distributed.md, 'The trust model')."
+        "(docs/distributed.md, 'The trust model'). One command at a time works on DIR "
+        "(run, export, projection, status --replay take its lock, campaign.lock): a "
+        "second is refused at once."
     )
     p.epilog = (
         "Examples: 'mastermind campaign run results/p58 --time-limit 3600', "
@@ -78,7 +80,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
     )
     output_options(pr)
-    e = sub.add_parser("export", help="a shard of the rows since the last, and state.json")
+    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
     e.add_argument("folder", metavar="DIR")
     p.set_defaults(func=run)
 
