@@ -179,7 +179,21 @@ def check_one(data: bytes) -> str:
     peak = tracemalloc.get_traced_memory()[1] - held
     if peak > MEMORY:
         raise Finding(f"{peak >> 20:,} MB for one input ({target})")
+    _worst(target, seconds, peak)
     return outcome
+
+
+WORST: dict[str, tuple[float, int]] = {}  # per reader: the longest time, the most memory
+
+
+def _worst(target: str, seconds: float, peak: int) -> None:
+    """The worst time and memory of one input so far, said (on standard error) when
+    either grows by a tenth: what a long run reports."""
+    was = WORST.get(target, (0.0, 0))
+    if seconds > was[0] * 1.1 or peak > was[1] * 1.1:
+        WORST[target] = (max(seconds, was[0]), max(peak, was[1]))
+        s, m = WORST[target]
+        print(f"worst so far ({target}): {s:.3f} s, {m / 2**20:.1f} MB", file=sys.stderr)
 
 
 def _shard(folder: Path, body: bytes, run: dict[str, Any]) -> str:
