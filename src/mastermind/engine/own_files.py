@@ -147,8 +147,12 @@ def read_own(path: str, what: str, most: int) -> Optional[bytes]:
         f = open_own(path, what, most)
     except FileNotFoundError:
         return None
-    with f:
-        data = f.read(most + 1)  # (a file that grew meanwhile: still no more than the cap)
+    chunks, held = [], 0
+    with f:  # (in chunks: no buffer of the cap's size; a file that grows stops at it)
+        while held <= most and (chunk := f.read(min(most + 1 - held, 1 << 20))):
+            chunks.append(chunk)
+            held += len(chunk)
+    data = b"".join(chunks)
     if len(data) > most:
         raise UnsafeFile(f"{path} holds more than {most:,} bytes: {what} has no more")
     return data
