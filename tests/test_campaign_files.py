@@ -268,7 +268,14 @@ def test_a_malformed_campaign_file_is_one_line_for_every_command(copy):
 
 @pytest.mark.parametrize(
     "text",
-    ["[]", "{", '{"summary": 5, "openings": 3}', '{"summary": {"text": []}}', "\0" * 10],
+    [
+        "[]",
+        "{",
+        '{"summary": 5, "openings": 3}',
+        '{"summary": {"text": []}}',
+        "\0" * 10,
+        '{"summary": ' + "[" * 900 + "]" * 900 + "}",  # (parsed, but too deep to print)
+    ],
 )
 def test_a_malformed_state_is_one_line_and_the_next_run_writes_it_again(copy, text):
     (copy / "state.json").write_text(text)
@@ -278,6 +285,16 @@ def test_a_malformed_state_is_one_line_and_the_next_run_writes_it_again(copy, te
     again = campaign("run", str(copy))  # (not stuck: the run writes it again)
     assert again.returncode == 0, again.stderr
     assert campaign("status", str(copy)).returncode == 0
+
+
+def test_a_state_nested_too_deep_is_one_line_as_json_too(copy):
+    """Parsed (JSON's own depth allows it) but too deep to go through the command's
+    printing: refused when read, as text and as JSON."""
+    (copy / "state.json").write_text('{"summary": ' + "[" * 950 + "]" * 950 + "}")
+    for shape in ([], ["--json"], ["--markdown"]):
+        done = campaign("status", str(copy), *shape)
+        assert done.returncode == 2 and one_line(done.stderr), done.stderr
+        assert "nested too deep" in done.stderr
 
 
 def test_a_state_holding_nan_is_printed_as_null(copy):

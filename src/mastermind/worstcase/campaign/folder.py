@@ -128,12 +128,34 @@ def read_json(path: str, what: str, most: int) -> Optional[Any]:
     data = read_own(path, what, most)
     if data is None:
         return None
+    deep = CampaignFileError(f"{path}: {what} is nested too deep to be one")
     try:
-        return json.loads(data, parse_constant=_no_constant)
+        doc = json.loads(data, parse_constant=_no_constant)
     except RecursionError:
-        raise CampaignFileError(f"{path}: {what} is nested too deep to be one") from None
+        raise deep from None
     except ValueError as e:  # (UnicodeDecodeError among them)
         raise CampaignFileError(f"{path}: {what} is not JSON ({_first_line(e)})") from None
+    if _deeper(doc, MOST_DEPTH):
+        raise deep
+    return doc
+
+
+MOST_DEPTH = 32
+"""The deepest nesting of a campaign's JSON file (``state.json`` has 5 levels)."""
+
+
+def _deeper(doc: Any, most: int) -> bool:
+    """Whether ``doc`` nests lists and objects more than ``most`` deep (walked without
+    recursion)."""
+    stack = [(doc, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= most:
+                return True
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
+    return False
 
 
 def _first_line(e: BaseException) -> str:
