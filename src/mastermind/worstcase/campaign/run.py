@@ -7,20 +7,24 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
+from ...engine.own_files import OwnDestination, append_own
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
+from ...engine.workers import spec_of
+from ...errors import MastermindError
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
 from ..bounds import check_strategy, solution_exists
 from ..search import SearchUnfinished
+from .folder import CampaignFileError, hold
 from .question import Campaign, checkpoint_params_of, setup, witness_tree
-from .state import state, text_table, write_state
+from .state import read_state, state, text_table, write_state
 
 __all__ = ["Outcome", "bounds_known", "export", "known_bounds", "restore", "run"]
 
@@ -42,31 +46,59 @@ class Outcome(NamedTuple):
 
 def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
     """The checkpoint made again from the shards, when there is none (a fresh clone) or
-    when it is behind them (a newer shard came with the files: it is kept aside as
-    ``checkpoint.sqlite.behind``); each shard left out is said (its units run again)."""
-    if not shard_paths(campaign.shards):
-        return None
-    if os.path.exists(campaign.checkpoint):
-        if not behind(campaign.checkpoint, campaign.shards):
+    when it lacks one of them (a shard that came with the files: it is kept aside as
+    ``checkpoint.sqlite.behind``); each shard left out is said once (its units run
+    again).  Under the campaign's lock (:func:`.folder.hold`)."""
+    with hold(campaign.folder):
+        if not shard_paths(campaign.shards):
             return None
-        aside = campaign.checkpoint + ".behind"
-        os.replace(campaign.checkpoint, aside)
-        log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
-    expected = _stated(campaign).get("shards", {}).get("count", 0)
-    got = import_shards(campaign.shards, campaign.checkpoint, expected)
-    for line in got.problems:
-        log(f"{campaign.folder}: {line}")
-    log(f"checkpoint made again from {got.shards} shards: {got.units} units")
-    return got
+        if os.path.exists(campaign.checkpoint):
+            try:
+                stale = behind(campaign.checkpoint, campaign.shards)
+            except sqlite3.Error as e:
+                raise _unusable(campaign, e) from None
+            if not stale:
+                return None
+            aside = campaign.checkpoint + ".behind"
+            os.replace(campaign.checkpoint, aside)
+            log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
+        got = import_shards(
+            campaign.shards, campaign.checkpoint, _run_of(campaign), _shard_count(campaign)
+        )
+        for line in got.problems:
+            log(f"{campaign.folder}: {line}")
+        log(f"checkpoint made again from {got.shards} shards: {got.units} units")
+        return got
+
+
+def _run_of(campaign: Campaign) -> dict[str, Any]:
+    """The run the campaign's shards must belong to: kind, game and parameters."""
+    game = spec_of(campaign.game).definition()
+    return {"kind": "bound", "game": game, "params": checkpoint_params_of(campaign)}
+
+
+def _unusable(campaign: Campaign, e: Exception) -> CampaignFileError:
+    why = " ".join(str(e).split())[:120]
+    return CampaignFileError(
+        f"{campaign.checkpoint} cannot be read as a checkpoint ({why}): move it away, and "
+        "the next run makes it again from the shards"
+    )
 
 
 def _stated(campaign: Campaign) -> dict[str, Any]:
-    """The campaign's ``state.json`` as the last run or export left it ({} for none)."""
+    """The campaign's ``state.json`` as the last run or export left it ({} for none, or
+    one that cannot be read: every run and export writes it again)."""
     try:
-        doc = json.loads(Path(campaign.path("state.json")).read_text())
-        return doc if isinstance(doc, dict) else {}
-    except (OSError, ValueError):
+        return read_state(campaign) or {}
+    except MastermindError:
         return {}
+
+
+def _shard_count(campaign: Campaign) -> int:
+    """The shards the last export left, as ``state.json`` says (0 when it does not)."""
+    shards = _stated(campaign).get("shards")
+    count = shards.get("count") if isinstance(shards, dict) else None
+    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
 
 
 def bounds_known(game: Game, d: int) -> dict[str, Any]:
@@ -82,8 +114,11 @@ def bounds_known(game: Game, d: int) -> dict[str, Any]:
 def known_bounds(campaign: Campaign) -> dict[str, Any]:
     """What is proved around the question (kept in ``state.json`` once worked out)."""
     old = _stated(campaign)
-    if old.get("guesses") == campaign.guesses and "below_refuted" in old.get("known", {}):
-        return {k: old["known"][k] for k in ("below_refuted", "minmax")}
+    known = old.get("known")
+    if old.get("guesses") == campaign.guesses and isinstance(known, dict):
+        below, minmax = known.get("below_refuted"), known.get("minmax")
+        if type(below) is bool and type(minmax) is int and minmax >= 1:
+            return {"below_refuted": below, "minmax": minmax}
     return bounds_known(campaign.game, campaign.guesses)
 
 
@@ -101,34 +136,37 @@ def run(
     ``stop_after`` units have run, or it is stopped (Ctrl-C; the command line makes
     SIGTERM one); then export a shard, write the state and the witness of a proof.  What
     it says goes to ``log`` and to the campaign's ``run.log``.  ``batch``: units sent to
-    a worker as one task (:mod:`mastermind.engine.batching`)."""
-    log = _also_to_file(log, campaign.path("run.log"))
-    restore(campaign, log)
-    known = known_bounds(campaign)
-    t0 = time.monotonic()
-    status, plan, search, before, ran = _execute(
-        campaign, jobs, scheduler, time_limit, stop_after, log, batch=batch
-    )
-    answer = None
-    if not plan.openings:
-        answer = False
-    elif plan.decided():
-        answer = plan.answer() >= 0
-    if answer:
-        _write_witness(campaign, plan, search)
-    after = len(_store_keys(campaign))
-    outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
-    doc = export(campaign, known, log, last_run=outcome._asdict())
-    return outcome._replace(value=doc["summary"]["value"])
+    a worker as one task (:mod:`mastermind.engine.batching`).  The campaign's lock is
+    held throughout (:func:`.folder.hold`: another run is refused before anything)."""
+    with hold(campaign.folder):
+        log = _also_to_file(log, campaign.path("run.log"))
+        restore(campaign, log)
+        known = known_bounds(campaign)
+        t0 = time.monotonic()
+        status, plan, search, before, ran = _execute(
+            campaign, jobs, scheduler, time_limit, stop_after, log, batch=batch
+        )
+        answer = None
+        if not plan.openings:
+            answer = False
+        elif plan.decided():
+            answer = plan.answer() >= 0
+        if answer:
+            _write_witness(campaign, plan, search)
+        after = len(_store_keys(campaign))
+        outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
+        doc = export(campaign, known, log, last_run=outcome._asdict())
+        return outcome._replace(value=doc["summary"]["value"])
 
 
 def _also_to_file(log: Log, path: str) -> Log:
-    """``log``, each line also appended to ``path`` with the time (UTC)."""
+    """``log``, each line also appended to ``path`` with the time (UTC), never through
+    a link."""
 
     def both(line: str) -> None:
         log(line)
-        with open(path, "a") as f:
-            f.write(time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime()) + line + "\n")
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
+        append_own(path, stamp + line + "\n", "the campaign's log")
 
     return both
 
@@ -165,6 +203,7 @@ def _execute(
         checkpoint=campaign.checkpoint,
         batch=batch,
     ) as engine:
+        engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         plan, search = setup(campaign, engine)
         before = len(engine.store)
         log(
@@ -205,7 +244,8 @@ def _write_witness(campaign: Campaign, plan: Any, search: Any) -> None:
         "max_guesses": worst,
         "tree": tree.to_json(game),
     }
-    Path(campaign.path("witness.json")).write_text(json.dumps(doc) + "\n")
+    with OwnDestination(campaign.path("witness.json"), "the campaign's witness") as out:
+        out.write(json.dumps(doc) + "\n")
 
 
 def export(
@@ -214,18 +254,27 @@ def export(
     log: Log = print,
     last_run: Optional[dict[str, Any]] = None,
 ) -> dict[str, Any]:
-    """A shard of the rows finished since the last one, and the state written again (the
-    last run's summary kept); the state."""
-    written = export_shards(campaign.checkpoint, campaign.shards)
-    for path in written:
-        # (named within the campaign's folder: the log travels with it)
-        log(f"shard written: shards/{path.name} ({path.stat().st_size:,} bytes)")
-    doc = state(campaign, known if known is not None else known_bounds(campaign))
-    last_run = last_run if last_run is not None else _stated(campaign).get("last_run")
-    if last_run is not None:
-        doc["last_run"] = last_run
-    shards = shard_paths(campaign.shards)
-    doc["shards"] = {"count": len(shards), "bytes": sum(p.stat().st_size for p in shards)}
-    write_state(doc, campaign.path("state.json"))
-    log(text_table(doc).rstrip())
-    return doc
+    """A shard of the rows no shard holds yet, and the state written again (the last
+    run's summary kept); the state.  Under the campaign's lock (the checkpoint made again
+    first when it lacks a shard that is here)."""
+    with hold(campaign.folder):
+        restore(campaign, log)
+        written = []
+        if os.path.exists(campaign.checkpoint):  # (none: nothing was ever recorded)
+            try:
+                written = export_shards(campaign.checkpoint, campaign.shards)
+            except sqlite3.Error as e:
+                raise _unusable(campaign, e) from None
+        for path in written:
+            # (named within the campaign's folder: the log travels with it)
+            log(f"shard written: shards/{path.name} ({os.lstat(path).st_size:,} bytes)")
+        doc = state(campaign, known if known is not None else known_bounds(campaign))
+        if last_run is None:
+            last_run = _stated(campaign).get("last_run")
+        if isinstance(last_run, dict):
+            doc["last_run"] = last_run
+        shards = shard_paths(campaign.shards)
+        doc["shards"] = {"count": len(shards), "bytes": sum(os.lstat(p).st_size for p in shards)}
+        write_state(doc, campaign.path("state.json"))
+        log(text_table(doc).rstrip())
+        return doc
