@@ -14,6 +14,7 @@ import fcntl
 import gzip
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -309,15 +310,33 @@ def test_a_users_own_lock_file_is_locked_but_never_changed_nor_removed(tmp_path)
     assert mine.read_text() == "my notes about x.db\n"
 
 
+def dead_pid() -> int:
+    """The id of a process that has ended (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    return child.pid
+
+
 def test_a_lock_file_a_killed_run_left_is_taken_over_and_removed(tmp_path):
+    """Provably stale: it names this host and a process that is gone."""
     path = tmp_path / "x.db"
-    Path(lock_path(str(path))).write_text("somehost:99999999\n")
+    Path(lock_path(str(path))).write_text(f"{socket.gethostname()}:{dead_pid()}\n")
     with open_checkpoint(str(path), "analyze", GAME, {}):
         text = Path(lock_path(str(path))).read_text()
-        assert text == f"{os.uname().nodename}:{os.getpid()}\n" or text.endswith(
-            f":{os.getpid()}\n"
-        )
+        assert text == f"{socket.gethostname()}:{os.getpid()}\n"
     assert not os.path.exists(lock_path(str(path)))
+
+
+@pytest.mark.parametrize("who", ["another host", "a live process"])
+def test_a_lock_file_not_provably_stale_is_locked_but_never_changed_nor_removed(tmp_path, who):
+    """A file that looks like a run's lock but names another host (as one carried from
+    another machine may) or a process still alive is nobody's to take over."""
+    path = tmp_path / "x.db"
+    named = "somehost:99999999\n" if who == "another host" else f"{socket.gethostname()}:1\n"
+    Path(lock_path(str(path))).write_text(named)
+    with open_checkpoint(str(path), "analyze", GAME, {}):
+        assert Path(lock_path(str(path))).read_text() == named
+    assert Path(lock_path(str(path))).read_text() == named
 
 
 # ---------------------------------------------------------------------- full disks

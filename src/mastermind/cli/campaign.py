@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from .common import (
     EXIT_OK,
@@ -36,7 +37,15 @@ def configure(p: argparse.ArgumentParser) -> None:
         "shards (shards/, what git carries), where it stands (state.json) and the "
         "checkpoint (made again from the shards where there is none). A run resumes "
         "where the last stopped, however it stopped (Ctrl-C, SIGTERM, a killed machine, "
-        "--time-limit); it exports a shard before it ends."
+        "--time-limit); it exports a shard before it ends. "
+        "Trust: DIR is what git carries between people, so its files are read as a "
+        "stranger's: a link, a FIFO or a device among them is refused, never followed; "
+        "shards are read typed and bounded, and one that cannot be read is named and "
+        "left out (its units run again). A shard's answers are taken as recorded: whoever "
+        "can commit to DIR can forge one, as anyone can who runs a worker "
+        "(docs/distributed.md, 'The trust model'). One command at a time works on DIR "
+        "(run, export, projection, status --replay take its lock, campaign.lock): a "
+        "second is refused at once."
     )
     p.epilog = (
         "Examples: 'mastermind campaign run results/p58 --time-limit 3600', "
@@ -59,16 +68,20 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(s)
     pr = sub.add_parser("projection", help="the core-hours still needed")
     pr.add_argument("folder", metavar="DIR")
-    pr.add_argument("--workers", default="1,16,64,512", help="worker counts (default 1,16,64,512)")
+    pr.add_argument(
+        "--workers",
+        default="1,16,64,512",
+        help="worker counts, each at least 1 (default 1,16,64,512)",
+    )
     pr.add_argument(
         "--record",
         type=number,
         default=0.0,
         metavar="S",
-        help="the client's seconds to record one unit, in the wall times (default 0)",
+        help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
     )
     output_options(pr)
-    e = sub.add_parser("export", help="a shard of the rows since the last, and state.json")
+    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
     e.add_argument("folder", metavar="DIR")
     _recheck_options(sub.add_parser("recheck", help="re-check here what the decision rests on"))
     p.set_defaults(func=run)
@@ -158,12 +171,9 @@ def _log(line: str) -> None:
     sys.stderr.write(time.strftime("%H:%M:%S ", time.gmtime()) + line + "\n")
 
 
-def _campaign(args: argparse.Namespace) -> "Campaign":
-    """The campaign of DIR, made from the options when it has none; options that
-    disagree with an existing campaign are refused."""
-    from ..worstcase.campaign.question import Campaign
-
-    given = {
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """The question's options given (None: not given)."""
+    return {
         "pegs": getattr(args, "n", None),
         "colours": getattr(args, "k", None),
         "variant": getattr(args, "variant", None),
@@ -172,7 +182,15 @@ def _campaign(args: argparse.Namespace) -> "Campaign":
         "unit_seconds": getattr(args, "unit_seconds", None),
         "focus": getattr(args, "focus", None),
     }
-    if os.path.exists(os.path.join(args.folder, "campaign.json")):
+
+
+def _campaign(args: argparse.Namespace) -> "Campaign":
+    """The campaign of DIR, made from the options when it has none (``run``, under the
+    campaign's lock); options that disagree with an existing campaign are refused."""
+    from ..worstcase.campaign.question import Campaign
+
+    given = _given(args)
+    if os.path.lexists(os.path.join(args.folder, "campaign.json")):
         campaign = Campaign.load(args.folder)
         differ = [
             f"{k} {v} (the campaign's: {getattr(campaign, k)})"
@@ -184,36 +202,64 @@ def _campaign(args: argparse.Namespace) -> "Campaign":
         return campaign
     if args.action != "run":
         raise UsageError(f"{args.folder}: no campaign here (no campaign.json)")
-    return _new_campaign(args.folder, given)
+    campaign = _new_campaign(args.folder, given)
+    campaign.save()
+    return campaign
 
 
 def _new_campaign(folder: str, given: dict[str, Any]) -> "Campaign":
+    """A new campaign's question from the options (checked: nothing is made yet)."""
     from ..worstcase.campaign.question import Campaign
 
     values = {k: v for k, v in given.items() if v is not None}
-    campaign = Campaign.new(folder, **{**DEFAULTS, **values})
-    campaign.save()
-    return campaign
+    return Campaign.new(folder, **{**DEFAULTS, **values})
+
+
+def _held(args: argparse.Namespace) -> Any:
+    """The campaign's folder held by this command (:func:`hold`): made for ``run`` of a
+    new campaign, once its question is checked."""
+    from ..worstcase.campaign.folder import hold
+
+    make = args.action == "run" and not os.path.lexists(os.path.join(args.folder, "campaign.json"))
+    if make:
+        _new_campaign(args.folder, _given(args))  # (a question refused makes no folder)
+    return hold(args.folder, make=make)
+
+
+def _finite(doc: Any) -> Any:
+    """``doc`` with every number JSON cannot hold (NaN, infinities) as None (null)."""
+    if isinstance(doc, float) and not math.isfinite(doc):
+        return None
+    if isinstance(doc, dict):
+        return {k: _finite(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [_finite(v) for v in doc]
+    return doc
+
+
+def _json(doc: Any, out: TextIO) -> None:
+    json.dump(_finite(doc), out, allow_nan=False)
+    out.write("\n")
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.run import run as run_campaign
 
     fraction = _fraction(args.recheck, "--recheck")
-    campaign = _campaign(args)
-    outcome = run_campaign(
-        campaign,
-        recheck=fraction,
-        jobs=args.jobs or 1,
-        scheduler=args.scheduler,
-        time_limit=args.time_limit,
-        stop_after=args.stop_after_units,
-        batch=args.batch,
-        log=_log,
-    )
+    with _held(args):
+        campaign = _campaign(args)
+        outcome = run_campaign(
+            campaign,
+            recheck=fraction,
+            jobs=args.jobs or 1,
+            scheduler=args.scheduler,
+            time_limit=args.time_limit,
+            stop_after=args.stop_after_units,
+            batch=args.batch,
+            log=_log,
+        )
     if args.json:
-        json.dump(outcome._asdict(), out)
-        out.write("\n")
+        _json(outcome._asdict(), out)
     else:
         out.write(
             f"{outcome.status}: {outcome.ran} units run, {outcome.after} recorded "
@@ -223,44 +269,69 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _status(args: argparse.Namespace, out: TextIO) -> int:
-    from ..worstcase.campaign.state import markdown_table, text_table
+    from ..worstcase.campaign.folder import CampaignFileError, check_files
+    from ..worstcase.campaign.state import markdown_table, read_state, text_table
 
-    campaign = _campaign(args)
+    doc: Optional[dict[str, Any]]
     if args.replay:
         from ..worstcase.campaign.run import export, restore
 
-        restore(campaign, _log)
-        doc = export(campaign, log=lambda line: None)
+        with _held(args):
+            campaign = _campaign(args)
+            restore(campaign, _log)  # (what it says is said; the export's own lines not)
+            doc = export(campaign, log=lambda line: None)
     else:
+        if os.path.isdir(args.folder):
+            check_files(args.folder)
+        campaign = _campaign(args)
         try:
-            with open(campaign.path("state.json")) as f:
-                doc = json.load(f)
-        except FileNotFoundError:
-            raise UsageError(f"{args.folder}: no state.json yet (give --replay)") from None
+            doc = read_state(campaign)
+        except CampaignFileError as e:
+            raise CampaignFileError(f"{e}; give --replay to work it out again") from None
+        if doc is None:
+            raise UsageError(f"{args.folder}: no state.json yet (give --replay)")
     if args.json:
-        json.dump(doc, out)
-        out.write("\n")
-    else:
-        out.write(markdown_table(doc) if args.markdown else text_table(doc))
+        _json(doc, out)
+        return EXIT_OK
+    try:
+        text = markdown_table(doc) if args.markdown else text_table(doc)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise CampaignFileError(
+            f"{os.path.join(args.folder, 'state.json')}: not a campaign's state "
+            f"({type(e).__name__}: {str(e)[:80]}); give --replay to work it out again"
+        ) from None
+    out.write(text)
     return EXIT_OK
+
+
+def _workers(text: str) -> list[int]:
+    """``--workers``: worker counts separated by commas, each 1 .. MOST_WORKERS."""
+    from ..worstcase.campaign.projection import MOST_WORKERS
+
+    try:
+        workers = [integer(w) for w in text.split(",")]
+    except ValueError:
+        raise UsageError(
+            f"--workers must be numbers separated by commas, not {text!r:.60}"
+        ) from None
+    if not 1 <= len(workers) <= 64 or not all(1 <= w <= MOST_WORKERS for w in workers):
+        raise UsageError(f"--workers must be 1 to 64 worker counts, each 1 to {MOST_WORKERS:,}")
+    return workers
 
 
 def _projection(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.projection import projection
     from ..worstcase.campaign.run import restore
 
-    campaign = _campaign(args)
-    try:
-        workers = [int(w) for w in args.workers.split(",")]
-    except ValueError:
-        raise UsageError(
-            f"--workers must be numbers separated by commas, not {args.workers!r}"
-        ) from None
-    restore(campaign, _log)
-    doc = projection(campaign, workers, record=args.record)
+    workers = _workers(args.workers)
+    if not 0 <= args.record < float("inf"):
+        raise UsageError("--record must be a number of seconds >= 0")
+    with _held(args):
+        campaign = _campaign(args)
+        restore(campaign, _log)
+        doc = projection(campaign, workers, record=args.record)
     if args.json:
-        json.dump(doc, out)
-        out.write("\n")
+        _json(doc, out)
         return EXIT_OK
     out.write(_projection_text(doc))
     return EXIT_OK
@@ -310,8 +381,8 @@ def _recheck(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.state import text_table
 
     fraction = _fraction(args.fraction, "--fraction")
-    campaign = _campaign(args)
-    done, doc = recheck(campaign, fraction, jobs=args.jobs or 1, log=_log)
+    with _held(args):
+        done, doc = recheck(_campaign(args), fraction, jobs=args.jobs or 1, log=_log)
     out.write(f"re-checked {done.checked} answers here: {done.wrong} wrong\n")
     out.write(text_table(doc))
     return EXIT_OK
@@ -320,6 +391,6 @@ def _recheck(args: argparse.Namespace, out: TextIO) -> int:
 def _export(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.run import export
 
-    campaign = _campaign(args)
-    export(campaign, log=_log)
+    with _held(args):
+        export(_campaign(args), log=_log)
     return EXIT_OK

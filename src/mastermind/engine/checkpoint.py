@@ -242,6 +242,9 @@ class Checkpoint:
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
         self.commit_seconds = float(commit_seconds)
         self.read_only = False  # (opened only to read: nothing is written, not even a settle)
+        # rows that came from elsewhere (a campaign's shards): one recorded for another
+        # input than its unit's is damaged, not a sign of another run (its unit runs again)
+        self.foreign_rows = False
         self._dirty = False
         self._committed = time.monotonic()
         self._params: Optional[dict[str, Any]] = None
@@ -324,7 +327,10 @@ class Checkpoint:
 
     def discard(self, key: str) -> None:
         """Drop the row of unit ``key`` (a damaged or wrong answer), committed at once
-        (with any rows waiting)."""
+        (with any rows waiting); opened read-only, nothing is dropped (the row is just
+        not used)."""
+        if self.read_only:
+            return
         with self._writing():
             self._conn.execute("DELETE FROM units WHERE key = ?", (key,))
         self._dirty = True

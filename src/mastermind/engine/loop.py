@@ -269,6 +269,12 @@ class _Loop:
         except DamagedRow as e:
             return self._reject(unit, str(e))
         if rec is not None and rec.digest != unit.digest and rec.digest not in self._digests(unit):
+            if getattr(self.store, "foreign_rows", False):  # (a stranger's row: damaged)
+                return self._reject(
+                    unit,
+                    f"checkpoint {self.store.path}: the recorded row of unit {unit.key} "
+                    "is for another input; it is run again",
+                )
             raise CheckpointError(
                 f"checkpoint {self.store.path}: unit {unit.key} does not "
                 "match this run's; give another file"

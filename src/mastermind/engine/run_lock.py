@@ -15,8 +15,10 @@ and holds the holder's host and process id (to name it in a refusal), and is rem
 the lock is let go.  A file already there is opened without following a link and without
 truncating it: a symbolic link, a FIFO or a device there is refused
 (:class:`UnsafeLockFile`, nothing opened through it); a regular file that a run of this
-package left behind (its one line ``host:pid``) is taken over; any other file (someone's
-own ``PATH.lock``) is locked as it is, never written, never removed.
+package provably left behind is taken over (its one line ``host:pid`` names this host and
+a process that no longer exists: the run was killed); any other file (someone's own
+``PATH.lock``, or one that names another host, or a live process, as a file carried from
+elsewhere may) is locked as it is, never written, never removed.
 
 Where ``flock`` does not exist (Windows), or the lock file cannot be made (a read-only
 folder: SQLite refuses the checkpoint then anyway), no lock is taken and SQLite's locks
@@ -137,7 +139,7 @@ class RunLock:
         """The lock is ours: a file this package made (now, or by a run that was killed)
         gets our name; anyone else's file is only locked."""
         self._fd = fd
-        self._mine = created or _ours(_read(fd))
+        self._mine = created or _stale(_read(fd))
         if not self._mine:
             return
         try:
@@ -172,6 +174,23 @@ def _same(fd: int, path: str) -> bool:
 def _ours(content: bytes) -> bool:
     """Whether a lock file's content is what a run of this package writes there."""
     return _HOLDER.fullmatch(content) is not None
+
+
+def _stale(content: bytes) -> bool:
+    """Whether a lock file's content names a run of this package, on this host, whose
+    process is gone (a run killed outright): only such a file is taken over."""
+    if not _ours(content):
+        return False
+    host, _, pid = content.decode().strip().rpartition(":")
+    if host != socket.gethostname() or int(pid) <= 0:
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):  # (alive, another user's; no process can have it)
+        return False
+    return False
 
 
 def _read(fd: int) -> bytes:

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import checks
 from ...engine.schedule import simulate
 from .question import Campaign, FocusPlan
 from .state import replay, unit_rows
 
-__all__ = ["projection"]
+__all__ = ["MOST_WORKERS", "projection"]
+
+MOST_WORKERS = 1 << 20
+"""The most workers a wall time is worked out for."""
 
 
 def depth_of(key: str) -> int:
@@ -135,7 +139,11 @@ def _p6(campaign: Campaign, plan: FocusPlan, rows: dict[str, dict], solvable_spl
 def projection(campaign: Campaign, workers: list[int], *, record: float = 0.0) -> dict[str, Any]:
     """The core-hours still needed (the module's docstring says how), and the recorded
     units' wall time on each number of ``workers`` (the client spending ``record``
-    seconds on each unit)."""
+    seconds on each unit): each 1 .. :data:`MOST_WORKERS`, ``record`` >= 0."""
+    if not isinstance(workers, (list, tuple)) or not 1 <= len(workers) <= 64:
+        raise checks.ArgumentError("workers must be a list of 1 to 64 worker counts")
+    workers = [checks.integer(w, "workers", 1, MOST_WORKERS) for w in workers]
+    record = checks.seconds(record, "record", zero=True)
     rows = unit_rows(campaign.checkpoint)
     plan, dry = replay(campaign)
     budget = campaign.unit_seconds

@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import json
-import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Optional
 
@@ -14,17 +13,23 @@ import numpy as np
 from ... import checks
 from ...analysis.strategies import symmetry_classes
 from ...checks import ArgumentError
+from ...engine.own_files import OwnDestination
 from ...engine.units import Unit
+from ...errors import MastermindError
 from ...game import Game
 from ...limits import MAX_GUESSES
 from ...strategy_tree import Node, build_tree, split_by_score
 from ..search import Search
 from ..units import ExistsPlan, UnitSearch, checkpoint_params, root_openings
+from .folder import read_json
 
 __all__ = ["FORMAT", "Campaign", "FocusPlan", "checkpoint_params_of", "setup", "witness_tree"]
 
 FORMAT = 1
 """The version of ``campaign.json``."""
+
+MOST_BYTES = 1 << 16
+"""The most bytes ``campaign.json`` may hold (it holds a few lines)."""
 
 
 @dataclass(frozen=True)
@@ -59,41 +64,66 @@ class Campaign:
     @classmethod
     def new(cls, folder: str, **question: Any) -> "Campaign":
         """A new campaign's question, checked: the game, the guesses (1 ..
-        :data:`~mastermind.limits.MAX_GUESSES`), each unit's memo (MB) and budget, the
-        focus (a code of the game, written as the game writes it)."""
+        :data:`~mastermind.limits.MAX_GUESSES`), each unit's memo (MB) and budget (seconds
+        >= 0), the focus (a code of the game, written as the game writes it, or
+        ``"engine"``: the engine's order)."""
+        _known_fields(cls, question)
         game = Game(question["pegs"], question["colours"], question.get("variant", "classic"))
         question["variant"] = game.variant.value
         question["guesses"] = checks.integer(question["guesses"], "guesses", 1, MAX_GUESSES)
         memory = checks.integer(question.get("memory_mb", cls.memory_mb), "memory (MB)", 1)
         question["memory_mb"] = checks.memory(memory << 20) >> 20
-        question["unit_seconds"] = checks.unit_seconds(
-            question.get("unit_seconds", cls.unit_seconds)
+        question["unit_seconds"] = checks.seconds(
+            question.get("unit_seconds", cls.unit_seconds), "unit_seconds", zero=True
         )
-        if question.get("focus") is not None:
-            question["focus"] = game.format_code(game.guess(question["focus"]))
+        focus = question.get("focus")
+        if focus is not None and focus != "engine":
+            if not isinstance(focus, str):
+                raise ArgumentError(f"the focus must be a code, not {focus!r:.40}")
+            question["focus"] = game.format_code(game.guess(focus))
         return cls(folder=str(folder), **question)
 
     def save(self) -> None:
+        """``campaign.json`` written whole (never through a link)."""
         doc = {"format": FORMAT, **asdict(self)}
         del doc["folder"]
         Path(self.folder).mkdir(parents=True, exist_ok=True)
-        tmp = self.path(".campaign.json.part")
-        Path(tmp).write_text(json.dumps(doc, indent=1) + "\n")
-        os.replace(tmp, self.path("campaign.json"))
+        with OwnDestination(self.path("campaign.json"), "the campaign's question") as out:
+            out.write(json.dumps(doc, indent=1) + "\n")
 
     @classmethod
     def load(cls, folder: str) -> "Campaign":
-        """The campaign of ``folder`` (:class:`ArgumentError` when it holds none)."""
-        path = Path(folder) / "campaign.json"
+        """The campaign of ``folder``, checked as :meth:`new` checks a new one
+        (:class:`ArgumentError` when it holds none, or one that is not a campaign's)."""
+        path = str(Path(folder) / "campaign.json")
         try:
-            doc = json.loads(path.read_text())
-            if doc.pop("format") != FORMAT:
-                raise ValueError("another version of the file")
-            return cls(folder=str(folder), **doc)
-        except FileNotFoundError:
-            raise ArgumentError(f"{folder}: no campaign here (no campaign.json)") from None
-        except (OSError, ValueError, TypeError, KeyError) as e:
+            doc = read_json(path, "the campaign's question", MOST_BYTES)
+        except MastermindError as e:
+            raise ArgumentError(str(e)) from None
+        if doc is None:
+            raise ArgumentError(f"{folder}: no campaign here (no campaign.json)")
+        try:
+            if not isinstance(doc, dict) or any(not isinstance(k, str) for k in doc):
+                raise ArgumentError("not an object")
+            if doc.pop("format", None) != FORMAT:
+                raise ArgumentError("another version of the file, or none")
+            _known_fields(cls, doc)
+            for name in ("pegs", "colours", "guesses"):
+                if name not in doc:
+                    raise ArgumentError(f"no {name}")
+            return cls.new(folder, **doc)
+        except MastermindError as e:
             raise ArgumentError(f"{path}: not a campaign's file ({e})") from None
+        except (TypeError, ValueError, OverflowError, RecursionError) as e:
+            text = " ".join(str(e).split())[:120]
+            raise ArgumentError(f"{path}: not a campaign's file ({text})") from None
+
+
+def _known_fields(cls: type, question: dict[str, Any]) -> None:
+    """A campaign's question names its own fields only (``folder`` is not one)."""
+    unknown = set(question) - ({f.name for f in fields(cls)} - {"folder"})
+    if unknown:
+        raise ArgumentError(f"a campaign has no {', '.join(sorted(map(str, unknown)))[:80]}")
 
 
 def checkpoint_params_of(campaign: Campaign) -> dict[str, Any]:

@@ -7,25 +7,30 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
 from ...checks import ArgumentError
+from ...engine.own_files import OwnDestination, append_own
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
 from ...engine.spotcheck import SpotCheckWarning
+from ...engine.workers import spec_of
+from ...errors import MastermindError
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
 from ..bounds import check_strategy, counting_bound, solution_exists
 from ..search import SearchUnfinished
 from . import origins
+from .folder import CampaignFileError, hold
 from .question import Campaign, checkpoint_params_of, setup, witness_tree
 from .recheck import recheck as recheck_deciding
-from .state import state, text_table, write_state
+from .state import read_state, replayed, state, text_table, write_state
+from .summary import witness_checked
 
 __all__ = ["Outcome", "bounds_known", "export", "known_bounds", "recheck", "restore", "run"]
 
@@ -47,32 +52,60 @@ class Outcome(NamedTuple):
 
 def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
     """The checkpoint made again from the shards, when there is none (a fresh clone) or
-    when it is behind them (a newer shard came with the files: it is kept aside as
-    ``checkpoint.sqlite.behind``); each shard left out is said (its units run again)."""
-    if not shard_paths(campaign.shards):
-        return None
-    if os.path.exists(campaign.checkpoint):
-        if not behind(campaign.checkpoint, campaign.shards):
+    when it lacks one of them (a shard that came with the files: it is kept aside as
+    ``checkpoint.sqlite.behind``); each shard left out is said once (its units run
+    again).  Under the campaign's lock (:func:`.folder.hold`)."""
+    with hold(campaign.folder):
+        if not shard_paths(campaign.shards):
             return None
-        aside = campaign.checkpoint + ".behind"
-        os.replace(campaign.checkpoint, aside)
-        log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
-    expected = _stated(campaign).get("shards", {}).get("count", 0)
-    got = import_shards(campaign.shards, campaign.checkpoint, expected)
-    origins.mark_imported(campaign.checkpoint)  # (its rows: imported, not computed here)
-    for line in got.problems:
-        log(f"{campaign.folder}: {line}")
-    log(f"checkpoint made again from {got.shards} shards: {got.units} units")
-    return got
+        if os.path.exists(campaign.checkpoint):
+            try:
+                stale = behind(campaign.checkpoint, campaign.shards)
+            except sqlite3.Error as e:
+                raise _unusable(campaign, e) from None
+            if not stale:
+                return None
+            aside = campaign.checkpoint + ".behind"
+            os.replace(campaign.checkpoint, aside)
+            log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
+        got = import_shards(
+            campaign.shards, campaign.checkpoint, _run_of(campaign), _shard_count(campaign)
+        )
+        origins.mark_imported(campaign.checkpoint)  # (its rows: imported, not computed here)
+        for line in got.problems:
+            log(f"{campaign.folder}: {line}")
+        log(f"checkpoint made again from {got.shards} shards: {got.units} units")
+        return got
+
+
+def _run_of(campaign: Campaign) -> dict[str, Any]:
+    """The run the campaign's shards must belong to: kind, game and parameters."""
+    game = spec_of(campaign.game).definition()
+    return {"kind": "bound", "game": game, "params": checkpoint_params_of(campaign)}
+
+
+def _unusable(campaign: Campaign, e: Exception) -> CampaignFileError:
+    why = " ".join(str(e).split())[:120]
+    return CampaignFileError(
+        f"{campaign.checkpoint} cannot be read as a checkpoint ({why}): move it away, and "
+        "the next run makes it again from the shards"
+    )
 
 
 def _stated(campaign: Campaign) -> dict[str, Any]:
-    """The campaign's ``state.json`` as the last run or export left it ({} for none)."""
+    """The campaign's ``state.json`` as the last run or export left it ({} for none, or
+    one that cannot be read: every run and export writes it again)."""
     try:
-        doc = json.loads(Path(campaign.path("state.json")).read_text())
-        return doc if isinstance(doc, dict) else {}
-    except (OSError, ValueError):
+        return read_state(campaign) or {}
+    except MastermindError:
         return {}
+
+
+def _shard_count(campaign: Campaign) -> int:
+    """The shards the last export left, as ``state.json`` says (0 when it does not)."""
+    shards = _stated(campaign).get("shards")
+    count = shards.get("count") if isinstance(shards, dict) else None
+    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
 
 
 def bounds_known(game: Game, d: int) -> dict[str, Any]:
@@ -131,7 +164,8 @@ def run(
     ``stop_after`` units have run, or it is stopped (Ctrl-C; the command line makes
     SIGTERM one); then export a shard, write the state and the witness of a proof.  What
     it says goes to ``log`` and to the campaign's ``run.log``.  ``batch``: units sent to
-    a worker as one task (:mod:`mastermind.engine.batching`).
+    a worker as one task (:mod:`mastermind.engine.batching`).  The campaign's lock is
+    held throughout (:func:`.folder.hold`: another run is refused before anything).
 
     ``recheck`` (a fraction, 0 to 1): spot-checks, as on a cluster (that share of the
     units the workers run or the checkpoint gives is run again here and compared), and,
@@ -139,9 +173,35 @@ def run(
     were not computed here re-checked (:func:`.recheck.recheck`); an answer found wrong
     is replaced and the run goes on.  Each one found wrong is a
     :class:`~mastermind.engine.spotcheck.SpotCheckWarning`."""
-    log = _also_to_file(log, campaign.path("run.log"))
-    restore(campaign, log)
-    known = known_bounds(campaign)
+    with hold(campaign.folder):
+        log = _also_to_file(log, campaign.path("run.log"))
+        restore(campaign, log)
+        known = known_bounds(campaign)
+        t0 = time.monotonic()
+        status, plan, search, before, ran = _decide(
+            campaign, known, (jobs, scheduler, time_limit, stop_after, batch, recheck), log
+        )
+        answer = None
+        if not plan.openings:
+            answer = False
+        elif plan.decided():
+            answer = plan.answer() >= 0
+        if answer:
+            _write_witness(campaign, plan, search)
+        after = len(_store_keys(campaign))
+        outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
+        doc = export(campaign, known, log, last_run=outcome._asdict())
+        return outcome._replace(value=doc["summary"]["value"])
+
+
+def _decide(
+    campaign: Campaign, known: dict[str, Any], how: tuple, log: Log
+) -> tuple[str, Any, Any, int, int]:
+    """The engine's runs of the plan (:func:`_execute`), each decision's answers
+    re-checked as ``recheck`` asks (all of them when it contradicts what else is
+    proved) and the run gone on while one was wrong: as :func:`_execute` says, the
+    units run added up."""
+    jobs, scheduler, time_limit, stop_after, batch, recheck = how
     t0 = time.monotonic()
     ran = before = -1
     while True:
@@ -152,19 +212,8 @@ def run(
         before, ran = (first if before < 0 else before), max(ran, 0) + more
         share = _share(campaign, plan, known, recheck, log) if status == "decided" else 0.0
         if share <= 0 or not recheck_deciding(campaign, share, jobs=jobs, log=log).wrong:
-            break
+            return status, plan, search, before, ran
         log("answers the decision rested on were wrong: the run goes on")
-    answer = None
-    if not plan.openings:
-        answer = False
-    elif plan.decided():
-        answer = plan.answer() >= 0
-    if answer:
-        _write_witness(campaign, plan, search)
-    after = len(_store_keys(campaign))
-    outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
-    doc = export(campaign, known, log, last_run=outcome._asdict())
-    return outcome._replace(value=doc["summary"]["value"])
 
 
 def _share(campaign: Campaign, plan: Any, known: dict[str, Any], recheck: float, log: Log) -> float:
@@ -189,12 +238,23 @@ def recheck(
     question worked out again (:func:`bounds_known`; a stated one that differs is said
     and replaced) and a ``fraction`` of the answers not computed here run again
     (:func:`.recheck.recheck`); then the state written again.  (what was re-checked,
-    the state)."""
-    log = _also_to_file(log, campaign.path("run.log"))
-    restore(campaign, log)
-    if not os.path.exists(campaign.checkpoint):
-        raise ArgumentError(f"{campaign.folder}: nothing to re-check (no run yet)")
-    origins.track(campaign.checkpoint, fresh=False)
+    the state).  Under the campaign's lock."""
+    with hold(campaign.folder):
+        log = _also_to_file(log, campaign.path("run.log"))
+        restore(campaign, log)
+        if not os.path.exists(campaign.checkpoint):
+            raise ArgumentError(f"{campaign.folder}: nothing to re-check (no run yet)")
+        origins.track(campaign.checkpoint, fresh=False)
+        known = _known_again(campaign, log)
+        done = recheck_deciding(campaign, fraction, jobs=jobs, log=log)
+        log(f"re-checked {done.checked} answers here: {done.wrong} wrong")
+        doc = export(campaign, known, log, check_again=True)
+        return done, doc
+
+
+def _known_again(campaign: Campaign, log: Log) -> dict[str, Any]:
+    """The facts around the question worked out again here; each that differs from what
+    ``state.json`` says is said (a :class:`~mastermind.engine.spotcheck.SpotCheckWarning`)."""
     stated = known_bounds(campaign)
     known = bounds_known(campaign.game, campaign.guesses)
     if known["below"] is None:  # (the search did not end in time: kept as stated)
@@ -208,19 +268,17 @@ def recheck(
                 SpotCheckWarning,
                 stacklevel=2,
             )
-    done = recheck_deciding(campaign, fraction, jobs=jobs, log=log)
-    log(f"re-checked {done.checked} answers here: {done.wrong} wrong")
-    doc = export(campaign, known, log, check_again=True)
-    return done, doc
+    return known
 
 
 def _also_to_file(log: Log, path: str) -> Log:
-    """``log``, each line also appended to ``path`` with the time (UTC)."""
+    """``log``, each line also appended to ``path`` with the time (UTC), never through
+    a link."""
 
     def both(line: str) -> None:
         log(line)
-        with open(path, "a") as f:
-            f.write(time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime()) + line + "\n")
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
+        append_own(path, stamp + line + "\n", "the campaign's log")
 
     return both
 
@@ -261,6 +319,7 @@ def _execute(
         batch=batch,
         recheck=recheck,
     ) as engine:
+        engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         origins.track(campaign.checkpoint, fresh=fresh)
         plan, search = setup(campaign, engine)
         before = len(engine.store)
@@ -302,7 +361,19 @@ def _write_witness(campaign: Campaign, plan: Any, search: Any) -> None:
         "max_guesses": worst,
         "tree": tree.to_json(game),
     }
-    Path(campaign.path("witness.json")).write_text(json.dumps(doc) + "\n")
+    with OwnDestination(campaign.path("witness.json"), "the campaign's witness") as out:
+        out.write(json.dumps(doc) + "\n")
+
+
+def _witness_again(campaign: Campaign) -> None:
+    """witness.json written again from the checkpoint when the question is proved and
+    the folder holds none the stand-alone checker accepts (a clone that did not carry
+    it): what the state says a yes rests on is then in the folder."""
+    if not os.path.exists(campaign.checkpoint) or witness_checked(campaign):
+        return
+    plan, _, search = replayed(campaign)
+    if plan.openings and plan.decided() and plan.answer() >= 0:
+        _write_witness(campaign, plan, search)
 
 
 def export(
@@ -313,24 +384,34 @@ def export(
     *,
     check_again: bool = False,
 ) -> dict[str, Any]:
-    """A shard of the rows finished since the last one, and the state written again (the
-    last run's summary kept); the state.  The certificates the last state names as
+    """A shard of the rows no shard holds yet, and the state written again (the last
+    run's summary kept); the state.  Under the campaign's lock (the checkpoint made again
+    first when it lacks a shard that is here).  The certificates the last state names as
     checked are not checked again, unless ``check_again``."""
-    written = export_shards(campaign.checkpoint, campaign.shards)
-    for path in written:
-        # (named within the campaign's folder: the log travels with it)
-        log(f"shard written: shards/{path.name} ({path.stat().st_size:,} bytes)")
-    checked = None if check_again else _stated(campaign).get("certificates")
-    doc = state(
-        campaign,
-        known if known is not None else known_bounds(campaign),
-        checked if isinstance(checked, dict) else None,
-    )
-    last_run = last_run if last_run is not None else _stated(campaign).get("last_run")
-    if last_run is not None:
-        doc["last_run"] = last_run
-    shards = shard_paths(campaign.shards)
-    doc["shards"] = {"count": len(shards), "bytes": sum(p.stat().st_size for p in shards)}
-    write_state(doc, campaign.path("state.json"))
-    log(text_table(doc).rstrip())
-    return doc
+    with hold(campaign.folder):
+        restore(campaign, log)
+        written = []
+        if os.path.exists(campaign.checkpoint):  # (none: nothing was ever recorded)
+            try:
+                written = export_shards(campaign.checkpoint, campaign.shards)
+            except sqlite3.Error as e:
+                raise _unusable(campaign, e) from None
+        for path in written:
+            # (named within the campaign's folder: the log travels with it)
+            log(f"shard written: shards/{path.name} ({os.lstat(path).st_size:,} bytes)")
+        _witness_again(campaign)
+        checked = None if check_again else _stated(campaign).get("certificates")
+        doc = state(
+            campaign,
+            known if known is not None else known_bounds(campaign),
+            checked if isinstance(checked, dict) else None,
+        )
+        if last_run is None:
+            last_run = _stated(campaign).get("last_run")
+        if isinstance(last_run, dict):
+            doc["last_run"] = last_run
+        shards = shard_paths(campaign.shards)
+        doc["shards"] = {"count": len(shards), "bytes": sum(os.lstat(p).st_size for p in shards)}
+        write_state(doc, campaign.path("state.json"))
+        log(text_table(doc).rstrip())
+        return doc

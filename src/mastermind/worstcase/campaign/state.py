@@ -12,26 +12,29 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
 
 from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
+from ...engine.own_files import OwnDestination
 from ...engine.run import Run
 from ...engine.units import Unit
 from ...engine.workers import spec_of
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
 from .certificates import certified as certified_parts
+from .folder import CampaignFileError, read_json
 from .question import Campaign, FocusPlan, checkpoint_params_of, setup
 from .summary import summary_of
 
 __all__ = [
     "DryExecutor",
     "markdown_table",
+    "read_state",
     "recorded_since",
     "replay",
+    "replayed",
     "state",
     "text_table",
     "unit_rows",
@@ -75,6 +78,12 @@ class DryExecutor:
 def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
     """The plan with every answer the checkpoint gives (merges of split units included),
     and the open questions left."""
+    plan, dry, _ = replayed(campaign)
+    return plan, dry
+
+
+def replayed(campaign: Campaign) -> tuple[FocusPlan, DryExecutor, Any]:
+    """:func:`replay`, and the plan's search (for the witness of a question proved)."""
     flag = new_flag()
     dry = DryExecutor()
     store = open_checkpoint(
@@ -84,9 +93,10 @@ def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
         checkpoint_params_of(campaign),
         read_only=True,  # (a run may be writing it meanwhile)
     )
+    store.foreign_rows = True  # (made from the shards: a stranger's rows)
     try:
         run = Run(dry, store)
-        plan, _ = setup(campaign, run)
+        plan, search = setup(campaign, run)
         if plan.openings:
             try:
                 run.execute(plan, flag, None, None, campaign.unit_seconds)
@@ -94,7 +104,7 @@ def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
                 pass
     finally:
         store.close()
-    return plan, dry
+    return plan, dry, search
 
 
 # --------------------------------------------------------------------------- rows
@@ -121,14 +131,18 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
         conn.close()
     out = {}
     for key, parent, size, secs, split, blob in rows:
-        res = decode(blob)
+        try:
+            res = decode(blob)
+        except Exception:  # (a damaged answer: the replay runs its unit again)
+            res = {}
+        ok, nodes = res.get("ok"), res.get("nodes", 0)
         out[key] = {
             "parent": parent,
             "size": int(size),
             "seconds": float(secs),
             "split": bool(split),
-            "ok": None if split else int(res["ok"]),
-            "nodes": int(res.get("nodes", 0)),
+            "ok": None if split or ok not in (0, 1) else int(ok),
+            "nodes": int(nodes) if isinstance(nodes, int) and nodes >= 0 else 0,
         }
     return out
 
@@ -225,11 +239,27 @@ def state(
     }
 
 
+MOST_BYTES = 64 << 20
+"""The most bytes ``state.json`` may hold when it is read (a campaign of [5,8] writes
+20 kB)."""
+
+
 def write_state(doc: dict[str, Any], path: str) -> None:
-    """``doc`` to ``path``, replaced whole (a temporary file beside it first)."""
-    tmp = str(Path(path).with_name("." + Path(path).name + ".part"))
-    Path(tmp).write_text(json.dumps(doc, indent=1) + "\n")
-    os.replace(tmp, path)
+    """``doc`` to ``path``, replaced whole (a temporary file beside it first, never
+    through a link)."""
+    with OwnDestination(path, "the campaign's state") as out:
+        out.write(json.dumps(doc, indent=1) + "\n")
+
+
+def read_state(campaign: Campaign) -> Optional[dict[str, Any]]:
+    """The campaign's ``state.json`` (None when there is none): read without following a
+    link, at most :data:`MOST_BYTES`, NaN read as null; :class:`CampaignFileError` for
+    one that is not a JSON object."""
+    path = campaign.path("state.json")
+    doc = read_json(path, "the campaign's state", MOST_BYTES)
+    if doc is not None and not isinstance(doc, dict):
+        raise CampaignFileError(f"{path}: the campaign's state is not a JSON object")
+    return doc
 
 
 # --------------------------------------------------------------------------- tables
