@@ -44,6 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "results" / "certificates"
 SECONDS = 300.0  # one input checked within this, or it is a finding (a claim at the
 # checker's cap on work, 2^30 scores, takes a minute or two; past this it is a hang)
+TOTAL_WORK = 1 << 32  # the checker's cap on a certificate's scores, as fuzzed: lowered
+# from its own (2^39, two hours, which [4,9]'s published certificate needs a third of) so
+# that an input at the cap ends within SECONDS; the cap is held all the same
 MEMORY = 1 << 30  # one input checked within this much (traced: Python's and NumPy's)
 ADDRESS_SPACE = 12 << 30  # the fuzzing process's own (RLIMIT_AS), a guard only: atheris
 # and libFuzzer grow over hours, which says nothing of the checker
@@ -67,9 +70,39 @@ class Finding(Exception):
 @cache
 def seeds(quick: bool = False) -> tuple[bytes, ...]:
     """Every seed input (bytes of a file), plain and gzip-compressed; ``quick``: only
-    those checked in milliseconds."""
+    those checked in milliseconds (else the bombs too, :func:`bombs`)."""
     plain = _shipped(quick) + _made()
-    return tuple(plain + [gzip.compress(p, mtime=0) for p in plain])
+    packed = [gzip.compress(p, mtime=0) for p in plain]
+    return tuple(plain + packed + ([] if quick else list(bombs().values())))
+
+
+def _certificate(game: dict[str, Any], *records: dict[str, Any], part: Any = None) -> bytes:
+    head: dict[str, Any] = {"format": "mastermind-certificate", "version": 1, "game": game}
+    head.update({"part": part} if part is not None else {"lower": 1, "upper": 1})
+    return b"".join(json.dumps(r).encode() + b"\n" for r in (head, *records))
+
+
+def bombs(scale: int = (1 << 25) - 64) -> dict[str, bytes]:
+    """Inputs that once cost the checker far more than their size (gzip-compressed;
+    ``scale``: the lines of the tree bomb): a tree file of empty objects on short lines
+    (172 KB, 128 MB of JSON: 3.8 GB), of empty lists (4.3 GB), one claim of [4,20] with
+    a one-step history and 1 guess (161 bytes: 50 s), that claim within 4 guesses again
+    and again (the claims' total), a [5,20] header alone (1 GB), and keys given twice
+    (the last one won)."""
+    tree = b'{"pegs": 2, "colours": 2, "tree": {"guess": "11", "children": {}}, "junk": [\n'
+    game = {"pegs": 4, "colours": 20, "variant": "classic"}
+    part = {"history": [[0, [2, 0]]], "guesses": 1}
+    claim = {"claim": 0, **part}
+    heavy = [{**claim, "claim": i, "guesses": 4} for i in range(200)]
+    raw = {
+        "objects": tree + b"{},\n" * scale + b"{}]}\n",
+        "lists": tree + b"[],\n" * scale + b"[]]}\n",
+        "claim": _certificate(game, claim, {"end": True, "claims": 1}, part=part),
+        "claims": _certificate(game, *heavy, {"end": True, "claims": 200}),
+        "header": _certificate({"pegs": 5, "colours": 20, "variant": "classic"}),
+        "twice": b'{"pegs": 2, "pegs": 3, "colours": 2, "tree": {"guess": "11"}}\n',
+    }
+    return {name: gzip.compress(data, mtime=0) for name, data in raw.items()}
 
 
 def _shipped(quick: bool) -> list[bytes]:
@@ -132,8 +165,10 @@ _SCRATCH: dict[str, str] = {}
 def check_one(data: bytes) -> str:
     """Run the checker on ``data`` as a file: "proved", "rejected" or "malformed";
     :class:`Finding` for anything it must never do."""
+    from mastermind import verify
     from mastermind.verify import MalformedFile, VerifyError, verify_file
 
+    verify.MAX_TOTAL_WORK = min(verify.MAX_TOTAL_WORK, TOTAL_WORK)
     path = _SCRATCH.get("path")
     if path is None:
         fd, path = tempfile.mkstemp(prefix="fuzz-verify-", suffix=".input")

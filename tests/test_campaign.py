@@ -229,6 +229,7 @@ def test_the_p58_campaign_replays_to_the_state_it_ships(tmp_path):
     c = tmp_path / "p58"
     c.mkdir()
     shutil.copytree(P58 / "shards", c / "shards")
+    shutil.copytree(P58 / "certificates", c / "certificates")
     for name in ("campaign.json", "state.json"):
         shutil.copy(P58 / name, c / name)
     shipped = json.loads((c / "state.json").read_text())
@@ -241,3 +242,13 @@ def test_the_p58_campaign_replays_to_the_state_it_ships(tmp_path):
         return [[p.get("guesses"), p["state"]] for o in state["openings"] for p in o["parts"]]
 
     assert parts(again) == parts(shipped)
+    # what the decision rests on: one opening by its certificate, the others by answers
+    # imported from the shards (the checkpoint was made from them), none re-checked here
+    assert again["summary"]["rests_on"] == {
+        "certified": 1,
+        "here": 0,
+        "rechecked": 0,
+        "imported": 6,
+        "unknown": 0,
+    }
+    assert "6 imported from the shards, not re-checked" in again["summary"]["text"]

@@ -73,3 +73,12 @@ def test_bad_input_is_one_line(argv, words, capsys):
     status = main(["lower-bound", *argv], io.StringIO())
     err = capsys.readouterr().err
     assert status == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_one_secret_is_one_secret():
+    """[1,1]: it said "the 1 secrets ... in fewer than 1 guesses"."""
+    status, text = run(["lower-bound", "-n", "1", "-k", "1"])
+    assert status == 0
+    assert "[1,1]: no strategy finds the 1 secret in fewer than 1 guess in all" in text
+    status, text = run(["analyze", "-n", "1", "-k", "1"])
+    assert status == 0 and "1 secret, total 1" in text and "1 secrets" not in text

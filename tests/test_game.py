@@ -286,3 +286,67 @@ def test_game_needs_a_game():
     ]:
         with pytest.raises(ArgumentError, match=words):
             analyze(Game(2, 2), **kw)
+
+
+@pytest.mark.parametrize("value", ["x", 1, 0, None, "False", [True]])
+def test_candidates_only_is_a_yes_or_a_no(value):
+    """``candidates_only='x'`` was taken as True (and ``0`` as False): every entry point
+    that takes it wants True or False."""
+    import mastermind as mm
+    from mastermind.analysis.strategies import next_guess
+    from mastermind.checks import ArgumentError
+    from mastermind.worstcase.bounds import counting_bound
+    from mastermind.worstcase.finder import find_strategy
+
+    g = Game(2, 2)
+    for call in (
+        lambda: mm.analyze(g, "minmax", candidates_only=value),
+        lambda: mm.solve(g, "11", candidates_only=value),
+        lambda: mm.choose_guess(g, g.secrets, candidates_only=value),
+        lambda: mm.first_guess(g, candidates_only=value),
+        lambda: next_guess(g, g.secrets, candidates_only=value),
+        lambda: mm.worst_case(g, candidates_only=value),
+        lambda: mm.solution_exists(g, 3, candidates_only=value),
+        lambda: counting_bound(g, candidates_only=value),
+        lambda: mm.optimal(g, candidates_only=value),
+        lambda: find_strategy(g, 3, candidates_only=value),
+        lambda: mm.Session(g, candidates_only=value),
+    ):
+        with pytest.raises(ArgumentError, match="candidates_only must be True or False"):
+            call()
+    assert mm.analyze(g, "minmax", candidates_only=np.bool_(True)).total == 8
+
+
+@pytest.mark.parametrize(
+    "history, words",
+    [
+        (5, "a history is a sequence of \\(guess, score\\) pairs"),
+        ("11", "a history is a sequence"),
+        ({"11": "1 0"}, "a history is a sequence"),
+        ([1], "a step of a history is a \\(guess, score\\) pair"),
+        ([("11",)], "a step of a history is a"),
+        ([("11", "1 0", 3)], "a step of a history is a"),
+        (["11"], "a step of a history is a"),
+    ],
+)
+def test_a_history_that_is_no_history_is_said_so(history, words):
+    """A bad ``history`` raised Python's own TypeError or ValueError (``'int' object is
+    not iterable``, ``not enough values to unpack``): it is a MastermindError that says
+    what a history is."""
+    import mastermind as mm
+    from mastermind.analysis.strategies import next_guess
+    from mastermind.checks import HistoryError
+    from mastermind.optimum.bracket import lower_bound
+
+    g = Game(2, 2)
+    for call in (
+        lambda: g.candidates(history),
+        lambda: mm.optimal(g, history=history),
+        lambda: lower_bound(g, history=history),
+    ):
+        with pytest.raises(HistoryError, match=words) as raised:
+            call()
+        assert isinstance(raised.value, mm.MastermindError)
+    if isinstance(history, (int, str)):  # (next_guess's history: the guesses alone)
+        with pytest.raises(HistoryError, match="history is the guesses played"):
+            next_guess(g, g.secrets, history=history)

@@ -350,3 +350,114 @@ def test_a_heavy_claim_stays_within_a_bounded_memory(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "the file ends before its end record (truncated?)", done.stderr
     assert int(lines[1]) < 1 << 20  # KB: under 1 GB (it took 2.8 GB)
+
+
+# ---------------------------------------------------------------------- bombs
+@pytest.fixture(scope="module")
+def bombs():
+    import fuzz_verify
+
+    return fuzz_verify.bombs()
+
+
+def peak_of(run) -> int:
+    """The most bytes allocated at once while ``run()`` runs (Python's and NumPy's)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        run()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+@pytest.mark.parametrize("name", ["objects", "lists"])
+def test_a_tree_file_of_empty_values_is_refused_before_it_is_built(tmp_path, bombs, name):
+    """128 MB of {} (or []) on short lines, 130 KB compressed, beside a [2,2] tree: it
+    took 3.8 GB (4.3 GB) as parsed JSON.  A document holds at most 8,192 JSON values and
+    keys beside 32 per code of its game, counted on its bytes before anything is built."""
+    path = write(tmp_path, bombs[name])
+    assert os.path.getsize(path) < 200_000
+
+    def run():
+        with pytest.raises(MalformedFile, match="JSON values and keys for its game"):
+            verify_file(path)
+
+    assert peak_of(run) < 320 << 20  # (the file's bytes, as read and joined)
+
+
+def test_a_tree_within_its_games_items_is_checked(tmp_path):
+    """The cap is in proportion to the game: [2,2]'s strategy with 8,000 items of junk
+    beside it passes; 9,000 items of junk do not."""
+    for junk, ok in ((2000, True), (2300, False)):
+        data = json.dumps({**TREE, "junk": [{}, {}] * junk}).encode()
+        if ok:
+            assert verify_file(write(tmp_path, data)).upper == 3
+        else:
+            refused(tmp_path, data, "more than 8,320 JSON values and keys")
+
+
+def test_a_big_games_header_alone_takes_little_memory(tmp_path, bombs):
+    """A [5,20] header: its tables (3.2 million codes) took 1 GB; 8-bit now, and built a
+    position at a time."""
+    path = write(tmp_path, bombs["header"])
+
+    def run():
+        with pytest.raises(MalformedFile, match="ends before its end record"):
+            verify_file(path)
+
+    assert peak_of(run) < 256 << 20
+
+
+def test_a_claim_too_big_for_its_guesses_needs_no_score(tmp_path, bombs, monkeypatch):
+    """[4,20] after one guess, within 1 guess (161 bytes): it scored 160,000 guesses on
+    2,166 secrets, a minute; more secrets than d guesses can tell apart (counting, with
+    the most parts any guess makes) is proved at once, and true."""
+    from mastermind import verify
+
+    def no_work(*args):
+        raise AssertionError("scored")
+
+    monkeypatch.setattr(verify.Rules, "part_sizes", no_work)
+    verdict = verify_file(write(tmp_path, bombs["claim"]))
+    assert verdict.summary.startswith("the 2,166 secrets of [4,20] after 1 1 1 1 = (2 0)")
+
+
+def test_the_claims_of_a_certificate_share_one_cap_on_work(tmp_path, monkeypatch):
+    """The same claim again and again cost a minute each, without end: the claims of a
+    certificate together make at most MAX_TOTAL_WORK scores (here lowered to 250 million:
+    [4,20]'s 160,000 guesses on 76 secrets, 12 million a claim scored without the table,
+    each counting 8, stop at the third)."""
+    from mastermind import verify
+
+    monkeypatch.setattr(verify, "MAX_TOTAL_WORK", 250_000_000)
+    head = {**HEAD, "game": {"pegs": 4, "colours": 20}, "lower": 1, "upper": 1}
+    claims = [{"claim": i, "history": [[0, [3, 0]]], "guesses": 4} for i in range(5)]
+    with pytest.raises(MalformedFile, match="more than the 250,000,000 scores"):
+        verify_file(write(tmp_path, lines(head, *claims)))
+
+
+@pytest.mark.parametrize(
+    "data, where",
+    [
+        (b'{"format": "mastermind-certificate", "version": 1, "version": 2}\n', "header"),
+        (lines(HEAD) + b'{"claim": 0, "claim": 0, "history": [], "guesses": 0}\n', "claim"),
+        (b'{"pegs": 2, "pegs": 3, "colours": 2, "tree": {"guess": "11"}}\n', "tree"),
+    ],
+)
+def test_a_key_given_twice_is_refused(tmp_path, data, where):
+    """The parser kept the last of two keys, the file's writer may have meant the first."""
+    refused(tmp_path, data, "a key is given twice in one object")
+
+
+def test_a_part_of_one_secret_is_said_as_one(tmp_path):
+    """A part certificate about one secret said "the 1 secrets ... cannot all be found
+    within 1 more guesses" (its claim is false, and rejected, in words that fit)."""
+    head = {**HEAD, "part": {"history": [[0, [1, 0]], [1, [0, 2]]], "guesses": 1}}
+    del head["lower"], head["upper"]
+    with pytest.raises(VerifyError) as said:
+        verify_file(write(tmp_path, lines(head, {"end": True, "claims": 0})))
+    assert "no claim that the 1 secret of [2,2] after" in str(said.value)
+    assert str(said.value).endswith("cannot be found within 1 more guess")

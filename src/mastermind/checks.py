@@ -15,7 +15,7 @@ mastermind.checks.ArgumentError: jobs must be between 1 and 256, not 70000
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional, Protocol, runtime_checkable
 
 import numpy as np
@@ -39,6 +39,36 @@ class _Game(Protocol):
 
     def as_indices(self, codes: Any, within: Any, what: str) -> Any: ...
     def candidates(self, history: Any) -> Any: ...
+
+
+class HistoryError(ArgumentError):
+    """A history that is not a sequence of (guess, score) pairs."""
+
+
+def history_pairs(history: object) -> list[tuple[Any, Any]]:
+    """``history`` as a list of (guess, score) pairs, each taken apart;
+    :class:`HistoryError` when it is no such thing (a number, a text, a mapping, an
+    item that is not a pair).
+
+    >>> history_pairs([("1122", "1 0")])
+    [('1122', '1 0')]
+    """
+    if isinstance(history, (str, bytes, Mapping)) or not isinstance(history, Iterable):
+        raise HistoryError(
+            f"a history is a sequence of (guess, score) pairs, such as "
+            f"[('1122', '1 0')], not {shown(history)}"
+        )
+    out: list[tuple[Any, Any]] = []
+    for item in history:
+        whole = not isinstance(item, (str, bytes, Mapping)) and isinstance(item, Iterable)
+        pair = tuple(item) if whole else ()
+        if len(pair) != 2:
+            raise HistoryError(
+                f"a step of a history is a (guess, score) pair, such as ('1122', '1 0'), "
+                f"not {shown(item)}"
+            )
+        out.append((pair[0], pair[1]))
+    return out
 
 
 def game(value: Any, who: str) -> Any:
@@ -118,6 +148,14 @@ def recheck(value: Any) -> float:
     return float(value)
 
 
+def flag(value: Any, name: str) -> bool:
+    """A yes or no: ``True`` or ``False`` (a NumPy bool too), never a text or a number
+    taken for one (``candidates_only='x'`` is no flag)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"{name} must be True or False, not {shown(value)}")
+    return bool(value)
+
+
 def max_guesses(value: Any, lo: int = 0, hi: int = MAX_GUESSES) -> int:
     """A number of guesses a question allows, ``lo..hi``."""
     return integer(value, "max_guesses", lo, hi)
@@ -133,7 +171,7 @@ def history(game: Any, pairs: Any, after: str) -> tuple[list[tuple[int, int]], n
     """A position: its (guess, score) ``pairs`` as (guess, slot) and the codes consistent
     with them; not a won game (``after`` says what would be left to do), and not one no
     secret is consistent with."""
-    played = [(game.guess(g), game.slot(s)) for g, s in pairs]
+    played = [(game.guess(g), game.slot(s)) for g, s in history_pairs(pairs)]
     cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
     if cands.size == 0:
         raise ArgumentError("no secret is consistent with that history")

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from .errors import MastermindError
-from .rules import DistributionSummary, Strategy
+from .rules import DistributionSummary, Strategy, secrets_text
 
 __all__ = ["Comparison", "ComparisonError", "ComparisonRow", "Pool", "compare"]
 
@@ -187,7 +187,7 @@ class Comparison:
 
     def title(self) -> str:
         """``"[4,6]: 1296 secrets"``."""
-        return f"{self.game.name}: {int(self.game.secrets.size)} secrets"
+        return f"{self.game.name}: {secrets_text(int(self.game.secrets.size))}"
 
     def to_text(self, seconds: bool = True) -> str:
         """A plain table with aligned columns, under :meth:`title`."""

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
+from .checks import history_pairs
 from .errors import GameError, MastermindError, shown
 from .kernel import _core
 from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
@@ -155,9 +156,10 @@ class CodeSets:
     def candidates(
         self, history: Iterable[tuple[CodeLike, Union[Score, tuple[int, int], str]]] = ()
     ) -> np.ndarray:
-        """The secrets consistent with every (guess, score) of ``history``."""
+        """The secrets consistent with every (guess, score) of ``history``
+        (:class:`HistoryError` when it is not a sequence of such pairs)."""
         cands = self.secrets
-        for guess, score in history:
+        for guess, score in history_pairs(history):
             cands = self.kernel.filter(self.guess(guess), self.slot(score), cands)
         return cands
 

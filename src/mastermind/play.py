@@ -185,6 +185,7 @@ class Session:
         candidates_only: bool = False,
         first: Optional[CodeLike] = None,
     ):
+        candidates_only = checks.flag(candidates_only, "candidates_only")
         self.game = checks.game(game, "Session")
         self.strategy = Strategy.parse(strategy)
         self.candidates_only = bool(candidates_only)

@@ -110,6 +110,12 @@ def guesses_text(count: int) -> str:
     return f"{count} guess" if count == 1 else f"{count} guesses"
 
 
+def secrets_text(count: int, spec: str = "") -> str:
+    """``"1 secret"``, ``"1296 secrets"`` (``spec``: the number's format, ``","`` for
+    ``"1,296 secrets"``)."""
+    return f"{count:{spec}} secret" + ("" if count == 1 else "s")
+
+
 class StrategyError(MastermindError):
     """An unknown strategy name."""
 

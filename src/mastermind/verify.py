@@ -57,11 +57,17 @@ VARIANTS = ("classic", "distinct", "bulls-and-cows", "black-peg", "permutation")
 MAX_BYTES = 8 << 30  # bytes of a file, decompressed
 MAX_LINE = 32 << 20  # bytes of one record of a certificate (its witness is one line)
 MAX_DOCUMENT = 128 << 20  # bytes of a strategy tree file (one JSON document)
+MAX_ITEMS = 1 << 23  # JSON values and keys of one document (a tree file or a record),
+ITEMS_PER_CODE = 32  # and at most 32 per code of its game and 8192 beside (a tree of
+FREE_ITEMS = 1 << 13  # the package holds 7 to 15 per secret)
 MAX_DEPTH = 256  # nesting of JSON arrays and objects
 MAX_DIGITS = 20  # digits of a number
 MAX_GUESSES = 100  # guesses a bound, a claim, a history or a line of a tree may count
 MAX_CODES = 1 << 22  # codes of a game (k^n)
 MAX_WORK = 1 << 30  # guess-secret pairs one claim may need scored (a minute or two)
+MAX_TOTAL_WORK = 1 << 39  # and all the claims of one certificate together, a pair scored
+# without the table counting 8 (about what it costs more): two hours at most; [4,9]'s
+# certificate, the largest published, needs 1.8e11 (27 minutes)
 MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
 BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
 
@@ -145,11 +151,7 @@ class Rules:
         if variant in ("distinct", "bulls-and-cows") and n > k:
             raise MalformedFile(f"{variant} needs pegs <= colours")
         self.n, self.k, self.variant = n, k, variant
-        ranks = np.arange(k**n, dtype=np.int64)
-        self.digits = np.stack([(ranks // k ** (n - 1 - j)) % k for j in range(n)], 1).astype(
-            np.int8
-        )
-        self.counts = np.stack([(self.digits == c).sum(1) for c in range(k)], 1).astype(np.int8)
+        self.digits, self.counts = _tables(n, k)
         distinct = self.counts.max(1) <= 1
         all_codes = np.ones(k**n, dtype=bool)
         self.is_secret = (
@@ -159,6 +161,7 @@ class Rules:
         self.win = self.n * (self.n + 2)  # the slot of score (n, 0)
         self.table: np.ndarray | None = None
         self.work = 0  # pairs scored one by one (the table pays once they are many)
+        self.scored = 0  # pairs scored all told, one by one counting 8 (MAX_TOTAL_WORK)
 
     def score_rows(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
         """Slot b*(n+2)+w of every guess (rows) against every secret (columns), from the
@@ -195,9 +198,14 @@ class Rules:
         there is one."""
         table = self._table()
         g, s = np.asarray(guesses, np.int64), np.asarray(secrets, np.int64)
+        self.work += 0 if table is not None else g.size * s.size
+        self.scored += g.size * s.size * (1 if table is not None else 8)
+        if self.scored > MAX_TOTAL_WORK:  # (a certificate's claims together)
+            raise MalformedFile(
+                f"more than the {MAX_TOTAL_WORK:,} scores this checker makes in all"
+            )
         if table is not None:  # gather the fewer rows
             return table[g][:, s] if g.size <= s.size else table[s][:, g].T
-        self.work += g.size * s.size
         out = np.empty((g.size, s.size), dtype=np.uint8)
         step = max(1, (1 << 22) // max(1, s.size * self.n))
         for start in range(0, g.size, step):
@@ -244,15 +252,15 @@ class Rules:
         return g
 
     def candidates(self, history: Any) -> np.ndarray:
-        """The secrets consistent with every (guess, score) of ``history``."""
-        keep = self.is_secret.copy()
-        everything = np.arange(self.k**self.n)
+        """The secrets consistent with every (guess, score) of ``history`` (each step
+        scored against the secrets the steps before it left)."""
+        cands = np.flatnonzero(self.is_secret)
         for step in _items(history, "a history", MAX_GUESSES):
             if type(step) is not list or len(step) != 2:
                 raise MalformedFile(f"{_brief(step)} is not a [guess, score] pair")
             g = self.guess(step[0])
-            keep &= self.scores([g], everything)[0] == self.slot(step[1])
-        return np.flatnonzero(keep)
+            cands = cands[self.scores([g], cands)[0] == self.slot(step[1])]
+        return cands
 
     def image(self, colours: Any, positions: Any) -> np.ndarray:
         """The permutation of all codes that renames colour c as colours[c] and moves
@@ -261,9 +269,21 @@ class Rules:
             raise MalformedFile(
                 f"[{_brief(colours)}, {_brief(positions)}] is not a colour and position permutation"
             )
-        moved = np.empty(self.digits.shape, dtype=np.int64)
-        moved[:, positions] = np.asarray(colours, dtype=np.int64)[self.digits]
-        return moved @ (self.k ** np.arange(self.n - 1, -1, -1, dtype=np.int64))
+        image = np.zeros(self.k**self.n, dtype=np.int32)  # (k^n <= 2^22: int32 holds it)
+        colour = np.asarray(colours, dtype=np.int32)
+        for j in range(self.n):  # digit j goes to position positions[j], renamed
+            image += colour[self.digits[:, j]] * np.int32(self.k ** (self.n - 1 - positions[j]))
+        return image
+
+
+def _tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every code's digits (k^n, n) and colour counts (k^n, k), 8-bit, a position at a time."""
+    rest, rows = np.arange(k**n, dtype=np.int32), np.arange(k**n, dtype=np.int32)
+    digits, counts = np.empty((k**n, n), np.int8), np.zeros((k**n, k), np.int8)
+    for j in range(n - 1, -1, -1):
+        digits[:, j], rest = rest % k, rest // k
+        counts[rows, digits[:, j]] += 1  # (each row once per position)
+    return digits, counts
 
 
 def _permutation(value: Any, size: int) -> bool:
@@ -279,7 +299,7 @@ def _permutation(value: Any, size: int) -> bool:
 def orbits(images: list[np.ndarray], size: int) -> np.ndarray:
     """For every code, the least code of its orbit under the group the permutations
     ``images`` generate (connected components of x -- image(x))."""
-    label = np.arange(size)
+    label = np.arange(size, dtype=np.int32)
     while True:
         before = label.copy()
         for img in images:
@@ -322,20 +342,46 @@ def _constant(text: str) -> Any:
     raise MalformedFile(f"{text} is not a JSON number")
 
 
-def _parse(data: bytes, where: str) -> Any:
-    """The JSON value ``data`` holds, within the caps; :class:`MalformedFile` naming
-    ``where`` and what is wrong otherwise."""
+def _most_items(data: bytes) -> int:
+    """The JSON items (values and keys) a document may hold: in proportion to the codes of
+    the largest game its bytes name ("pegs" and "colours", read before any parsing)."""
+    said = [
+        [int(v) for v in re.findall(rb'"%s"\s*:\s*([0-9]{1,2})\b' % name, data) if int(v) <= top]
+        for name, top in ((b"pegs", 10), (b"colours", 20))
+    ]
+    codes = min(max(said[1], default=20) ** max(said[0], default=10), MAX_CODES)
+    return min(MAX_ITEMS, FREE_ITEMS + ITEMS_PER_CODE * codes)
+
+
+def _unique(members: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members; a key given twice is refused (which one counts would be the
+    parser's choice, not the file's)."""
+    if len({key for key, _ in members}) < len(members):
+        raise MalformedFile("a key is given twice in one object")
+    return dict(members)
+
+
+_HOOKS: dict[str, Any] = {"parse_int": _number, "parse_float": _decimal}
+
+
+def _parse(data: bytes, where: str, most: int = MAX_ITEMS) -> Any:
+    """The JSON value ``data`` holds, within the caps (``most`` JSON items, counted on its
+    bytes before anything is built: every item but the first follows one of , : [ {,
+    and one in a string counts too); :class:`MalformedFile` naming ``where`` and what is
+    wrong."""
+    if len(data) >= most and 1 + sum(map(data.count, (b",", b":", b"[", b"{"))) > most:
+        raise MalformedFile(f"{where}: more than {most:,} JSON values and keys for its game")
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH:  # (else it cannot be that deep)
+        depth = np.frombuffer(_STRINGS.sub(b'""', data), dtype=np.uint8).astype(np.int8)
+        step = (depth == 91).astype(np.int32) + (depth == 123) - (depth == 93) - (depth == 125)
+        if int(np.cumsum(step).max(initial=0)) > MAX_DEPTH:
+            raise MalformedFile(f"{where}: JSON nested more than {MAX_DEPTH} deep")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise MalformedFile(f"{where} is not UTF-8 text") from None
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH:  # (else it cannot be that deep)
-        plain = np.frombuffer(_STRINGS.sub(b'""', data), dtype=np.uint8).astype(np.int8)
-        step = (plain == 91).astype(np.int32) + (plain == 123) - (plain == 93) - (plain == 125)
-        if int(np.cumsum(step).max(initial=0)) > MAX_DEPTH:
-            raise MalformedFile(f"{where}: JSON nested more than {MAX_DEPTH} deep")
     try:
-        return json.loads(text, parse_int=_number, parse_float=_decimal, parse_constant=_constant)
+        return json.loads(text, parse_constant=_constant, object_pairs_hook=_unique, **_HOOKS)
     except json.JSONDecodeError as e:
         raise MalformedFile(f"{where} is not JSON ({e.msg})") from None
     except RecursionError:  # pragma: no cover - the depth is checked above
@@ -396,14 +442,16 @@ class _Source:
                 return line
             searched = pending  # (the buffer now starts with the line so far)
 
-    def rest(self) -> bytes:
-        """Everything left, within :data:`MAX_DOCUMENT` bytes in all."""
-        while not self.ended:
-            if len(self.buffer) > MAX_DOCUMENT:
+    def rest(self, before: bytes = b"") -> bytes:
+        """``before`` and everything left, within :data:`MAX_DOCUMENT` bytes in all
+        (joined once)."""
+        parts, self.buffer, self.at = [before, self.buffer[self.at :]], b"", 0
+        while self._more():
+            parts.append(self.buffer)
+            self.buffer = b""
+            if sum(map(len, parts)) > MAX_DOCUMENT:
                 raise MalformedFile(f"a tree file of more than {MAX_DOCUMENT:,} bytes")
-            self._more()
-        rest, self.buffer, self.at = self.buffer[self.at :], b"", 0
-        return rest
+        return b"".join(parts)
 
     def position(self) -> int:
         try:
@@ -429,14 +477,15 @@ def _path(path: Any) -> str:
     return path
 
 
-def _records(source: _Source, first: Any) -> Iterator[Any]:
-    """The records of a certificate: ``first`` (line 1, parsed), then each line's."""
+def _records(source: _Source, first: Any, most: int = MAX_ITEMS) -> Iterator[Any]:
+    """The records of a certificate: ``first`` (line 1, parsed), then each line's (each
+    of at most ``most`` JSON items)."""
     yield first
     while True:
         line = source.line()
         if line is None:
             return
-        yield _parse(line, f"line {source.lines}")
+        yield _parse(line, f"line {source.lines}", most)
 
 
 def read_records(path: Any) -> Iterator[Any]:
@@ -446,7 +495,8 @@ def read_records(path: Any) -> Iterator[Any]:
     try:
         first = source.line()
         if first is not None:
-            yield from _records(source, _parse(first, "line 1"))
+            most = _most_items(first)
+            yield from _records(source, _parse(first, "line 1", most), most)
     finally:
         source.close()
 
@@ -498,10 +548,11 @@ class Claims:
     def _rests_on(
         self, record: dict[str, Any], cands: np.ndarray, d: int, where: str, index: int
     ) -> None:
-        """Check that every guess fails within d (d >= 1): each class of guesses is
-        dismissed (it keeps the set whole, or it leaves a part too big for d - 1 guesses)
-        or has an entry naming one of its parts an earlier claim proves unsolvable in
-        d - 1."""
+        """Check that every guess fails within d (d >= 1): the set is too big for d
+        guesses by counting alone, or each class of guesses is dismissed (it keeps the
+        set whole, or it leaves a part too big for d - 1 guesses) or has an entry naming
+        one of its parts an earlier claim proves unsolvable in d - 1 (every entry is
+        checked either way)."""
         rules = self.rules
         guesses = np.flatnonzero(rules.is_guess)
         label = self._classes(record, cands, where)
@@ -511,15 +562,8 @@ class Claims:
                 f"{where}: {reps.size:,} classes of guesses on {cands.size:,} secrets, more "
                 f"than the {MAX_WORK:,} scores this checker makes for one claim"
             )
-        entries = self._entries(record, int(reps.size), where, index)  # (before the work)
-        sizes = rules.part_sizes(reps, cands)
-        most = int((sizes > 0).sum(1).max())  # no guess makes more parts on a subset
-        largest = sizes.max(1)
-        # dismissed: a guess that leaves the set whole (never in a shortest strategy), or
-        # one with a part too big for d - 1 guesses (counting)
-        bound = separable(most, d - 1, cap=int(cands.size))
-        covered = set(reps[(largest == cands.size) | (largest > bound)].tolist())
-        for entry, g, slot, ref in entries:
+        covered: set[int] = set()
+        for entry, g, slot, ref in self._entries(record, int(reps.size), where, index):
             part = cands[rules.scores([g], cands)[0] == slot]
             if not np.array_equal(part, self.sets[ref]):
                 raise VerifyError(
@@ -532,6 +576,16 @@ class Claims:
                     f"{self.depths[ref]} guesses, fewer than {d - 1}"
                 )
             covered.add(int(label[np.searchsorted(guesses, g)]))
+        parts = (rules.n + 1) * (rules.n + 2) // 2 - 1  # (no guess makes more parts)
+        if separable(parts, d, cap=int(cands.size)) < cands.size:
+            return  # more secrets than d guesses can tell apart: every guess fails
+        sizes = rules.part_sizes(reps, cands)
+        most = int((sizes > 0).sum(1).max())  # no guess makes more parts on a subset
+        largest = sizes.max(1)
+        # dismissed: a guess that leaves the set whole (never in a shortest strategy), or
+        # one with a part too big for d - 1 guesses (counting)
+        bound = separable(most, d - 1, cap=int(cands.size))
+        covered.update(reps[(largest == cands.size) | (largest > bound)].tolist())
         missing = [r for r in reps.tolist() if r not in covered]
         if missing:
             raise VerifyError(
@@ -636,9 +690,10 @@ def _part_verdict(rules: Rules, part: dict[str, Any], *, proved: bool, claims: i
         f"{_written(rules, rules.code(g))} = ({score[0]} {score[1]})"
         for g, score in part["history"]
     )
-    what = (
-        f"the {size:,} secrets of [{rules.n},{rules.k}] after {history or 'no guess'} "
-        f"cannot all be found within {part['guesses']} more guesses"
+    what = (  # ("the 1 secret ... cannot be found within 1 more guess")
+        f"the {size:,} secret{'s' * (size != 1)} of [{rules.n},{rules.k}] after "
+        f"{history or 'no guess'} cannot{' all' * (size != 1)} be found within "
+        f"{part['guesses']} more guess{'es' * (part['guesses'] != 1)}"
     )
     if not proved:
         raise VerifyError(f"no claim that {what}")
@@ -821,14 +876,14 @@ def verify_file(path: Any, progress: Callable[[int, int], None] | None = None) -
         first = source.line()
         if first is None:
             raise MalformedFile("the file is empty")
-        head = None
+        head, most = None, _most_items(first)
         if first.lstrip()[:1] == b"{" and first.rstrip()[-1:] == b"}":
-            head = _parse(first, "line 1")
+            head = _parse(first, "line 1", most)
         if type(head) is dict and "format" in head and "tree" not in head:
-            return verify_certificate(_records(source, head), _ticks(source, progress))
-        rest = source.rest()
-        if head is None or rest.strip():
-            head = _parse(first + b"\n" + rest, "the file")
+            return verify_certificate(_records(source, head, most), _ticks(source, progress))
+        document = source.rest(first + b"\n")
+        if head is None or re.compile(rb"\S").search(document, len(first) + 1):
+            head = _parse(document, "the file", _most_items(document))
         return verify_strategy(head)
     finally:
         source.close()

@@ -139,6 +139,7 @@ def analyze(
         is a :class:`~mastermind.engine.spotcheck.SpotCheckWarning` and the re-run's answer
         is used (docs/distributed.md: the trust model).
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
     threads = checks.threads(jobs)
@@ -307,6 +308,7 @@ def solve(
 ) -> list[Step]:
     """The trace of one game against ``secret``: a list of :class:`Step`.  Ctrl-C stops it
     (within a fraction of a second, even on [8,8])."""
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "solve")
     checks.threads(jobs)

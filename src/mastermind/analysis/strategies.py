@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import numpy as np
 
 from .. import checks
+from ..checks import HistoryError
+from ..errors import shown
 from ..game import CodeError, Game
 from ..kernel import _core, _symmetry
 from ..limits import INLINE_PAIRS
@@ -85,6 +87,7 @@ def choose_guess(
     lexicographically first candidate.  ``jobs`` threads share a large scan (default:
     every core; the answer never depends on it); Ctrl-C stops it.
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "choose_guess")
     threads = checks.threads(jobs)
@@ -136,6 +139,7 @@ def next_guess(
     >>> g.format_code(c.guess), c.complete
     ('1344', True)
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "next_guess")
     threads = checks.threads(jobs)
@@ -147,6 +151,8 @@ def next_guess(
     if cands.size == 1 or strategy is Strategy.FIRST_CANDIDATE:
         return Choice(int(cands[0]), True, time.perf_counter() - start)
     kernel = game.kernel
+    if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
+        raise HistoryError(f"history is the guesses played (codes), not {shown(history)}")
     past = np.array([game.guess(h) for h in history], dtype=np.int32)
     symmetric = game.symmetric and not candidates_only
     blanks = symmetric and game.guesses.size == game.size
@@ -224,6 +230,7 @@ def first_guess(
     scan over the guess set, since the key and candidacy are class properties and a class's
     representative is its smallest index).  Games without that symmetry (custom games,
     ``game.symmetric`` false) get the full scan of :func:`choose_guess`."""
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "first_guess")
     threads = checks.threads(jobs)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from ..rules import average_text
+from ..rules import average_text, secrets_text
 from .common import (
     EXIT_OK,
     UsageError,
@@ -133,7 +133,7 @@ def _text(args: argparse.Namespace, result: "Analysis", out: TextIO) -> None:
         out.write(f"{d:8d}  {c:8d}\n")
     avg = result.average
     out.write(
-        f"\n{result.secrets} secrets, total {result.total}, average {average_text(avg)}"
+        f"\n{secrets_text(result.secrets)}, total {result.total}, average {average_text(avg)}"
         f", max {result.max}"
         f"   [{result.seconds:.3f} s]\n"
     )
@@ -153,7 +153,7 @@ def _table(result: "Analysis", out: TextIO) -> None:
         result.secrets,
         f"{game.name} {result.strategy}, {pool}, first guess "
         f"{game.format_code(result.first_guess)}",
-        f"{result.secrets:,} secrets, total {result.total:,}, average "
+        f"{secrets_text(result.secrets, ',')}, total {result.total:,}, average "
         f"{average_text(avg)}, max "
         f"{result.max}   [{result.seconds:.3f} s]"
         + ("" if result.units is None else f"\n{units_text(result.units, result.units_resumed)}"),

@@ -1,6 +1,6 @@
 """``mastermind campaign``: a worst-case question decided over many runs, in a folder
 that carries its state (:mod:`mastermind.worstcase.campaign`): ``run``, ``status``,
-``projection``, ``export``."""
+``projection``, ``export``, ``recheck``."""
 
 from __future__ import annotations
 
@@ -51,7 +51,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         "Examples: 'mastermind campaign run results/p58 --time-limit 3600', "
         "'mastermind campaign status results/p58', 'mastermind campaign run c46 -n 4 "
         "-k 6 --guesses 5' (a new campaign). Exit status of run: 0 decided, 1 stopped "
-        "before, 2 bad input. docs/bounds.md tells the p(5,8) campaign's story."
+        "before, 2 bad input, 4 a re-check (--recheck, recheck) found an answer wrong. "
+        "docs/bounds.md tells the p(5,8) campaign's story."
     )
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(p))
     _run_options(sub.add_parser("run", help="go on until decided (or stopped)"))
@@ -82,7 +83,28 @@ def configure(p: argparse.ArgumentParser) -> None:
     output_options(pr)
     e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
     e.add_argument("folder", metavar="DIR")
+    _recheck_options(sub.add_parser("recheck", help="re-check here what the decision rests on"))
     p.set_defaults(func=run)
+
+
+def _recheck_options(rc: argparse.ArgumentParser) -> None:
+    rc.description = (
+        "Work out again here the facts around the question (d - 1 guesses, the minmax "
+        "strategy, the counting bound), check the part certificates of DIR/certificates/ "
+        "again, and run again, in one piece, the answers the decision rests on that were "
+        "not computed here (imported from the shards, or of unknown origin): for a 'no', "
+        "one refuted part of each opening. An answer found wrong is replaced by its "
+        "re-run's (one line each, exit status 4); then state.json is written again."
+    )
+    rc.add_argument("folder", metavar="DIR")
+    rc.add_argument(
+        "--fraction",
+        type=number,
+        default=1.0,
+        metavar="F",
+        help="re-check this share of those answers, picked at random (default 1: all)",
+    )
+    jobs_option(rc)
 
 
 def _run_options(r: argparse.ArgumentParser) -> None:
@@ -113,6 +135,17 @@ def _run_options(r: argparse.ArgumentParser) -> None:
         "worker processes here (docs/distributed.md); the answer is the same",
     )
     r.add_argument(
+        "--recheck",
+        type=number,
+        default=0.0,
+        metavar="FRACTION",
+        help="spot-checks, as for a cluster: re-run this fraction of the units (0 to 1) "
+        "here, whether a worker or the checkpoint gave the answer; and once decided, "
+        "re-run that fraction of the answers the decision rests on that were imported "
+        "from the shards (a refutation cannot be checked otherwise). A wrong answer is "
+        "one line, replaced by the re-run's, and the exit status is 4",
+    )
+    r.add_argument(
         "--batch",
         type=integer,
         default=1,
@@ -124,9 +157,14 @@ def _run_options(r: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    return {"run": _run, "status": _status, "projection": _projection, "export": _export}[
-        args.action
-    ](args, out)
+    actions = {
+        "run": _run,
+        "status": _status,
+        "projection": _projection,
+        "export": _export,
+        "recheck": _recheck,
+    }
+    return actions[args.action](args, out)
 
 
 def _log(line: str) -> None:
@@ -207,10 +245,12 @@ def _json(doc: Any, out: TextIO) -> None:
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.run import run as run_campaign
 
+    fraction = _fraction(args.recheck, "--recheck")
     with _held(args):
         campaign = _campaign(args)
         outcome = run_campaign(
             campaign,
+            recheck=fraction,
             jobs=args.jobs or 1,
             scheduler=args.scheduler,
             time_limit=args.time_limit,
@@ -328,6 +368,24 @@ def _projection_text(doc: dict) -> str:
             f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, speed-up {s['speedup']}"
         )
     return "\n".join(lines) + "\n"
+
+
+def _fraction(value: float, option: str) -> float:
+    if not 0 <= value <= 1:
+        raise UsageError(f"{option} must be a fraction from 0 to 1, not {value:g}")
+    return value
+
+
+def _recheck(args: argparse.Namespace, out: TextIO) -> int:
+    from ..worstcase.campaign.run import recheck
+    from ..worstcase.campaign.state import text_table
+
+    fraction = _fraction(args.fraction, "--fraction")
+    with _held(args):
+        done, doc = recheck(_campaign(args), fraction, jobs=args.jobs or 1, log=_log)
+    out.write(f"re-checked {done.checked} answers here: {done.wrong} wrong\n")
+    out.write(text_table(doc))
+    return EXIT_OK
 
 
 def _export(args: argparse.Namespace, out: TextIO) -> int:

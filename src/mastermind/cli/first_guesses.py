@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from ..rules import Strategy
+from ..rules import Strategy, secrets_text
 from .common import EXIT_OK, game_options, jobs_option, make_game, output_options
 from .render import Cell, Pegs, print_table, wants_colour
 
@@ -87,7 +87,7 @@ def _table(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None
         ["guess", "max part", "entropy", "exp. size", "parts", "opened by"],
         cells,
         numeric={"max part", "entropy", "exp. size", "parts"},
-        title=f"{game.name}: first-guess classes over {game.secrets.size} secrets",
+        title=f"{game.name}: first-guess classes over {secrets_text(game.secrets.size)}",
         legend=look.legend(),
     )
 
@@ -95,7 +95,7 @@ def _table(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None
 def _text(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
     """The classes as plain text."""
     width = max(5, game.n if game.k <= 9 else 3 * game.n)
-    out.write(f"{game.name}: first-guess classes over {game.secrets.size} secrets\n\n")
+    out.write(f"{game.name}: first-guess classes over {secrets_text(game.secrets.size)}\n\n")
     out.write(
         f"{'guess':<{width}}  {'max part':>8}  {'entropy':>7}  {'exp. size':>9}  "
         f"{'parts':>5}  opened by\n"

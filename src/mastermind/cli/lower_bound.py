@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..limits import MAX_BRACKET_DEPTH
+from ..rules import secrets_text
 from .common import EXIT_OK, UsageError, game_options, integer, make_game, output_options
 from .history import after_option, parse_after
 from .progress import ProgressBar
@@ -104,8 +105,9 @@ def _text(game: Any, result: "LowerBound", leaves: int, seconds: float, out: Tex
         )
         where = f" after {played}"
     out.write(
-        f"{game.name}: no strategy finds the {result.secrets:,} secrets{where} in fewer "
-        f"than {result.bound:,} guesses in all (average {result.average:.5f})\n"
+        f"{game.name}: no strategy finds the {secrets_text(result.secrets, ',')}{where} in "
+        f"fewer than {result.bound:,} guess{'es' * (result.bound != 1)} in all (average "
+        f"{result.average:.5f})\n"
     )
     tree = f"bound tree of depth {result.depth}"
     if leaves:

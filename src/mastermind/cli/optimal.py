@@ -9,6 +9,7 @@ import time
 from typing import TYPE_CHECKING, TextIO, cast
 
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES
+from ..rules import secrets_text
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
@@ -179,7 +180,7 @@ def _heading(result: "Optimum") -> str:
         played = ", ".join(
             f"{game.format_code(g)} scored {game.slots[s]}" for g, s in result.history
         )
-        head += f", after {played} ({result.secrets} secrets left)"
+        head += f", after {played} ({secrets_text(result.secrets)} left)"
     if result.first_guess is not None:
         head += (
             f", {'next' if result.history else 'first'} guess "

@@ -97,8 +97,9 @@ def execute(
     a worker or from the checkpoint; until then a picked unit's answer waits.  A unit
     whose answers differ is said in one :class:`SpotCheckWarning` naming the unit and
     where its answer came from, the re-run's answer is used (and recorded), and
-    ``Counts.mismatches`` lists it.  Whole answers are compared; a split (which depends
-    on the time its unit ran) is not, its sub-units' answers are."""
+    ``Counts.mismatches`` lists it.  Whole answers are compared (field by field, or as
+    the plan's ``differs(unit, a, b)`` reads them, when it has one); a split (which
+    depends on the time its unit ran) is not, its sub-units' answers are."""
     from ..interrupts import keeping_lost_interrupts, take_stop_request
     from ..stopping import TimeLimitReached
 
@@ -399,7 +400,7 @@ class _Loop:
         """A spot-check's verdict: the answer kept, or the re-run's used and said."""
         self.counts.rechecked += 1
         unit, answer = held.unit, held.result
-        differs = first_difference(held.result, again)
+        differs = self._difference(unit, held.result, again)
         if differs is not None:
             self.counts.mismatches.append(Mismatch(unit.key, held.source, differs))
             warnings.warn(
@@ -414,6 +415,19 @@ class _Loop:
         elif differs is not None and self.store is not None:
             self.store.record(unit.key, unit.digest, answer, size=unit.size, seconds=0.0)
         self._arrive(unit, answer)
+
+    def _difference(self, unit: Unit, a: dict[str, Any], b: dict[str, Any]) -> Optional[str]:
+        """The first field in which two answers of ``unit`` differ as its plan reads
+        them (the plan's ``differs``, when it has one: an answer merged from a split's
+        sub-answers counts other nodes than a whole run, and may hold another witness),
+        or None when they agree."""
+        differs = getattr(self.plan, "differs", None)
+        if differs is None:
+            return first_difference(a, b)
+        try:
+            return cast(Optional[str], differs(unit, a, b))
+        except Exception:  # an answer its plan cannot even read does not agree
+            return "its fields"
 
     # ------------------------------------------------------------------ splits
     def _arrive(self, unit: Unit, result: dict[str, Any]) -> None:

@@ -100,6 +100,7 @@ def optimal(
         is a :class:`~mastermind.engine.spotcheck.SpotCheckWarning` and the re-run's answer
         is used (docs/distributed.md: the trust model).
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     q = _question(
         game,
         max_guesses,

@@ -33,6 +33,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import MastermindError
+from ..rules import secrets_text
 from ..strategy_tree import Node
 from .pegs import COLOURS
 from .tree import Analysis
@@ -126,7 +127,7 @@ def to_html(result: Analysis) -> str:
     pool = "candidates only" if result.candidates_only else "all codes"
     heading = f"{game.name} {result.strategy}, {pool}: strategy explorer"
     summary = (
-        f"{result.secrets:,} secrets; first guess {game.format_code(result.first_guess)}; "
+        f"{secrets_text(result.secrets, ',')}; first guess {game.format_code(result.first_guess)}; "
         f"total {result.total:,}, average {data['average']} ({data['average_fraction']}), "
         f"max {result.max}. Pick the answer you got to see the next guess."
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Optional
 
-from ..rules import average_text
+from ..rules import average_text, secrets_text
 from .pegs import CSS, keys_html, peg_html
 
 __all__ = [
@@ -113,7 +113,7 @@ def analysis_html(a: Any) -> str:
     head = (
         f"<p><b>{escape(game.name)} {escape(str(a.strategy))}</b>, {_pool(candidates_only=a.candidates_only)}, "
         f"first guess {code_html(game, a.first_guess)}</p>"
-        f"<p>{a.secrets:,} secrets: total {a.total}, average {average_text(avg)}, "
+        f"<p>{secrets_text(a.secrets, ',')}: total {a.total}, average {average_text(avg)}, "
         f"max {a.max}</p>"
     )
     return _wrap(

@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from ..engine.files import Destination, OutputError
 from ..errors import MastermindError, MissingTool
-from ..rules import average_text
+from ..rules import average_text, secrets_text
 
 SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 """The files :func:`save_plot` writes, by suffix."""
@@ -129,7 +129,7 @@ def plot_analysis(result: Any, ax: Any = None) -> Any:
     avg = result.average
     ax.set_title(
         f"{game.name} {result.strategy}, {pool}, first guess "
-        f"{game.format_code(result.first_guess)}\n{result.secrets} secrets: average "
+        f"{game.format_code(result.first_guess)}\n{secrets_text(result.secrets)}: average "
         f"{average_text(avg)}, max {result.max}"
     )
     return ax
@@ -158,7 +158,7 @@ def plot_comparison(comparison: Any, ax: Any = None) -> Any:
     _bars(ax, series, labels=False)
     best = min(rows, key=lambda r: r.average)
     ax.set_title(
-        f"{comparison.game.name}, {rows[0].secrets} secrets: guesses needed; best "
+        f"{comparison.game.name}, {secrets_text(rows[0].secrets)}: guesses needed; best "
         f"average {float(best.average):.4f} ({best.strategy}, {best.pool.label})"
     )
     # below the axes: inside, it would hide the tallest bars

@@ -39,6 +39,7 @@ from typing import Any, Optional, Protocol
 
 from ..engine.files import Destination
 from ..errors import MastermindError, MissingTool
+from ..rules import secrets_text
 from ..strategy_tree import Node
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -115,7 +116,7 @@ def summary(result: Analysis) -> str:
     avg = result.average
     return (
         f"{game.name} {result.strategy}, {_pool(result)}, first guess "
-        f"{game.format_code(result.first_guess)}: {result.secrets} secrets, total "
+        f"{game.format_code(result.first_guess)}: {secrets_text(result.secrets)}, total "
         f"{result.total}, average {float(avg):.4f}, max {result.max}"
     )
 

@@ -184,6 +184,7 @@ def solution_exists(
     >>> solution_exists(g, 2, candidates=g.candidates([("1122", "1 0")]))
     False
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     d = checks.max_guesses(max_guesses)
     node_limit = checks.integer(node_limit, "node_limit", 0)
     memory = checks.memory(memory)
@@ -294,6 +295,7 @@ def counting_bound(
     >>> counting_bound(Game(4, 6))
     4
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     cands, pool, _, _ = prepare(
         game, candidates, None, candidates_only=candidates_only, symmetry=True
     )
@@ -343,6 +345,7 @@ def check_strategy(
     ...
     mastermind.worstcase.bounds.StrategyCheckError: secret 12: after 11 scored 1 0 the strategy has no move
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     return max(
         strategy_distribution(
             game, tree, candidates, guesses=guesses, candidates_only=candidates_only
@@ -367,6 +370,7 @@ def strategy_distribution(
     >>> strategy_distribution(a.game, a.tree) == a.distribution
     True
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     if not isinstance(tree, Node):
         raise StrategyCheckError(f"expected a strategy Node, got {type(tree).__name__}")
     cands = game.as_indices(candidates, game.secrets, "candidates")
@@ -619,6 +623,7 @@ def worst_case(
     >>> w.upper, w.exact, w.lower_proof, check_strategy(w.game, w.witness)
     (5, True, 'search', 5)
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     checks.game(game, "worst_case")
     if not candidates_only:
         checks.guessable(game)

@@ -355,6 +355,7 @@ def find_strategy(
         must be a search of ``game`` over the same guesses and rules (``worst_case``
         passes its own, so that what the finder proved stays known afterwards).
     """
+    candidates_only = checks.flag(candidates_only, "candidates_only")
     d = checks.max_guesses(max_guesses)
     levels = checks.integer(levels, "levels", 1, 4)
     orders = (orders,) if isinstance(orders, str) else tuple(orders)

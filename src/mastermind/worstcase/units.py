@@ -362,6 +362,18 @@ class ExistsPlan:
         )
         return played is not None and played[1] <= int(unit.args["d"])
 
+    def differs(self, unit: Unit, a: dict[str, Any], b: dict[str, Any]) -> Optional[str]:
+        """How two answers of ``unit`` disagree (a spot-check's comparison), or None:
+        their verdicts, and with a yes each one's witness.  Not their nodes or the
+        witness itself: a question decided from its split's sub-answers (a settled row)
+        counts other nodes, and may hold another witness, than its run in one piece."""
+        if int(a["ok"]) != int(b["ok"]):
+            return "ok"
+        for answer in (a, b):
+            if not self.valid(unit, answer):
+                return "recs"
+        return None
+
     # ------------------------------------------------------------ splits
     def expand(self, unit: Unit, split: dict[str, Any]) -> list[Unit]:
         """The sub-questions of a question that split (:func:`exists_unit` past its

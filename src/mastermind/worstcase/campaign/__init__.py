@@ -24,7 +24,11 @@ device refused in one line, never followed), reads them up to a cap and holds th
 folder's lock; shards are read typed and bounded (:mod:`mastermind.engine.shard_reader`).
 
 The modules: :mod:`.folder` (its files and its lock), :mod:`.question` (the campaign's
-file, its plan and witness), :mod:`.run`
-(a run, an export, a checkpoint made again from the shards), :mod:`.state` (where it
-stands, and its tables), :mod:`.projection` (the core-hours still needed).
+file, its plan and witness), :mod:`.run` (a run, an export, a re-check, a checkpoint made
+again from the shards), :mod:`.state` (where it stands, and its tables), :mod:`.summary`
+(what its summary says about p), :mod:`.verdict` (what is proved about p, in one
+sentence), :mod:`.origins` (where each answer of the checkpoint came from), :mod:`.rests`
+(what a decision rests on), :mod:`.certificates` (the folder's part certificates),
+:mod:`.recheck` (the answers a decision rests on, run again here), :mod:`.projection`
+(the core-hours still needed).
 """

@@ -9,24 +9,30 @@ import json
 import os
 import sqlite3
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
+from ...checks import ArgumentError
 from ...engine.own_files import OwnDestination, append_own
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
+from ...engine.spotcheck import SpotCheckWarning
 from ...engine.workers import spec_of
 from ...errors import MastermindError
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
-from ..bounds import check_strategy, solution_exists
+from ..bounds import check_strategy, counting_bound, solution_exists
 from ..search import SearchUnfinished
+from . import origins
 from .folder import CampaignFileError, hold
 from .question import Campaign, checkpoint_params_of, setup, witness_tree
-from .state import read_state, state, text_table, write_state
+from .recheck import recheck as recheck_deciding
+from .state import read_state, replayed, state, text_table, write_state
+from .summary import witness_checked
 
-__all__ = ["Outcome", "bounds_known", "export", "known_bounds", "restore", "run"]
+__all__ = ["Outcome", "bounds_known", "export", "known_bounds", "recheck", "restore", "run"]
 
 Log = Callable[[str], None]
 
@@ -65,6 +71,7 @@ def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
         got = import_shards(
             campaign.shards, campaign.checkpoint, _run_of(campaign), _shard_count(campaign)
         )
+        origins.mark_imported(campaign.checkpoint)  # (its rows: imported, not computed here)
         for line in got.problems:
             log(f"{campaign.folder}: {line}")
         log(f"checkpoint made again from {got.shards} shards: {got.units} units")
@@ -102,24 +109,44 @@ def _shard_count(campaign: Campaign) -> int:
 
 
 def bounds_known(game: Game, d: int) -> dict[str, Any]:
-    """What is proved around the question: d - 1 refuted (in-process, quickly), and the
-    minmax strategy's worst case (an upper bound)."""
-    try:
-        below = solution_exists(game, d - 1, time_limit=120)
-    except SearchUnfinished:
-        below = None
-    return {"below_refuted": below is False, "minmax": int(analyze(game, "minmax", jobs=1).max)}
+    """What is proved around the question, worked out here: whether d - 1 guesses can
+    find every secret (``below``: True, False, or None when the in-process search did
+    not end within two minutes; ``below_refuted`` as earlier versions wrote it), the
+    minmax strategy's worst case (an upper bound) and the counting bound (a lower one)."""
+    below: Optional[bool]
+    if d <= 1:
+        below = False  # (no secret is found without a guess)
+    else:
+        try:
+            below = bool(solution_exists(game, d - 1, time_limit=120))
+        except SearchUnfinished:
+            below = None
+    return {
+        "below_refuted": below is False,
+        "below": below,
+        "minmax": int(analyze(game, "minmax", jobs=1).max),
+        "counting": counting_bound(game),
+    }
 
 
 def known_bounds(campaign: Campaign) -> dict[str, Any]:
-    """What is proved around the question (kept in ``state.json`` once worked out)."""
-    old = _stated(campaign)
-    known = old.get("known")
-    if old.get("guesses") == campaign.guesses and isinstance(known, dict):
-        below, minmax = known.get("below_refuted"), known.get("minmax")
-        if type(below) is bool and type(minmax) is int and minmax >= 1:
-            return {"below_refuted": below, "minmax": minmax}
-    return bounds_known(campaign.game, campaign.guesses)
+    """What is proved around the question (kept in ``state.json`` once worked out; a
+    state of an earlier version, which kept only whether d - 1 was refuted and the
+    minmax strategy's worst case, gains the counting bound)."""
+    stated = _stated(campaign)
+    old = stated.get("known")
+    if stated.get("guesses") != campaign.guesses or not isinstance(old, dict):
+        return bounds_known(campaign.game, campaign.guesses)
+    below = old.get("below", False if old.get("below_refuted") is True else None)
+    counting = old.get("counting")
+    if counting is None:
+        counting = counting_bound(campaign.game)
+    minmax = old.get("minmax")
+    if below not in (True, False, None) or not all(
+        type(v) is int and v >= 1 for v in (minmax, counting)
+    ):
+        return bounds_known(campaign.game, campaign.guesses)  # (not as this code writes it)
+    return {"below_refuted": below is False, "below": below, "minmax": minmax, "counting": counting}
 
 
 def run(
@@ -130,6 +157,7 @@ def run(
     time_limit: Optional[float] = None,
     stop_after: int = 0,
     batch: int = 1,
+    recheck: float = 0.0,
     log: Log = print,
 ) -> Outcome:
     """Go on with the campaign until it is decided, ``time_limit`` seconds pass,
@@ -137,14 +165,21 @@ def run(
     SIGTERM one); then export a shard, write the state and the witness of a proof.  What
     it says goes to ``log`` and to the campaign's ``run.log``.  ``batch``: units sent to
     a worker as one task (:mod:`mastermind.engine.batching`).  The campaign's lock is
-    held throughout (:func:`.folder.hold`: another run is refused before anything)."""
+    held throughout (:func:`.folder.hold`: another run is refused before anything).
+
+    ``recheck`` (a fraction, 0 to 1): spot-checks, as on a cluster (that share of the
+    units the workers run or the checkpoint gives is run again here and compared), and,
+    once the question is decided, that share of the answers the decision rests on that
+    were not computed here re-checked (:func:`.recheck.recheck`); an answer found wrong
+    is replaced and the run goes on.  Each one found wrong is a
+    :class:`~mastermind.engine.spotcheck.SpotCheckWarning`."""
     with hold(campaign.folder):
         log = _also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         known = known_bounds(campaign)
         t0 = time.monotonic()
-        status, plan, search, before, ran = _execute(
-            campaign, jobs, scheduler, time_limit, stop_after, log, batch=batch
+        status, plan, search, before, ran = _decide(
+            campaign, known, (jobs, scheduler, time_limit, stop_after, batch, recheck), log
         )
         answer = None
         if not plan.openings:
@@ -157,6 +192,83 @@ def run(
         outcome = Outcome(status, ran, before, after, round(time.monotonic() - t0, 1), None)
         doc = export(campaign, known, log, last_run=outcome._asdict())
         return outcome._replace(value=doc["summary"]["value"])
+
+
+def _decide(
+    campaign: Campaign, known: dict[str, Any], how: tuple, log: Log
+) -> tuple[str, Any, Any, int, int]:
+    """The engine's runs of the plan (:func:`_execute`), each decision's answers
+    re-checked as ``recheck`` asks (all of them when it contradicts what else is
+    proved) and the run gone on while one was wrong: as :func:`_execute` says, the
+    units run added up."""
+    jobs, scheduler, time_limit, stop_after, batch, recheck = how
+    t0 = time.monotonic()
+    ran = before = -1
+    while True:
+        left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - t0))
+        status, plan, search, first, more = _execute(
+            campaign, jobs, scheduler, left, stop_after, log, batch=batch, recheck=recheck
+        )
+        before, ran = (first if before < 0 else before), max(ran, 0) + more
+        share = _share(campaign, plan, known, recheck, log) if status == "decided" else 0.0
+        if share <= 0 or not recheck_deciding(campaign, share, jobs=jobs, log=log).wrong:
+            return status, plan, search, before, ran
+        log("answers the decision rested on were wrong: the run goes on")
+
+
+def _share(campaign: Campaign, plan: Any, known: dict[str, Any], recheck: float, log: Log) -> float:
+    """The share of a decision's answers to re-check: ``recheck``, or all of them when
+    the decision contradicts what else is proved (a "no" below an upper bound known)."""
+    if not plan.openings or plan.answer() >= 0:
+        return recheck
+    upper = [int(known["minmax"])] + ([campaign.guesses - 1] if known.get("below") else [])
+    if campaign.guesses + 1 <= min(upper):
+        return recheck
+    log(
+        f"within {campaign.guesses}: no, yet a strategy within {min(upper)} is known: an "
+        "answer is wrong; the answers the decision rests on are re-checked"
+    )
+    return 1.0
+
+
+def recheck(
+    campaign: Campaign, fraction: float = 1.0, *, jobs: int = 1, log: Log = print
+) -> tuple[Any, dict[str, Any]]:
+    """Re-check what the campaign's decision rests on, here: the facts around the
+    question worked out again (:func:`bounds_known`; a stated one that differs is said
+    and replaced) and a ``fraction`` of the answers not computed here run again
+    (:func:`.recheck.recheck`); then the state written again.  (what was re-checked,
+    the state).  Under the campaign's lock."""
+    with hold(campaign.folder):
+        log = _also_to_file(log, campaign.path("run.log"))
+        restore(campaign, log)
+        if not os.path.exists(campaign.checkpoint):
+            raise ArgumentError(f"{campaign.folder}: nothing to re-check (no run yet)")
+        origins.track(campaign.checkpoint, fresh=False)
+        known = _known_again(campaign, log)
+        done = recheck_deciding(campaign, fraction, jobs=jobs, log=log)
+        log(f"re-checked {done.checked} answers here: {done.wrong} wrong")
+        doc = export(campaign, known, log, check_again=True)
+        return done, doc
+
+
+def _known_again(campaign: Campaign, log: Log) -> dict[str, Any]:
+    """The facts around the question worked out again here; each that differs from what
+    ``state.json`` says is said (a :class:`~mastermind.engine.spotcheck.SpotCheckWarning`)."""
+    stated = known_bounds(campaign)
+    known = bounds_known(campaign.game, campaign.guesses)
+    if known["below"] is None:  # (the search did not end in time: kept as stated)
+        log(f"within {campaign.guesses - 1}: not worked out again in time; kept as stated")
+        known.update(below=stated["below"], below_refuted=stated["below_refuted"])
+    for name, value in known.items():
+        if stated.get(name) != value:
+            warnings.warn(
+                f"re-check: state.json says {name} {stated.get(name)!r}, worked out again "
+                f"here: {value!r}; the state is written again",
+                SpotCheckWarning,
+                stacklevel=2,
+            )
+    return known
 
 
 def _also_to_file(log: Log, path: str) -> Log:
@@ -180,9 +292,11 @@ def _execute(
     log: Log,
     *,
     batch: int = 1,
+    recheck: float = 0.0,
 ) -> tuple[str, Any, Any, int, int]:
     """The engine's run of the plan: (how it ended, the plan, its search, the units
-    recorded before it, the units it ran)."""
+    recorded before it, the units it ran).  The checkpoint's origins are kept from the
+    moment it is opened (:func:`.origins.track`)."""
     flag = new_flag()
     ran = [0]
 
@@ -193,6 +307,7 @@ def _execute(
 
     game = campaign.game
     status = "decided"
+    fresh = not os.path.exists(campaign.checkpoint)
     with open_run(
         game,
         kind="bound",
@@ -202,8 +317,10 @@ def _execute(
         threads=jobs,
         checkpoint=campaign.checkpoint,
         batch=batch,
+        recheck=recheck,
     ) as engine:
         engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
+        origins.track(campaign.checkpoint, fresh=fresh)
         plan, search = setup(campaign, engine)
         before = len(engine.store)
         log(
@@ -248,15 +365,29 @@ def _write_witness(campaign: Campaign, plan: Any, search: Any) -> None:
         out.write(json.dumps(doc) + "\n")
 
 
+def _witness_again(campaign: Campaign) -> None:
+    """witness.json written again from the checkpoint when the question is proved and
+    the folder holds none the stand-alone checker accepts (a clone that did not carry
+    it): what the state says a yes rests on is then in the folder."""
+    if not os.path.exists(campaign.checkpoint) or witness_checked(campaign):
+        return
+    plan, _, search = replayed(campaign)
+    if plan.openings and plan.decided() and plan.answer() >= 0:
+        _write_witness(campaign, plan, search)
+
+
 def export(
     campaign: Campaign,
     known: Optional[dict[str, Any]] = None,
     log: Log = print,
     last_run: Optional[dict[str, Any]] = None,
+    *,
+    check_again: bool = False,
 ) -> dict[str, Any]:
     """A shard of the rows no shard holds yet, and the state written again (the last
     run's summary kept); the state.  Under the campaign's lock (the checkpoint made again
-    first when it lacks a shard that is here)."""
+    first when it lacks a shard that is here).  The certificates the last state names as
+    checked are not checked again, unless ``check_again``."""
     with hold(campaign.folder):
         restore(campaign, log)
         written = []
@@ -268,7 +399,13 @@ def export(
         for path in written:
             # (named within the campaign's folder: the log travels with it)
             log(f"shard written: shards/{path.name} ({os.lstat(path).st_size:,} bytes)")
-        doc = state(campaign, known if known is not None else known_bounds(campaign))
+        _witness_again(campaign)
+        checked = None if check_again else _stated(campaign).get("certificates")
+        doc = state(
+            campaign,
+            known if known is not None else known_bounds(campaign),
+            checked if isinstance(checked, dict) else None,
+        )
         if last_run is None:
             last_run = _stated(campaign).get("last_run")
         if isinstance(last_run, dict):

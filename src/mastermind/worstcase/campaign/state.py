@@ -23,16 +23,18 @@ from ...engine.units import Unit
 from ...engine.workers import spec_of
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
+from .certificates import certified as certified_parts
 from .folder import CampaignFileError, read_json
 from .question import Campaign, FocusPlan, checkpoint_params_of, setup
+from .summary import summary_of
 
 __all__ = [
     "DryExecutor",
-    "decided_value",
     "markdown_table",
     "read_state",
     "recorded_since",
     "replay",
+    "replayed",
     "state",
     "text_table",
     "unit_rows",
@@ -76,6 +78,12 @@ class DryExecutor:
 def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
     """The plan with every answer the checkpoint gives (merges of split units included),
     and the open questions left."""
+    plan, dry, _ = replayed(campaign)
+    return plan, dry
+
+
+def replayed(campaign: Campaign) -> tuple[FocusPlan, DryExecutor, Any]:
+    """:func:`replay`, and the plan's search (for the witness of a question proved)."""
     flag = new_flag()
     dry = DryExecutor()
     store = open_checkpoint(
@@ -88,7 +96,7 @@ def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
     store.foreign_rows = True  # (made from the shards: a stranger's rows)
     try:
         run = Run(dry, store)
-        plan, _ = setup(campaign, run)
+        plan, search = setup(campaign, run)
         if plan.openings:
             try:
                 run.execute(plan, flag, None, None, campaign.unit_seconds)
@@ -96,7 +104,7 @@ def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
                 pass
     finally:
         store.close()
-    return plan, dry
+    return plan, dry, search
 
 
 # --------------------------------------------------------------------------- rows
@@ -140,15 +148,6 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- the state
-def decided_value(d: int, known: dict[str, Any], *, answer: Optional[bool]) -> Optional[int]:
-    """p(n,k) when the question at d settles it (d - 1 refuted; a strategy within d + 1)."""
-    if answer is None or not known["below_refuted"]:
-        return None
-    if answer:
-        return d
-    return d + 1 if known["minmax"] <= d + 1 else None
-
-
 def _part_entry(
     campaign: Campaign,
     plan: FocusPlan,
@@ -203,37 +202,36 @@ def _openings(
     return out
 
 
-def state(campaign: Campaign, known: dict[str, Any]) -> dict[str, Any]:
-    """Where the campaign stands (its checkpoint replayed), as ``state.json`` holds it."""
+def state(
+    campaign: Campaign, known: dict[str, Any], checked: Optional[dict[str, str]] = None
+) -> dict[str, Any]:
+    """Where the campaign stands (its checkpoint replayed), as ``state.json`` holds it.
+    ``checked``: the SHA-256 of the certificates already checked (by name), not checked
+    again (:func:`.certificates.certified`)."""
     plan, dry = replay(campaign)
     path = campaign.checkpoint
     rows = unit_rows(path) if os.path.exists(path) else {}
     openings = _openings(campaign, plan, dry, rows)
-    answer = False if not plan.openings else (plan.answer() >= 0 if plan.decided() else None)
-    d = campaign.guesses
-    value = decided_value(d, known, answer=answer)
     parts = [p for o in openings for p in o["parts"] if p["size"] >= 3]
-    game = campaign.game
-    summary = {
-        "decided": answer is not None,
-        "value": value,
-        "text": f"p({game.n},{game.k}) = {value}"
-        if value is not None
-        else f"p({game.n},{game.k}) is {d} or {d + 1}: undecided",
-        "parts": len(parts),
+    certified, sums = certified_parts(campaign, checked)
+    summary = summary_of(campaign, plan, known, certified)
+    summary.update(
+        parts=len(parts),
         **{word: sum(p["state"] == word for p in parts) for word in STATES.values()},
-        "units": len(rows),
-        "splits": sum(r["split"] for r in rows.values()),
-        "seconds": round(sum(r["seconds"] for r in rows.values()), 1),
-        "nodes": sum(r["nodes"] for r in rows.values()),
-        "open_units": len(dry.open),
-    }
+        units=len(rows),
+        splits=sum(r["split"] for r in rows.values()),
+        seconds=round(sum(r["seconds"] for r in rows.values()), 1),
+        nodes=sum(r["nodes"] for r in rows.values()),
+        open_units=len(dry.open),
+    )
+    game, d = campaign.game, campaign.guesses
     return {
         "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
-        "question": f"can every secret be found within {d} guesses?",
+        "question": f"can every secret be found within {d} guess{'es' if d != 1 else ''}?",
         "guesses": d,
-        "known": {**known, "lower": d if known["below_refuted"] else None},
+        "known": {**known, "lower": summary["lower"], "upper": summary["upper"]},
         "focus": campaign.focus,
+        "certificates": sums,
         "checkpoint": {"bytes": os.path.getsize(path) if os.path.exists(path) else 0},
         "summary": summary,
         "openings": openings,
@@ -268,8 +266,13 @@ def read_state(campaign: Campaign) -> Optional[dict[str, Any]]:
 def text_table(doc: dict[str, Any]) -> str:
     """The state as lines of text: the summary, then each opening and its parts."""
     s = doc["summary"]
+    answer = {True: "yes", False: "no"}.get(s.get("answer"), "not decided")
+    if "answer" not in s:  # (its words about p, of an earlier version, may be wrong)
+        answer = "decided" if s.get("decided") else "not decided"
+        answer += "; a state of an earlier version: status --replay works it out again"
     lines = [
-        f"{s['text']} (question: {doc['question']})",
+        f"{s['text']} (question: {doc['question']} {answer})",
+        *([f"WARNING: {s['warning']}"] if s.get("warning") else []),
         f"{s['parts']} parts of 3 codes or more: {s['solvable']} solvable, "
         f"{s['refuted']} refuted, {s['open']} open; {s['units']} units recorded "
         f"({s['splits']} splits), {s['seconds']:.0f} worker-s, {s['nodes']:,} nodes; "
