@@ -149,6 +149,51 @@ def test_label_rows_kept_or_made_again_match_brute_force(row_cap):
                 assert got is (d >= best), (cands, d, row_cap)
 
 
+TABLE_BYTES = (1 << 16) * 48
+"""The memo's first table (65,536 entries of 48 bytes): a memory just past it leaves room
+for a few dozen sets, so the memo lets entries go over and over."""
+
+
+@pytest.mark.parametrize("n,k", [(3, 4), (4, 3)])
+def test_memo_that_lets_go_matches_brute_force(n, k):
+    """A memo with room for a few sets, which lets entries go to make room for new ones
+    (every answer it drops is found again when needed), gives the plain answers, and a
+    witness that holds."""
+    game = Game(n, k)
+    brute = brute_force(game)
+    search = Search(
+        game, game.guesses, candidates_only=False, symmetry=True, memory=TABLE_BYTES + 256
+    )
+    assert search.core.memo_evicts
+    for cands in _random_subsets(game, 40, seed=11 + n * k):
+        best = brute.least(cands)
+        arr = np.array(cands, dtype=np.int32)
+        for d in (best - 1, best, best + 1):
+            if d >= 0:
+                assert search.run(arr, d)[0] is (d >= best), (cands, d)
+        if best >= 1:
+            tree = search.witness(arr, best)
+            assert check_strategy(game, tree, cands) <= best
+    stats = search.core.stats
+    assert stats["memo_evictions"] > 0 and stats["memo_evicted"] > 0
+    assert stats["memo_bytes"] <= TABLE_BYTES + 256
+
+
+@pytest.mark.parametrize("n,k", [(4, 6), (4, 7)])
+def test_memo_size_changes_no_answer(n, k):
+    """Whole games within d guesses: a memo that holds everything, one that lets entries
+    go to make room, and one that stores nothing once full all answer alike."""
+    game = Game(n, k)
+    secrets = np.ascontiguousarray(game.secrets)
+    answers = []
+    for memory, evicts in ((1 << 28, True), (TABLE_BYTES + 40 << 10, True), (TABLE_BYTES, False)):
+        search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
+        search.core.memo_evicts = evicts
+        answers.append([search.run(secrets, d)[0] for d in range(3, 7)])
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0] == [d >= {(4, 6): 5, (4, 7): 6}[(n, k)] for d in range(3, 7)]
+
+
 def _history_parts(game: Game, guesses: list[str]) -> list[np.ndarray]:
     """The parts of the secrets under the guesses one after the other (every score of
     the first, then each of those parts under the second...): sets whose unplayed colours

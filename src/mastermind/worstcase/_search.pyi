@@ -27,6 +27,7 @@ class Searcher:
     label_classes: bool
     label_counts: bool
     multiset_counts: bool
+    memo_evicts: bool
     def __init__(
         self,
         kernel: Kernel,

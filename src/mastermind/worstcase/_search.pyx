@@ -383,6 +383,7 @@ cdef class Searcher:
         if (self._mark == NULL or self.s.lrow == NULL
                 or _memo_init(&self.s.memo, mem_limit) != 0):
             raise MemoryError("out of memory preparing the search")
+        self.s.memo.evicts = True
         self._kernel = kernel
         self._refs = (kernel, digits, guesses, columns)
 
@@ -522,6 +523,17 @@ cdef class Searcher:
         bound = np.asarray(<const uint8_t[:self.s.d.nms]>self.s.mub).astype(np.int64)
         return kill[msid], bound[msid]
 
+    property memo_evicts:
+        """Whether the memo, once it holds its ``mem_limit`` bytes, lets go of entries to
+        make room (True by default: the shallowest questions, and those not found again
+        since the last time, first) or stores nothing new; an entry only caches a proved
+        answer, so the answers never depend on it, only the nodes and the time."""
+        def __get__(self):
+            return self.s.memo.evicts
+
+        def __set__(self, bint value):
+            self.s.memo.evicts = value
+
     property row_cap:
         """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
         (LROW_BYTES by default; rows past it are made again for each matrix; the
@@ -535,10 +547,12 @@ cdef class Searcher:
     @property
     def stats(self):
         """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes,
+        the times the memo let entries go and how many (memo_evictions, memo_evicted),
         the canonical guess lists read from the cache and made (canon_hits, canon_misses),
         the groups of 32 label columns that colour multisets spared (ms_groups)."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
                 "memo_entries": self.s.memo.used, "memo_bytes": self.s.memo.mem,
+                "memo_evictions": self.s.memo.evictions, "memo_evicted": self.s.memo.evicted,
                 "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
                 "scores": self.s.scores, "sizes": self.s.sizes,
                 "canon_hits": self.s.canon.hits, "canon_misses": self.s.canon.misses,
