@@ -326,13 +326,20 @@ class ExistsPlan:
         return None
 
     def question(self, i: int, s: int, part: np.ndarray) -> Unit:
-        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer,
-        keyed ``exists/OPENING/SLOT/GUESSES``, registered as offered."""
-        g = self.openings[i]
-        key = f"exists/{g}/{s}/{self.d - 1}"
-        self.units[key] = (i, s)
+        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer
+        (:meth:`unit_of`), registered as offered."""
+        unit = self.unit_of(i, s, part)
+        self.units[unit.key] = (i, s)
+        return unit
+
+    def key(self, i: int, s: int) -> str:
+        """The key of part s of opening i: ``exists/OPENING/SLOT/GUESSES``."""
+        return f"exists/{self.openings[i]}/{s}/{self.d - 1}"
+
+    def unit_of(self, i: int, s: int, part: np.ndarray) -> Unit:
+        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer."""
         return Unit(
-            key,
+            self.key(i, s),
             "worstcase.exists",
             {
                 "cands": part,
@@ -340,7 +347,7 @@ class ExistsPlan:
                 "candidates_only": self.search.candidates_only,
                 "symmetry": self.search.symmetry,
                 "memory": self.search.memory,
-                "history": np.array([g], dtype=np.int32),
+                "history": np.array([self.openings[i]], dtype=np.int32),
             },
             int(part.size),
         )
