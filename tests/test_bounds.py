@@ -194,6 +194,27 @@ def test_memo_size_changes_no_answer(n, k):
     assert answers[0] == [d >= {(4, 6): 5, (4, 7): 6}[(n, k)] for d in range(3, 7)]
 
 
+@pytest.mark.parametrize("n,k,opening", [(3, 4, "112"), (3, 5, "123"), (4, 3, "1123")])
+def test_root_tries_the_guesses_canonical_under_the_history(n, k, opening):
+    """A part after an opening, its root trying one guess per class of the permutations
+    fixing the opening (colours and positions together: more than the part's own
+    symmetry), gives the brute force's answers and witnesses that hold, in no more
+    nodes than the part's own symmetry."""
+    game = Game(n, k)
+    least = brute_force(game).least
+    g = game.code(opening)
+    for part in _history_parts(game, [opening]):
+        best = least([int(c) for c in part])
+        for d in (best - 1, best):
+            own = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+            kept = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+            pool = kept.root_pool(np.array([g], dtype=np.int32))
+            assert pool is not None and pool.size < game.guesses.size
+            assert kept.run(part, d, pool=pool)[0] is own.run(part, d)[0] is (d >= best)
+            assert kept.nodes <= own.nodes
+        assert check_strategy(game, kept.witness(part, best), part) <= best
+
+
 def _history_parts(game: Game, guesses: list[str]) -> list[np.ndarray]:
     """The parts of the secrets under the guesses one after the other (every score of
     the first, then each of those parts under the second...): sets whose unplayed colours

@@ -45,7 +45,12 @@ class Searcher:
     @property
     def aborted(self) -> int: ...
     def run(
-        self, cands: _I32, d: int, node_limit: int = 0, stop: Optional[StopFlag] = None
+        self,
+        cands: _I32,
+        d: int,
+        node_limit: int = 0,
+        stop: Optional[StopFlag] = None,
+        pool: Optional[_I32] = None,
     ) -> tuple[int, int]: ...
     def multiset_bounds(
         self, cands: _I32, cap: int

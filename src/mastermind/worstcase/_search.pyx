@@ -185,6 +185,10 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef Py_ssize_t ninfo
     cdef uint64_t* pk = NULL
     cdef int pmax = 0, r
+    if s.root_pool != NULL:                 # the root of a run given its guesses: those
+        pool = s.root_pool                  # of them canonical under the set's symmetry
+        npool = s.root_npool
+        s.root_pool = NULL
     if _packs(s.d, m):
         pk = _new_pack(s.d, c, m)
         if pk == NULL:
@@ -565,19 +569,32 @@ cdef class Searcher:
         STOP_DEADLINE (the stop flag's), STOP_NODE_LIMIT or STOP_MEMORY (_core's names)."""
         return self.s.aborted
 
-    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None):
+    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None, pool=None):
         """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped (see
         :attr:`aborted`); ``guess`` a guess that works at the root (or -1).  ``cands``
         sorted, non-empty, all guessable; ``node_limit`` 0 means unlimited; ``stop``: a
-        flag (with a deadline, perhaps) that stops the search."""
+        flag (with a deadline, perhaps) that stops the search.  ``pool`` (int32 codes of
+        the guess set, ascending): the guesses the root picks its own canonical ones
+        from (the caller vouches that they are the least of their orbit under a group
+        of permutations mapping ``cands`` onto itself: those canonical under the
+        guesses played before, say; the least of each orbit of the group both groups
+        make passes both tests); ignored when only candidates are played."""
         cdef const int32_t[::1] cv = self._kernel.rows(cands)
+        cdef const int32_t[::1] pv
         cdef int r
         cdef int32_t g = -1
         self.dd = _with_stop(&self._kernel.d, stop)
         self.s.aborted = STOP_NONE
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
-        with nogil:
-            r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
+        if pool is not None and not self.s.cands_only:
+            pv = self._kernel.rows(pool)
+            self.s.root_pool = &pv[0] if pv.shape[0] else &cv[0]
+            self.s.root_npool = pv.shape[0]
+        try:
+            with nogil:
+                r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
+        finally:
+            self.s.root_pool = NULL             # (unused when the root was not expanded)
         self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
         if r < 0 and self.s.aborted == STOP_MEMORY:
             raise MemoryError("out of memory in the search")

@@ -35,6 +35,8 @@ cdef struct SData:
     Py_ssize_t ncodes
     const int32_t* guesses
     Py_ssize_t ng
+    const int32_t* root_pool    # the guesses the next node expanded picks its canonical
+    Py_ssize_t root_npool       # ones from (NULL: the whole guess set)
     int cands_only
     int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots

@@ -638,8 +638,9 @@ def exists_unit(
 ) -> dict[str, Any]:
     """One question, on a worker: can every code of ``cands`` be found within ``d``
     guesses?  A search of its own (a fresh memo: the answer and the witness depend on
-    the question alone); when solvable, the witness as records (parent, slot, guess,
-    size, depth).
+    the question alone), whose root tries one guess per symmetry class of ``history``
+    (the guesses played before it: more symmetry than the set's own); when solvable,
+    the witness as records (parent, slot, guess, size, depth).
 
     With a ``budget`` (seconds) a search still running past it stops and the question
     splits (``split=1``): the guesses the search would try at its set (one per
@@ -658,7 +659,7 @@ def exists_unit(
     if budget is not None and splits:
         flag.set_time_limit(max(float(budget), 1e-9))
     try:
-        ok, _ = search.run(cands, d)
+        ok, _ = search.run(cands, d, pool=search.root_pool(history))
         flag.set_time_limit(0)  # a witness, once proved, is found in full
         recs = search.witness_records(cands, d) if ok else None
     except (SearchUnfinished, TimeLimitReached):
