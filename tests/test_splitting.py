@@ -450,6 +450,51 @@ def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_pa
     assert 0 < made < eager, (made, eager)
 
 
+@pytest.mark.parametrize("limit", [10, 30, 50])
+def test_a_question_stopped_at_its_root_hands_on_the_guesses_it_refuted(limit):
+    """A unit's search stopped part way (here by a node budget) has refuted the first of
+    the guesses its root ranked: its split names them (``refuted``), each truly refuted
+    (a part of it unsolvable within one guess fewer, asked again here), and its
+    sub-questions start at the next guess."""
+    import numpy as np
+
+    from mastermind.engine.run import Run
+    from mastermind.strategy_tree import split_by_score
+    from mastermind.worstcase.search import Search, SearchUnfinished
+    from mastermind.worstcase.units import ExistsPlan, UnitSearch, _split_question
+
+    game = Game(4, 7)
+    history = np.array([game.code("1234")], dtype=np.int32)
+    part = np.asarray(game.filter(game.secrets, "1234", "1 1"), dtype=np.int32)
+    search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    with pytest.raises(SearchUnfinished):
+        search.run(part, 4, node_limit=limit, pool=search.root_pool(history))
+    ranked, refuted = search.core.root_progress
+    assert 0 < refuted < ranked.size
+    for g in ranked[:refuted].tolist():
+        parts = [p for s, p in split_by_score(game, g, part) if s != game.win_slot]
+        fresh = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+        assert not all(fresh.run(p, 3)[0] for p in parts if p.size >= 3), g
+    split = _split_question(
+        game, search, part, 4, candidates_only=False, symmetry=True, history=history
+    )
+    assert split["refuted"] == refuted and split["openings"].tolist() == ranked.tolist()
+    local = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    plan = ExistsPlan(
+        UnitSearch(
+            local, game, candidates_only=False, symmetry=True, memory=1 << 26, run=Run(None, None)
+        ),
+        np.ascontiguousarray(game.secrets),
+        [int(history[0])],
+        5,
+    )
+    unit = plan.question(0, int(game.kernel.slots(int(history[0]), part[:1])[0]), part)
+    assert plan.valid_split(unit, split) and plan.expand(unit, split) == []
+    first = plan.more(unit, split, {})
+    assert first.key.split("/")[4] == str(int(ranked[refuted]))
+    assert plan.guess_counts(unit.key) == (refuted, 0, ranked.size - refuted)
+
+
 def test_a_decided_question_keeps_its_answer_and_drops_what_decided_it(tmp_path):
     """A question that split and is decided is recorded with its whole answer (its split
     gone), every row below it dropped; a resume runs nothing and answers the same."""

@@ -297,6 +297,7 @@ cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* f
     cdef Py_ssize_t i
     cdef int nparts, r
     cdef LeafMatrix lm
+    cdef bint tracked = _track_root(s, info, ninfo)
     lm.allowed = d == 3 and not s.cands_only
     lm.built = False
     lm.ready = False
@@ -311,15 +312,35 @@ cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* f
     for i in range(ninfo):
         _split_by_slot(s.d, info[i].guess, c, m, h, off, parts, lab, pidx)
         nparts = _parts_to_try(s, parts, off, h, d, order)
-        if nparts < 0:
-            continue
-        r = _solve_parts(s, c, m, d, pmax, parts, pidx, off, h, order, nparts, &lm)
-        if r < 0:
-            return -1
-        if r:
-            found[0] = info[i].guess
-            return 1
+        if nparts >= 0:
+            r = _solve_parts(s, c, m, d, pmax, parts, pidx, off, h, order, nparts, &lm)
+            if r < 0:
+                return -1
+            if r:
+                found[0] = info[i].guess
+                return 1
+        if tracked:
+            s.root_refuted = i + 1
     return 0
+
+
+cdef bint _track_root(SData* s, const GuessInfo* info, Py_ssize_t ninfo) noexcept nogil:
+    """The root's ranked guesses kept (s.root_ranked) when the run asked for them
+    (s.root_track, cleared: the root is the first node to rank its guesses); whether
+    they were (then the root counts the guesses it refutes in s.root_refuted)."""
+    cdef Py_ssize_t i
+    if not s.root_track:
+        return False
+    s.root_track = False
+    free(s.root_ranked)
+    s.root_ranked = <int32_t*>malloc((ninfo + 1) * sizeof(int32_t))
+    if s.root_ranked == NULL:
+        return False
+    for i in range(ninfo):
+        s.root_ranked[i] = info[i].guess
+    s.root_nranked = ninfo
+    s.root_refuted = 0
+    return True
 
 
 cdef class Searcher:
@@ -440,6 +461,7 @@ cdef class Searcher:
         free(self.s.gwant)
         free(self.s.gscan)
         free(self.s.gfull)
+        free(self.s.root_ranked)
         free(self.s.mkill)
         if self.s.lrow != NULL:
             for v in range(self.s.nrows):
@@ -538,6 +560,17 @@ cdef class Searcher:
         def __set__(self, bint value):
             self.s.memo.evicts = value
 
+    @property
+    def root_progress(self):
+        """What the last run did at its root, when it ranked guesses there: (the guesses
+        it tries, as codes, in its order; how many of the first it refuted), else None.
+        For a run stopped before its answer, every guess before the count is refuted
+        (a split question need not ask them again)."""
+        if self.s.root_nranked <= 0 or self.s.root_ranked == NULL:
+            return None
+        ranked = np.asarray(<const int32_t[:self.s.root_nranked]>self.s.root_ranked).copy()
+        return self._kernel.codes(ranked), int(self.s.root_refuted)
+
     property row_cap:
         """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
         (LROW_BYTES by default; rows past it are made again for each matrix; the
@@ -586,6 +619,9 @@ cdef class Searcher:
         self.dd = _with_stop(&self._kernel.d, stop)
         self.s.aborted = STOP_NONE
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
+        self.s.root_track = True
+        self.s.root_nranked = 0
+        self.s.root_refuted = 0
         if pool is not None and not self.s.cands_only:
             pv = self._kernel.rows(pool)
             self.s.root_pool = &pv[0] if pv.shape[0] else &cv[0]
@@ -595,6 +631,7 @@ cdef class Searcher:
                 r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
         finally:
             self.s.root_pool = NULL             # (unused when the root was not expanded)
+            self.s.root_track = False
         self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
         if r < 0 and self.s.aborted == STOP_MEMORY:
             raise MemoryError("out of memory in the search")

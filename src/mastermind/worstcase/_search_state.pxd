@@ -37,6 +37,10 @@ cdef struct SData:
     Py_ssize_t ng
     const int32_t* root_pool    # the guesses the next node expanded picks its canonical
     Py_ssize_t root_npool       # ones from (NULL: the whole guess set)
+    bint root_track             # the next node that tries ranked guesses keeps them in
+    int32_t* root_ranked        # root_ranked[0..root_nranked), in the order it tries them,
+    Py_ssize_t root_nranked     # and how many of the first it refuted (root_refuted):
+    Py_ssize_t root_refuted     # what a run stopped at the root had done there
     int cands_only
     int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots

@@ -433,11 +433,18 @@ class ExistsPlan:
         return refuted, proved, len(ors.guesses) - refuted - proved
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
-        """A recorded split names guesses of the game (the sub-questions are checked
-        one by one as they are answered)."""
+        """A recorded split names guesses of the game, and how many of the first its
+        search refuted (at most all but one; the sub-questions are checked one by one as
+        they are answered)."""
         openings = np.asarray(split["openings"])
         guesses = self.search.game.guesses
-        return bool(openings.ndim == 1 and np.isin(openings, guesses).all())
+        refuted = split.get("refuted", 0)
+        return bool(
+            openings.ndim == 1
+            and np.isin(openings, guesses).all()
+            and isinstance(refuted, int)
+            and 0 <= refuted < max(openings.size, 1)
+        )
 
     def merge(
         self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
@@ -543,7 +550,12 @@ class _Ors:
         self.refuted: set[int] = set()
         self.fresh: list[int] = []  # refuted, parts not yet forgotten
         self.taken = 0  # answers looked at (the engine only ever adds answers)
-        self.at = 0
+        # the first guesses, refuted by the question's own search before it split
+        first = min(max(int(split.get("refuted", 0)), 0), len(self.guesses))
+        for i in range(first):
+            self.state[i] = False
+            self.refuted.add(i)
+        self.at = first
         self.pos = 0
 
     def parts(self, i: int) -> list[tuple[str, int, np.ndarray]]:
@@ -693,7 +705,15 @@ def _split_question(
     history: Optional[np.ndarray],
 ) -> dict[str, Any]:
     """A question that ran past its budget: the guesses its search tries at its set (or
-    its refutation, when none can work)."""
+    its refutation, when none can work), and how many of the first it had refuted
+    (``refuted``: their parts are not asked again)."""
+    progress = search.core.root_progress
+    if progress is not None:
+        ranked, refuted = progress
+        if refuted >= ranked.size:  # (every guess refuted as it stopped)
+            return {"ok": 0, "nodes": search.nodes}
+        tried = np.ascontiguousarray(ranked, dtype=np.int32)
+        return {"split": 1, "nodes": search.nodes, "openings": tried, "refuted": refuted}
     if symmetry and game.symmetric and history is not None:
         pool = _symmetry.canonical_guesses(
             game.kernel, game.guesses, np.ascontiguousarray(history, dtype=np.int32)
