@@ -156,6 +156,22 @@ def test_parts_answered_before_their_opening_fell_say_so(tmp_path):
     assert not re.search(r" open +\d+ units", text)  # (no part's state is open)
 
 
+def test_openings_side_by_side_each_its_largest_part_first(tmp_path):
+    """By default every opening goes at once, one part of each at a time, its largest
+    first: [4,7] within 5 falls at each opening's largest part, so those five parts are
+    the only ones asked (two at a time here), every other part not needed."""
+    c = tmp_path / "s47"
+    done = campaign("run", str(c), "-n", "4", "-k", "7", "--guesses", "5", "-j", "2")
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["value"] == 6 and state["summary"]["units"] == 5
+    for o in state["openings"]:
+        asked = [p for p in o["parts"] if p["units"]]
+        assert [p["state"] for p in asked] == ["refuted"], o["opening"]
+        assert asked[0]["size"] == max(p["size"] for p in o["parts"])
+    assert state["summary"]["not needed"] == state["summary"]["parts"] - 5
+
+
 def test_units_sent_in_batches_give_the_same_answer(tmp_path):
     """--batch 8 on two threads: [4,6] within 5 proved, its witness checked on its own."""
     c = tmp_path / "b46"

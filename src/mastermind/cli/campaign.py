@@ -121,7 +121,9 @@ def _run_options(r: argparse.ArgumentParser) -> None:
     q.add_argument(
         "--focus",
         metavar="CODE",
-        help="the opening whose parts go first, smallest first (default: the engine's order)",
+        help="the opening whose parts go first, smallest first, or 'engine' (the engine's "
+        "order: opening by opening, each's parts largest first); default: every opening side "
+        "by side, one part of each at a time, its largest first, the costliest openings first",
     )
     r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
     r.add_argument(
