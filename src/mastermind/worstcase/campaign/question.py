@@ -221,6 +221,31 @@ class FocusPlan(ExistsPlan):
             return self.question(i, s, part)
         return None
 
+    def snapshot(self) -> list[dict[str, Any]]:
+        """Where each opening stands, for a progress display: its state (True proved,
+        False refuted, None open), its parts running (score, codes, and for one that
+        split its guesses refuted, solvable and open) and a part refuted (score, codes)."""
+        game = self.search.game
+        out = []
+        for i in self.rank:
+            running = []
+            for j, s in sorted(self.flying):
+                if j == i:
+                    size = next(int(p.size) for t, p in self.parts[i] if t == s)
+                    counts = self.guess_counts(self.key(i, s))
+                    running.append({"score": str(game.slots[s]), "size": size, "guesses": counts})
+            refuted = [(str(game.slots[t]), int(p.size)) for t, p in self.parts[i]
+                       if self.answers[i].get(t) is False]  # fmt: skip
+            out.append(
+                {
+                    "opening": game.format_code(self.openings[i]),
+                    "state": self.state(i),
+                    "running": running,
+                    "refuted": refuted[0] if refuted else None,
+                }
+            )
+        return out
+
     def _next_side(self) -> Optional[Unit]:
         """Side by side: the next part of the first opening (by ``rank``) that is open
         and has none running: its largest part not answered yet."""
