@@ -215,6 +215,23 @@ def test_root_tries_the_guesses_canonical_under_the_history(n, k, opening):
         assert check_strategy(game, kept.witness(part, best), part) <= best
 
 
+def test_a_root_that_tries_some_guesses_answers_for_them_alone():
+    """[4,6] within 5, the root trying only some openings: no for 1111's class, yes for
+    1122's (Knuth's), each opening's own answer (the guess found one of those tried);
+    a no says nothing of the set: the same search then finds it solvable."""
+    game = Game(4, 6)
+    secrets = np.ascontiguousarray(game.secrets)
+    search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    one = np.array([game.code("1111")], dtype=np.int32)
+    two = np.array([game.code("1111"), game.code("1122")], dtype=np.int32)
+    assert search.run(secrets, 5, tries=one) == (False, -1)
+    ok, g = search.run(secrets, 5, tries=two)
+    assert ok and g == game.code("1122")
+    assert search.run(secrets, 5)[0] and not search.run(secrets, 4)[0]
+    fresh = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    assert fresh.run(secrets, 5, tries=one) == (False, -1) and fresh.run(secrets, 5)[0]
+
+
 def _history_parts(game: Game, guesses: list[str]) -> list[np.ndarray]:
     """The parts of the secrets under the guesses one after the other (every score of
     the first, then each of those parts under the second...): sets whose unplayed colours

@@ -411,8 +411,9 @@ def test_budgets_that_run_out_inside_the_kernel_keep_the_answers(tmp_path):
 
 
 def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_path, monkeypatch):
-    """A question that splits asks its guesses' parts one at a time, stopping at the first
-    guess that proves it: far fewer sub-questions than all its guesses' parts.  (The
+    """A question that splits asks its guesses (in ranges, the last one's parts one at a
+    time), stopping at the first guess that proves it: far fewer sub-questions than all
+    its guesses' parts.  (The
     splits are kept here to be counted: a decided question settles otherwise.)"""
     import sqlite3
 
@@ -435,7 +436,8 @@ def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_pa
     assert splits, "no question split"
     made = eager = 0
     for key, result in splits.items():
-        steps = key.split("/")  # exists/G/S/E[/G/S]...
+        # exists/G/S/E[/G/S]..., a range of guesses (rA-B) the same question as above it
+        steps = [step for step in key.split("/") if not step.startswith("r")]
         played = [(int(steps[1]), int(steps[2]))] + [
             (int(steps[i]), int(steps[i + 1])) for i in range(4, len(steps), 2)
         ]
@@ -490,8 +492,9 @@ def test_a_question_stopped_at_its_root_hands_on_the_guesses_it_refuted(limit):
     )
     unit = plan.question(0, int(game.kernel.slots(int(history[0]), part[:1])[0]), part)
     assert plan.valid_split(unit, split) and plan.expand(unit, split) == []
-    first = plan.more(unit, split, {})
-    assert first.key.split("/")[4] == str(int(ranked[refuted]))
+    first = plan.more(unit, split, {})  # a range of the guesses left, from the next one
+    assert first.key.split("/")[4].startswith(f"r{refuted}-")
+    assert first.args["tries"][0] == ranked[refuted]
     assert plan.guess_counts(unit.key) == (refuted, 0, ranked.size - refuted)
 
 

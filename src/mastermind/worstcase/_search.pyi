@@ -53,6 +53,7 @@ class Searcher:
         node_limit: int = 0,
         stop: Optional[StopFlag] = None,
         pool: Optional[_I32] = None,
+        tries: Optional[_I32] = None,
     ) -> tuple[int, int]: ...
     def multiset_bounds(
         self, cands: _I32, cap: int

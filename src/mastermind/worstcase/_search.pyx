@@ -110,7 +110,7 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
         found[0] = g
     else:
         r = _expand(s, c, m, d, pbound, found)
-    if r >= 0:
+    if r >= 0 and not (r == 0 and c == s.root_c):
         _memo_store(s, c, m, h, d, r, found[0])
     return r
 
@@ -185,6 +185,7 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef Py_ssize_t ninfo
     cdef uint64_t* pk = NULL
     cdef int pmax = 0, r
+    cdef bint root = s.root_track           # (the first node to rank is the run's root)
     if s.root_pool != NULL:                 # the root of a run given its guesses: those
         pool = s.root_pool                  # of them canonical under the set's symmetry
         npool = s.root_npool
@@ -201,9 +202,30 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     elif ninfo == RANK_REFUTED:
         r = 0
     else:
+        if root and s.root_tries != NULL:   # ranked (and pmax made) over every guess,
+            ninfo = _keep_tries(s, info, ninfo)     # only the run's own tried
         r = _try_ranked(s, c, m, d, found, info, ninfo, pmax, parts, pidx, lab)
     free(pk)
     return r
+
+
+cdef Py_ssize_t _keep_tries(SData* s, GuessInfo* info, Py_ssize_t ninfo) noexcept nogil:
+    """info[0..ninfo) cut down, in order, to the guesses of s.root_tries; how many."""
+    cdef Py_ssize_t i, j = 0, lo, hi, mid
+    cdef int32_t g
+    for i in range(ninfo):
+        g = info[i].guess
+        lo, hi = 0, s.root_ntries
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if s.root_tries[mid] < g:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < s.root_ntries and s.root_tries[lo] == g:
+            info[j] = info[i]
+            j += 1
+    return j
 
 
 cdef int _parts_to_try(SData* s, const int32_t* parts, const Py_ssize_t* off,
@@ -602,7 +624,8 @@ cdef class Searcher:
         STOP_DEADLINE (the stop flag's), STOP_NODE_LIMIT or STOP_MEMORY (_core's names)."""
         return self.s.aborted
 
-    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None, pool=None):
+    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None, pool=None,
+            tries=None):
         """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped (see
         :attr:`aborted`); ``guess`` a guess that works at the root (or -1).  ``cands``
         sorted, non-empty, all guessable; ``node_limit`` 0 means unlimited; ``stop``: a
@@ -611,9 +634,13 @@ cdef class Searcher:
         from (the caller vouches that they are the least of their orbit under a group
         of permutations mapping ``cands`` onto itself: those canonical under the
         guesses played before, say; the least of each orbit of the group both groups
-        make passes both tests); ignored when only candidates are played."""
+        make passes both tests); ignored when only candidates are played.  ``tries``
+        (int32 codes, ascending): the root ranks its guesses as always but tries only
+        these (the answer 0 then says only that none of them works; the memo keeps
+        nothing false of the root)."""
         cdef const int32_t[::1] cv = self._kernel.rows(cands)
         cdef const int32_t[::1] pv
+        cdef const int32_t[::1] tv
         cdef int r
         cdef int32_t g = -1
         self.dd = _with_stop(&self._kernel.d, stop)
@@ -626,11 +653,18 @@ cdef class Searcher:
             pv = self._kernel.rows(pool)
             self.s.root_pool = &pv[0] if pv.shape[0] else &cv[0]
             self.s.root_npool = pv.shape[0]
+        if tries is not None:
+            tv = np.sort(self._kernel.rows(np.ascontiguousarray(tries, dtype=np.int32)))
+            self.s.root_tries = &tv[0] if tv.shape[0] else &cv[0]
+            self.s.root_ntries = tv.shape[0]
+            self.s.root_c = &cv[0]
         try:
             with nogil:
                 r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
         finally:
             self.s.root_pool = NULL             # (unused when the root was not expanded)
+            self.s.root_tries = NULL
+            self.s.root_c = NULL
             self.s.root_track = False
         self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
         if r < 0 and self.s.aborted == STOP_MEMORY:

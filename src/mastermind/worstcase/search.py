@@ -139,11 +139,14 @@ class Search:
         deadline: Optional[float] = None,
         node_limit: int = 0,
         pool: Optional[np.ndarray] = None,
+        tries: Optional[np.ndarray] = None,
     ) -> tuple[bool, int]:
         """(answer, guess that works at the root).  Runs the kernel through
         :func:`~mastermind.stopping.run_stoppable` so that Ctrl-C (or :attr:`stop`, when
         set) stops it cleanly; raises :class:`SearchUnfinished` when stopped.  ``pool``:
-        the guesses the root tries (:meth:`root_pool`), else its canonical ones."""
+        the guesses the root ranks (:meth:`root_pool`), else its canonical ones;
+        ``tries``: those of them it tries (then False says only that none of them
+        works)."""
         start = time.monotonic()
         nodes0 = self.nodes
         seconds = None
@@ -155,7 +158,9 @@ class Search:
                 raise ValueError("a deadline and a shared stop flag at once")
         flag = new_flag(seconds) if self.stop is None else self.stop
         try:
-            r, g = run_stoppable(lambda f: self.core.run(cands, d, node_limit, f, pool), flag)
+            r, g = run_stoppable(
+                lambda f: self.core.run(cands, d, node_limit, f, pool, tries), flag
+            )
         except KeyboardInterrupt:
             raise SearchUnfinished(
                 "interrupted", self.nodes - nodes0, time.monotonic() - start
