@@ -221,6 +221,37 @@ def test_the_committed_table_replays_big_games():
     assert list(replayed_rows(False))
 
 
+UNFINISHED = sorted(name for name, row in table_rows().items() if not row["exact"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n if n == "5x8-bulls-and-cows" else pytest.param(n, marks=pytest.mark.slow)
+        for n in UNFINISHED
+    ],
+)
+def test_an_unfinished_row_ships_the_tree_of_its_upper_side(name):
+    """A game whose search did not finish states a best total found: the tree it names
+    (``best_tree``) is shipped, and the independent checker replays it to that total.
+    Its lower side is the bound tree's, or the search's only where it is proved (null
+    where a stopped search's bound was not)."""
+    from mastermind.verify import verify_strategy
+
+    row = table_rows()[name]
+    assert row["best_tree"]["file"] == f"{name}-best.json.gz"
+    with gzip.open(TABLE / row["best_tree"]["file"], "rt") as f:
+        doc = json.load(f)
+    verdict = verify_strategy(doc)
+    assert verdict.total == row["best_found"] == doc["total"]
+    assert (doc["pegs"], doc["colours"], doc["variant"]) == (
+        row["pegs"],
+        row["colours"],
+        row["variant"],
+    )
+    assert row["lower"] is None or row["lower"] <= row["tree_lower"]["bound"] < row["best_found"]
+
+
 def test_the_table_script_writes_and_resumes(tmp_path):
     """scripts/optimum/optimal_table.py on two tiny games: the rows, the trees (replayed by the
     script before writing), the Markdown, and a rerun that skips what is done."""
