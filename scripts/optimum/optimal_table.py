@@ -11,10 +11,9 @@ optimum needs more than p guesses, the optimum among the strategies that never n
 than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  A game whose
 search does not finish has its best strategy (the search's, or the one-step strategy it
 started from) checked likewise and written to ``<out>/<game>-best.json.gz``: the proof of
-its upper side.  Every
-finished game is recorded in ``<out>/table.json`` at once; a game already there is
-skipped (a game that did not finish is tried again only with a larger budget), so a
-rerun resumes.  With ``--checkpoints DIR`` each game's search records its finished units
+its upper side.  Every finished game is recorded in ``<out>/table.json`` at once; a
+game already there is skipped (a game that did not finish is tried again only with a
+larger budget), so a rerun resumes.  With ``--checkpoints DIR`` each game's search records its finished units
 in ``DIR/<game>.sqlite`` (:mod:`mastermind.engine`): a game that did not finish goes on
 from there on the next run, whatever its budget, and its row adds up the seconds of
 its runs (the proved bracket so far).  ``--tree-bounds`` gives each unfinished game the
