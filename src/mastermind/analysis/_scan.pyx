@@ -365,6 +365,8 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
                 pos[nl] = j
                 nl += 1
             j += 1
+        if nl == 0:                             # the last guesses all skipped (and _lanes
+            break                               # reads batch[0] even then)
         lim = _limit(best)
         if kind == KIND_MINMAX and (lim if lim < m else m) > LANES_CAP:
             alive = (1u << nl) - 1              # counts too high for the lanes' levels

@@ -105,6 +105,8 @@ cdef inline void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexce
                 batch[nb] = nd.pool[t]
                 nb += 1
             t += 1
+        if nb == 0:                         # the pool's last guesses all skipped (and
+            break                           # _masks8 reads batch[0] even then)
         _masks8(d.enc, batch, nb, nd.pk, m, masks)
         if fold:                            # cells to slots (black-peg)
             for a in range(nb):
