@@ -353,7 +353,8 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
     cdef unsigned alive
     cdef int32_t batch[8]
     cdef Py_ssize_t pos[8]
-    while j < ng:
+    batch[0] = 0                                # _lanes reads batch[0] even for a batch
+    while j < ng:                               # left empty (the last guesses skipped)
         if j >= poll:                           # as in _scan: every POLL_PAIRS pairs
             if _halted(d):
                 return ng
@@ -365,8 +366,6 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
                 pos[nl] = j
                 nl += 1
             j += 1
-        if nl == 0:                             # the last guesses all skipped (and _lanes
-            break                               # reads batch[0] even then)
         lim = _limit(best)
         if kind == KIND_MINMAX and (lim if lim < m else m) > LANES_CAP:
             alive = (1u << nl) - 1              # counts too high for the lanes' levels

@@ -105,9 +105,10 @@ static inline void mm_atomic_min_ssize(Py_ssize_t* p, Py_ssize_t x) {
    size, a partial sum above lim (counts beyond 2 taken as 2, which keeps it a lower
    bound since the increments dx grow with the count: two levels measured faster
    than eight, the cheaper steps outweighing the later rejections).  lim is pre-shifted by the
-   caller for expected size (see _eval_narrow).  1 <= nl <= 8 (the lanes past nl repeat
-   gs[0]); reads the guesses' words in enc, pk[0..2m) and, for entropy, dx[0..9), no more
-   and nothing aligned, as its AVX2 twin (the baseline build has no lanes). */
+   caller for expected size (see _eval_narrow).  0 <= nl <= 8, gs[0] a code even when
+   nl = 0 (the lanes past nl repeat it); reads the guesses' words in enc, pk[0..2m) and,
+   for entropy, dx[0..9), no more and nothing aligned, as its AVX2 twin (the baseline
+   build has no lanes). */
 #if defined(__AVX512BW__)
 #include <immintrin.h>
 /* The 64-byte cell buffers below are filled only up to n (rounded to 8) and then loaded
@@ -173,8 +174,8 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
 /* The cells (blacks << 3) + blacks + whites that eight guesses (gs[0..nl), one 64-bit
    lane each) give the m two-word codes pk: out[l] has bit c set when some code lands in
    cell c for guess l (the parts a guess makes, its number of parts by a popcount).
-   1 <= nl <= 8 (the lanes past nl repeat gs[0]); pk[0..2m) and out[0..8) unaligned, as
-   every twin. */
+   0 <= nl <= 8, gs[0] a code even when nl = 0 (the lanes past nl repeat it); pk[0..2m)
+   and out[0..8) unaligned, as every twin. */
 static MM_UNUSED void mm_masks8(const uint64_t* enc, const int32_t* gs, int nl,
                                 const uint64_t* pk, Py_ssize_t m, uint64_t* out) {
     const __m512i lut = _mm512_broadcast_i32x4(

@@ -98,15 +98,14 @@ cdef inline void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexce
     cdef int nb, a, nparts, cand, ns = d.nslots
     cdef int64_t lbg
     cdef int32_t split = -1
-    while t < nd.npool:
+    batch[0] = 0                            # _masks8 reads batch[0] even for a batch
+    while t < nd.npool:                     # left empty (the pool's last guesses skipped)
         nb = 0
         while t < nd.npool and nb < 8:
             if not _skipped(o, nd, gs, nd.pool[t]):
                 batch[nb] = nd.pool[t]
                 nb += 1
             t += 1
-        if nb == 0:                         # the pool's last guesses all skipped (and
-            break                           # _masks8 reads batch[0] even then)
         _masks8(d.enc, batch, nb, nd.pk, m, masks)
         if fold:                            # cells to slots (black-peg)
             for a in range(nb):
