@@ -21,7 +21,9 @@ integration's builds for the other Python versions, whose tests do not measure s
 
 ``MASTERMIND_SANITIZE=undefined``, ``address`` or ``undefined,address`` builds the kernel
 with those sanitizers (every report fatal, ``-fno-sanitize-recover=all``; at -O1 unless
-``MASTERMIND_OPT_LEVEL`` says otherwise); ``MASTERMIND_TARGETS=baseline,avx2`` builds only
+``MASTERMIND_OPT_LEVEL`` says otherwise, and with ``MM_SANITIZE`` defined: the AVX2 and
+scalar twins of the AVX-512 kernels then also read the memory only those read, see
+docs/architecture.md); ``MASTERMIND_TARGETS=baseline,avx2`` builds only
 the targets named (the loader then runs the highest of them the CPU runs).  The
 continuous integration's sanitizer run (.ci/sanitize) uses both; AddressSanitizer's
 runtime must then be loaded first (``LD_PRELOAD``), as that script does.
@@ -79,7 +81,9 @@ TARGETS = {
 SANITIZERS = ("undefined", "address")
 sanitize = [s for s in os.environ.get("MASTERMIND_SANITIZE", "").split(",") if s.strip()]
 if any(s not in SANITIZERS for s in sanitize):
-    raise SystemExit(f"MASTERMIND_SANITIZE={','.join(sanitize)!r}: a list of {', '.join(SANITIZERS)}")
+    raise SystemExit(
+        f"MASTERMIND_SANITIZE={','.join(sanitize)!r}: a list of {', '.join(SANITIZERS)}"
+    )
 level = os.environ.get("MASTERMIND_OPT_LEVEL", "1" if sanitize else "3")
 if level not in ("0", "1", "2", "3"):
     raise SystemExit(f"MASTERMIND_OPT_LEVEL={level!r}: 0, 1, 2 or 3")
@@ -100,6 +104,9 @@ if sanitize:
     # into a crash is reported on every target
     wanted = "-fsanitize=" + ",".join(sanitize)
     compile_args += [wanted, "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+    # the AVX2 and scalar twins of the AVX-512 kernels also read what only those read
+    # (_kernel.h's MM_TWIN_READ), so a run on any CPU checks that memory too
+    compile_args.append("-DMM_SANITIZE=1")
     link_args.append(wanted)
 
 directives = {

@@ -60,6 +60,33 @@ def bare_environment(**variables: str) -> dict[str, str]:
     return {**kept, "PATH": "", **variables}
 
 
+def peak_in_a_fresh_process(setup: str, code: str) -> int:
+    """The most bytes Python and NumPy held at once (tracemalloc) while ``code`` ran, in a
+    fresh interpreter after ``setup``: tracemalloc counts every thread of a process, and in
+    the suite's own a thread that another test left at work would count too.  ``code``
+    must end normally (expected errors caught in it)."""
+    import subprocess
+    import sys
+
+    import mastermind
+
+    script = "\n".join(
+        [setup, "import tracemalloc", "tracemalloc.start()", code,
+         "print(tracemalloc.get_traced_memory()[1])"]
+    )  # fmt: skip
+    path = str(Path(mastermind.__file__).resolve().parents[1])
+    tests = str(Path(__file__).resolve().parent)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=bare_environment(PYTHONPATH=f"{path}:{tests}"),
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return int(done.stdout.split()[-1])
+
+
 # Python source to put at the top of a script run in a subprocess: it sends the process
 # Ctrl-C (SIGINT) once a long kernel call is under way, that is once the main thread waits
 # (in mastermind.stopping.run_stoppable) for the worker thread that runs the call: the

@@ -10,12 +10,12 @@ import base64
 import gzip
 import io
 import json
-import tracemalloc
 import zipfile
 from typing import Any
 
 import numpy as np
 import pytest
+from conftest import peak_in_a_fresh_process
 
 import mastermind.engine.shard_reader as reader
 from mastermind.engine.checkpoint import encode
@@ -161,7 +161,26 @@ def test_a_drop_of_every_row_is_read_and_takes_nothing_away():
         rows(shard({"drop": "", "at": 1.0}))
 
 
-def test_the_caps_hold_whatever_the_shard_claims(monkeypatch):
+def peak_refusing(tmp_path, *shards: bytes) -> int:
+    """The most bytes held at once while each of ``shards`` is read and refused, in a
+    fresh interpreter (tmp_path holds the shards for it)."""
+    paths = []
+    for i, data in enumerate(shards):
+        path = tmp_path / f"{i:05d}.jsonl.gz"
+        path.write_bytes(data)
+        paths.append(str(path))
+    setup = (
+        "import io\nfrom mastermind.engine.shard_reader import MalformedShard, read_rows\n"
+        f"RUN = {RUN!r}\nblobs = [open(p, 'rb').read() for p in {paths!r}]"
+    )
+    code = (
+        "for blob in blobs:\n    try:\n        list(read_rows(io.BytesIO(blob), RUN))\n"
+        "    except MalformedShard:\n        pass\n    else:\n        raise SystemExit('read')"
+    )
+    return peak_in_a_fresh_process(setup, code)
+
+
+def test_the_caps_hold_whatever_the_shard_claims(monkeypatch, tmp_path):
     """A line past its cap, and text past the shard's, are refused as they are read;
     a claimed array is sized before it is made: a few megabytes at most."""
     monkeypatch.setattr(reader, "MOST_LINE", 1000)
@@ -171,17 +190,17 @@ def test_the_caps_hold_whatever_the_shard_claims(monkeypatch):
     monkeypatch.setattr(reader, "MOST_TEXT", 5000)
     with pytest.raises(MalformedShard, match="more than 5,000 bytes once decompressed"):
         rows(shard(*[unit(f"exists/{i}") for i in range(40)]))
-    tracemalloc.start()
-    try:
+    hostile = [
+        shard(unit(answer=answer))
         for answer in (
             {"recs": {"dtype": "S2000000", "shape": [64], "values": [1] * 64}},
             {"recs": {"dtype": "<i8", "shape": [1 << 22, 1 << 22], "values": [0]}},
-        ):
-            with pytest.raises(MalformedShard):
-                rows(shard(unit(answer=answer)))
-        assert tracemalloc.get_traced_memory()[1] < 8 << 20
-    finally:
-        tracemalloc.stop()
+        )
+    ]
+    for data in hostile:
+        with pytest.raises(MalformedShard):
+            rows(data)
+    assert peak_refusing(tmp_path, *hostile) < 8 << 20
 
 
 def npz(**arrays: Any) -> bytes:
@@ -203,7 +222,7 @@ def test_an_earlier_versions_npz_answer_is_read_member_by_member():
             rows(shard(result(bad)))
 
 
-def test_an_npz_member_claiming_a_huge_array_is_refused_before_it_is_made():
+def test_an_npz_member_claiming_a_huge_array_is_refused_before_it_is_made(tmp_path):
     """NumPy's own loader makes the array a member's header claims before it reads its
     bytes: the reader checks the claim against the bytes first."""
     npy = io.BytesIO()
@@ -212,10 +231,7 @@ def test_an_npz_member_claiming_a_huge_array_is_refused_before_it_is_made():
     raw = io.BytesIO()
     with zipfile.ZipFile(raw, "w") as z:
         z.writestr("recs.npy", npy.getvalue() + b"\0" * 64)
-    tracemalloc.start()
-    try:
-        with pytest.raises(MalformedShard, match="not as many as its shape"):
-            rows(shard(result(raw.getvalue())))
-        assert tracemalloc.get_traced_memory()[1] < 8 << 20
-    finally:
-        tracemalloc.stop()
+    data = shard(result(raw.getvalue()))
+    with pytest.raises(MalformedShard, match="not as many as its shape"):
+        rows(data)
+    assert peak_refusing(tmp_path, data) < 8 << 20

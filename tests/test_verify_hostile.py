@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import peak_in_a_fresh_process
 
 from mastermind.cli import main
 from mastermind.verify import (
@@ -360,17 +361,15 @@ def bombs():
     return fuzz_verify.bombs()
 
 
-def peak_of(run) -> int:
-    """The most bytes allocated at once while ``run()`` runs (Python's and NumPy's)."""
-    import tracemalloc
-
-    tracemalloc.start()
-    try:
-        run()
-    finally:
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-    return peak
+def peak_refusing(path: str) -> int:
+    """The most bytes held at once while ``verify_file`` refuses ``path``, in a fresh
+    interpreter."""
+    refused = (
+        f"try:\n    verify_file({path!r})\nexcept MalformedFile:\n    pass\n"
+        "else:\n    raise SystemExit('accepted')"
+    )
+    setup = "from mastermind.verify import MalformedFile, verify_file"
+    return peak_in_a_fresh_process(setup, refused)
 
 
 @pytest.mark.parametrize("name", ["objects", "lists"])
@@ -381,11 +380,9 @@ def test_a_tree_file_of_empty_values_is_refused_before_it_is_built(tmp_path, bom
     path = write(tmp_path, bombs[name])
     assert os.path.getsize(path) < 200_000
 
-    def run():
-        with pytest.raises(MalformedFile, match="JSON values and keys for its game"):
-            verify_file(path)
-
-    assert peak_of(run) < 320 << 20  # (the file's bytes, as read and joined)
+    with pytest.raises(MalformedFile, match="JSON values and keys for its game"):
+        verify_file(path)
+    assert peak_refusing(path) < 320 << 20  # (the file's bytes, as read and joined)
 
 
 def test_a_tree_within_its_games_items_is_checked(tmp_path):
@@ -403,12 +400,9 @@ def test_a_big_games_header_alone_takes_little_memory(tmp_path, bombs):
     """A [5,20] header: its tables (3.2 million codes) took 1 GB; 8-bit now, and built a
     position at a time."""
     path = write(tmp_path, bombs["header"])
-
-    def run():
-        with pytest.raises(MalformedFile, match="ends before its end record"):
-            verify_file(path)
-
-    assert peak_of(run) < 256 << 20
+    with pytest.raises(MalformedFile, match="ends before its end record"):
+        verify_file(path)
+    assert peak_refusing(path) < 256 << 20
 
 
 def test_a_claim_too_big_for_its_guesses_needs_no_score(tmp_path, bombs, monkeypatch):

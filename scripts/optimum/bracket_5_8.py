@@ -22,7 +22,10 @@ solves parts of hundreds of codes in seconds, where the bound tree stays 1-10% b
 their optimum.
 
 Each finished (opening, part, depth) bound is appended to a cache (JSON lines), so a
-stopped run resumes.  Progress lines go to stdout.  Usage (from the repository root, with
+stopped run resumes.  (A cache from before the stopped search took the least bound over
+every guess not yet tried may hold "solver" rows that are not proofs: the shipped result
+file has none left, a resumed run must start a new cache.)  Progress lines go to stdout.
+Usage (from the repository root, with
 PYTHONPATH=src)::
 
     nice -n 15 python scripts/optimum/bracket_5_8.py [--depth 2] [--budget 5400]

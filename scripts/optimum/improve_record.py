@@ -200,7 +200,7 @@ class Improver:
             was = subtree_total(child)
             after = [(root["guess"], s1)]
             res = optimal(game, history=after, time_limit=self.args.whole_limit, jobs=1)
-            exact = "exact" if res.exact else f"best found, >= {res.lower}"
+            exact = "exact" if res.exact else f"best found, optimum proved >= {res.lower}"
             log(f"  part {s1} ({m} secrets): {was} -> {res.total} ({exact})")
             if res.total >= was:
                 continue

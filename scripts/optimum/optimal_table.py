@@ -8,10 +8,12 @@ the reported distribution before anything is written; the strategy written compr
 (``<out>/<game>.json.gz``, in ``mastermind tree --format json``'s format); then the exact
 worst case p (:func:`mastermind.worstcase.bounds.worst_case`, within a shorter budget) and, when the
 optimum needs more than p guesses, the optimum among the strategies that never need more
-than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  Every
-finished game is recorded in ``<out>/table.json`` at once; a game already there is
-skipped (a game that did not finish is tried again only with a larger budget), so a
-rerun resumes.  With ``--checkpoints DIR`` each game's search records its finished units
+than p (checked likewise, written to ``<out>/<game>-within-p.json.gz``).  A game whose
+search does not finish has its best strategy (the search's, or the one-step strategy it
+started from) checked likewise and written to ``<out>/<game>-best.json.gz``: the proof of
+its upper side.  Every finished game is recorded in ``<out>/table.json`` at once; a
+game already there is skipped (a game that did not finish is tried again only with a
+larger budget), so a rerun resumes.  With ``--checkpoints DIR`` each game's search records its finished units
 in ``DIR/<game>.sqlite`` (:mod:`mastermind.engine`): a game that did not finish goes on
 from there on the next run, whatever its budget, and its row adds up the seconds of
 its runs (the proved bracket so far).  ``--tree-bounds`` gives each unfinished game the
@@ -132,13 +134,7 @@ def solve(
     resumed = {} if checkpoint is None else {"checkpoint": str(checkpoint)}
     best = optimal(game, time_limit=budget, jobs=jobs, **resumed)
     if not best.exact:
-        row.update(
-            exact=False,
-            lower=best.lower,
-            best_found=best.total,
-            seconds=round(best.seconds, 2),
-            nodes=best.nodes,
-        )
+        unfinished(row, best, out, name)
         if checkpoint is not None:  # the units finished so far, this run's and before
             row["units"] = len(read_costs(str(checkpoint)))
         return row
@@ -172,6 +168,26 @@ def solve(
     return row
 
 
+def unfinished(row: dict[str, Any], best: Any, out: Path, name: str) -> None:
+    """The row of a game whose search did not finish: its proved lower bound and the total
+    of its best strategy, whose tree, replayed with the plain scorer, is written to
+    ``<out>/<game>-best.json.gz`` (the proof of the upper side) and named in the row's
+    ``best_tree`` with where it comes from (the search, or a one-step strategy)."""
+    row.update(
+        exact=False,
+        lower=best.lower,
+        best_found=best.total,
+        seconds=round(best.seconds, 2),
+        nodes=best.nodes,
+    )
+    if best.tree is None:
+        return
+    checked(best)
+    with gzip.open(out / f"{name}-best.json.gz", "wt", encoding="utf-8") as f:
+        json.dump(to_json(best), f, separators=(",", ":"))
+    row["best_tree"] = {"file": f"{name}-best.json.gz", "source": best.source}
+
+
 def tree_bound(row: dict[str, Any], depth: int, leaves: int) -> Optional[dict[str, Any]]:
     """The bound tree's lower bound of an unfinished game, as ``row["tree_lower"]`` holds
     it, or None when it is no higher than what the row has already."""
@@ -179,7 +195,7 @@ def tree_bound(row: dict[str, Any], depth: int, leaves: int) -> Optional[dict[st
     start = time.process_time()
     got = lower_bound(game, depth=depth, exact_leaves=leaves)
     old = row.get("tree_lower", {}).get("bound", 0)
-    if got.bound <= max(old, row["lower"]):
+    if got.bound <= max(old, search_lower(row)):
         return None
     return {
         "bound": got.bound,
@@ -190,9 +206,15 @@ def tree_bound(row: dict[str, Any], depth: int, leaves: int) -> Optional[dict[st
     }
 
 
+def search_lower(row: dict[str, Any]) -> int:
+    """An unfinished game's lower bound proved by its search (0: none; a row whose stopped
+    search's bound is not a proof has ``lower`` null)."""
+    return row.get("lower") or 0
+
+
 def lower_side(row: dict[str, Any]) -> int:
     """An unfinished game's proved lower side: the search's or the bound tree's."""
-    return max(row["lower"], row.get("tree_lower", {}).get("bound", 0))
+    return max(search_lower(row), row.get("tree_lower", {}).get("bound", 0))
 
 
 def commit() -> Optional[str]:
@@ -238,7 +260,9 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
             work = f"{row['units']:,} units" if row.get("units") else f"{row['nodes']:,}"
             spent = "so far, resumable" if row.get("runs") else "budget"
             how = "not finished"
-            if lower_side(row) > row["lower"]:
+            if not search_lower(row):
+                how += " (lower side: bound tree)"
+            elif lower_side(row) > search_lower(row):
                 how += f" (lower side: bound tree, search {row['lower']})"
             yield (
                 f"| {row['game']} | {row['secrets']:,} | {lower_side(row)}..{row['best_found']} "
@@ -346,7 +370,7 @@ def tree_bounds(path: Path, args: argparse.Namespace) -> int:
         table = load(path)  # (another run may have rewritten rows meanwhile)
         table[name]["tree_lower"] = got
         save(path, table)
-        print(f"{stamp} {name}: {row['lower']} -> {got['bound']} ({got['cpu_seconds']} CPU-s)")
+        print(f"{stamp} {name}: {lower_side(row)} -> {got['bound']} ({got['cpu_seconds']} CPU-s)")
     return 0
 
 

@@ -353,7 +353,8 @@ cdef Py_ssize_t _scan_lanes(const KData* d, int kind, const int32_t* guesses, Py
     cdef unsigned alive
     cdef int32_t batch[8]
     cdef Py_ssize_t pos[8]
-    while j < ng:
+    batch[0] = 0                                # _lanes reads batch[0] even for a batch
+    while j < ng:                               # left empty (the last guesses skipped)
         if j >= poll:                           # as in _scan: every POLL_PAIRS pairs
             if _halted(d):
                 return ng

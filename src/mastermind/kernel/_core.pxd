@@ -33,6 +33,8 @@ cdef extern from "_kernel.h" nogil:
     # every heap array of structs: 64-byte aligned, freed by free_structs only
     void* new_structs "mm_new_structs"(size_t count, size_t size, int zeroed)
     void free_structs "mm_free_structs"(void* p)
+    # the sanitizer build's read, by a twin, of what only its AVX-512 kernel reads
+    void _twin_read "MM_TWIN_READ"(const void* p, size_t bytes)
     bint HAVE_LANES "MM_HAVE_LANES"
     bint HAVE_COUNT64 "MM_HAVE_COUNT64"
     const char* SIMD_NAME "MM_SIMD"
@@ -296,6 +298,8 @@ cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t 
             pk += 128
             i += 64
         return
+    if S == 3:                          # mm_count64's whole groups of eight codes
+        _twin_read(pk + 2 * m, 16 * (((m + 7) & ~(<Py_ssize_t>7)) - m))
     while i + 4 <= m:
         hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
         h1[(popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])] += 1

@@ -53,11 +53,14 @@ cdef uint64_t* _new_pack(const KData* d, const int32_t* c, Py_ssize_t m) noexcep
     """A new array (free it; NULL when out of memory) of the candidates' encodings
     (_pack), zero-padded to a multiple of 8 codes (the vector kernels read whole groups
     of eight), followed, when the game has them (``d.benc``), by their byte forms (see
-    mm_count64b) at ``_bytes_of(pk, m)``."""
+    mm_count64b) at ``_bytes_of(pk, m)``.  Nothing more (one word when m = 0): a read past
+    the last region's padding is a read past the allocation, which the sanitizer build
+    reports."""
     cdef Py_ssize_t padded = (m + 7) & ~(<Py_ssize_t>7)
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, words
     cdef int j, bw = d.bw if d.benc != NULL else 0
-    cdef uint64_t* pk = <uint64_t*>calloc(padded * (d.words + bw) + 1, sizeof(uint64_t))
+    words = padded * (d.words + bw)
+    cdef uint64_t* pk = <uint64_t*>calloc(words if words > 0 else 1, sizeof(uint64_t))
     if pk != NULL:
         _pack(d, c, m, pk)
         for j in range(bw):             # then the byte forms: all D, all K (, all H)

@@ -69,6 +69,28 @@ static MM_UNUSED void mm_free_structs(void* p) {
     if (p != NULL)
         free(((void**)p)[-1]);
 }
+/* The vector kernels' twins under the sanitizers.  Some AVX-512 kernels read more of
+   their caller's buffers than their AVX2 or scalar twins do (whole groups of eight codes
+   where a twin stops at four, or at the last code), and a sanitizer sees only the code
+   that runs: on a CPU without AVX-512, never those reads.  So in the sanitizer build
+   (setup.py defines MM_SANITIZE) a twin also reads, through MM_TWIN_READ(p, bytes), the
+   bytes [p, p + bytes) (at most 128) only the AVX-512 kernel reads: by memcpy, which
+   AddressSanitizer checks whole, into a buffer an empty asm keeps alive.  In every other
+   build MM_TWIN_READ is nothing.  MM_NEVER() marks a twin no caller reaches in its
+   build: UndefinedBehaviorSanitizer reports reaching it (nothing, elsewhere). */
+#ifdef MM_SANITIZE
+#include <string.h>
+static MM_UNUSED void mm_twin_read(const void* p, size_t bytes) {
+    unsigned char sink[128];
+    memcpy(sink, p, bytes);
+    __asm__ volatile("" : : "r"(sink) : "memory");
+}
+#define MM_TWIN_READ(p, bytes) mm_twin_read((const void*)(p), (size_t)(bytes))
+#define MM_NEVER() __builtin_unreachable()
+#else
+#define MM_TWIN_READ(p, bytes) ((void)0)
+#define MM_NEVER() ((void)0)
+#endif
 #define MM_VREAD_SSIZE(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 static inline void mm_atomic_min_ssize(Py_ssize_t* p, Py_ssize_t x) {
     Py_ssize_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -83,7 +105,10 @@ static inline void mm_atomic_min_ssize(Py_ssize_t* p, Py_ssize_t x) {
    size, a partial sum above lim (counts beyond 2 taken as 2, which keeps it a lower
    bound since the increments dx grow with the count: two levels measured faster
    than eight, the cheaper steps outweighing the later rejections).  lim is pre-shifted by the
-   caller for expected size (see _eval_narrow). */
+   caller for expected size (see _eval_narrow).  0 <= nl <= 8, gs[0] a code even when
+   nl = 0 (the lanes past nl repeat it); reads the guesses' words in enc, pk[0..2m) and,
+   for entropy, dx[0..9), no more and nothing aligned, as its AVX2 twin (the baseline
+   build has no lanes). */
 #if defined(__AVX512BW__)
 #include <immintrin.h>
 /* The 64-byte cell buffers below are filled only up to n (rounded to 8) and then loaded
@@ -148,7 +173,9 @@ static inline __attribute__((always_inline)) unsigned mm_lanes_body(
 }
 /* The cells (blacks << 3) + blacks + whites that eight guesses (gs[0..nl), one 64-bit
    lane each) give the m two-word codes pk: out[l] has bit c set when some code lands in
-   cell c for guess l (the parts a guess makes, its number of parts by a popcount). */
+   cell c for guess l (the parts a guess makes, its number of parts by a popcount).
+   0 <= nl <= 8, gs[0] a code even when nl = 0 (the lanes past nl repeat it); pk[0..2m)
+   and out[0..8) unaligned, as every twin. */
 static MM_UNUSED void mm_masks8(const uint64_t* enc, const int32_t* gs, int nl,
                                 const uint64_t* pk, Py_ssize_t m, uint64_t* out) {
     const __m512i lut = _mm512_broadcast_i32x4(
@@ -223,9 +250,10 @@ static inline __attribute__((always_inline)) void mm_cellcounts512(
     }
 }
 /* Add to h the cells of guess (g0, g1) against n <= 64 interleaved two-word codes
-   (read in whole groups of eight: the array is padded): the 64 cells are compared
-   at once with each of the ncl cells a pair can land in (cl), and the matches
-   counted, so no count waits on another. */
+   (read in whole groups of eight, pk[0 .. 16 * round8(n)) bytes unaligned: the array is
+   padded; its twin, the scalar loop of _acc_narrow, reads the same under the sanitizer
+   build): the 64 cells are compared at once with each of the ncl cells a pair can land
+   in (cl), and the matches counted, so no count waits on another. */
 static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_ssize_t n,
                               const uint8_t* cl, int ncl, uint32_t* h) {
     uint8_t cb[64] __attribute__((aligned(64)));
@@ -236,7 +264,8 @@ static inline void mm_count64(uint64_t g0, uint64_t g1, const uint64_t* pk, Py_s
    (the colour; 0xFF past n, 0xFE in the guess), and K, a byte per colour (its
    count; H for colours 9 to 16, NULL when k <= 8).  Blacks are the equal bytes of D, blacks + whites the sum of the bytewise
    minimum of K: a compare, a masked move, a minimum, an add and one sum of absolute
-   differences give the cells of eight codes. */
+   differences give the cells of eight codes.  D, K and H are read unaligned in whole
+   groups of eight words, [0, round8(n)) each (the AVX2 twin reads the same). */
 static inline __m512i mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                     const uint64_t* K, const uint64_t* H, Py_ssize_t n) {
     uint8_t cb[64] __attribute__((aligned(64)));
@@ -272,7 +301,10 @@ static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uin
 #define MM_SIMD "avx512"
 #elif defined(__AVX2__)
 /* The same kernels for AVX2: two 256-bit halves of four lanes, compare results as
-   vectors instead of mask registers.  (The cell buffers are read past n as above.) */
+   vectors instead of mask registers.  (The cell buffers are read past n as above.)
+   Each reads what its AVX-512 twin reads of the caller's buffers, but mm_cellvec64b:
+   groups of four words, so the last group of eight is read under the sanitizer build
+   only (MM_TWIN_READ). */
 #include <immintrin.h>
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -385,7 +417,8 @@ static inline void mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const ui
     const __m256i GK = _mm256_set1_epi64x((long long)gK);
     const __m256i GH = _mm256_set1_epi64x((long long)gH);
     const __m256i eight = _mm256_set1_epi8(8), zero = _mm256_setzero_si256();
-    for (Py_ssize_t i = 0; i < n; i += 4) {
+    Py_ssize_t i;
+    for (i = 0; i < n; i += 4) {
         __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i*)(D + i)), GD);
         __m256i t = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(K + i)), GK);
         if (H)                      /* colours 9 to 16 */
@@ -395,6 +428,12 @@ static inline void mm_cellvec64b(uint64_t gD, uint64_t gK, uint64_t gH, const ui
         _mm256_storeu_si256((__m256i*)t4, cell);
         cb[i] = (uint8_t)t4[0]; cb[i + 1] = (uint8_t)t4[1];
         cb[i + 2] = (uint8_t)t4[2]; cb[i + 3] = (uint8_t)t4[3];
+    }
+    if (i & 7) {        /* the AVX-512 kernel's last group of eight: four codes more */
+        MM_TWIN_READ(D + i, 32);
+        MM_TWIN_READ(K + i, 32);
+        if (H)
+            MM_TWIN_READ(H + i, 32);
     }
     *v0 = _mm256_load_si256((const __m256i*)cb);
     *v1 = _mm256_load_si256((const __m256i*)(cb + 32));
@@ -428,12 +467,14 @@ static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uin
 #define MM_HAVE_LANES 0
 #define MM_HAVE_COUNT64 0
 #define MM_SIMD "none"
+/* No byte forms without vector kernels (Kernel.from_codes makes them only when
+   MM_HAVE_LANES): these two are never called. */
 static inline void mm_count64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                const uint64_t* K, const uint64_t* H, Py_ssize_t n,
-                               const uint8_t* cl, int ncl, uint32_t* h) {}
+                               const uint8_t* cl, int ncl, uint32_t* h) { MM_NEVER(); }
 static inline void mm_counts64b(uint64_t gD, uint64_t gK, uint64_t gH, const uint64_t* D,
                                 const uint64_t* K, const uint64_t* H, Py_ssize_t n,
-                                const uint8_t* cl, int ncl, uint32_t* out) {}
+                                const uint8_t* cl, int ncl, uint32_t* out) { MM_NEVER(); }
 static MM_UNUSED void mm_masks8(const uint64_t* enc, const int32_t* gs, int nl,
                                 const uint64_t* pk, Py_ssize_t m, uint64_t* out) {
     for (int l = 0; l < 8; l++) {

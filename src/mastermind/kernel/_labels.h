@@ -15,7 +15,16 @@
 /* The worst-case search's separation test through label rows (a row per code: one
    byte per guess, its score slot, below 64): a bit per guess g0..g0+63 of ``alive``
    (the guesses still to test) that gives the b codes rows[idx[0..b)] pairwise
-   different labels (0: none).  Each row holds at least g0 + 64 bytes. */
+   different labels (0: none).  Each row holds at least g0 + 64 bytes: bytes
+   [g0, g0 + 64) are read unaligned, of rows idx[0..b) in order, until no guess is left
+   (the AVX-512 kernel two rows at a time, its twins one). */
+/* The twins of the AVX-512 mm_separates64 give up after the row l that leaves no guess;
+   the AVX-512 kernel compares rows j + 1, j + 2, ... two at a time, so it has read row
+   l + 1 too when l is the first of a pair: under the sanitizer build the twins read it. */
+#define MM_SEPARATES_PAIR(rows, idx, b, g0, j, l) do { \
+        if ((((l) - (j) - 1) & 1) == 0 && (l) + 1 < (b)) \
+            MM_TWIN_READ((rows)[(idx)[(l) + 1]] + (g0), 64); \
+    } while (0)
 static inline uint64_t mm_separates64(uint8_t* const* rows, const int32_t* idx,
                                       Py_ssize_t b, Py_ssize_t g0, uint64_t alive) {
 #if defined(__AVX512BW__)
@@ -49,14 +58,16 @@ static inline uint64_t mm_separates64(uint8_t* const* rows, const int32_t* idx,
             uint32_t e1 = (uint32_t)_mm256_movemask_epi8(
                 _mm256_cmpeq_epi8(a1, _mm256_loadu_si256((const __m256i*)(rl + 32))));
             alive &= ~((uint64_t)e0 | ((uint64_t)e1 << 32));
-            if (!alive)
+            if (!alive) {
+                MM_SEPARATES_PAIR(rows, idx, b, g0, j, l);
                 return 0;
+            }
         }
     }
 #else
     uint8_t acc[64];                /* (a loop the compiler makes SSE2's) */
-    for (int t = 0; t < 64; t++)
-        acc[t] = 1;
+    for (int t = 0; t < 64; t++)    /* the guesses still to test, as the vector kernels */
+        acc[t] = (uint8_t)((alive >> t) & 1);
     for (Py_ssize_t j = 0; j + 1 < b; j++) {
         const uint8_t* rj = rows[idx[j]] + g0;
         for (Py_ssize_t l = j + 1; l < b; l++) {
@@ -66,8 +77,10 @@ static inline uint64_t mm_separates64(uint8_t* const* rows, const int32_t* idx,
                 acc[t] &= rj[t] != rl[t];
                 any |= acc[t];
             }
-            if (!any)
+            if (!any) {
+                MM_SEPARATES_PAIR(rows, idx, b, g0, j, l);
                 return 0;
+            }
         }
     }
     alive = 0;

@@ -93,6 +93,15 @@ cdef extern from *:
     int __ATOMIC_RELAXED
 
 
+cdef inline int64_t _stopped(OData* o, bint root, int64_t lb0, int64_t limit) noexcept nogil:
+    """A stop before a set's guesses are explored: at the root its proved lower bound is
+    the one known so far, ``lb0`` (o.root_lower); returns ``limit`` (a value meaning
+    nothing, as after any stop)."""
+    if root:
+        o.root_lower = lb0
+    return limit
+
+
 cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t limit,
                     int b, Guesses* gs, int32_t* out, bint root) noexcept nogil:
     """T_dl(c) if it is below ``limit``, else a lower bound >= limit; ``out`` receives the
@@ -134,8 +143,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
             lb0 = e.lower
     if _halted(o.d):
         o.aborted = _stop_reason(o.d)
-        o.root_lower = lb0
-        return limit
+        return _stopped(o, root, lb0, limit)
     if o.cancel != NULL and vread(o.cancel):
         o.aborted = STOP_CANCELLED          # a worker's part that no longer matters
         return limit
@@ -161,12 +169,12 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
                     return lb0
     if _few(o, m):                          # the other rules in the node's own scan
         if _ensure(o, gs) != 0:
-            return limit
+            return _stopped(o, root, lb0, limit)
         return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, pair, ready)
     if not fixed and m <= o.d.nslots:
         v = _noncand_rule(o, c, m, gs, out)
         if o.aborted:
-            return limit
+            return _stopped(o, root, lb0, limit)
         if v < 0 and pair >= 0 and dl >= 3:
             v = 2 * m
             out[0] = pair
@@ -181,7 +189,7 @@ cdef int64_t _solve(OData* o, const int32_t* c, Py_ssize_t m, int dl, int64_t li
     if dl == 2 and not fixed:               # only a guess splitting S apart works
         return INF
     if _ensure(o, gs) != 0:
-        return limit
+        return _stopped(o, root, lb0, limit)
     return _node(o, c, m, dl, limit, b, gs, out, root, lb0, h, tag, -1, ready)
 
 
@@ -335,10 +343,24 @@ cdef int64_t _explore_guess(OData* o, Node* nd, Py_ssize_t i, Guesses* gs) noexc
     return running
 
 
+cdef inline void _least_left(Node* nd, Py_ssize_t i) noexcept nogil:
+    """Lower nd.node_lb to the least bound of the guesses info[i..] not yet tried.  Every
+    one of them counts, not the next alone: _bring_next is a selection (it brings the
+    least to the front and leaves the rest in any order), so info[i] need not be the
+    least of them."""
+    cdef Py_ssize_t j
+    for j in range(i, nd.ninfo):
+        if nd.info[j].lb < nd.node_lb:
+            nd.node_lb = nd.info[j].lb
+
+
 cdef void _explore(OData* o, Node* nd, Guesses* gs) noexcept nogil:
     """Try the guesses kept in the order (_bring_next) until one's bound reaches the best
     total: the best total and its guess (nd.best, nd.best_g), and a bound of the totals
-    ruled out (nd.node_lb)."""
+    ruled out (nd.node_lb).  After a stop at the root, nd.node_lb bounds every guess: the
+    totals of those explored, the bound of the one stopped (its parts solved to the end
+    at their totals, the others at their floors: nothing from a stopped search), and the
+    bounds of all those not yet tried (the dropped ones' are in it already)."""
     cdef Py_ssize_t i = 0
     cdef int64_t running
     while i < nd.ninfo and not o.aborted:
@@ -351,8 +373,8 @@ cdef void _explore(OData* o, Node* nd, Guesses* gs) noexcept nogil:
         if running < nd.node_lb:
             nd.node_lb = running
         if o.aborted:
-            if nd.root and i + 1 < nd.ninfo and nd.info[i + 1].lb < nd.node_lb:
-                nd.node_lb = nd.info[i + 1].lb
+            if nd.root:                     # every guess not yet tried keeps its bound
+                _least_left(nd, i + 1)
             break
         if running < nd.best:
             nd.best = running

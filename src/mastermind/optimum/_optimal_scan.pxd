@@ -98,7 +98,8 @@ cdef inline void _scan_few(OData* o, Node* nd, Guesses* gs, int32_t pair) noexce
     cdef int nb, a, nparts, cand, ns = d.nslots
     cdef int64_t lbg
     cdef int32_t split = -1
-    while t < nd.npool:
+    batch[0] = 0                            # _masks8 reads batch[0] even for a batch
+    while t < nd.npool:                     # left empty (the pool's last guesses skipped)
         nb = 0
         while t < nd.npool and nb < 8:
             if not _skipped(o, nd, gs, nd.pool[t]):
