@@ -496,6 +496,14 @@ def test_a_question_stopped_at_its_root_hands_on_the_guesses_it_refuted(limit):
     assert first.key.split("/")[4].startswith(f"r{refuted}-")
     assert first.args["tries"][0] == ranked[refuted]
     assert plan.guess_counts(unit.key) == (refuted, 0, ranked.size - refuted)
+    # a split recorded before ranges (no such field) goes on guess by guess, so that the
+    # sub-answers its checkpoint holds are asked for by their keys
+    older = {k: v for k, v in split.items() if k != "ranges"}
+    again = Unit(unit.key + "x", unit.kind, unit.args, unit.size)  # (a plan of its own)
+    assert plan.valid_split(again, older)
+    step = plan.more(again, older, {})
+    assert step.key.startswith(f"{again.key}/{ranked[refuted]}/") and "tries" not in step.args
+    assert not plan.valid_split(unit, {**split, "ranges": 2})
 
 
 def test_a_decided_question_keeps_its_answer_and_drops_what_decided_it(tmp_path):

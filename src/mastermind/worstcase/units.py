@@ -438,17 +438,20 @@ class ExistsPlan:
         return refuted, proved, len(ors.guesses) - refuted - proved
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
-        """A recorded split names guesses of the game, and how many of the first its
+        """A recorded split names guesses of the game, how many of the first its
         search refuted (at most all but one; the sub-questions are checked one by one as
-        they are answered)."""
+        they are answered), and whether they go out in ranges (0 or 1)."""
         openings = np.asarray(split["openings"])
         guesses = self.search.game.guesses
         refuted = split.get("refuted", 0)
+        ranges = split.get("ranges", 0)
         return bool(
             openings.ndim == 1
             and np.isin(openings, guesses).all()
             and isinstance(refuted, int)
             and 0 <= refuted < max(openings.size, 1)
+            and isinstance(ranges, int)
+            and ranges in (0, 1)
         )
 
     def merge(
@@ -575,7 +578,10 @@ class _Ors:
         self.at = first
         self.pos = 0
         left = len(self.guesses) - first
-        self.chunk = -(-left // RANGES) if left > 1 else 0  # guesses a range (0: none)
+        # guesses a range (0: none; a split recorded before ranges, without the field,
+        # goes on guess by guess, so that the sub-answers its checkpoint holds serve)
+        ranged = bool(int(split.get("ranges", 0)))
+        self.chunk = -(-left // RANGES) if left > 1 and ranged else 0
         self.proof: dict[int, str] = {}  # a guess a range proved -> the range's key
 
     def next_range(self, unit: Unit) -> Optional[Unit]:
@@ -757,14 +763,22 @@ def _split_question(
 ) -> dict[str, Any]:
     """A question that ran past its budget: the guesses its search tries at its set (or
     its refutation, when none can work; only those of ``tries``, when given), and how
-    many of the first it had refuted (``refuted``: their parts are not asked again)."""
+    many of the first it had refuted (``refuted``: their parts are not asked again);
+    ``ranges``: its guesses are handed out in ranges (a split recorded before ranges has
+    no such field, and is followed guess by guess)."""
     progress = search.core.root_progress
     if progress is not None:
         ranked, refuted = progress
         if refuted >= ranked.size:  # (every guess refuted as it stopped)
             return {"ok": 0, "nodes": search.nodes}
         tried = np.ascontiguousarray(ranked, dtype=np.int32)
-        return {"split": 1, "nodes": search.nodes, "openings": tried, "refuted": refuted}
+        return {
+            "split": 1,
+            "nodes": search.nodes,
+            "openings": tried,
+            "refuted": refuted,
+            "ranges": 1,
+        }
     if symmetry and game.symmetric and history is not None:
         pool = _symmetry.canonical_guesses(
             game.kernel, game.guesses, np.ascontiguousarray(history, dtype=np.int32)
@@ -778,4 +792,5 @@ def _split_question(
         openings = [g for g in openings if g in set(np.asarray(tries).tolist())]
     if not openings:
         return {"ok": 0, "nodes": search.nodes}
-    return {"split": 1, "nodes": search.nodes, "openings": np.array(openings, dtype=np.int32)}
+    tried = np.array(openings, dtype=np.int32)
+    return {"split": 1, "nodes": search.nodes, "openings": tried, "ranges": 1}
