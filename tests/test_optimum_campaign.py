@@ -261,3 +261,24 @@ def test_optimal_after_a_history_as_units_is_the_search_here(tmp_path):
     assert units.exact and units.total == here.total == 376
     assert to_json(units) == to_json(here)
 
+
+def test_the_bracket_script_reads_the_parts_campaigns_worked_out(tmp_path):
+    """scripts/optimum/bracket_5_8.py takes a campaign's exact total, or its proved
+    bound, for the part after one opening and score; other questions are left out."""
+    import runpy
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "optimum" / "bracket_5_8.py"
+    rows_of = runpy.run_path(str(script), run_name="bracket")["campaign_rows"]
+    run(new(tmp_path / "a", pegs=4, colours=5, after=AFTER, unit_seconds=0), log=quiet)
+    stopped = new(tmp_path / "b", pegs=4, colours=5, after=[["1234", "0 2"]], unit_seconds=0)
+    run(stopped, stop_after=5, log=quiet)
+    run(new(tmp_path / "c", pegs=4, colours=5), stop_after=1, log=quiet)  # (the whole game)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "campaign.json").write_text("{")  # (damaged: named, left out)
+    rows = {(r["opening"], r["score"]): r for r in rows_of(tmp_path, Game(4, 5))}
+    assert set(rows) == {("1123", "1 1"), ("1234", "0 2")}
+    assert rows["1123", "1 1"]["how"] == "exact" and rows["1123", "1 1"]["bound"] == 376
+    b = rows["1234", "0 2"]
+    assert b["how"] == "campaign" and b["size"] == stopped.secrets()
+    assert 0 < b["bound"] <= optimal(Game(4, 5), history=[("1234", "0 2")]).total
+    assert rows_of(tmp_path, Game(4, 6)) == []
