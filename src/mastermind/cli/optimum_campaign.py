@@ -309,6 +309,13 @@ def _projection_text(doc: dict[str, Any]) -> str:
         f"left: {doc['left_core_hours']['least']} core-hours (the least opening's open "
         f"parts), {doc['left_core_hours']['all_openings']} (every opening in the running)",
     ]
+    pc = doc.get("pace")
+    if pc:
+        lines.append(
+            f"pace: {pc['seconds_per_opening']:g} worker-s per opening worked on "
+            f"({pc['openings_worked']} so far); {pc['openings_left']} openings in the "
+            f"running not worked on: {pc['left_core_hours']} core-hours at that pace"
+        )
     for w, h in doc["left_wall_hours_on_workers"].items():
         lines.append(f"  on {w:>5} workers: {h['least']} h ({h['all_openings']} h) of wall time")
     for w, s in doc["measured_units_on_workers"].items():

@@ -13,7 +13,9 @@ on W workers divides the core-seconds by W times the efficiency the recorded uni
 on W workers when the engine's scheduling is replayed on them
 (:func:`mastermind.engine.schedule.simulate`: list scheduling of the measured units, a
 unit's parts offered when it splits).  A model, not a measurement: the spread of the
-points (the ratio of the largest to the least residual) is given with it.
+points (the ratio of the largest to the least residual) is given with it.  Beside it,
+the measured pace (:func:`pace`): the worker-seconds per opening worked on so far, times
+the openings in the running not yet worked on.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..choice import INF
 from .question import OptimumCampaign
 from .state import raise_bounds, replayed, unit_rows
 
-__all__ = ["EXPONENT", "MOST_WORKERS", "fit", "projection", "wall_times"]
+__all__ = ["EXPONENT", "MOST_WORKERS", "fit", "hours", "pace", "projection", "wall_times"]
 
 MOST_WORKERS = 1 << 20
 """The most workers a wall time is worked out for."""
@@ -51,6 +53,12 @@ def fit(points: list[tuple[int, float]]) -> Optional[dict[str, float]]:
     a = math.exp(my - b * mx)
     ratios = [math.exp(y) / (a * math.exp(b * x)) for x, y in pts]
     return {"a": a, "b": b, "points": len(pts), "spread": max(ratios) / min(ratios)}
+
+
+def hours(seconds: float) -> float:
+    """Seconds as hours, to three significant figures (a model's figure: no more)."""
+    h = seconds / 3600
+    return 0.0 if h <= 0 else float(f"{h:.3g}")
 
 
 def cost(model: Optional[dict[str, float]], size: int) -> float:
@@ -93,6 +101,29 @@ def _left(plan: Any, rows: dict[str, dict[str, Any]], model: Any) -> dict[str, f
     return {"least": 0.0 if least is None else per[least], "all_openings": sum(per.values())}
 
 
+def pace(plan: Any, rows: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]:
+    """The measured pace, beside the model: the worker-seconds spent per opening worked
+    on so far, times the openings still in the running not yet worked on (None for a
+    plan of one unit).  Openings are worked on in the search's order, the least bound
+    first, so later ones are ruled out sooner: an upper estimate."""
+    root = getattr(plan, "root", None)
+    if root is None:
+        return None
+    worked = {k.split("/")[1] for k in rows if k.startswith("part/")}
+    left = [
+        i
+        for i, o in enumerate(root.openings)
+        if root.alive(i) and not o.complete() and str(o.guess) not in worked
+    ]
+    per = sum(r["seconds"] for r in rows.values()) / len(worked) if worked else 0.0
+    return {
+        "openings_worked": len(worked),
+        "seconds_per_opening": round(per, 1),
+        "openings_left": len(left),
+        "left_core_hours": hours(per * len(left)),
+    }
+
+
 def wall_times(
     rows: dict[str, dict[str, Any]], workers: list[int], record: float = 0.0
 ) -> dict[str, dict[str, float]]:
@@ -132,7 +163,7 @@ def projection(
     ahead = {}
     for w in workers:
         eff = walls.get(str(w), {}).get("efficiency", 1.0) or 1.0
-        ahead[str(w)] = {k: round(v / 3600 / (w * eff), 2) for k, v in left.items()}
+        ahead[str(w)] = {k: hours(v / (w * eff)) for k, v in left.items()}
     return {
         "budget_s": campaign.unit_seconds,
         "record_s": record,
@@ -140,7 +171,8 @@ def projection(
         "units": len(rows),
         "open_units": len(dry.open),
         "model": model,
-        "left_core_hours": {k: round(v / 3600, 2) for k, v in left.items()},
+        "left_core_hours": {k: hours(v) for k, v in left.items()},
+        "pace": pace(plan, rows),
         "left_wall_hours_on_workers": ahead,
         "measured_units_on_workers": walls,
     }

@@ -222,5 +222,5 @@ def export(
         shards = shard_paths(campaign.shards)
         doc["shards"] = {"count": len(shards), "bytes": sum(os.lstat(p).st_size for p in shards)}
         write_state(doc, campaign.path("state.json"))
-        log(text_table(doc).rstrip())
+        log(text_table(doc, brief=True).rstrip())
         return doc

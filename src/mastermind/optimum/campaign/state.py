@@ -127,7 +127,9 @@ def _part_entry(plan: Any, i: int, s: int, size: int, work: dict[str, Any]) -> d
 
 
 def _openings(plan: Any, work: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each opening worked on (or the only one): its state, bound and parts."""
+    """Each opening worked on (or the only one): its state, bound and parts.  An opening
+    none of whose parts has a unit recorded is left out (its bound is the counting
+    estimates'; :func:`_untouched` sums them up)."""
     root, game = plan.root, plan.game
     chosen = plan.chosen() if plan.done() else None
     out = []
@@ -135,6 +137,9 @@ def _openings(plan: Any, work: dict[str, Any]) -> list[dict[str, Any]]:
         if o.parts is None and len(root.openings) > 1:
             continue  # (never looked at: its bound is the scan's)
         parts = sorted(root.parts(i), key=lambda p: (-p[1].size, p[0]))
+        entries = [_part_entry(plan, i, s, int(p.size), work) for s, p, _ in parts]
+        if len(root.openings) > 1 and not any(p["units"] for p in entries):
+            continue
         words = "optimal" if o is chosen else "exact" if o.complete() else "open"
         if not o.complete() and not root.alive(i):
             words = "ruled out"
@@ -143,10 +148,29 @@ def _openings(plan: Any, work: dict[str, Any]) -> list[dict[str, Any]]:
                 "opening": game.format_code(o.guess),
                 "state": words,
                 "bound": int(min(o.bound(), INF)),
-                "parts": [_part_entry(plan, i, s, int(p.size), work) for s, p, _ in parts],
+                "parts": entries,
             }
         )
     return out
+
+
+def _untouched(plan: Any, listed: list[dict[str, Any]]) -> dict[str, Any]:
+    """The openings of the root not listed (no unit of theirs recorded): how many are
+    still in the running, and the least bound among them."""
+    root, game = plan.root, plan.game
+    seen = {o["opening"] for o in listed}
+    rest = [
+        (o.bound(), i)
+        for i, o in enumerate(root.openings)
+        if game.format_code(o.guess) not in seen and root.alive(i)
+    ]
+    least = min(rest, default=None)
+    return {
+        "openings": len(root.openings),
+        "listed": len(listed),
+        "untouched_in_running": len(rest),
+        "untouched_least_bound": None if least is None else int(min(least[0], INF)),
+    }
 
 
 def _summary(plan: Any, rows: dict[str, dict[str, Any]], dry: DryExecutor) -> dict[str, Any]:
@@ -197,6 +221,7 @@ def state(campaign: OptimumCampaign) -> dict[str, Any]:
     work = {"rows": rows, "open": dry.open}
     game = campaign.game
     path = campaign.checkpoint
+    listed = _openings(plan, work) if hasattr(plan, "root") else []
     return {
         "game": {"pegs": game.n, "colours": game.k, "variant": game.variant.value},
         "question": question_text(campaign),
@@ -204,7 +229,8 @@ def state(campaign: OptimumCampaign) -> dict[str, Any]:
         "first": campaign.first,
         "secrets": int(plan.root.cands.size) if hasattr(plan, "root") else int(plan.unit.size),
         "summary": _summary(plan, rows, dry),
-        "openings": _openings(plan, work) if hasattr(plan, "root") else [],
+        "openings": listed,
+        "untouched": _untouched(plan, listed) if hasattr(plan, "root") else None,
         "checkpoint": {"bytes": os.path.getsize(path) if os.path.exists(path) else 0},
         "updated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -230,8 +256,10 @@ def read_state(campaign: OptimumCampaign) -> Optional[dict[str, Any]]:
     return doc
 
 
-def text_table(doc: dict[str, Any]) -> str:
-    """The state as lines of text: the answer, then each opening and its parts."""
+def text_table(doc: dict[str, Any], *, brief: bool = False) -> str:
+    """The state as lines of text: the answer, the openings not worked on, then each
+    opening worked on (the parts of those still in the running); with ``brief``, the
+    first three lines only."""
     s = doc["summary"]
     if s.get("feasible") is False:
         head = "no strategy at all (proved)"
@@ -246,13 +274,23 @@ def text_table(doc: dict[str, Any]) -> str:
         f"{s['units']} units recorded ({s['splits']} splits), {s['seconds']:.0f} worker-s; "
         f"{s['open_units']} units open",
     ]
+    u = doc.get("untouched")
+    if u:
+        least = u["untouched_least_bound"]
+        lines.append(
+            f"{u['openings']} openings: {u['listed']} worked on (below), "
+            f"{u['untouched_in_running']} not yet, still in the running"
+            + ("" if least is None else f" (the least bound among them {least:,})")
+        )
+    if brief:
+        return "\n".join(lines) + "\n"
     for o in doc["openings"]:
         exact = sum(p["state"] == "exact" for p in o["parts"])
         lines.append(
             f"{o['opening']}: {o['state']}, bound {o['bound']:,}, "
             f"{exact}/{len(o['parts'])} parts exact"
         )
-        for p in o["parts"]:
+        for p in o["parts"] if o["state"] != "ruled out" else ():
             if p["state"] == "exact" and p["units"] == 0:
                 continue
             lines.append(
