@@ -74,6 +74,7 @@ def summary(folder: Path) -> dict:
         {"pegs": 4, "colours": 4, "candidates_only": True},
         {"pegs": 3, "colours": 4, "max_guesses": 4},
         {"pegs": 4, "colours": 4, "first": "1122"},
+        {"pegs": 4, "colours": 5, "unit_seconds": 0},
         {"pegs": 4, "colours": 5, "after": AFTER, "unit_seconds": 0},
         {"pegs": 4, "colours": 5, "after": [["1234", "1 0"]]},
     ],
@@ -282,3 +283,46 @@ def test_the_bracket_script_reads_the_parts_campaigns_worked_out(tmp_path):
     assert b["how"] == "campaign" and b["size"] == stopped.secrets()
     assert 0 < b["bound"] <= optimal(Game(4, 5), history=[("1234", "0 2")]).total
     assert rows_of(tmp_path, Game(4, 6)) == []
+
+
+@pytest.mark.parametrize("name", ["campaign.json", "state.json", "run.log", "shards"])
+def test_a_link_among_the_files_is_refused_never_followed(tmp_path, name):
+    folder = tmp_path / "c"
+    assert cli("run", str(folder), "-n", "3", "-k", "3").returncode == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    target = folder / name
+    if target.is_dir():
+        for p in target.iterdir():
+            p.unlink()
+        target.rmdir()
+    else:
+        target.unlink()
+    target.symlink_to(victim)
+    for action in ("run", "status", "export"):
+        got = cli(action, str(folder))
+        assert got.returncode == 2 and one_line(got.stderr), (action, got.stderr)
+    assert victim.read_text() == "precious\n"
+
+
+def test_sigterm_stops_a_run_with_what_it_finished_kept(tmp_path):
+    """SIGTERM is Ctrl-C: one line, status 1, every unit finished kept (the export is the
+    next run's when the signal comes during it)."""
+    folder = tmp_path / "c"
+    args = [sys.executable, "-m", "mastermind", "optimum-campaign", "run", str(folder), *Q45]
+    env = dict(os.environ, PYTHONPATH=SRC)
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not _rows(folder):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:  # (it finished before the signal came)
+        assert summary(folder)["total"] == 376
+        return
+    assert proc.returncode == 1 and b"Traceback" not in err and b"interrupted" in err, err
+    seen = finished(folder)  # (what it finished: kept, whether or not it exported)
+    done = cli("run", str(folder), "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["before"] == len(seen)
+    assert summary(folder)["total"] == 376
+    assert all(finished(folder)[k] == t for k, t in seen.items())

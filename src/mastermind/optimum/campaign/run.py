@@ -109,11 +109,18 @@ def run(
         restore(campaign, log)
         t0 = time.monotonic()
         status, plan, before, ran = _execute(campaign, jobs, scheduler, time_limit, stop_after, log)
-        if status == "exact" and plan.done():
-            _write_optimum(campaign, plan)
         seconds = round(time.monotonic() - t0, 1)
         outcome = Outcome(status, ran, before, before, seconds, None, None)
-        doc = export(campaign, log, last_run=outcome._asdict())
+        try:
+            if status == "exact" and plan.done():
+                _write_optimum(campaign, plan)
+            doc = export(campaign, log, last_run=outcome._asdict())
+        except KeyboardInterrupt:
+            log(
+                "interrupted before the export ended: the units finished are in the "
+                "checkpoint, the next run or export exports them"
+            )
+            raise
         s = doc["summary"]
         if status == "exact" and s.get("feasible") is False:
             status = "no-strategy"
