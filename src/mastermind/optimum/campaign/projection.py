@@ -27,7 +27,7 @@ from ... import checks
 from ...engine.schedule import simulate
 from ..choice import INF
 from .question import OptimumCampaign
-from .state import raise_bounds, replayed, unit_rows
+from .state import by_part, raise_bounds, replayed, unit_rows
 
 __all__ = ["EXPONENT", "MOST_WORKERS", "fit", "hours", "pace", "projection", "wall_times"]
 
@@ -66,18 +66,20 @@ def cost(model: Optional[dict[str, float]], size: int) -> float:
     return 0.0 if model is None else model["a"] * size ** model["b"]
 
 
-def _spent(rows: dict[str, dict[str, Any]], key: str) -> float:
-    return sum(r["seconds"] for k, r in rows.items() if k == key or k.startswith(key + "/"))
+def _spent(rows: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """The CPU seconds of each part of the root: its own unit's and its splits' units'."""
+    return {part: sum(rows[k]["seconds"] for k in keys) for part, keys in by_part(rows).items()}
 
 
 def solved_points(plan: Any, rows: dict[str, dict[str, Any]]) -> list[tuple[int, float]]:
     """(size, CPU seconds) of every part of the root solved exactly by its units."""
     out = []
+    spent = _spent(rows)
     for o in getattr(getattr(plan, "root", None), "openings", []):
         for s, part, _ in o.parts or []:
             key = f"part/{o.guess}/{s}"
             if s in o.exact and key in rows:
-                out.append((int(part.size), _spent(rows, key)))
+                out.append((int(part.size), spent[key]))
     return out
 
 
@@ -88,11 +90,12 @@ def _left(plan: Any, rows: dict[str, dict[str, Any]], model: Any) -> dict[str, f
     if root is None or plan.done():
         return {"least": 0.0, "all_openings": 0.0}
     per = {}
+    spent = _spent(rows)
     for i, o in enumerate(root.openings):
         if o.complete() or not root.alive(i):
             continue
         per[i] = sum(
-            max(cost(model, int(p.size)) - _spent(rows, f"part/{o.guess}/{s}"), 0.0)
+            max(cost(model, int(p.size)) - spent.get(f"part/{o.guess}/{s}", 0.0), 0.0)
             for s, p, _ in root.parts(i)
             if s not in o.exact
         )

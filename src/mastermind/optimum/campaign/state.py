@@ -31,6 +31,7 @@ from ..choice import INF
 from .question import OptimumCampaign, plan_of
 
 __all__ = [
+    "by_part",
     "raise_bounds",
     "read_state",
     "replayed",
@@ -97,8 +98,13 @@ def unit_rows(path: str) -> dict[str, dict[str, Any]]:
     }
 
 
-def _under(key: str, rows: dict[str, dict[str, Any]], keys: Any) -> list[str]:
-    return [k for k in keys if k == key or k.startswith(key + "/")]
+def by_part(keys: Any) -> dict[str, list[str]]:
+    """Unit keys grouped by the part of the root they belong to (``part/G/S``: the
+    part's own unit and every unit its splits made), in one pass."""
+    out: dict[str, list[str]] = {}
+    for k in keys:
+        out.setdefault("/".join(k.split("/", 3)[:3]), []).append(k)
+    return out
 
 
 def _part_entry(plan: Any, i: int, s: int, size: int, work: dict[str, Any]) -> dict[str, Any]:
@@ -115,13 +121,13 @@ def _part_entry(plan: Any, i: int, s: int, size: int, work: dict[str, Any]) -> d
         if s in o.lower:
             how = "split" if key in plan.splits else "above limit"
         entry.update(state="bound", value=int(o.lower.get(s, est)), how=how)
-    rows, dry = work["rows"], work["open"]
-    mine = _under(key, rows, rows)
+    rows = work["rows"]
+    mine = work["rows_by_part"].get(key, [])
     entry.update(
         units=len(mine),
         splits=sum(rows[k]["split"] for k in mine),
         seconds=round(sum(rows[k]["seconds"] for k in mine), 1),
-        open_units=len(_under(key, rows, dry)),
+        open_units=len(work["open_by_part"].get(key, [])),
     )
     return entry
 
@@ -218,7 +224,7 @@ def state(campaign: OptimumCampaign) -> dict[str, Any]:
     plan, dry = replayed(campaign)
     raise_bounds(plan)
     rows = unit_rows(campaign.checkpoint)
-    work = {"rows": rows, "open": dry.open}
+    work = {"rows": rows, "rows_by_part": by_part(rows), "open_by_part": by_part(dry.open)}
     game = campaign.game
     path = campaign.checkpoint
     listed = _openings(plan, work) if hasattr(plan, "root") else []
