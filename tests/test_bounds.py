@@ -149,6 +149,89 @@ def test_label_rows_kept_or_made_again_match_brute_force(row_cap):
                 assert got is (d >= best), (cands, d, row_cap)
 
 
+TABLE_BYTES = (1 << 16) * 48
+"""The memo's first table (65,536 entries of 48 bytes): a memory just past it leaves room
+for a few dozen sets, so the memo lets entries go over and over."""
+
+
+@pytest.mark.parametrize("n,k", [(3, 4), (4, 3)])
+def test_memo_that_lets_go_matches_brute_force(n, k):
+    """A memo with room for a few sets, which lets entries go to make room for new ones
+    (every answer it drops is found again when needed), gives the plain answers, and a
+    witness that holds."""
+    game = Game(n, k)
+    brute = brute_force(game)
+    search = Search(
+        game, game.guesses, candidates_only=False, symmetry=True, memory=TABLE_BYTES + 256
+    )
+    assert search.core.memo_evicts
+    for cands in _random_subsets(game, 40, seed=11 + n * k):
+        best = brute.least(cands)
+        arr = np.array(cands, dtype=np.int32)
+        for d in (best - 1, best, best + 1):
+            if d >= 0:
+                assert search.run(arr, d)[0] is (d >= best), (cands, d)
+        if best >= 1:
+            tree = search.witness(arr, best)
+            assert check_strategy(game, tree, cands) <= best
+    stats = search.core.stats
+    assert stats["memo_evictions"] > 0 and stats["memo_evicted"] > 0
+    assert stats["memo_bytes"] <= TABLE_BYTES + 256
+
+
+@pytest.mark.parametrize("n,k", [(4, 6), (4, 7)])
+def test_memo_size_changes_no_answer(n, k):
+    """Whole games within d guesses: a memo that holds everything, one that lets entries
+    go to make room, and one that stores nothing once full all answer alike."""
+    game = Game(n, k)
+    secrets = np.ascontiguousarray(game.secrets)
+    answers = []
+    for memory, evicts in ((1 << 28, True), (TABLE_BYTES + 40 << 10, True), (TABLE_BYTES, False)):
+        search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=memory)
+        search.core.memo_evicts = evicts
+        answers.append([search.run(secrets, d)[0] for d in range(3, 7)])
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0] == [d >= {(4, 6): 5, (4, 7): 6}[(n, k)] for d in range(3, 7)]
+
+
+@pytest.mark.parametrize("n,k,opening", [(3, 4, "112"), (3, 5, "123"), (4, 3, "1123")])
+def test_root_tries_the_guesses_canonical_under_the_history(n, k, opening):
+    """A part after an opening, its root trying one guess per class of the permutations
+    fixing the opening (colours and positions together: more than the part's own
+    symmetry), gives the brute force's answers and witnesses that hold, in no more
+    nodes than the part's own symmetry."""
+    game = Game(n, k)
+    least = brute_force(game).least
+    g = game.code(opening)
+    for part in _history_parts(game, [opening]):
+        best = least([int(c) for c in part])
+        for d in (best - 1, best):
+            own = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+            kept = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+            pool = kept.root_pool(np.array([g], dtype=np.int32))
+            assert pool is not None and pool.size < game.guesses.size
+            assert kept.run(part, d, pool=pool)[0] is own.run(part, d)[0] is (d >= best)
+            assert kept.nodes <= own.nodes
+        assert check_strategy(game, kept.witness(part, best), part) <= best
+
+
+def test_a_root_that_tries_some_guesses_answers_for_them_alone():
+    """[4,6] within 5, the root trying only some openings: no for 1111's class, yes for
+    1122's (Knuth's), each opening's own answer (the guess found one of those tried);
+    a no says nothing of the set: the same search then finds it solvable."""
+    game = Game(4, 6)
+    secrets = np.ascontiguousarray(game.secrets)
+    search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    one = np.array([game.code("1111")], dtype=np.int32)
+    two = np.array([game.code("1111"), game.code("1122")], dtype=np.int32)
+    assert search.run(secrets, 5, tries=one) == (False, -1)
+    ok, g = search.run(secrets, 5, tries=two)
+    assert ok and g == game.code("1122")
+    assert search.run(secrets, 5)[0] and not search.run(secrets, 4)[0]
+    fresh = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    assert fresh.run(secrets, 5, tries=one) == (False, -1) and fresh.run(secrets, 5)[0]
+
+
 def _history_parts(game: Game, guesses: list[str]) -> list[np.ndarray]:
     """The parts of the secrets under the guesses one after the other (every score of
     the first, then each of those parts under the second...): sets whose unplayed colours

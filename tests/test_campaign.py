@@ -131,6 +131,47 @@ def test_a_refuted_question_gives_the_next_value(tmp_path):
     assert not (c / "witness.json").exists()
 
 
+def test_parts_answered_before_their_opening_fell_say_so(tmp_path):
+    """Focused on 1234, [4,7] within 5 proves that opening's parts smallest first until
+    its 432-code part is refuted: each part proved before says solvable (its row kept,
+    its witness replayed), each never asked says not needed; none says open."""
+    c = tmp_path / "f47"
+    done = campaign(
+        "run", str(c), "-n", "4", "-k", "7", "--guesses", "5", "--focus", "1234",
+        "--unit-seconds", "0.005",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["value"] == 6 and state["summary"]["open"] == 0
+    focus = next(o for o in state["openings"] if o["opening"] == "1234")
+    words = {p["score"]: p["state"] for p in focus["parts"] if p["size"] >= 3}
+    assert words["1 1"] == "refuted" and words["1 0"] == "solvable"
+    assert {words["0 2"], words["0 1"]} == {"not needed"}
+    before = [p for p in focus["parts"] if p.get("note")]
+    assert before and all(p["state"] == "solvable" and p["units"] == 1 for p in before)
+    others = [p for o in state["openings"] if o is not focus for p in o["parts"]]
+    assert {p["state"] for p in others if p["size"] >= 3} == {"refuted", "not needed"}
+    text = campaign("status", str(c)).stdout
+    assert "not needed (the opening decided without them)" in text
+    assert not re.search(r" open +\d+ units", text)  # (no part's state is open)
+
+
+def test_openings_side_by_side_each_its_largest_part_first(tmp_path):
+    """By default every opening goes at once, one part of each at a time, its largest
+    first: [4,7] within 5 falls at each opening's largest part, so those five parts are
+    the only ones asked (two at a time here), every other part not needed."""
+    c = tmp_path / "s47"
+    done = campaign("run", str(c), "-n", "4", "-k", "7", "--guesses", "5", "-j", "2")
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["value"] == 6 and state["summary"]["units"] == 5
+    for o in state["openings"]:
+        asked = [p for p in o["parts"] if p["units"]]
+        assert [p["state"] for p in asked] == ["refuted"], o["opening"]
+        assert asked[0]["size"] == max(p["size"] for p in o["parts"])
+    assert state["summary"]["not needed"] == state["summary"]["parts"] - 5
+
+
 def test_units_sent_in_batches_give_the_same_answer(tmp_path):
     """--batch 8 on two threads: [4,6] within 5 proved, its witness checked on its own."""
     c = tmp_path / "b46"

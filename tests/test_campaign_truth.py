@@ -323,3 +323,34 @@ def test_a_state_of_an_earlier_version_is_said_so(tmp_path):
     )
     assert campaign("run", str(c)).returncode == 0  # (the state written again)
     assert campaign("status", str(c)).stdout.startswith("p(4,6) is 4 or 5: at most 5")
+
+
+def test_a_run_says_where_it_stands_as_it_goes(tmp_path):
+    """``watch`` sees each opening's state and parts running as units end, the last look
+    every opening refuted with the part that refuted it; each refutation is said once
+    in the log (and run.log); the command's progress bar draws the same looks."""
+    import io
+
+    from mastermind.cli.campaign import _show
+    from mastermind.cli.progress import ProgressBar
+
+    c = Campaign.new(str(tmp_path / "w47"), pegs=4, colours=7, guesses=5)
+    c.save()
+    looks: list = []
+    lines: list[str] = []
+    outcome = run(c, jobs=2, log=lines.append, watch=looks.append)
+    assert outcome.value == 6 and looks
+    last = {o["opening"]: o for o in looks[-1]}
+    assert len(last) == 5 and all(o["state"] is False and o["refuted"] for o in last.values())
+    said = [line for line in lines if line.startswith("opening ")]
+    assert sorted(said) == sorted(
+        f"opening {g}: refuted: ({o['refuted'][0]}), {o['refuted'][1]:,} codes"
+        for g, o in last.items()
+    )
+    assert all(line in Path(c.path("run.log")).read_text() for line in said)
+    screen = io.StringIO()
+    bar = ProgressBar("", stream=screen, delay=0, enabled=True, unit="openings decided")
+    for look in looks:
+        _show(bar, look)
+    bar.close()
+    assert "5/5 openings decided" in screen.getvalue()

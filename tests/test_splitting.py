@@ -411,8 +411,9 @@ def test_budgets_that_run_out_inside_the_kernel_keep_the_answers(tmp_path):
 
 
 def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_path, monkeypatch):
-    """A question that splits asks its guesses' parts one at a time, stopping at the first
-    guess that proves it: far fewer sub-questions than all its guesses' parts.  (The
+    """A question that splits asks its guesses (in ranges, the last one's parts one at a
+    time), stopping at the first guess that proves it: far fewer sub-questions than all
+    its guesses' parts.  (The
     splits are kept here to be counted: a decided question settles otherwise.)"""
     import sqlite3
 
@@ -435,7 +436,8 @@ def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_pa
     assert splits, "no question split"
     made = eager = 0
     for key, result in splits.items():
-        steps = key.split("/")  # exists/G/S/E[/G/S]...
+        # exists/G/S/E[/G/S]..., a range of guesses (rA-B) the same question as above it
+        steps = [step for step in key.split("/") if not step.startswith("r")]
         played = [(int(steps[1]), int(steps[2]))] + [
             (int(steps[i]), int(steps[i + 1])) for i in range(4, len(steps), 2)
         ]
@@ -448,6 +450,52 @@ def test_a_split_question_makes_its_sub_questions_only_as_they_are_needed(tmp_pa
         )
         made += sum(1 for _, parent, _, _, _ in rows if parent == key)
     assert 0 < made < eager, (made, eager)
+
+
+@pytest.mark.parametrize("limit", [10, 30, 50])
+def test_a_question_stopped_at_its_root_hands_on_the_guesses_it_refuted(limit):
+    """A unit's search stopped part way (here by a node budget) has refuted the first of
+    the guesses its root ranked: its split names them (``refuted``), each truly refuted
+    (a part of it unsolvable within one guess fewer, asked again here), and its
+    sub-questions start at the next guess."""
+    import numpy as np
+
+    from mastermind.engine.run import Run
+    from mastermind.strategy_tree import split_by_score
+    from mastermind.worstcase.search import Search, SearchUnfinished
+    from mastermind.worstcase.units import ExistsPlan, UnitSearch, _split_question
+
+    game = Game(4, 7)
+    history = np.array([game.code("1234")], dtype=np.int32)
+    part = np.asarray(game.filter(game.secrets, "1234", "1 1"), dtype=np.int32)
+    search = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    with pytest.raises(SearchUnfinished):
+        search.run(part, 4, node_limit=limit, pool=search.root_pool(history))
+    ranked, refuted = search.core.root_progress
+    assert 0 < refuted < ranked.size
+    for g in ranked[:refuted].tolist():
+        parts = [p for s, p in split_by_score(game, g, part) if s != game.win_slot]
+        fresh = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+        assert not all(fresh.run(p, 3)[0] for p in parts if p.size >= 3), g
+    split = _split_question(
+        game, search, part, 4, candidates_only=False, symmetry=True, history=history
+    )
+    assert split["refuted"] == refuted and split["openings"].tolist() == ranked.tolist()
+    local = Search(game, game.guesses, candidates_only=False, symmetry=True, memory=1 << 26)
+    plan = ExistsPlan(
+        UnitSearch(
+            local, game, candidates_only=False, symmetry=True, memory=1 << 26, run=Run(None, None)
+        ),
+        np.ascontiguousarray(game.secrets),
+        [int(history[0])],
+        5,
+    )
+    unit = plan.question(0, int(game.kernel.slots(int(history[0]), part[:1])[0]), part)
+    assert plan.valid_split(unit, split) and plan.expand(unit, split) == []
+    first = plan.more(unit, split, {})  # a range of the guesses left, from the next one
+    assert first.key.split("/")[4].startswith(f"r{refuted}-")
+    assert first.args["tries"][0] == ranked[refuted]
+    assert plan.guess_counts(unit.key) == (refuted, 0, ranked.size - refuted)
 
 
 def test_a_decided_question_keeps_its_answer_and_drops_what_decided_it(tmp_path):

@@ -21,6 +21,7 @@ from .common import (
     number,
     output_options,
 )
+from .progress import ProgressBar
 
 if TYPE_CHECKING:
     from ..worstcase.campaign.question import Campaign
@@ -121,7 +122,9 @@ def _run_options(r: argparse.ArgumentParser) -> None:
     q.add_argument(
         "--focus",
         metavar="CODE",
-        help="the opening whose parts go first, smallest first (default: the engine's order)",
+        help="the opening whose parts go first, smallest first, or 'engine' (the engine's "
+        "order: opening by opening, each's parts largest first); default: every opening side "
+        "by side, one part of each at a time, its largest first, the costliest openings first",
     )
     r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
     r.add_argument(
@@ -246,18 +249,23 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.run import run as run_campaign
 
     fraction = _fraction(args.recheck, "--recheck")
+    bar = ProgressBar("", unit="openings decided")
     with _held(args):
         campaign = _campaign(args)
-        outcome = run_campaign(
-            campaign,
-            recheck=fraction,
-            jobs=args.jobs or 1,
-            scheduler=args.scheduler,
-            time_limit=args.time_limit,
-            stop_after=args.stop_after_units,
-            batch=args.batch,
-            log=_log,
-        )
+        try:
+            outcome = run_campaign(
+                campaign,
+                recheck=fraction,
+                jobs=args.jobs or 1,
+                scheduler=args.scheduler,
+                time_limit=args.time_limit,
+                stop_after=args.stop_after_units,
+                batch=args.batch,
+                log=_log,
+                watch=lambda snap: _show(bar, snap),
+            )
+        finally:
+            bar.close()
     if args.json:
         _json(outcome._asdict(), out)
     else:
@@ -266,6 +274,20 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             f"({outcome.before} before), {outcome.seconds:.1f} s\n"
         )
     return EXIT_OK if outcome.status == "decided" else EXIT_UNFINISHED
+
+
+def _show(bar: ProgressBar, snap: list[dict[str, Any]]) -> None:
+    """The progress bar (on a terminal): the openings decided, and the parts running
+    (for one that split, its guesses refuted of those it has)."""
+    running = []
+    for o in snap:
+        for p in o["running"]:
+            g = p["guesses"]
+            guesses = f" {g[0]}/{sum(g)} refuted" if g else ""
+            running.append(f"{o['opening']} ({p['score']}) {p['size']:,}{guesses}")
+    refuted = sum(o["state"] is False for o in snap)
+    bar.describe(f"{refuted} refuted; " + ("; ".join(running) or "starting"))
+    bar(sum(o["state"] is not None for o in snap), len(snap))
 
 
 def _status(args: argparse.Namespace, out: TextIO) -> int:

@@ -64,6 +64,12 @@ class ProgressBar:
     def shown(self) -> bool:
         return self._progress is not None
 
+    def describe(self, text: str) -> None:
+        """The bar's label from now on (what is being worked on)."""
+        self.label = text
+        if self._progress is not None:
+            self._progress.update(self._task, description=text)
+
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
             return

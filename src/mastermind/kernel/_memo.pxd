@@ -1,11 +1,12 @@
 # cython: language_level=3
 """A memo of exact candidate sets, shared by the exact searches (_search.pyx: can a set be
 solved within d guesses; _optimal.pyx: its least total): open addressing on a hash of the
-sorted set and a tag (guesses left, or 0), the sets copied, the memory capped (past the
-cap nothing new is stored and the searches go on without).  Not thread-safe: one memo per
-thread."""
+sorted set and a tag (guesses left, or 0), the sets copied, the memory capped.  Past the
+cap a memo stores nothing new and the searches go on without, or, when it ``evicts`` (the
+worst-case search's), it lets go of entries to make room (``_memo_evict``: every entry
+only caches a proved answer, so any can go).  Not thread-safe: one memo per thread."""
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 
 cdef struct MemoEntry:
@@ -16,6 +17,8 @@ cdef struct MemoEntry:
     int32_t guess           # what the search stores: a guess that works, -1 none
     int8_t lo               #   the worst-case search: largest d proved unsolvable (0)
     int8_t hi               #   ... and smallest d proved solvable (127: none)
+    uint8_t ref             # found since the last eviction (an evicting memo keeps these
+                            # longer)
     int64_t value           #   the optimal search: the exact least total (-1: unknown)
     int64_t lower           #   ... and a proved lower bound of it (0)
 
@@ -24,8 +27,11 @@ cdef struct Memo:
     MemoEntry* tab
     Py_ssize_t cap          # a power of two
     Py_ssize_t used
-    size_t mem              # bytes held
+    size_t mem              # bytes held (the table, each set with the allocator's overhead)
     size_t mem_limit
+    bint evicts             # full: entries let go to make room (else nothing new stored)
+    int64_t evictions       # times entries were let go
+    int64_t evicted         # entries let go
 
 
 cdef inline uint64_t _hash_set(const int32_t* c, Py_ssize_t m, int32_t tag) noexcept nogil:
@@ -37,7 +43,15 @@ cdef inline uint64_t _hash_set(const int32_t* c, Py_ssize_t m, int32_t tag) noex
     return h | 1                          # 0 is never a stored hash
 
 
+cdef inline size_t _set_bytes(Py_ssize_t m) noexcept nogil:
+    """What a copied set of m codes takes from the allocator (glibc's chunk: the request
+    and a word, rounded up to 16 bytes, at least 32)."""
+    cdef size_t b = (<size_t>m * sizeof(int32_t) + 8 + 15) & ~(<size_t>15)
+    return b if b >= 32 else 32
+
+
 cdef int _memo_init(Memo* t, size_t mem_limit) noexcept nogil
+cdef void _memo_evict(Memo* t, size_t keep) noexcept nogil
 cdef void _memo_free(Memo* t) noexcept nogil
 cdef MemoEntry* _memo_find(Memo* t, const int32_t* c, Py_ssize_t m, int32_t tag, uint64_t h,
                            bint insert) noexcept nogil

@@ -27,6 +27,7 @@ class Searcher:
     label_classes: bool
     label_counts: bool
     multiset_counts: bool
+    memo_evicts: bool
     def __init__(
         self,
         kernel: Kernel,
@@ -43,8 +44,16 @@ class Searcher:
     def stats(self) -> dict[str, Any]: ...
     @property
     def aborted(self) -> int: ...
+    @property
+    def root_progress(self) -> Optional[tuple[_I32, int]]: ...
     def run(
-        self, cands: _I32, d: int, node_limit: int = 0, stop: Optional[StopFlag] = None
+        self,
+        cands: _I32,
+        d: int,
+        node_limit: int = 0,
+        stop: Optional[StopFlag] = None,
+        pool: Optional[_I32] = None,
+        tries: Optional[_I32] = None,
     ) -> tuple[int, int]: ...
     def multiset_bounds(
         self, cands: _I32, cap: int

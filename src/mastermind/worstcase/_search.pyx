@@ -110,7 +110,7 @@ cdef int _exists(SData* s, const int32_t* c, Py_ssize_t m, int d, int pbound,
         found[0] = g
     else:
         r = _expand(s, c, m, d, pbound, found)
-    if r >= 0:
+    if r >= 0 and not (r == 0 and c == s.root_c):
         _memo_store(s, c, m, h, d, r, found[0])
     return r
 
@@ -185,6 +185,11 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     cdef Py_ssize_t ninfo
     cdef uint64_t* pk = NULL
     cdef int pmax = 0, r
+    cdef bint root = s.root_track           # (the first node to rank is the run's root)
+    if s.root_pool != NULL:                 # the root of a run given its guesses: those
+        pool = s.root_pool                  # of them canonical under the set's symmetry
+        npool = s.root_npool
+        s.root_pool = NULL
     if _packs(s.d, m):
         pk = _new_pack(s.d, c, m)
         if pk == NULL:
@@ -197,9 +202,30 @@ cdef int _try_guesses(SData* s, const int32_t* c, Py_ssize_t m, int d, int pboun
     elif ninfo == RANK_REFUTED:
         r = 0
     else:
+        if root and s.root_tries != NULL:   # ranked (and pmax made) over every guess,
+            ninfo = _keep_tries(s, info, ninfo)     # only the run's own tried
         r = _try_ranked(s, c, m, d, found, info, ninfo, pmax, parts, pidx, lab)
     free(pk)
     return r
+
+
+cdef Py_ssize_t _keep_tries(SData* s, GuessInfo* info, Py_ssize_t ninfo) noexcept nogil:
+    """info[0..ninfo) cut down, in order, to the guesses of s.root_tries; how many."""
+    cdef Py_ssize_t i, j = 0, lo, hi, mid
+    cdef int32_t g
+    for i in range(ninfo):
+        g = info[i].guess
+        lo, hi = 0, s.root_ntries
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if s.root_tries[mid] < g:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < s.root_ntries and s.root_tries[lo] == g:
+            info[j] = info[i]
+            j += 1
+    return j
 
 
 cdef int _parts_to_try(SData* s, const int32_t* parts, const Py_ssize_t* off,
@@ -293,6 +319,7 @@ cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* f
     cdef Py_ssize_t i
     cdef int nparts, r
     cdef LeafMatrix lm
+    cdef bint tracked = _track_root(s, info, ninfo)
     lm.allowed = d == 3 and not s.cands_only
     lm.built = False
     lm.ready = False
@@ -307,15 +334,35 @@ cdef int _try_ranked(SData* s, const int32_t* c, Py_ssize_t m, int d, int32_t* f
     for i in range(ninfo):
         _split_by_slot(s.d, info[i].guess, c, m, h, off, parts, lab, pidx)
         nparts = _parts_to_try(s, parts, off, h, d, order)
-        if nparts < 0:
-            continue
-        r = _solve_parts(s, c, m, d, pmax, parts, pidx, off, h, order, nparts, &lm)
-        if r < 0:
-            return -1
-        if r:
-            found[0] = info[i].guess
-            return 1
+        if nparts >= 0:
+            r = _solve_parts(s, c, m, d, pmax, parts, pidx, off, h, order, nparts, &lm)
+            if r < 0:
+                return -1
+            if r:
+                found[0] = info[i].guess
+                return 1
+        if tracked:
+            s.root_refuted = i + 1
     return 0
+
+
+cdef bint _track_root(SData* s, const GuessInfo* info, Py_ssize_t ninfo) noexcept nogil:
+    """The root's ranked guesses kept (s.root_ranked) when the run asked for them
+    (s.root_track, cleared: the root is the first node to rank its guesses); whether
+    they were (then the root counts the guesses it refutes in s.root_refuted)."""
+    cdef Py_ssize_t i
+    if not s.root_track:
+        return False
+    s.root_track = False
+    free(s.root_ranked)
+    s.root_ranked = <int32_t*>malloc((ninfo + 1) * sizeof(int32_t))
+    if s.root_ranked == NULL:
+        return False
+    for i in range(ninfo):
+        s.root_ranked[i] = info[i].guess
+    s.root_nranked = ninfo
+    s.root_refuted = 0
+    return True
 
 
 cdef class Searcher:
@@ -383,6 +430,7 @@ cdef class Searcher:
         if (self._mark == NULL or self.s.lrow == NULL
                 or _memo_init(&self.s.memo, mem_limit) != 0):
             raise MemoryError("out of memory preparing the search")
+        self.s.memo.evicts = True
         self._kernel = kernel
         self._refs = (kernel, digits, guesses, columns)
 
@@ -435,6 +483,7 @@ cdef class Searcher:
         free(self.s.gwant)
         free(self.s.gscan)
         free(self.s.gfull)
+        free(self.s.root_ranked)
         free(self.s.mkill)
         if self.s.lrow != NULL:
             for v in range(self.s.nrows):
@@ -522,6 +571,28 @@ cdef class Searcher:
         bound = np.asarray(<const uint8_t[:self.s.d.nms]>self.s.mub).astype(np.int64)
         return kill[msid], bound[msid]
 
+    property memo_evicts:
+        """Whether the memo, once it holds its ``mem_limit`` bytes, lets go of entries to
+        make room (True by default: the shallowest questions, and those not found again
+        since the last time, first) or stores nothing new; an entry only caches a proved
+        answer, so the answers never depend on it, only the nodes and the time."""
+        def __get__(self):
+            return self.s.memo.evicts
+
+        def __set__(self, bint value):
+            self.s.memo.evicts = value
+
+    @property
+    def root_progress(self):
+        """What the last run did at its root, when it ranked guesses there: (the guesses
+        it tries, as codes, in its order; how many of the first it refuted), else None.
+        For a run stopped before its answer, every guess before the count is refuted
+        (a split question need not ask them again)."""
+        if self.s.root_nranked <= 0 or self.s.root_ranked == NULL:
+            return None
+        ranked = np.asarray(<const int32_t[:self.s.root_nranked]>self.s.root_ranked).copy()
+        return self._kernel.codes(ranked), int(self.s.root_refuted)
+
     property row_cap:
         """Bytes of label rows the search keeps between the matrices of its d = 3 nodes
         (LROW_BYTES by default; rows past it are made again for each matrix; the
@@ -535,10 +606,12 @@ cdef class Searcher:
     @property
     def stats(self):
         """dict: nodes (expanded), leaves (d = 2 checks), memo hits, entries and bytes,
+        the times the memo let entries go and how many (memo_evictions, memo_evicted),
         the canonical guess lists read from the cache and made (canon_hits, canon_misses),
         the groups of 32 label columns that colour multisets spared (ms_groups)."""
         return {"nodes": self.s.nodes, "leaves": self.s.leaves, "hits": self.s.hits,
                 "memo_entries": self.s.memo.used, "memo_bytes": self.s.memo.mem,
+                "memo_evictions": self.s.memo.evictions, "memo_evicted": self.s.memo.evicted,
                 "false_cheap": self.s.false_cheap, "scanned": self.s.scanned,
                 "scores": self.s.scores, "sizes": self.s.sizes,
                 "canon_hits": self.s.canon.hits, "canon_misses": self.s.canon.misses,
@@ -551,19 +624,48 @@ cdef class Searcher:
         STOP_DEADLINE (the stop flag's), STOP_NODE_LIMIT or STOP_MEMORY (_core's names)."""
         return self.s.aborted
 
-    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None):
+    def run(self, cands, int d, int64_t node_limit=0, StopFlag stop=None, pool=None,
+            tries=None):
         """(answer, guess): answer 1 solvable within d guesses, 0 not, -1 stopped (see
         :attr:`aborted`); ``guess`` a guess that works at the root (or -1).  ``cands``
         sorted, non-empty, all guessable; ``node_limit`` 0 means unlimited; ``stop``: a
-        flag (with a deadline, perhaps) that stops the search."""
+        flag (with a deadline, perhaps) that stops the search.  ``pool`` (int32 codes of
+        the guess set, ascending): the guesses the root picks its own canonical ones
+        from (the caller vouches that they are the least of their orbit under a group
+        of permutations mapping ``cands`` onto itself: those canonical under the
+        guesses played before, say; the least of each orbit of the group both groups
+        make passes both tests); ignored when only candidates are played.  ``tries``
+        (int32 codes, ascending): the root ranks its guesses as always but tries only
+        these (the answer 0 then says only that none of them works; the memo keeps
+        nothing false of the root)."""
         cdef const int32_t[::1] cv = self._kernel.rows(cands)
+        cdef const int32_t[::1] pv
+        cdef const int32_t[::1] tv
         cdef int r
         cdef int32_t g = -1
         self.dd = _with_stop(&self._kernel.d, stop)
         self.s.aborted = STOP_NONE
         self.s.node_limit = self.s.nodes + node_limit if node_limit > 0 else 0
-        with nogil:
-            r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
+        self.s.root_track = True
+        self.s.root_nranked = 0
+        self.s.root_refuted = 0
+        if pool is not None and not self.s.cands_only:
+            pv = self._kernel.rows(pool)
+            self.s.root_pool = &pv[0] if pv.shape[0] else &cv[0]
+            self.s.root_npool = pv.shape[0]
+        if tries is not None:
+            tv = np.sort(self._kernel.rows(np.ascontiguousarray(tries, dtype=np.int32)))
+            self.s.root_tries = &tv[0] if tv.shape[0] else &cv[0]
+            self.s.root_ntries = tv.shape[0]
+            self.s.root_c = &cv[0]
+        try:
+            with nogil:
+                r = _exists(&self.s, &cv[0], cv.shape[0], d, self.s.nonwin, &g)
+        finally:
+            self.s.root_pool = NULL             # (unused when the root was not expanded)
+            self.s.root_tries = NULL
+            self.s.root_c = NULL
+            self.s.root_track = False
         self.dd = _with_stop(&self._kernel.d, None)     # (the flag may go away)
         if r < 0 and self.s.aborted == STOP_MEMORY:
             raise MemoryError("out of memory in the search")

@@ -35,6 +35,15 @@ cdef struct SData:
     Py_ssize_t ncodes
     const int32_t* guesses
     Py_ssize_t ng
+    const int32_t* root_pool    # the guesses the next node expanded picks its canonical
+    Py_ssize_t root_npool       # ones from (NULL: the whole guess set)
+    const int32_t* root_tries   # the root tries only these of its ranked guesses (sorted
+    Py_ssize_t root_ntries      # rows; NULL: all), and then proves nothing false of
+    const int32_t* root_c       # its set root_c (a guess left out may work there)
+    bint root_track             # the next node that tries ranked guesses keeps them in
+    int32_t* root_ranked        # root_ranked[0..root_nranked), in the order it tries them,
+    Py_ssize_t root_nranked     # and how many of the first it refuted (root_refuted):
+    Py_ssize_t root_refuted     # what a run stopped at the root had done there
     int cands_only
     int order               # guess order: a valuation kind (KIND_ENTROPY, KIND_MINMAX...)
     int nonwin              # non-winning slots

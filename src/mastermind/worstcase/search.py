@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import checks
 from ..game import Game
-from ..kernel import _core
+from ..kernel import _core, _symmetry
 from ..stopping import new_flag, run_stoppable
 from ..strategy_tree import Node, build_tree, split_by_score
 from . import _search
@@ -112,6 +112,7 @@ class Search:
         self.core = _search.Searcher(
             game.kernel, digits, n, k, guesses, candidates_only, symmetry, merge_dead, int(memory)
         )
+        self.symmetry = symmetry
         self.guess_set = guesses
         self.stop: Optional[_core.StopFlag] = None  # a flag set from elsewhere stops runs
 
@@ -119,12 +120,33 @@ class Search:
     def nodes(self) -> int:
         return int(self.core.stats["nodes"])
 
+    def root_pool(self, history: Optional[np.ndarray]) -> Optional[np.ndarray]:
+        """The guesses to try at the root of a set reached after the guesses ``history``:
+        one per orbit under the colour and position permutations fixing every guess
+        played (they map the set onto itself; more of them than the set's own symmetry
+        finds, which permutes colours or positions, never both together); None when
+        the search has no symmetry, or no history is given."""
+        if history is None or len(history) == 0 or not self.symmetry or self.candidates_only:
+            return None
+        return _symmetry.canonical_guesses(
+            self.game.kernel, self.guess_set, np.ascontiguousarray(history, dtype=np.int32)
+        )
+
     def run(
-        self, cands: np.ndarray, d: int, deadline: Optional[float] = None, node_limit: int = 0
+        self,
+        cands: np.ndarray,
+        d: int,
+        deadline: Optional[float] = None,
+        node_limit: int = 0,
+        pool: Optional[np.ndarray] = None,
+        tries: Optional[np.ndarray] = None,
     ) -> tuple[bool, int]:
         """(answer, guess that works at the root).  Runs the kernel through
         :func:`~mastermind.stopping.run_stoppable` so that Ctrl-C (or :attr:`stop`, when
-        set) stops it cleanly; raises :class:`SearchUnfinished` when stopped."""
+        set) stops it cleanly; raises :class:`SearchUnfinished` when stopped.  ``pool``:
+        the guesses the root ranks (:meth:`root_pool`), else its canonical ones;
+        ``tries``: those of them it tries (then False says only that none of them
+        works)."""
         start = time.monotonic()
         nodes0 = self.nodes
         seconds = None
@@ -136,7 +158,9 @@ class Search:
                 raise ValueError("a deadline and a shared stop flag at once")
         flag = new_flag(seconds) if self.stop is None else self.stop
         try:
-            r, g = run_stoppable(lambda f: self.core.run(cands, d, node_limit, f), flag)
+            r, g = run_stoppable(
+                lambda f: self.core.run(cands, d, node_limit, f, pool, tries), flag
+            )
         except KeyboardInterrupt:
             raise SearchUnfinished(
                 "interrupted", self.nodes - nodes0, time.monotonic() - start

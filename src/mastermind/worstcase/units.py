@@ -326,13 +326,20 @@ class ExistsPlan:
         return None
 
     def question(self, i: int, s: int, part: np.ndarray) -> Unit:
-        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer,
-        keyed ``exists/OPENING/SLOT/GUESSES``, registered as offered."""
-        g = self.openings[i]
-        key = f"exists/{g}/{s}/{self.d - 1}"
-        self.units[key] = (i, s)
+        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer
+        (:meth:`unit_of`), registered as offered."""
+        unit = self.unit_of(i, s, part)
+        self.units[unit.key] = (i, s)
+        return unit
+
+    def key(self, i: int, s: int) -> str:
+        """The key of part s of opening i: ``exists/OPENING/SLOT/GUESSES``."""
+        return f"exists/{self.openings[i]}/{s}/{self.d - 1}"
+
+    def unit_of(self, i: int, s: int, part: np.ndarray) -> Unit:
+        """The unit of part ``s`` (codes ``part``) of opening i within one guess fewer."""
         return Unit(
-            key,
+            self.key(i, s),
             "worstcase.exists",
             {
                 "cands": part,
@@ -340,7 +347,7 @@ class ExistsPlan:
                 "candidates_only": self.search.candidates_only,
                 "symmetry": self.search.symmetry,
                 "memory": self.search.memory,
-                "history": np.array([g], dtype=np.int32),
+                "history": np.array([self.openings[i]], dtype=np.int32),
             },
             int(part.size),
         )
@@ -382,15 +389,20 @@ class ExistsPlan:
         return []
 
     def more(self, unit: Unit, split: dict[str, Any], answers: dict[str, Any]) -> Optional[Unit]:
-        """The next sub-question of a split question: for each guess it would try (one
-        per symmetry class of its history, in the search's order) not yet refuted, each
-        part of three codes or more within one guess fewer, the largest first; keyed
-        ``PARENT/GUESS/SLOT``.  None once a guess is proved (the question is decided) or
-        every open guess has all its parts asked."""
+        """The next sub-question of a split question.  With more than one guess left,
+        the guesses it would try (one per symmetry class of its history, in the search's
+        order) not refuted by its own search before it split, in about :data:`RANGES`
+        ranges of consecutive guesses: the same question, its root trying only those
+        (``tries``: one search, one memo for them all), keyed ``PARENT/rA-B``.  With one:
+        its parts of three codes or more within one guess fewer, the largest first,
+        keyed ``PARENT/GUESS/SLOT``.  None once a guess is proved (the question is
+        decided) or everything is asked."""
         ors = self._ors(unit, split)
         ors.update(answers)
         if ors.decided() is not None:
             return None
+        if ors.chunk:
+            return ors.next_range(unit)
         e = ors.e
         while ors.at < len(ors.guesses):
             i = ors.at
@@ -404,7 +416,7 @@ class ExistsPlan:
                     ors.pos += 1
                     if part.size >= 3 and key not in answers:
                         history = np.append(unit.args["history"], np.int32(ors.guesses[i]))
-                        args = dict(unit.args)
+                        args = {k: v for k, v in unit.args.items() if k != "tries"}
                         args.update(cands=part, d=e, history=history.astype(np.int32))
                         return Unit(key, unit.kind, args, int(part.size))
             ors.at, ors.pos = i + 1, 0
@@ -426,11 +438,18 @@ class ExistsPlan:
         return refuted, proved, len(ors.guesses) - refuted - proved
 
     def valid_split(self, unit: Unit, split: dict[str, Any]) -> bool:
-        """A recorded split names guesses of the game (the sub-questions are checked
-        one by one as they are answered)."""
+        """A recorded split names guesses of the game, and how many of the first its
+        search refuted (at most all but one; the sub-questions are checked one by one as
+        they are answered)."""
         openings = np.asarray(split["openings"])
         guesses = self.search.game.guesses
-        return bool(openings.ndim == 1 and np.isin(openings, guesses).all())
+        refuted = split.get("refuted", 0)
+        return bool(
+            openings.ndim == 1
+            and np.isin(openings, guesses).all()
+            and isinstance(refuted, int)
+            and 0 <= refuted < max(openings.size, 1)
+        )
 
     def merge(
         self, unit: Unit, split: dict[str, Any], answers: dict[str, dict[str, Any]]
@@ -448,7 +467,12 @@ class ExistsPlan:
         del self._split_parts[unit.key]
         if verdict:
             i = min(ors.proved)
-            recs = self._witness(unit, ors.guesses[i], ors.parts(i), answers)
+            if i in ors.proof:  # a range proved it: its witness is the question's
+                recs = np.asarray(answers[ors.proof[i]]["recs"], dtype=np.int32)
+                if not self.valid(unit, {"ok": 1, "nodes": 0, "recs": recs}):
+                    raise RuntimeError(f"the witness of {ors.proof[i]} does not hold")
+            else:
+                recs = self._witness(unit, ors.guesses[i], ors.parts(i), answers)
             return {"ok": 1, "nodes": nodes, "recs": recs}
         return {"ok": 0, "nodes": nodes}
 
@@ -516,6 +540,13 @@ class ExistsPlan:
         return drop
 
 
+RANGES = 16
+"""A split question with more than one guess left hands them out in about this many
+ranges of consecutive guesses, each a unit searching them with one memo (a memo shared
+by a question's guesses saves about a third of the work: the same sets come back under
+other guesses)."""
+
+
 class _Ors:
     """A split question's guesses (an OR), each with its parts (an AND), the parts worked
     out when a guess is first reached, and forgotten once it is refuted (only a proved
@@ -536,8 +567,40 @@ class _Ors:
         self.refuted: set[int] = set()
         self.fresh: list[int] = []  # refuted, parts not yet forgotten
         self.taken = 0  # answers looked at (the engine only ever adds answers)
-        self.at = 0
+        # the first guesses, refuted by the question's own search before it split
+        first = min(max(int(split.get("refuted", 0)), 0), len(self.guesses))
+        for i in range(first):
+            self.state[i] = False
+            self.refuted.add(i)
+        self.at = first
         self.pos = 0
+        left = len(self.guesses) - first
+        self.chunk = -(-left // RANGES) if left > 1 else 0  # guesses a range (0: none)
+        self.proof: dict[int, str] = {}  # a guess a range proved -> the range's key
+
+    def next_range(self, unit: Unit) -> Optional[Unit]:
+        """The next range of guesses, as a unit (None when every guess is handed out)."""
+        if self.at >= len(self.guesses):
+            return None
+        a, b = self.at, min(self.at + self.chunk, len(self.guesses))
+        self.at = b
+        args = dict(unit.args)
+        args["tries"] = np.array(self.guesses[a:b], dtype=np.int32)
+        return Unit(f"{self.key}/r{a}-{b}", unit.kind, args, int(self.cands.size))
+
+    def _ranged(self, seg: str, answer: dict[str, Any]) -> None:
+        """A range's answer (``seg``: rA-B): its guesses refuted, or the one proved."""
+        a, b = (int(x) for x in seg[1:].split("-"))
+        if int(answer["ok"]):
+            g = int(np.asarray(answer["recs"])[0, 2])
+            i = self.index.get(g, a)  # (its own search's guess: one of the range)
+            self.state[i] = True
+            self.proved.add(i)
+            self.proof[i] = f"{self.key}/{seg}"
+            return
+        for i in range(a, min(b, len(self.guesses))):
+            self.state[i] = False
+            self.refuted.add(i)
 
     def parts(self, i: int) -> list[tuple[str, int, np.ndarray]]:
         """Guess i's non-winning parts as (key, slot, codes), the largest first."""
@@ -593,7 +656,11 @@ class _Ors:
         # a slice from the front would walk past every answer taken before, each time
         fresh = list(itertools.islice(reversed(answers), len(answers) - self.taken))
         for key in reversed(fresh):
-            i = self.index.get(int(key[start:].split("/", 1)[0]))
+            seg = key[start:].split("/", 1)[0]
+            if seg.startswith("r"):
+                self._ranged(seg, answers[key])
+                continue
+            i = self.index.get(int(seg))
             if i is not None and i in self.state:
                 self._judge(i, answers)
         self.taken = len(answers)
@@ -628,11 +695,13 @@ def exists_unit(
     memory: int,
     history: Optional[np.ndarray] = None,
     budget: Optional[float] = None,
+    tries: Optional[np.ndarray] = None,
 ) -> dict[str, Any]:
     """One question, on a worker: can every code of ``cands`` be found within ``d``
-    guesses?  A search of its own (a fresh memo: the answer and the witness depend on
-    the question alone); when solvable, the witness as records (parent, slot, guess,
-    size, depth).
+    guesses (with ``tries``: starting with one of those guesses)?  A search of its own (a fresh memo: the answer and the witness depend on
+    the question alone), whose root tries one guess per symmetry class of ``history``
+    (the guesses played before it: more symmetry than the set's own); when solvable,
+    the witness as records (parent, slot, guess, size, depth).
 
     With a ``budget`` (seconds) a search still running past it stops and the question
     splits (``split=1``): the guesses the search would try at its set (one per
@@ -651,7 +720,7 @@ def exists_unit(
     if budget is not None and splits:
         flag.set_time_limit(max(float(budget), 1e-9))
     try:
-        ok, _ = search.run(cands, d)
+        ok, _ = search.run(cands, d, pool=search.root_pool(history), tries=tries)
         flag.set_time_limit(0)  # a witness, once proved, is found in full
         recs = search.witness_records(cands, d) if ok else None
     except (SearchUnfinished, TimeLimitReached):
@@ -667,6 +736,7 @@ def exists_unit(
             candidates_only=candidates_only,
             symmetry=symmetry,
             history=history,
+            tries=tries,
         )
     out: dict[str, Any] = {"ok": int(ok), "nodes": search.nodes}
     if recs is not None:
@@ -683,9 +753,18 @@ def _split_question(
     candidates_only: bool,
     symmetry: bool,
     history: Optional[np.ndarray],
+    tries: Optional[np.ndarray] = None,
 ) -> dict[str, Any]:
     """A question that ran past its budget: the guesses its search tries at its set (or
-    its refutation, when none can work)."""
+    its refutation, when none can work; only those of ``tries``, when given), and how
+    many of the first it had refuted (``refuted``: their parts are not asked again)."""
+    progress = search.core.root_progress
+    if progress is not None:
+        ranked, refuted = progress
+        if refuted >= ranked.size:  # (every guess refuted as it stopped)
+            return {"ok": 0, "nodes": search.nodes}
+        tried = np.ascontiguousarray(ranked, dtype=np.int32)
+        return {"split": 1, "nodes": search.nodes, "openings": tried, "refuted": refuted}
     if symmetry and game.symmetric and history is not None:
         pool = _symmetry.canonical_guesses(
             game.kernel, game.guesses, np.ascontiguousarray(history, dtype=np.int32)
@@ -695,6 +774,8 @@ def _split_question(
     if candidates_only:
         pool = np.ascontiguousarray(pool[np.isin(pool, cands)], dtype=np.int32)
     openings = root_openings(game, cands, pool, d, search.core.order, game.kernel.nslots - 1)
+    if openings and tries is not None:
+        openings = [g for g in openings if g in set(np.asarray(tries).tolist())]
     if not openings:
         return {"ok": 0, "nodes": search.nodes}
     return {"split": 1, "nodes": search.nodes, "openings": np.array(openings, dtype=np.int32)}

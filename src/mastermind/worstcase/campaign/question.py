@@ -134,11 +134,23 @@ def checkpoint_params_of(campaign: Campaign) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the plan
 class FocusPlan(ExistsPlan):
     """:class:`~mastermind.worstcase.units.ExistsPlan`'s units (same keys, same inputs, so
-    the same checkpoint rows), offered in the order ``focus`` asks: that opening's parts
-    first, smallest first (the first to be solved), then the others in the engine's
-    order; done as soon as the question at the root is decided (one opening with every
-    part solvable, or every opening with a part refuted).  Keeps each solvable part's
-    witness records, and each split's guesses and sub-questions (for the projection)."""
+    the same checkpoint rows), offered in the order the campaign asks:
+
+    * side by side (``focus`` None, the default): every opening at once, one part of
+      each at a time, its largest first (the part most likely refuted: six guesses
+      fail at the largest part of six of [5,8]'s seven openings, and a refuted part is
+      all an opening needs), the next only when that one proved solvable; the openings
+      whose refutation looks costliest first (``cost``: the largest part's codes times
+      the second guesses to refute, one per symmetry class of the opening), so that
+      the last to end is a cheap one;
+    * ``focus`` (an opening): that opening's parts first, smallest first (the first to
+      be solved), then the others in the engine's order;
+    * ``engine``: the engine's order (opening by opening, each's parts largest first).
+
+    Done as soon as the question at the root is decided (one opening with every part
+    solvable, or every opening with a part refuted); an opening refuted lets go of its
+    other parts still running.  Keeps each solvable part's witness records, and each
+    split's guesses and sub-questions (for the projection)."""
 
     def __init__(
         self,
@@ -147,14 +159,22 @@ class FocusPlan(ExistsPlan):
         openings: list[int],
         d: int,
         focus: Optional[int] = None,
+        *,
+        engine: bool = False,
+        cost: Optional[list[float]] = None,
     ):
         super().__init__(search, cands, openings, d)
         self.recs: dict[tuple[int, int], np.ndarray] = {}
         order = list(range(len(openings)))
+        self.side = focus is None and not engine
+        if self.side and cost is not None:
+            order.sort(key=lambda i: -cost[i])
+        self.rank = order
+        self.flying: set[tuple[int, int]] = set()  # parts offered, not answered yet
         queue: list[tuple[int, int]] = []
         if focus is not None and focus in openings:
             i = openings.index(focus)
-            order.remove(i)
+            order = [j for j in order if j != i]
             queue.extend((i, t) for t in reversed(range(len(self.parts[i]))))
         for i in order:
             queue.extend((i, t) for t in range(len(self.parts[i])))
@@ -190,6 +210,8 @@ class FocusPlan(ExistsPlan):
     def next(self) -> Optional[Unit]:
         if self.decided():
             return None
+        if self.side:
+            return self._next_side()
         while self.pos < len(self.queue):
             i, t = self.queue[self.pos]
             self.pos += 1
@@ -199,14 +221,58 @@ class FocusPlan(ExistsPlan):
             return self.question(i, s, part)
         return None
 
+    def snapshot(self) -> list[dict[str, Any]]:
+        """Where each opening stands, for a progress display: its state (True proved,
+        False refuted, None open), its parts running (score, codes, and for one that
+        split its guesses refuted, solvable and open) and a part refuted (score, codes)."""
+        game = self.search.game
+        out = []
+        for i in self.rank:
+            running = []
+            for j, s in sorted(self.flying):
+                if j == i:
+                    size = next(int(p.size) for t, p in self.parts[i] if t == s)
+                    counts = self.guess_counts(self.key(i, s))
+                    running.append({"score": str(game.slots[s]), "size": size, "guesses": counts})
+            refuted = [(str(game.slots[t]), int(p.size)) for t, p in self.parts[i]
+                       if self.answers[i].get(t) is False]  # fmt: skip
+            out.append(
+                {
+                    "opening": game.format_code(self.openings[i]),
+                    "state": self.state(i),
+                    "running": running,
+                    "refuted": refuted[0] if refuted else None,
+                }
+            )
+        return out
+
+    def _next_side(self) -> Optional[Unit]:
+        """Side by side: the next part of the first opening (by ``rank``) that is open
+        and has none running: its largest part not answered yet."""
+        for i in self.rank:
+            if self.state(i) is not None or any(j == i for j, _ in self.flying):
+                continue
+            for s, part in self.parts[i]:
+                if s not in self.answers[i]:
+                    return self.question(i, s, part)
+        return None
+
+    def question(self, i: int, s: int, part: np.ndarray) -> Unit:
+        self.flying.add((i, s))
+        return super().question(i, s, part)
+
     def take(self, unit: Unit, result: dict[str, Any]) -> list[str]:
         i, s = self.units[unit.key]
+        self.flying.discard((i, s))
         if int(result["ok"]):
             self.recs[(i, s)] = np.asarray(result["recs"])
         self.part_nodes[(i, s)] = int(result.get("nodes", 0))
         drop = super().take(unit, result)
         if self.decided():  # nothing else is needed
             drop = [k for k in self.units if k != unit.key]
+        elif self.state(i) is False:  # the opening is refuted: its other parts let go
+            drop = [k for k, (j, _) in self.units.items() if j == i and k != unit.key]
+        self.flying -= {self.units[k] for k in drop}
         return drop
 
 
@@ -230,7 +296,21 @@ def setup(campaign: Campaign, run: Any) -> tuple[FocusPlan, UnitSearch]:
     d = campaign.guesses
     openings = root_openings(game, cands, pool, d, local.core.order, game.kernel.nslots - 1)
     focus = None if campaign.focus in (None, "engine") else game.code(campaign.focus)
-    return FocusPlan(search, cands, openings or [], d, focus), search
+    engine = campaign.focus == "engine"
+    cost = None if focus is not None or engine else _costs(game, local, openings or [])
+    return FocusPlan(search, cands, openings or [], d, focus, engine=engine, cost=cost), search
+
+
+def _costs(game: Game, local: Search, openings: list[int]) -> list[float]:
+    """Per opening, what refuting its largest part is guessed to cost: the part's codes
+    times the second guesses to refute (one per symmetry class of the opening)."""
+    cands = np.ascontiguousarray(game.secrets)
+    out = []
+    for g in openings:
+        largest = max(int(p.size) for _, p in split_by_score(game, g, cands))
+        pool = local.root_pool(np.array([g], dtype=np.int32))
+        out.append(float(largest * (game.guesses.size if pool is None else pool.size)))
+    return out
 
 
 def witness_tree(game: Game, plan: FocusPlan, search: UnitSearch, g: int) -> Node:

@@ -159,6 +159,7 @@ def run(
     batch: int = 1,
     recheck: float = 0.0,
     log: Log = print,
+    watch: Optional[Callable[[list[dict[str, Any]]], None]] = None,
 ) -> Outcome:
     """Go on with the campaign until it is decided, ``time_limit`` seconds pass,
     ``stop_after`` units have run, or it is stopped (Ctrl-C; the command line makes
@@ -172,15 +173,18 @@ def run(
     once the question is decided, that share of the answers the decision rests on that
     were not computed here re-checked (:func:`.recheck.recheck`); an answer found wrong
     is replaced and the run goes on.  Each one found wrong is a
-    :class:`~mastermind.engine.spotcheck.SpotCheckWarning`."""
+    :class:`~mastermind.engine.spotcheck.SpotCheckWarning`.
+
+    ``watch``: called with the plan's :meth:`~.question.FocusPlan.snapshot` (each
+    opening's state and parts running) whenever a unit ends, for a progress display;
+    each opening decided is also said to ``log``."""
     with hold(campaign.folder):
         log = _also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         known = known_bounds(campaign)
         t0 = time.monotonic()
-        status, plan, search, before, ran = _decide(
-            campaign, known, (jobs, scheduler, time_limit, stop_after, batch, recheck), log
-        )
+        how = (jobs, scheduler, time_limit, stop_after, batch, recheck, watch)
+        status, plan, search, before, ran = _decide(campaign, known, how, log)
         answer = None
         if not plan.openings:
             answer = False
@@ -201,13 +205,21 @@ def _decide(
     re-checked as ``recheck`` asks (all of them when it contradicts what else is
     proved) and the run gone on while one was wrong: as :func:`_execute` says, the
     units run added up."""
-    jobs, scheduler, time_limit, stop_after, batch, recheck = how
+    jobs, scheduler, time_limit, stop_after, batch, recheck, watch = how
     t0 = time.monotonic()
     ran = before = -1
     while True:
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - t0))
         status, plan, search, first, more = _execute(
-            campaign, jobs, scheduler, left, stop_after, log, batch=batch, recheck=recheck
+            campaign,
+            jobs,
+            scheduler,
+            left,
+            stop_after,
+            log,
+            batch=batch,
+            recheck=recheck,
+            watch=watch,
         )
         before, ran = (first if before < 0 else before), max(ran, 0) + more
         share = _share(campaign, plan, known, recheck, log) if status == "decided" else 0.0
@@ -293,17 +305,20 @@ def _execute(
     *,
     batch: int = 1,
     recheck: float = 0.0,
+    watch: Optional[Callable[[list[dict[str, Any]]], None]] = None,
 ) -> tuple[str, Any, Any, int, int]:
     """The engine's run of the plan: (how it ended, the plan, its search, the units
     recorded before it, the units it ran).  The checkpoint's origins are kept from the
     moment it is opened (:func:`.origins.track`)."""
     flag = new_flag()
     ran = [0]
+    said: dict[str, Any] = {}
 
     def progress(done: int, total: int) -> None:
         ran[0] = done
         if stop_after and done >= stop_after:
             flag.set()  # a stop request: the engine ends as on Ctrl-C
+        _watched(plan, said, watch, log)
 
     game = campaign.game
     status = "decided"
@@ -322,6 +337,7 @@ def _execute(
         engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         origins.track(campaign.checkpoint, fresh=fresh)
         plan, search = setup(campaign, engine)
+        _watched(plan, said, watch, log)  # (the openings decided before: not said again)
         before = len(engine.store)
         log(
             f"{game.name}: within {campaign.guesses}? {len(plan.openings)} openings, "
@@ -336,6 +352,21 @@ def _execute(
             status = "stopped" if stop_after else "interrupted"
         engine.store.flush()
     return status, plan, search, before, ran[0]
+
+
+def _watched(plan: Any, said: dict[str, Any], watch: Any, log: Log) -> None:
+    """The plan's snapshot to ``watch``; each opening decided since the last look said
+    once (the first look, a resume's, says nothing of those decided before)."""
+    snap = plan.snapshot()
+    first = not said
+    for o in snap:
+        if o["state"] is not None and not first and said.get(o["opening"]) is None:
+            by = o["refuted"]
+            what = "proved" if o["state"] else f"refuted: ({by[0]}), {by[1]:,} codes"
+            log(f"opening {o['opening']}: {what}")
+        said[o["opening"]] = o["state"]
+    if watch is not None:
+        watch(snap)
 
 
 def _store_keys(campaign: Campaign) -> set[str]:

@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 STATES = {True: "solvable", False: "refuted", None: "open"}
+NOT_NEEDED = "not needed"
+"""The state of a part left unanswered because its opening (or the question) was decided
+without it: nothing more is asked of it."""
+WORDS = (*STATES.values(), NOT_NEEDED)
 
 
 # --------------------------------------------------------------------------- replay
@@ -125,23 +129,30 @@ def _part_entry(
     rows: dict[str, dict[str, Any]],
     i: int,
     s: int,
-    size: int,
+    part: np.ndarray,
 ) -> dict[str, Any]:
     """One part of opening i: its state, the work spent on it, and what is open in it."""
-    game, d = campaign.game, campaign.guesses
-    key = f"exists/{plan.openings[i]}/{s}/{d - 1}"
+    game, size = campaign.game, int(part.size)
+    key = plan.key(i, s)
     mine = [r for k, r in rows.items() if k == key or k.startswith(key + "/")]
-    ans = plan.answers[i].get(s) if size >= 3 else (size <= d - 1)
+    ans = plan.answers[i].get(s) if size >= 3 else (size <= campaign.guesses - 1)
+    word = STATES[ans]
+    if ans is None and (plan.state(i) is not None or plan.decided()):
+        # decided without it: its own answer, when one was recorded before (and holds)
+        ans = _kept_answer(campaign, plan, i, s, part, rows.get(key))
+        word = NOT_NEEDED if ans is None else STATES[ans]
     entry: dict[str, Any] = {
         "score": str(game.slots[s]),
         "size": size,
-        "state": STATES[ans],
+        "state": word,
         "units": len(mine),
         "splits": sum(r["split"] for r in mine),
         "seconds": round(sum(r["seconds"] for r in mine), 2),
         "nodes": sum(r["nodes"] for r in mine),
         "open_units": sum(1 for k in dry.open if k == key or k.startswith(key + "/")),
     }
+    if ans is not None and s not in plan.answers[i] and size >= 3:
+        entry["note"] = "answered before its opening was decided; not needed for the decision"
     counts = plan.guess_counts(key)
     if counts is not None:
         entry["guesses"] = dict(zip(("refuted", "solvable", "open"), counts))
@@ -149,6 +160,33 @@ def _part_entry(
         recs = plan.recs[(i, s)]
         entry["witness"] = {"guess": game.format_code(int(recs[0, 2])), "records": len(recs)}
     return entry
+
+
+def _kept_answer(
+    campaign: Campaign,
+    plan: FocusPlan,
+    i: int,
+    s: int,
+    part: np.ndarray,
+    row: Optional[dict[str, Any]],
+) -> Optional[bool]:
+    """The answer recorded for part s of opening i that the replay never took (its
+    opening was decided first): True or False when its row holds a whole answer that
+    holds for the part (a yes's witness replayed, as a run checks it), else None."""
+    if row is None or row["ok"] is None or part.size < 3:
+        return None
+    conn = connect_read_only(campaign.checkpoint)
+    try:
+        got = conn.execute("SELECT result FROM units WHERE key = ?", (plan.key(i, s),)).fetchone()
+    finally:
+        conn.close()
+    try:
+        result = decode(got[0]) if got is not None else None
+    except Exception:  # (a damaged answer: none)
+        return None
+    if result is None or not plan.valid(plan.unit_of(i, s, part), result):
+        return None
+    return bool(int(result["ok"]))
 
 
 def _openings(
@@ -162,7 +200,7 @@ def _openings(
             split_by_score(game, g, np.ascontiguousarray(game.secrets)), key=lambda p: -p[1].size
         )
         entries = [
-            _part_entry(campaign, plan, dry, rows, i, s, int(part.size))
+            _part_entry(campaign, plan, dry, rows, i, s, part)
             for s, part in parts
             if s != game.win_slot
         ]
@@ -187,7 +225,7 @@ def state(
     summary = summary_of(campaign, plan, known, certified)
     summary.update(
         parts=len(parts),
-        **{word: sum(p["state"] == word for p in parts) for word in STATES.values()},
+        **{word: sum(p["state"] == word for p in parts) for word in WORDS},
         units=len(rows),
         splits=sum(r["split"] for r in rows.values()),
         seconds=round(sum(r["seconds"] for r in rows.values()), 1),
@@ -244,7 +282,9 @@ def text_table(doc: dict[str, Any]) -> str:
         f"{s['text']} (question: {doc['question']} {answer})",
         *([f"WARNING: {s['warning']}"] if s.get("warning") else []),
         f"{s['parts']} parts of 3 codes or more: {s['solvable']} solvable, "
-        f"{s['refuted']} refuted, {s['open']} open; {s['units']} units recorded "
+        f"{s['refuted']} refuted, {s['open']} open"
+        + (f", {s[NOT_NEEDED]} not needed" if s.get(NOT_NEEDED) else "")
+        + f"; {s['units']} units recorded "
         f"({s['splits']} splits), {s['seconds']:.0f} worker-s, {s['nodes']:,} nodes; "
         f"{s['open_units']} questions open",
     ]
@@ -252,8 +292,9 @@ def text_table(doc: dict[str, Any]) -> str:
         shown = [p for p in o["parts"] if p["size"] >= 3]
         solved = sum(p["state"] == "solvable" for p in shown)
         lines.append(f"{o['opening']}: {o['state']}, {solved}/{len(shown)} parts solvable")
+        idle = [p for p in shown if p["state"] == NOT_NEEDED and not p["units"]]
         for p in shown:
-            if p["state"] == "solvable" and p["units"] == 0:
+            if (p["state"] == "solvable" and p["units"] == 0) or p in idle:
                 continue
             g = p.get("guesses")
             guesses = (
@@ -261,24 +302,30 @@ def text_table(doc: dict[str, Any]) -> str:
                 if g
                 else ""
             )
+            note = "  (before its opening was decided)" if p.get("note") else ""
             lines.append(
-                f"  {p['score']:>4} {p['size']:>6} {p['state']:<9} {p['units']:>7} units "
+                f"  {p['score']:>4} {p['size']:>6} {p['state']:<10} {p['units']:>7} units "
                 f"{p['splits']:>5} splits {p['seconds']:>9.1f} s {p['nodes']:>12,} nodes"
-                f" {p['open_units']:>6} open{guesses}"
+                f" {p['open_units']:>6} open{guesses}{note}"
             )
+        if idle:
+            sizes = ", ".join(f"{p['size']:,}" for p in idle)
+            lines.append(f"  not needed (the opening decided without them): {sizes} codes")
     return "\n".join(lines) + "\n"
 
 
 def markdown_table(doc: dict[str, Any]) -> str:
     """One row per opening (docs/bounds.md): its parts solvable within d - 1 more (the
-    largest), refuted, and open (codes; the work spent on each open part)."""
+    largest), refuted, open (codes; the work spent on each open part), and not needed
+    (how many: the opening was decided without them)."""
     lines = [
-        "| opening | parts | solvable (largest) | refuted | open (codes: units, worker-s) |",
-        "| --- | ---: | --- | --- | --- |",
+        "| opening | parts | solvable (largest) | refuted | open (codes: units, worker-s) "
+        "| not needed |",
+        "| --- | ---: | --- | --- | --- | ---: |",
     ]
     for o in doc["openings"]:
         parts = [p for p in o["parts"] if p["size"] >= 3]
-        by = {w: [p for p in parts if p["state"] == w] for w in STATES.values()}
+        by = {w: [p for p in parts if p["state"] == w] for w in WORDS}
         big = max((p["size"] for p in by["solvable"]), default=0)
         refuted = ", ".join(f"{p['size']:,}" for p in by["refuted"]) or "none"
         open_ = ", ".join(
@@ -287,6 +334,6 @@ def markdown_table(doc: dict[str, Any]) -> str:
         )
         lines.append(
             f"| {o['opening']} | {len(o['parts'])} | {len(by['solvable'])} ({big:,}) | "
-            f"{refuted} | {open_} |"
+            f"{refuted} | {open_} | {len(by[NOT_NEEDED])} |"
         )
     return "\n".join(lines) + "\n"
