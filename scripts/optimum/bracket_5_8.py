@@ -21,6 +21,12 @@ bound if stopped), the smallest first, until that opening has none left: the sea
 solves parts of hundreds of codes in seconds, where the bound tree stays 1-10% below
 their optimum.
 
+The parts an optimum campaign worked out (``mastermind optimum-campaign``: a folder of
+``--campaigns``, by default ``results/optimum_5_8/``, whose question is the game after one
+opening and score) are read too: a part's exact total, or the lower bound the campaign
+proved for it, replaces a smaller bound (``how``: "campaign"; read from the campaign's
+``state.json`` with the package's checked readers).
+
 Each finished (opening, part, depth) bound is appended to a cache (JSON lines), so a
 stopped run resumes.  (A cache from before the stopped search took the least bound over
 every guess not yet tried may hold "solver" rows that are not proofs: the shipped result
@@ -93,11 +99,57 @@ def _work(codes: np.ndarray, g1: int, depth: int, b: int) -> tuple[int, str, flo
     return int(value), how, time.perf_counter() - t
 
 
-def _load_cache(path: Any, start: Any) -> dict[tuple[str, str], list[dict[str, Any]]]:
+#: the optimum campaigns of [5,8]'s parts (one folder per part: OPENING-SCORE)
+CAMPAIGNS = Path(__file__).resolve().parents[2] / "results" / "optimum_5_8"
+
+
+def campaign_rows(root: Any, game: Any) -> list[dict[str, Any]]:
+    """The parts the optimum campaigns under ``root`` (each folder one campaign) worked
+    out for ``game`` after one opening and score: a cache row each, the campaign's exact
+    total ("exact") or its proved lower bound ("campaign"); none where it proved none."""
+    from mastermind import MastermindError
+    from mastermind.optimum.campaign.question import OptimumCampaign
+    from mastermind.optimum.campaign.state import read_state
+
+    rows = []
+    folders = sorted(p for p in Path(root).iterdir() if p.is_dir()) if root else []
+    for folder in folders:
+        if not (folder / "campaign.json").is_file():
+            continue
+        try:
+            c = OptimumCampaign.load(str(folder))
+            doc = read_state(c) or {}
+        except MastermindError as e:
+            log(f"{folder}: left out ({e})")
+            continue
+        s = doc.get("summary")
+        same = (c.pegs, c.colours, c.variant) == (game.n, game.k, game.variant.value)
+        plain = c.first is None and c.max_guesses is None and not c.candidates_only
+        if not (same and plain and len(c.after) == 1 and isinstance(s, dict)):
+            continue
+        value = s.get("total") if s.get("exact") else s.get("lower")
+        if type(value) is not int or value <= 0:
+            continue
+        (opening, score), size = c.after[0], c.secrets()
+        how = "exact" if s.get("exact") else "campaign"
+        rows.append(
+            {"opening": opening, "score": score, "depth": 0, "leaves": 0, "size": size}
+            | {"bound": value, "how": how, "seconds": float(s.get("seconds") or 0)}
+        )
+        log(f"{folder.name}: {opening} = ({score}), {size} codes: {how} {value:,}")
+    return rows
+
+
+def _load_cache(
+    path: Any, start: Any, campaigns: Any = None, game: Any = None
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """The bounds known per (opening, part score): every row of the cache (JSON lines),
-    and the parts of a result file written before (``--start-from``)."""
+    the parts of a result file written before (``--start-from``), and the parts the
+    optimum campaigns under ``campaigns`` worked out (:func:`campaign_rows`)."""
     cache: dict[tuple[str, str], list[dict[str, Any]]] = {}
     rows = []
+    if campaigns and game is not None and Path(campaigns).is_dir():
+        rows += campaign_rows(campaigns, game)
     if start:
         for o in json.loads(Path(start).read_text())["openings"]:
             rows += [dict(q, opening=o["guess"]) for q in o["parts"]]
@@ -135,6 +187,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--upper", type=int, default=None, help="the best total known")
     ap.add_argument("--largest-first", action="store_true", help="deepen large parts first")
     ap.add_argument("--workers", type=int, default=1, help="processes deepening parts")
+    ap.add_argument(
+        "--campaigns",
+        default=str(CAMPAIGNS),
+        help="a folder of optimum campaigns of parts, read as proved bounds ('' : none)",
+    )
     ap.add_argument("--cache", default=None)
     ap.add_argument("--out", default=None)
     return ap
@@ -158,7 +215,7 @@ class Deepening:
         if scanned is None:
             raise SystemExit("the game is too small for a bound tree: solve it with optimal()")
         openings, _, self.b_root = scanned
-        self.cache = _load_cache(args.cache, args.start_from)
+        self.cache = _load_cache(args.cache, args.start_from, args.campaigns, game)
         self.out_cache = open(args.cache, "a") if args.cache else None  # noqa: SIM115
         self.table: dict[int, list[Part]] = {}
         for g1 in openings.tolist():

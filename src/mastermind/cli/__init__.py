@@ -93,6 +93,11 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         (),
     ),
     "optimal": ("optimal", "the exact expected case: the least total number of guesses", ()),
+    "optimum-campaign": (
+        "optimum_campaign",
+        "work out an expected-case optimum over many runs, in a folder that keeps its state",
+        (),
+    ),
     "lower-bound": (
         "lower_bound",
         "a proved lower bound of the expected-case optimum, where the search is out of reach",

@@ -30,7 +30,8 @@ the highest number present.
 Shards are input from strangers: :mod:`mastermind.engine.shard_reader` reads them, typed
 and bounded.  A shard that cannot be read (a link, damaged, truncated, malformed, of
 another run) or is missing (a gap in the numbers) is named once and left out: its units
-run again.
+run again.  A campaign's folder gets its checkpoint made again from its shards, where it
+has none or lacks one of them, by :func:`restore_checkpoint`.
 
 >>> answer_from_json(answer_to_json({"ok": 1, "recs": np.arange(3, dtype=np.int16)}))
 {'ok': 1, 'recs': array([0, 1, 2], dtype=int16)}
@@ -45,13 +46,15 @@ import os
 import re
 import sqlite3
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
 from ..errors import MastermindError
 from .checkpoint import LOCK_SECONDS, connect_read_only, decode, encode, open_checkpoint
+from .folder import CampaignFileError
 from .own_files import OwnDestination, open_own
 from .shard_answers import answer_from_json
 from .shard_reader import ERRORS, MOST_COMPRESSED, read_rows
@@ -65,8 +68,10 @@ __all__ = [
     "behind",
     "export_shards",
     "import_shards",
+    "restore_checkpoint",
     "shard_number",
     "shard_paths",
+    "unusable",
 ]
 
 MOST_BYTES = 10 << 20
@@ -368,3 +373,44 @@ def _why(e: BaseException) -> str:
     text = f"no field {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__
     text = " ".join(text.split())
     return text if len(text) <= 200 else text[:197] + "..."
+
+
+def restore_checkpoint(
+    checkpoint: str,
+    shards: str,
+    want: dict[str, Any],
+    expected: int,
+    log: Callable[[str], None],
+) -> Optional[Imported]:
+    """The checkpoint made again from the shards when there is none (a fresh clone) or
+    when it lacks one of them (a shard that came with the files: the old checkpoint is
+    kept aside as ``checkpoint.sqlite.behind``); each shard left out is said once (its
+    units run again).  ``want``: the run the shards must belong to (its ``kind``,
+    ``game`` and ``params``); ``expected``: the shards the last export left.  None when
+    nothing was made.  To be called under the campaign's lock (:func:`hold`)."""
+    if not shard_paths(shards):
+        return None
+    if os.path.exists(checkpoint):
+        try:
+            stale = behind(checkpoint, shards)
+        except sqlite3.Error as e:
+            raise unusable(checkpoint, e) from None
+        if not stale:
+            return None
+        aside = checkpoint + ".behind"
+        os.replace(checkpoint, aside)
+        log(f"the checkpoint is behind the shards: kept as {aside}")
+    got = import_shards(shards, checkpoint, want, expected)
+    for line in got.problems:
+        log(line)
+    log(f"checkpoint made again from {got.shards} shards: {got.units} units")
+    return got
+
+
+def unusable(checkpoint: str, e: Exception) -> CampaignFileError:
+    """A checkpoint SQLite cannot read, said in one line with what to do."""
+    why = " ".join(str(e).split())[:120]
+    return CampaignFileError(
+        f"{checkpoint} cannot be read as a checkpoint ({why}): move it away, and "
+        "the next run makes it again from the shards"
+    )

@@ -174,6 +174,8 @@ class Choice:
         self.cap = min(limit, upper + 1 if upper < INF else INF)
         self.inflight: set[tuple[int, int]] = set()
         self._best: Optional[tuple[int, int]] = None  # (best, at), until an answer comes
+        # the openings before this one are complete or out of the running, for good
+        self._settled = 0
 
     # -- the state
     def parts(self, i: int) -> list[tuple[int, np.ndarray, int]]:
@@ -229,8 +231,11 @@ class Choice:
         """The next part to solve, as (opening, slot): the openings still in the running in
         order, each one's parts the largest first, not solved or being solved; with
         ``first``, only the parts it accepts.  None when there is none."""
-        for i, o in enumerate(self.openings):
+        for i in range(self._settled, len(self.openings)):
+            o = self.openings[i]
             if o.complete() or not self.alive(i):
+                if i == self._settled:  # (never picked again: bounds only rise)
+                    self._settled += 1
                 continue
             for s in self.largest_first(i):
                 if s in o.exact or (i, s) in self.inflight:
@@ -290,7 +295,8 @@ class Choice:
         o = self.chosen()
         if o is not None:
             return {"status": RUN_OPTIMUM, "value": o.bound(), "recs": records(o)}
-        least = min((o.bound() for o in self.openings), default=INF)
+        # (no guess at all below the cap: the total is at least the cap, no more is known)
+        least = min((o.bound() for o in self.openings), default=self.cap)
         return {"status": RUN_ABOVE_LIMIT, "value": max(least, self.limit)}
 
 

@@ -115,11 +115,6 @@ def optimal(
     budget = checks.unit_seconds(unit_seconds)
     recheck = checks.recheck(recheck)
     if wants_engine(scheduler, client, checkpoint):
-        if q.played:
-            raise checks.ArgumentError(
-                "a history cannot be combined with a scheduler or a "
-                "checkpoint (the units split the game from its root)"
-            )
         return _as_units(game, q, scheduler, client, checkpoint, budget, recheck)
     return _here(game, q)
 
@@ -311,6 +306,17 @@ def _here(game: Any, q: _Question) -> Optimum:
     )
 
 
+def _params(game: Any, q: _Question) -> dict[str, Any]:
+    """The checkpoint's parameters of the question (its position's history included)."""
+    return checkpoint_params(
+        game,
+        candidates_only=q.candidates_only,
+        max_guesses=q.max_guesses,
+        g0=q.g0,
+        played=q.played,
+    )
+
+
 def _as_units(
     game: Any,
     q: _Question,
@@ -327,9 +333,7 @@ def _as_units(
     with open_run(
         game,
         kind="optimal",
-        params=checkpoint_params(
-            game, candidates_only=q.candidates_only, max_guesses=q.max_guesses, g0=q.g0
-        ),
+        params=_params(game, q),
         scheduler=scheduler,
         client=client,
         threads=q.threads,
@@ -345,6 +349,7 @@ def _as_units(
                 g0=q.g0,
                 memory=q.memory,
                 recorded=set() if run.store is None else run.store.keys(),
+                played=q.played,
             )
             try:
                 run.execute(
@@ -370,8 +375,8 @@ def _as_units(
         deadline_passed=flag.value == _core.STOP_DEADLINE,
         nodes=0 if plan is None else plan.nodes,
         seconds=q.elapsed(),
-        secrets=int(game.secrets.size),
-        history=[],
+        secrets=int(q.cands.size),
+        history=q.played,
     )
     if plan is not None:
         result.units = run.units if status == "exact" else plan.offered

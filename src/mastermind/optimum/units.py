@@ -29,6 +29,7 @@ included.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any, Optional
 
 import numpy as np
@@ -78,8 +79,11 @@ class OptimalPlan:
         recorded: set[str],
         game: Any = None,
         cands: Optional[np.ndarray] = None,
+        played: Optional[np.ndarray] = None,
     ):
         self.game = game
+        # the guesses played before the root's set (a position's history), for the units
+        self.played = np.zeros(0, dtype=np.int32) if played is None else played
         self.root = Choice(
             game, np.zeros(0, dtype=np.int32) if cands is None else cands, openings, estt
         )
@@ -157,7 +161,7 @@ class OptimalPlan:
         root.inflight.add((i, s))
         self.inflight[key] = (i, s)
         self.offered += 1
-        history = np.array([g], dtype=np.int32)
+        history = np.append(self.played, np.int32(g)).astype(np.int32)
         return self._unit(key, history, root.part(i, s), self.dl, root.limit_of(i, s))
 
     def answer(self, *, done: bool) -> Answer:
@@ -486,6 +490,7 @@ class WholePlan:
         candidates_only: bool,
         memory: int,
         game: Any = None,
+        played: Optional[np.ndarray] = None,
     ):
         self.game = game
         self.unit = Unit(
@@ -493,7 +498,7 @@ class WholePlan:
             "optimum.part",
             {
                 "cands": cands,
-                "history": np.zeros(0, dtype=np.int32),
+                "history": np.zeros(0, dtype=np.int32) if played is None else played,
                 "max_guesses": max_guesses or 0,
                 "limit": 0,
                 "candidates_only": candidates_only,
@@ -536,15 +541,25 @@ class WholePlan:
 
 
 def checkpoint_params(
-    game: Any, *, candidates_only: bool, max_guesses: Optional[int], g0: Optional[int]
+    game: Any,
+    *,
+    candidates_only: bool,
+    max_guesses: Optional[int],
+    g0: Optional[int],
+    played: Sequence[tuple[int, int]] = (),
 ) -> dict[str, Any]:
     """What an optimal search's units answer depends on, beside the game (the memory
-    does not change an exact answer): its checkpoint's parameters."""
-    return {
+    does not change an exact answer): its checkpoint's parameters (``played``: the
+    position's (guess, slot) pairs, named only when there are some, so a checkpoint of
+    the whole game keeps the parameters it always had)."""
+    params: dict[str, Any] = {
         "candidates_only": bool(candidates_only),
         "max_guesses": max_guesses,
         "first": None if g0 is None else game.format_code(g0),
     }
+    if played:
+        params["history"] = [[game.format_code(g), str(game.slots[s])] for g, s in played]
+    return params
 
 
 def plan_optimal(
@@ -555,14 +570,24 @@ def plan_optimal(
     g0: Optional[int],
     memory: int,
     recorded: set[str],
+    played: Sequence[tuple[int, int]] = (),
 ) -> Any:
     """The plan: the root's openings (just ``g0`` when given), or the whole search as
-    one unit for a small game or two guesses or fewer."""
-    cands = np.ascontiguousarray(game.secrets)
+    one unit for a small game or two guesses or fewer.  ``played``: the (guess, slot)
+    pairs of a position to start from (its candidates are the root's set; ``max_guesses``
+    then counts the guesses still to come)."""
+    cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
+    hist = np.array([g for g, _ in played], dtype=np.int32)
     dl = max_guesses or NO_LIMIT
     if cands.size <= small_set(game) or dl <= 2:
         return WholePlan(
-            cands, max_guesses, g0, candidates_only=candidates_only, memory=memory, game=game
+            cands,
+            max_guesses,
+            g0,
+            candidates_only=candidates_only,
+            memory=memory,
+            game=game,
+            played=hist,
         )
     if g0 is not None:
         o = Opening(g0, 0, 0, notcand=False, m=int(cands.size))
@@ -572,7 +597,12 @@ def plan_optimal(
         openings, estt = [o], list[int]()
     else:
         openings, estt = root_order(
-            game, cands, candidates_only=candidates_only, dl=dl, max_guesses=max_guesses or 0
+            game,
+            cands,
+            candidates_only=candidates_only,
+            dl=dl,
+            max_guesses=max_guesses or 0,
+            history=hist,
         )
     return OptimalPlan(
         openings,
@@ -584,6 +614,7 @@ def plan_optimal(
         recorded=recorded,
         game=game,
         cands=cands,
+        played=hist,
     )
 
 

@@ -1,6 +1,8 @@
 """A campaign's folder as input from strangers: the files it holds (:data:`FILES`),
 looked at before anything is read or written, and the lock that lets one command at a
-time work on it (:func:`hold`).
+time work on it (:func:`hold`).  The machinery is the engine's
+(:mod:`mastermind.engine.folder`), shared with the optimum's campaign; this module names
+the worst-case campaign's files.
 
 Git carries the folder between people, so any of its names may hold what someone
 committed: a symbolic link (to a file of the user's, to ``/dev/zero``), a FIFO, a device.
@@ -21,17 +23,12 @@ too, may be called under the command line's own.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Optional
 
-from ...checks import ArgumentError
-from ...engine.files import FileError
-from ...engine.own_files import UnsafeFile, check_own, read_own
-from ...engine.run_lock import RunLock, UnsafeLockFile
-from ...errors import MastermindError
+from ...engine import folder as common
+from ...engine.folder import CampaignBusy, CampaignFileError, read_json
 
 __all__ = [
     "FILES",
@@ -57,27 +54,14 @@ FILES = {
 }
 """The files of a campaign's folder (beside ``shards/``), and what each is."""
 
-LOCK = "campaign"
+LOCK = common.LOCK
 """The lock's name (:func:`~mastermind.engine.run_lock.lock_path` adds ``.lock``)."""
-
-
-class CampaignBusy(MastermindError):
-    """A campaign's folder another run works on."""
-
-
-class CampaignFileError(MastermindError):
-    """A file of a campaign's folder that cannot be used as it is: one line naming it."""
 
 
 def check_files(folder: str) -> None:
     """Every name of the campaign's folder a regular file or nothing (``shards/`` a
     folder or nothing), looked at without following it; :class:`UnsafeFile` otherwise."""
-    for name, what in FILES.items():
-        check_own(os.path.join(folder, name), what)
-    check_own(os.path.join(folder, "shards"), "the campaign's shards", folder=True)
-
-
-_HELD: dict[str, list[Any]] = {}  # the folders this process holds: [lock, depth]
+    common.check_files(folder, FILES)
 
 
 @contextmanager
@@ -85,79 +69,5 @@ def hold(folder: str, *, make: bool = False) -> Iterator[None]:
     """The campaign's folder held by this process (made first with ``make``) and its
     files checked (:func:`check_files`); :class:`CampaignBusy` when another run holds
     it.  Held already by this process: held once more (let go by the outermost)."""
-    key = os.path.realpath(folder)
-    if key in _HELD:
-        _HELD[key][1] += 1
-        try:
-            yield
-        finally:
-            _HELD[key][1] -= 1
-        return
-    if make:
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as e:
-            raise FileError(f"cannot make {folder}: {e.strerror or e}") from None
-    elif not os.path.isdir(folder):
-        raise ArgumentError(f"{folder}: no campaign here (no such folder)")
-    lock = RunLock(os.path.join(folder, LOCK))
-    try:
-        holder = lock.acquire()
-    except UnsafeLockFile as e:
-        raise UnsafeFile(str(e)) from None
-    if holder is not None:
-        raise CampaignBusy(f"{folder} is in use by another run ({holder}): wait for it to end")
-    _HELD[key] = [lock, 1]
-    try:
-        check_files(folder)
+    with common.hold(os.fspath(folder), FILES, make=make):
         yield
-    finally:
-        del _HELD[key]
-        lock.release()
-
-
-def _no_constant(name: str) -> None:
-    """NaN and Infinity, which JSON does not have, read as null."""
-    return None
-
-
-def read_json(path: str, what: str, most: int) -> Optional[Any]:
-    """The JSON document of ``path`` (None when there is none): read without following
-    a link, at most ``most`` bytes, NaN and Infinity read as null;
-    :class:`CampaignFileError` for one that is not JSON (naming the file)."""
-    data = read_own(path, what, most)
-    if data is None:
-        return None
-    deep = CampaignFileError(f"{path}: {what} is nested too deep to be one")
-    try:
-        doc = json.loads(data, parse_constant=_no_constant)
-    except RecursionError:
-        raise deep from None
-    except ValueError as e:  # (UnicodeDecodeError among them)
-        raise CampaignFileError(f"{path}: {what} is not JSON ({_first_line(e)})") from None
-    if _deeper(doc, MOST_DEPTH):
-        raise deep
-    return doc
-
-
-MOST_DEPTH = 32
-"""The deepest nesting of a campaign's JSON file (``state.json`` has 5 levels)."""
-
-
-def _deeper(doc: Any, most: int) -> bool:
-    """Whether ``doc`` nests lists and objects more than ``most`` deep (walked without
-    recursion)."""
-    stack = [(doc, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            if depth >= most:
-                return True
-            items = value.values() if isinstance(value, dict) else value
-            stack.extend((v, depth + 1) for v in items)
-    return False
-
-
-def _first_line(e: BaseException) -> str:
-    text = " ".join(str(e).split())
-    return text if len(text) <= 120 else text[:117] + "..."

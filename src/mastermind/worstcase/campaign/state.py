@@ -18,8 +18,8 @@ import numpy as np
 
 from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
 from ...engine.own_files import OwnDestination
+from ...engine.replay import DryExecutor, Replayed
 from ...engine.run import Run
-from ...engine.units import Unit
 from ...engine.workers import spec_of
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
@@ -49,36 +49,6 @@ WORDS = (*STATES.values(), NOT_NEEDED)
 
 
 # --------------------------------------------------------------------------- replay
-class Replayed(Exception):
-    """The end of a replay (not a Ctrl-C, which still interrupts it)."""
-
-
-class DryExecutor:
-    """Runs nothing: every unit offered to it is an open question.  With it the engine
-    replays a checkpoint (recorded answers, splits and their merges, exactly as a run
-    would) and stops at once; ``open`` is the frontier left."""
-
-    def __init__(self) -> None:
-        self.open: dict[str, Unit] = {}
-        self.ending = False
-
-    def slots(self) -> int:
-        return 1 << 30
-
-    def submit(self, unit: Unit, budget: Optional[float] = None) -> Any:
-        self.open[unit.key] = unit
-        return unit.key
-
-    def wait(self, handles: list, timeout: float) -> list:
-        self.ending = True
-        raise Replayed  # everything recorded has been taken: the frontier is left
-
-    def cancel(self, handles: list) -> None:
-        if not self.ending:
-            for key in handles:
-                self.open.pop(key, None)
-
-
 def replay(campaign: Campaign) -> tuple[FocusPlan, DryExecutor]:
     """The plan with every answer the checkpoint gives (merges of split units included),
     and the open questions left."""
