@@ -156,6 +156,24 @@ def test_parts_answered_before_their_opening_fell_say_so(tmp_path):
     assert not re.search(r" open +\d+ units", text)  # (no part's state is open)
 
 
+def test_openings_left_open_by_a_proof_say_the_question_was_decided(tmp_path):
+    """[4,6] within 5 is decided by one opening whose parts are all solvable: the other
+    openings stay open, and their parts never asked say the question (not their opening)
+    was decided without them."""
+    c = tmp_path / "w46"
+    done = campaign("run", str(c), "-n", "4", "-k", "6", "--guesses", "5")
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    assert state["summary"]["value"] == 5
+    left = [o for o in state["openings"] if o["state"] == "open"]
+    assert left and any(o["state"] == "solvable" for o in state["openings"])
+    text = campaign("status", str(c)).stdout
+    assert "not needed (the question decided without them)" in text
+    for o in left:
+        block = text.split(f"\n{o['opening']}: open", 1)[1].split("\n", 2)[1]
+        assert "the opening decided" not in block and "its opening was decided" not in block
+
+
 def test_openings_side_by_side_each_its_largest_part_first(tmp_path):
     """By default every opening goes at once, one part of each at a time, its largest
     first: [4,7] within 5 falls at each opening's largest part, so those five parts are

@@ -152,7 +152,7 @@ def _part_entry(
         "open_units": sum(1 for k in dry.open if k == key or k.startswith(key + "/")),
     }
     if ans is not None and s not in plan.answers[i] and size >= 3:
-        entry["note"] = "answered before its opening was decided; not needed for the decision"
+        entry["note"] = "answered before the decision; not needed for it"
     counts = plan.guess_counts(key)
     if counts is not None:
         entry["guesses"] = dict(zip(("refuted", "solvable", "open"), counts))
@@ -293,6 +293,8 @@ def text_table(doc: dict[str, Any]) -> str:
         solved = sum(p["state"] == "solvable" for p in shown)
         lines.append(f"{o['opening']}: {o['state']}, {solved}/{len(shown)} parts solvable")
         idle = [p for p in shown if p["state"] == NOT_NEEDED and not p["units"]]
+        # (an opening still open when the question was decided by another)
+        whose = "the question" if o["state"] == "open" else "its opening"
         for p in shown:
             if (p["state"] == "solvable" and p["units"] == 0) or p in idle:
                 continue
@@ -302,7 +304,7 @@ def text_table(doc: dict[str, Any]) -> str:
                 if g
                 else ""
             )
-            note = "  (before its opening was decided)" if p.get("note") else ""
+            note = f"  (before {whose} was decided)" if p.get("note") else ""
             lines.append(
                 f"  {p['score']:>4} {p['size']:>6} {p['state']:<10} {p['units']:>7} units "
                 f"{p['splits']:>5} splits {p['seconds']:>9.1f} s {p['nodes']:>12,} nodes"
@@ -310,7 +312,8 @@ def text_table(doc: dict[str, Any]) -> str:
             )
         if idle:
             sizes = ", ".join(f"{p['size']:,}" for p in idle)
-            lines.append(f"  not needed (the opening decided without them): {sizes} codes")
+            why = "the question" if o["state"] == "open" else "the opening"
+            lines.append(f"  not needed ({why} decided without them): {sizes} codes")
     return "\n".join(lines) + "\n"
 
 
