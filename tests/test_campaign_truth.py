@@ -354,3 +354,26 @@ def test_a_run_says_where_it_stands_as_it_goes(tmp_path):
         _show(bar, look)
     bar.close()
     assert "5/5 openings decided" in screen.getvalue()
+
+
+def test_the_progress_bar_ends_full_when_an_opening_proves_the_question(tmp_path):
+    """[4,6] within 5: one opening's parts all solvable decide it with other openings
+    still open; the bar's last frame says so and is full, not a share of the openings."""
+    import io
+
+    from mastermind.cli.campaign import _show
+    from mastermind.cli.progress import ProgressBar
+
+    c = Campaign.new(str(tmp_path / "w46"), pegs=4, colours=6, guesses=5)
+    c.save()
+    looks: list = []
+    assert run(c, jobs=1, log=lambda line: None, watch=looks.append).value == 5
+    assert any(o["state"] is None for o in looks[-1])  # (others still open)
+    screen = io.StringIO()
+    bar = ProgressBar("", stream=screen, delay=0, enabled=True, unit="openings decided")
+    for look in looks:
+        _show(bar, look)
+    bar.close()
+    n = len(looks[-1])
+    last = screen.getvalue().rsplit("\r", 1)[-1]
+    assert "an opening solvable: decided" in last and f"100% {n}/{n} openings" in last

@@ -286,6 +286,10 @@ def _show(bar: ProgressBar, snap: list[dict[str, Any]]) -> None:
             guesses = f" {g[0]}/{sum(g)} refuted" if g else ""
             running.append(f"{o['opening']} ({p['score']}) {p['size']:,}{guesses}")
     refuted = sum(o["state"] is False for o in snap)
+    if any(o["state"] is True for o in snap):  # one opening solvable: the question is decided
+        bar.describe(f"{refuted} refuted; an opening solvable: decided")
+        bar(len(snap), len(snap))
+        return
     bar.describe(f"{refuted} refuted; " + ("; ".join(running) or "starting"))
     bar(sum(o["state"] is not None for o in snap), len(snap))
 
