@@ -258,6 +258,27 @@ def test_a_campaign_file_is_checked_as_a_new_campaign_is(tmp_path, text, words):
     assert "\n" not in str(caught.value)
 
 
+def test_a_question_naming_a_big_game_is_checked_before_the_game_is_built(tmp_path):
+    """Found by fuzzing: a question of [8,8] with guesses '1122' built the game (a
+    gigabyte, seconds) before it refused the guesses; every field is checked first."""
+    import tracemalloc
+
+    bad = {"format": 1, "pegs": 8, "colours": 8, "guesses": "1122", "focus": "11234"}
+    (tmp_path / "campaign.json").write_text(json.dumps(bad))
+    tracemalloc.start()
+    try:
+        with pytest.raises(MastermindError, match="guesses must be an integer"):
+            Campaign.load(str(tmp_path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20
+    long = {**bad, "guesses": 9, "focus": "1" * 40}
+    (tmp_path / "campaign.json").write_text(json.dumps(long))
+    with pytest.raises(MastermindError, match="the focus must be a code"):
+        Campaign.load(str(tmp_path))
+
+
 def test_a_malformed_campaign_file_is_one_line_for_every_command(copy):
     (copy / "campaign.json").write_text(json.dumps({**QUESTION, "guesses": 0}))
     for action in (["run"], ["status"], ["export"], ["projection"]):

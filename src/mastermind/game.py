@@ -82,6 +82,16 @@ def build_cost(n: int, k: int, variant: Union[str, Variant] = Variant.CLASSIC) -
     return held, held * per_code
 
 
+def check_game(n: object, k: object, variant: object = "classic") -> tuple[int, int, Variant]:
+    """``(n, k, variant)`` checked as :class:`Game` checks them, without building it (a
+    file that names a game is checked before a gigabyte is spent on [8,8]).
+
+    >>> check_game(4, 6)
+    (4, 6, <Variant.CLASSIC: 'classic'>)
+    """
+    return _checked_game(n, k, variant)
+
+
 def _checked_game(n: object, k: object, variant: object) -> tuple[int, int, Variant]:
     """:func:`_checked_size`, then what a game of that size and variant must be: at most
     ``MAX_CODES`` codes, pegs and colours as the variant wants them.  Everything that

@@ -16,7 +16,7 @@ from ...checks import ArgumentError
 from ...engine.own_files import OwnDestination
 from ...engine.units import Unit
 from ...errors import MastermindError
-from ...game import Game
+from ...game import Game, check_game
 from ...limits import MAX_GUESSES
 from ...strategy_tree import Node, build_tree, split_by_score
 from ..search import Search
@@ -68,8 +68,11 @@ class Campaign:
         >= 0), the focus (a code of the game, written as the game writes it, or
         ``"engine"``: the engine's order)."""
         _known_fields(cls, question)
-        game = Game(question["pegs"], question["colours"], question.get("variant", "classic"))
-        question["variant"] = game.variant.value
+        # everything checked before the game is built (a [8,8] game takes a gigabyte)
+        pegs, colours, variant = check_game(
+            question["pegs"], question["colours"], question.get("variant", "classic")
+        )
+        question.update(pegs=pegs, colours=colours, variant=variant.value)
         question["guesses"] = checks.integer(question["guesses"], "guesses", 1, MAX_GUESSES)
         memory = checks.integer(question.get("memory_mb", cls.memory_mb), "memory (MB)", 1)
         question["memory_mb"] = checks.memory(memory << 20) >> 20
@@ -78,8 +81,9 @@ class Campaign:
         )
         focus = question.get("focus")
         if focus is not None and focus != "engine":
-            if not isinstance(focus, str):
+            if not isinstance(focus, str) or len(focus) > 4 * pegs:
                 raise ArgumentError(f"the focus must be a code, not {focus!r:.40}")
+            game = Game(pegs, colours, variant)
             question["focus"] = game.format_code(game.guess(focus))
         return cls(folder=str(folder), **question)
 
