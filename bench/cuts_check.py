@@ -123,12 +123,18 @@ def _line(row: dict[str, Any]) -> str:
     verdict = "capped" if row["capped"] else ("refuted" if not all(row["answers"]) else "solvable")
     agree = "capped" if row["capped"] else (
         "same answers and nodes" if row["same_answers"] and row["same_nodes"] else "DIFFER")  # fmt: skip
-    ratio = row["cpu_on"] / row["cpu_off"] if row["cpu_off"] > 0 else float("nan")
+    timed = row["cpu_off"] >= TIMED
+    ratio = f"{row['cpu_on'] / row['cpu_off']:.3f}" if timed else "too short to time"
     return (
         f"  {row['rank']:4d} {row['guess']}  {len(row['answers'])}/{row['parts']} parts asked "
         f"({verdict}), nodes off {row['nodes_off']:,} on {row['nodes_on']:,}, CPU off "
-        f"{row['cpu_off']:.2f} s on {row['cpu_on']:.2f} s ({ratio:.3f}): {agree}"
+        f"{row['cpu_off']:.2f} s on {row['cpu_on']:.2f} s ({ratio}): {agree}"
     )
+
+
+TIMED = 0.05
+"""A question whose side without the cuts took less CPU (s) than this is too short for
+its ratio to mean anything: left out of the median."""
 
 
 def summary(rows: list[dict[str, Any]]) -> tuple[str, bool]:
@@ -137,13 +143,13 @@ def summary(rows: list[dict[str, Any]]) -> tuple[str, bool]:
     ok = all(r["same_answers"] and r["same_nodes"] for r in compared)
     off = sum(r["cpu_off"] for r in compared)
     on = sum(r["cpu_on"] for r in compared)
-    ratios = [r["cpu_on"] / r["cpu_off"] for r in compared if r["cpu_off"] > 0]
+    ratios = [r["cpu_on"] / r["cpu_off"] for r in compared if r["cpu_off"] >= TIMED]
     median = statistics.median(ratios) if ratios else float("nan")
     line = (
         f"{len(rows)} questions, {len(rows) - len(compared)} capped; of {len(compared)} "
         f"compared: {'every one the same answers and nodes' if ok else 'SOME DIFFER'}; "
         f"CPU off {off:,.1f} s, on {on:,.1f} s (on/off {on / off if off else float('nan'):.3f}, "
-        f"median per question {median:.3f})"
+        f"median per question timed {median:.3f}, {len(ratios)} of them)"
     )
     return line, ok
 
