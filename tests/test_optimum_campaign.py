@@ -194,6 +194,11 @@ def test_status_projection_and_export(tmp_path):
         "least",
         "all_openings",
     }
+    on4, eff = doc["left_wall_hours_on_workers"]["4"], doc["measured_units_on_workers"]["4"]
+    assert set(on4) == {"least", "all_openings", "pace"}
+    paced = doc["pace"]["seconds_per_opening"] * doc["pace"]["openings_left"] / 3600
+    assert on4["pace"] == pytest.approx(paced / (4 * eff["efficiency"]), rel=0.01, abs=1e-6)
+    assert "at the pace" in cli("projection", str(folder), "--workers", "1,4").stdout
     assert cli("export", str(folder)).returncode == 0
 
 

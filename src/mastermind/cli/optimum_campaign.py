@@ -317,7 +317,10 @@ def _projection_text(doc: dict[str, Any]) -> str:
             f"running not worked on: {pc['left_core_hours']} core-hours at that pace"
         )
     for w, h in doc["left_wall_hours_on_workers"].items():
-        lines.append(f"  on {w:>5} workers: {h['least']} h ({h['all_openings']} h) of wall time")
+        paced = f"; at the pace, {h['pace']} h" if "pace" in h else ""
+        lines.append(
+            f"  on {w:>5} workers: {h['least']} h ({h['all_openings']} h) of wall time{paced}"
+        )
     for w, s in doc["measured_units_on_workers"].items():
         lines.append(
             f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, speed-up {s['speedup']}"

@@ -15,7 +15,8 @@ on W workers when the engine's scheduling is replayed on them
 unit's parts offered when it splits).  A model, not a measurement: the spread of the
 points (the ratio of the largest to the least residual) is given with it.  Beside it,
 the measured pace (:func:`pace`): the worker-seconds per opening worked on so far, times
-the openings in the running not yet worked on.
+the openings in the running not yet worked on; its core-hours are divided on W workers
+the same way (``pace`` among each worker count's wall hours).
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ def projection(
     model = fit(solved_points(plan, rows))
     left = _left(plan, rows, model)
     walls = wall_times(rows, workers, record)
+    paced = pace(plan, rows)
+    if paced is not None:
+        left = {**left, "pace": paced["seconds_per_opening"] * paced["openings_left"]}
     ahead = {}
     for w in workers:
         eff = walls.get(str(w), {}).get("efficiency", 1.0) or 1.0
@@ -174,8 +178,8 @@ def projection(
         "units": len(rows),
         "open_units": len(dry.open),
         "model": model,
-        "left_core_hours": {k: hours(v) for k, v in left.items()},
-        "pace": pace(plan, rows),
+        "left_core_hours": {k: hours(v) for k, v in left.items() if k != "pace"},
+        "pace": paced,
         "left_wall_hours_on_workers": ahead,
         "measured_units_on_workers": walls,
     }
