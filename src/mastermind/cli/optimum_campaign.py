@@ -310,12 +310,14 @@ def _projection_text(doc: dict[str, Any]) -> str:
         f"parts), {doc['left_core_hours']['all_openings']} (every opening in the running)",
     ]
     pc = doc.get("pace")
-    if pc:
+    if pc and pc["openings_worked"]:
         lines.append(
-            f"pace: {pc['seconds_per_opening']:g} worker-s per opening worked on "
-            f"({pc['openings_worked']} so far); {pc['openings_left']} openings in the "
-            f"running not worked on: {pc['left_core_hours']} core-hours at that pace"
+            f"pace: {pc['seconds_per_opening']:g} worker-s per opening worked on and "
+            f"decided ({pc['openings_worked']} so far); {pc['openings_left']} openings in "
+            f"the running not decided: {pc['left_core_hours']} core-hours at that pace"
         )
+    elif pc:
+        lines.append(f"pace: no opening decided yet ({pc['openings_left']} in the running)")
     for w, h in doc["left_wall_hours_on_workers"].items():
         paced = f"; at the pace, {h['pace']} h" if "pace" in h else ""
         lines.append(

@@ -105,26 +105,41 @@ def _left(plan: Any, rows: dict[str, dict[str, Any]], model: Any) -> dict[str, f
     return {"least": 0.0 if least is None else per[least], "all_openings": sum(per.values())}
 
 
+def _pace_seconds(plan: Any, rows: dict[str, dict[str, Any]]) -> tuple[int, float, int]:
+    """(openings decided among those worked on, their worker-seconds each, openings still
+    in the running and not decided): an opening worked on but still open is counted
+    among those left, never in the pace, whose seconds would then be too few."""
+    root = plan.root
+    spent: dict[str, float] = {}
+    for k, r in rows.items():
+        if k.startswith("part/"):
+            g = k.split("/")[1]
+            spent[g] = spent.get(g, 0.0) + r["seconds"]
+    decided, left = [], 0
+    for i, o in enumerate(root.openings):
+        done = o.complete() or not root.alive(i)
+        if done and str(o.guess) in spent:
+            decided.append(spent[str(o.guess)])
+        elif not done:
+            left += 1
+    per = sum(decided) / len(decided) if decided else 0.0
+    return len(decided), per, left
+
+
 def pace(plan: Any, rows: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]:
     """The measured pace, beside the model: the worker-seconds spent per opening worked
-    on so far, times the openings still in the running not yet worked on (None for a
-    plan of one unit).  Openings are worked on in the search's order, the least bound
+    on and decided (complete, or ruled out) so far, times the openings still in the
+    running and not decided (None for a plan of one unit; the figures None before an
+    opening is decided).  Openings are worked on in the search's order, the least bound
     first, so later ones are ruled out sooner: an upper estimate."""
-    root = getattr(plan, "root", None)
-    if root is None:
+    if getattr(plan, "root", None) is None:
         return None
-    worked = {k.split("/")[1] for k in rows if k.startswith("part/")}
-    left = [
-        i
-        for i, o in enumerate(root.openings)
-        if root.alive(i) and not o.complete() and str(o.guess) not in worked
-    ]
-    per = sum(r["seconds"] for r in rows.values()) / len(worked) if worked else 0.0
+    worked, per, left = _pace_seconds(plan, rows)
     return {
-        "openings_worked": len(worked),
-        "seconds_per_opening": round(per, 1),
-        "openings_left": len(left),
-        "left_core_hours": hours(per * len(left)),
+        "openings_worked": worked,
+        "seconds_per_opening": round(per, 1) if worked else None,
+        "openings_left": left,
+        "left_core_hours": hours(per * left) if worked else None,
     }
 
 
@@ -165,8 +180,9 @@ def projection(
     left = _left(plan, rows, model)
     walls = wall_times(rows, workers, record)
     paced = pace(plan, rows)
-    if paced is not None:
-        left = {**left, "pace": paced["seconds_per_opening"] * paced["openings_left"]}
+    if paced is not None and paced["openings_worked"]:
+        worked, per, n = _pace_seconds(plan, rows)
+        left = {**left, "pace": per * n}
     ahead = {}
     for w in workers:
         eff = walls.get(str(w), {}).get("efficiency", 1.0) or 1.0
