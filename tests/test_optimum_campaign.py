@@ -22,7 +22,7 @@ import pytest
 
 import mastermind
 from mastermind import Game, MastermindError
-from mastermind.optimum.campaign.projection import hours, pace
+from mastermind.optimum.campaign.projection import hours, pace, split_paces
 from mastermind.optimum.campaign.question import OptimumCampaign
 from mastermind.optimum.campaign.run import run
 from mastermind.optimum.solver import optimal
@@ -223,6 +223,15 @@ def test_the_pace_counts_only_the_openings_decided():
         "seconds_per_opening": 20.0,
         "openings_left": 2,
         "left_core_hours": hours(40.0),
+    }
+    plan.splits = {"part/9/2": SimpleNamespace(choice=SimpleNamespace(openings=openings[:2]))}
+    plan.splits["part/9/2"].choice.alive = lambda i: True
+    rows.update({"part/9/2/7/0": {"seconds": 4.0}, "part/9/2/7/1": {"seconds": 2.0}})
+    assert split_paces(plan, rows)["part/9/2"] == {
+        "openings_worked": 1,
+        "seconds_per_opening": 6.0,
+        "openings_left": 1,
+        "left_core_hours": hours(6.0),
     }
     openings[0]._complete = False
     root.alive = lambda i: True

@@ -318,6 +318,14 @@ def _projection_text(doc: dict[str, Any]) -> str:
         )
     elif pc:
         lines.append(f"pace: no opening decided yet ({pc['openings_left']} in the running)")
+    for key, sp in doc.get("split_paces", {}).items():
+        per = sp["seconds_per_opening"]
+        lines.append(
+            f"  inside {key} (split): {sp['openings_worked']} guesses decided"
+            + (f", {per:g} worker-s each" if per is not None else "")
+            + f"; {sp['openings_left']} not decided"
+            + (f": {sp['left_core_hours']} core-hours at that pace" if per is not None else "")
+        )
     for w, h in doc["left_wall_hours_on_workers"].items():
         paced = f"; at the pace, {h['pace']} h" if "pace" in h else ""
         lines.append(

@@ -30,7 +30,16 @@ from ..choice import INF
 from .question import OptimumCampaign
 from .state import by_part, raise_bounds, replayed, unit_rows
 
-__all__ = ["EXPONENT", "MOST_WORKERS", "fit", "hours", "pace", "projection", "wall_times"]
+__all__ = [
+    "EXPONENT",
+    "MOST_WORKERS",
+    "fit",
+    "hours",
+    "pace",
+    "projection",
+    "split_paces",
+    "wall_times",
+]
 
 MOST_WORKERS = 1 << 20
 """The most workers a wall time is worked out for."""
@@ -105,25 +114,48 @@ def _left(plan: Any, rows: dict[str, dict[str, Any]], model: Any) -> dict[str, f
     return {"least": 0.0 if least is None else per[least], "all_openings": sum(per.values())}
 
 
-def _pace_seconds(plan: Any, rows: dict[str, dict[str, Any]]) -> tuple[int, float, int]:
-    """(openings decided among those worked on, their worker-seconds each, openings still
-    in the running and not decided): an opening worked on but still open is counted
-    among those left, never in the pace, whose seconds would then be too few."""
-    root = plan.root
+def _pace_seconds(
+    choice: Any, rows: dict[str, dict[str, Any]], prefix: str = "part"
+) -> tuple[int, float, int]:
+    """(openings of ``choice`` decided among those worked on, their worker-seconds each,
+    openings still in the running and not decided): an opening worked on but still open
+    is counted among those left, never in the pace, whose seconds would then be too few.
+    ``prefix``: the key its openings' units start with (the root's ``part``, a split
+    part's own key)."""
     spent: dict[str, float] = {}
     for k, r in rows.items():
-        if k.startswith("part/"):
-            g = k.split("/")[1]
+        if k.startswith(prefix + "/"):
+            g = k[len(prefix) + 1 :].split("/")[0]
             spent[g] = spent.get(g, 0.0) + r["seconds"]
     decided, left = [], 0
-    for i, o in enumerate(root.openings):
-        done = o.complete() or not root.alive(i)
+    for i, o in enumerate(choice.openings):
+        done = o.complete() or not choice.alive(i)
         if done and str(o.guess) in spent:
             decided.append(spent[str(o.guess)])
         elif not done:
             left += 1
     per = sum(decided) / len(decided) if decided else 0.0
     return len(decided), per, left
+
+
+def _pace_doc(worked: int, per: float, left: int) -> dict[str, Any]:
+    return {
+        "openings_worked": worked,
+        "seconds_per_opening": round(per, 1) if worked else None,
+        "openings_left": left,
+        "left_core_hours": hours(per * left) if worked else None,
+    }
+
+
+def split_paces(plan: Any, rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The pace inside each part of the root that split and is still open: its second
+    guesses decided, their worker-seconds each, those left (what a whole game's first
+    part costs while no opening of the root is decided)."""
+    out = {}
+    for key, split in sorted(getattr(plan, "splits", {}).items()):
+        if key.count("/") == 2 and getattr(split, "choice", None) is not None:
+            out[key] = _pace_doc(*_pace_seconds(split.choice, rows, key))
+    return out
 
 
 def pace(plan: Any, rows: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]:
@@ -134,13 +166,7 @@ def pace(plan: Any, rows: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]
     first, so later ones are ruled out sooner: an upper estimate."""
     if getattr(plan, "root", None) is None:
         return None
-    worked, per, left = _pace_seconds(plan, rows)
-    return {
-        "openings_worked": worked,
-        "seconds_per_opening": round(per, 1) if worked else None,
-        "openings_left": left,
-        "left_core_hours": hours(per * left) if worked else None,
-    }
+    return _pace_doc(*_pace_seconds(plan.root, rows))
 
 
 def wall_times(
@@ -181,7 +207,7 @@ def projection(
     walls = wall_times(rows, workers, record)
     paced = pace(plan, rows)
     if paced is not None and paced["openings_worked"]:
-        worked, per, n = _pace_seconds(plan, rows)
+        worked, per, n = _pace_seconds(plan.root, rows)
         left = {**left, "pace": per * n}
     ahead = {}
     for w in workers:
@@ -196,6 +222,7 @@ def projection(
         "model": model,
         "left_core_hours": {k: hours(v) for k, v in left.items() if k != "pace"},
         "pace": paced,
+        "split_paces": split_paces(plan, rows),
         "left_wall_hours_on_workers": ahead,
         "measured_units_on_workers": walls,
     }
