@@ -197,6 +197,7 @@ def test_status_projection_and_export(tmp_path):
         "all_openings",
     }
     on4, eff = doc["left_wall_hours_on_workers"]["4"], doc["measured_units_on_workers"]["4"]
+    assert set(doc["split_paces"]) <= {k for k in doc["split_paces"] if k.count("/") == 2}
     assert doc["pace"]["openings_worked"] >= 1 and set(on4) == {"least", "all_openings", "pace"}
     paced = doc["pace"]["seconds_per_opening"] * doc["pace"]["openings_left"] / 3600
     assert on4["pace"] == pytest.approx(paced / (4 * eff["efficiency"]), rel=0.01, abs=1e-5)

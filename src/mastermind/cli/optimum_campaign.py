@@ -328,6 +328,8 @@ def _projection_text(doc: dict[str, Any]) -> str:
         )
     for w, h in doc["left_wall_hours_on_workers"].items():
         paced = f"; at the pace, {h['pace']} h" if "pace" in h else ""
+        if "split_paces" in h:
+            paced += f"; the split parts at their pace, {h['split_paces']} h"
         lines.append(
             f"  on {w:>5} workers: {h['least']} h ({h['all_openings']} h) of wall time{paced}"
         )

@@ -151,11 +151,16 @@ def split_paces(plan: Any, rows: dict[str, dict[str, Any]]) -> dict[str, dict[st
     """The pace inside each part of the root that split and is still open: its second
     guesses decided, their worker-seconds each, those left (what a whole game's first
     part costs while no opening of the root is decided)."""
-    out = {}
-    for key, split in sorted(getattr(plan, "splits", {}).items()):
-        if key.count("/") == 2 and getattr(split, "choice", None) is not None:
-            out[key] = _pace_doc(*_pace_seconds(split.choice, rows, key))
-    return out
+    return {k: _pace_doc(*_pace_seconds(sp.choice, rows, k)) for k, sp in _open_splits(plan)}
+
+
+def _open_splits(plan: Any) -> list[tuple[str, Any]]:
+    """The parts of the root that split and are still open, by key."""
+    return [
+        (k, sp)
+        for k, sp in sorted(getattr(plan, "splits", {}).items())
+        if k.count("/") == 2 and getattr(sp, "choice", None) is not None
+    ]
 
 
 def pace(plan: Any, rows: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]:
@@ -209,6 +214,9 @@ def projection(
     if paced is not None and paced["openings_worked"]:
         worked, per, n = _pace_seconds(plan.root, rows)
         left = {**left, "pace": per * n}
+    inside = [_pace_seconds(sp.choice, rows, k) for k, sp in _open_splits(plan)]
+    if any(worked for worked, _, _ in inside):
+        left = {**left, "split_paces": sum(per * n for _, per, n in inside)}
     ahead = {}
     for w in workers:
         eff = walls.get(str(w), {}).get("efficiency", 1.0) or 1.0
@@ -220,7 +228,7 @@ def projection(
         "units": len(rows),
         "open_units": len(dry.open),
         "model": model,
-        "left_core_hours": {k: hours(v) for k, v in left.items() if k != "pace"},
+        "left_core_hours": {k: hours(v) for k, v in left.items() if k in ("least", "all_openings")},
         "pace": paced,
         "split_paces": split_paces(plan, rows),
         "left_wall_hours_on_workers": ahead,
