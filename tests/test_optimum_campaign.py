@@ -16,11 +16,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import mastermind
 from mastermind import Game, MastermindError
+from mastermind.optimum.campaign.projection import hours, pace, split_paces
 from mastermind.optimum.campaign.question import OptimumCampaign
 from mastermind.optimum.campaign.run import run
 from mastermind.optimum.solver import optimal
@@ -194,7 +196,47 @@ def test_status_projection_and_export(tmp_path):
         "least",
         "all_openings",
     }
+    on4, eff = doc["left_wall_hours_on_workers"]["4"], doc["measured_units_on_workers"]["4"]
+    assert set(doc["split_paces"]) <= {k for k in doc["split_paces"] if k.count("/") == 2}
+    assert doc["pace"]["openings_worked"] >= 1 and set(on4) == {"least", "all_openings", "pace"}
+    paced = doc["pace"]["seconds_per_opening"] * doc["pace"]["openings_left"] / 3600
+    assert on4["pace"] == pytest.approx(paced / (4 * eff["efficiency"]), rel=0.01, abs=1e-5)
+    assert "at the pace" in cli("projection", str(folder), "--workers", "1,4").stdout
     assert cli("export", str(folder)).returncode == 0
+
+
+def test_the_pace_counts_only_the_openings_decided():
+    class Opening:
+        def __init__(self, guess, complete):
+            self.guess, self._complete = guess, complete
+
+        def complete(self):
+            return self._complete
+
+    openings = [Opening(7, True), Opening(8, False), Opening(9, False), Opening(10, False)]
+    root = SimpleNamespace(openings=openings, alive=lambda i: i != 1)
+    plan = SimpleNamespace(root=root)
+    rows = {"part/7/0": {"seconds": 30.0}, "part/8/1": {"seconds": 10.0}}
+    rows["part/9/2"] = {"seconds": 500.0}  # open: neither its seconds nor it in the pace
+    doc = pace(plan, rows)
+    assert doc == {
+        "openings_worked": 2,
+        "seconds_per_opening": 20.0,
+        "openings_left": 2,
+        "left_core_hours": hours(40.0),
+    }
+    plan.splits = {"part/9/2": SimpleNamespace(choice=SimpleNamespace(openings=openings[:2]))}
+    plan.splits["part/9/2"].choice.alive = lambda i: True
+    rows.update({"part/9/2/7/0": {"seconds": 4.0}, "part/9/2/7/1": {"seconds": 2.0}})
+    assert split_paces(plan, rows)["part/9/2"] == {
+        "openings_worked": 1,
+        "seconds_per_opening": 6.0,
+        "openings_left": 1,
+        "left_core_hours": hours(6.0),
+    }
+    openings[0]._complete = False
+    root.alive = lambda i: True
+    assert pace(plan, rows)["seconds_per_opening"] is None
 
 
 def one_line(err: str) -> bool:

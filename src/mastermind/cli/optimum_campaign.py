@@ -310,14 +310,29 @@ def _projection_text(doc: dict[str, Any]) -> str:
         f"parts), {doc['left_core_hours']['all_openings']} (every opening in the running)",
     ]
     pc = doc.get("pace")
-    if pc:
+    if pc and pc["openings_worked"]:
         lines.append(
-            f"pace: {pc['seconds_per_opening']:g} worker-s per opening worked on "
-            f"({pc['openings_worked']} so far); {pc['openings_left']} openings in the "
-            f"running not worked on: {pc['left_core_hours']} core-hours at that pace"
+            f"pace: {pc['seconds_per_opening']:g} worker-s per opening worked on and "
+            f"decided ({pc['openings_worked']} so far); {pc['openings_left']} openings in "
+            f"the running not decided: {pc['left_core_hours']} core-hours at that pace"
+        )
+    elif pc:
+        lines.append(f"pace: no opening decided yet ({pc['openings_left']} in the running)")
+    for key, sp in doc.get("split_paces", {}).items():
+        per = sp["seconds_per_opening"]
+        lines.append(
+            f"  inside {key} (split): {sp['openings_worked']} guesses decided"
+            + (f", {per:g} worker-s each" if per is not None else "")
+            + f"; {sp['openings_left']} not decided"
+            + (f": {sp['left_core_hours']} core-hours at that pace" if per is not None else "")
         )
     for w, h in doc["left_wall_hours_on_workers"].items():
-        lines.append(f"  on {w:>5} workers: {h['least']} h ({h['all_openings']} h) of wall time")
+        paced = f"; at the pace, {h['pace']} h" if "pace" in h else ""
+        if "split_paces" in h:
+            paced += f"; the split parts at their pace, {h['split_paces']} h"
+        lines.append(
+            f"  on {w:>5} workers: {h['least']} h ({h['all_openings']} h) of wall time{paced}"
+        )
     for w, s in doc["measured_units_on_workers"].items():
         lines.append(
             f"  the recorded units on {w:>5} workers: {s['wall_s']} s wall, speed-up {s['speedup']}"

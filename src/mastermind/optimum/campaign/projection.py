@@ -15,7 +15,8 @@ on W workers when the engine's scheduling is replayed on them
 unit's parts offered when it splits).  A model, not a measurement: the spread of the
 points (the ratio of the largest to the least residual) is given with it.  Beside it,
 the measured pace (:func:`pace`): the worker-seconds per opening worked on so far, times
-the openings in the running not yet worked on.
+the openings in the running not yet worked on; its core-hours are divided on W workers
+the same way (``pace`` among each worker count's wall hours).
 """
 
 from __future__ import annotations
@@ -29,7 +30,16 @@ from ..choice import INF
 from .question import OptimumCampaign
 from .state import by_part, raise_bounds, replayed, unit_rows
 
-__all__ = ["EXPONENT", "MOST_WORKERS", "fit", "hours", "pace", "projection", "wall_times"]
+__all__ = [
+    "EXPONENT",
+    "MOST_WORKERS",
+    "fit",
+    "hours",
+    "pace",
+    "projection",
+    "split_paces",
+    "wall_times",
+]
 
 MOST_WORKERS = 1 << 20
 """The most workers a wall time is worked out for."""
@@ -104,27 +114,64 @@ def _left(plan: Any, rows: dict[str, dict[str, Any]], model: Any) -> dict[str, f
     return {"least": 0.0 if least is None else per[least], "all_openings": sum(per.values())}
 
 
+def _pace_seconds(
+    choice: Any, rows: dict[str, dict[str, Any]], prefix: str = "part"
+) -> tuple[int, float, int]:
+    """(openings of ``choice`` decided among those worked on, their worker-seconds each,
+    openings still in the running and not decided): an opening worked on but still open
+    is counted among those left, never in the pace, whose seconds would then be too few.
+    ``prefix``: the key its openings' units start with (the root's ``part``, a split
+    part's own key)."""
+    spent: dict[str, float] = {}
+    for k, r in rows.items():
+        if k.startswith(prefix + "/"):
+            g = k[len(prefix) + 1 :].split("/")[0]
+            spent[g] = spent.get(g, 0.0) + r["seconds"]
+    decided, left = [], 0
+    for i, o in enumerate(choice.openings):
+        done = o.complete() or not choice.alive(i)
+        if done and str(o.guess) in spent:
+            decided.append(spent[str(o.guess)])
+        elif not done:
+            left += 1
+    per = sum(decided) / len(decided) if decided else 0.0
+    return len(decided), per, left
+
+
+def _pace_doc(worked: int, per: float, left: int) -> dict[str, Any]:
+    return {
+        "openings_worked": worked,
+        "seconds_per_opening": round(per, 1) if worked else None,
+        "openings_left": left,
+        "left_core_hours": hours(per * left) if worked else None,
+    }
+
+
+def split_paces(plan: Any, rows: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The pace inside each part of the root that split and is still open: its second
+    guesses decided, their worker-seconds each, those left (what a whole game's first
+    part costs while no opening of the root is decided)."""
+    return {k: _pace_doc(*_pace_seconds(sp.choice, rows, k)) for k, sp in _open_splits(plan)}
+
+
+def _open_splits(plan: Any) -> list[tuple[str, Any]]:
+    """The parts of the root that split and are still open, by key."""
+    return [
+        (k, sp)
+        for k, sp in sorted(getattr(plan, "splits", {}).items())
+        if k.count("/") == 2 and getattr(sp, "choice", None) is not None
+    ]
+
+
 def pace(plan: Any, rows: dict[str, dict[str, Any]]) -> Optional[dict[str, Any]]:
     """The measured pace, beside the model: the worker-seconds spent per opening worked
-    on so far, times the openings still in the running not yet worked on (None for a
-    plan of one unit).  Openings are worked on in the search's order, the least bound
+    on and decided (complete, or ruled out) so far, times the openings still in the
+    running and not decided (None for a plan of one unit; the figures None before an
+    opening is decided).  Openings are worked on in the search's order, the least bound
     first, so later ones are ruled out sooner: an upper estimate."""
-    root = getattr(plan, "root", None)
-    if root is None:
+    if getattr(plan, "root", None) is None:
         return None
-    worked = {k.split("/")[1] for k in rows if k.startswith("part/")}
-    left = [
-        i
-        for i, o in enumerate(root.openings)
-        if root.alive(i) and not o.complete() and str(o.guess) not in worked
-    ]
-    per = sum(r["seconds"] for r in rows.values()) / len(worked) if worked else 0.0
-    return {
-        "openings_worked": len(worked),
-        "seconds_per_opening": round(per, 1),
-        "openings_left": len(left),
-        "left_core_hours": hours(per * len(left)),
-    }
+    return _pace_doc(*_pace_seconds(plan.root, rows))
 
 
 def wall_times(
@@ -163,6 +210,13 @@ def projection(
     model = fit(solved_points(plan, rows))
     left = _left(plan, rows, model)
     walls = wall_times(rows, workers, record)
+    paced = pace(plan, rows)
+    if paced is not None and paced["openings_worked"]:
+        worked, per, n = _pace_seconds(plan.root, rows)
+        left = {**left, "pace": per * n}
+    inside = [_pace_seconds(sp.choice, rows, k) for k, sp in _open_splits(plan)]
+    if any(worked for worked, _, _ in inside):
+        left = {**left, "split_paces": sum(per * n for _, per, n in inside)}
     ahead = {}
     for w in workers:
         eff = walls.get(str(w), {}).get("efficiency", 1.0) or 1.0
@@ -174,8 +228,9 @@ def projection(
         "units": len(rows),
         "open_units": len(dry.open),
         "model": model,
-        "left_core_hours": {k: hours(v) for k, v in left.items()},
-        "pace": pace(plan, rows),
+        "left_core_hours": {k: hours(v) for k, v in left.items() if k in ("least", "all_openings")},
+        "pace": paced,
+        "split_paces": split_paces(plan, rows),
         "left_wall_hours_on_workers": ahead,
         "measured_units_on_workers": walls,
     }
