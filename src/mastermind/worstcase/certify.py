@@ -93,6 +93,7 @@ class _Builder:
         self.depth: list[int] = []  # and guesses
         self.library: dict[int, list[int]] = {}  # least code -> the claims of sets so led
         self.shrink = shrink  # killer sets grown small (else whole failing parts)
+        self._digit_table: Optional[np.ndarray] = None  # every guess's digits
         self.count = self.entries = 0
         self.win = game.win_slot
 
@@ -121,8 +122,12 @@ class _Builder:
 
     def _classes(self, syms: list[tuple[list[int], list[int]]]) -> np.ndarray:
         """The least guess of each class of the group the transpositions generate."""
+        if not syms:
+            return np.ascontiguousarray(self.game.guesses, dtype=np.int32)
         guesses = self.game.guesses.astype(np.int64)
-        digits = self._digits(guesses)
+        if self._digit_table is None:
+            self._digit_table = self._digits(guesses)
+        digits = self._digit_table
         images = []
         for cmap, pmap in syms:
             moved = np.empty_like(digits)
@@ -136,7 +141,7 @@ class _Builder:
                 least = np.minimum(least, least[img])
                 least[img] = np.minimum(least[img], least)
             changed = not np.array_equal(least, before)
-        return guesses[np.unique(least)].astype(np.int32)
+        return guesses[least == np.arange(guesses.size)].astype(np.int32)  # (the least)
 
     # -- the refutation
     def claim(self, cands: np.ndarray, d: int, history: Optional[list[list[Any]]] = None) -> int:
@@ -154,11 +159,11 @@ class _Builder:
         if d >= 1:
             syms = self._symmetries(cands)
             left = self._open(self._classes(syms), cands, d)
-            for ref, inner in self._known(cands, d - 1):
+            for ref, inner in self._known(cands, d - 1) if left.size else ():
                 left = self._cover(left, inner, killers, ref)
             while left.size:  # a guess no killer set answers yet: find one in its parts
                 g = int(left[0])
-                slot, part, whole = self._failing_part(g, cands, d - 1)
+                slot, part, whole = self._failing_part(g, cands, d - 1, reuse=False)
                 inner = self._killer(part, d - 1)
                 steps = None  # (a whole part is written by its history, when there is one)
                 if whole and inner is part and history is not None:
@@ -229,11 +234,13 @@ class _Builder:
         solved within d either: grown from two codes, by adding for the guess that
         solves it a killer set of one of that guess's failing parts (claimed first),
         until the search finds no guess; a known killer set when ``part`` holds one."""
+        if not self.shrink:
+            return part
         known = self._known(part, d)
         if known:
             return known[0][1]
-        if d <= 1 or not self.shrink:
-            return part if not self.shrink else part[: d + 1]
+        if d <= 1:
+            return part[: d + 1]
         grown = part[:2]
         while True:
             solvable, g = self._run(grown, d)
@@ -266,16 +273,18 @@ class _Builder:
             return None
         raise SearchUnfinished(REASONS.get(why, "interrupted"), 0, 0.0)
 
-    def _failing_part(self, guess: int, cands: np.ndarray, d: int) -> tuple[int, np.ndarray, bool]:
-        """A part of ``guess`` that cannot be solved within ``d`` (one must exist), or a
-        killer set already claimed within one: (slot, set, whether it is the whole
-        part). Parts largest first, in rounds of growing node budgets, so that one hard
-        part does not hold up an easy refutation of another."""
+    def _failing_part(
+        self, guess: int, cands: np.ndarray, d: int, reuse: bool = True
+    ) -> tuple[int, np.ndarray, bool]:
+        """A part of ``guess`` that cannot be solved within ``d`` (one must exist), or
+        (``reuse``) a killer set already claimed within one: (slot, set, whether it is
+        the whole part). Parts largest first, in rounds of growing node budgets, so that
+        one hard part does not hold up an easy refutation of another."""
         open_parts = sorted(
             ((s, p) for s, p in split_by_score(self.game, guess, cands) if s != self.win),
             key=lambda sp: -sp[1].size,
         )
-        for _, inner in self._known(cands, d):  # a killer set already claimed
+        for _, inner in self._known(cands, d) if reuse else ():  # a killer set claimed
             if self._keeps(np.array([guess], dtype=np.int32), inner)[0]:
                 return int(self.game.kernel.slots(guess, inner[:1])[0]), inner, False
         for budget in ROUNDS:
