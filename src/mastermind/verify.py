@@ -208,15 +208,20 @@ class Rules:
         there is one."""
         table = self._table()
         g, s = np.asarray(guesses, np.int64), np.asarray(secrets, np.int64)
+        grouped = table is None and 8 * g.size >= self.rows
+        grouped = grouped and s.size * self.rows <= GROUPED_BYTES
         self.work += 0 if table is not None else g.size * s.size
-        self.scored += g.size * s.size * (1 if table is not None else 8)
+        # (a pair through the table or grouped counts 1, and the groups' tables too)
+        self.scored += g.size * s.size * (1 if table is not None or grouped else 8)
+        fresh = self.grouped is None or not np.array_equal(self.grouped[0], s)
+        self.scored += self.rows * s.size if grouped and fresh else 0
         if self.scored > MAX_TOTAL_WORK:  # (a certificate's claims together)
             raise MalformedFile(
                 f"more than the {MAX_TOTAL_WORK:,} scores this checker makes in all"
             )
         if table is not None:  # gather the fewer rows
             return table[g][:, s] if g.size <= s.size else table[s][:, g].T
-        if 8 * g.size >= self.rows and s.size * self.rows <= GROUPED_BYTES:
+        if grouped:
             return self.grouped_scores(g, s)
         out = np.empty((g.size, s.size), dtype=np.uint8)
         step = max(1, (1 << 22) // max(1, s.size * self.n))
@@ -712,12 +717,12 @@ class Claims:
         if separable(parts, d, cap=int(cands.size)) < cands.size:
             return  # more secrets than d guesses can tell apart: every guess fails
         left = reps[~covered]
-        if self.version >= 2 and left.size:  # first with the parts any guess may make
+        if self.version >= 2 and covered.any() and left.size:  # first with the parts
             left = left[~self._dismissed(rules.part_sizes(left, cands), cands.size, parts, d)]
-        if left.size:  # then with the most parts a guess of the set makes
-            sizes = rules.part_sizes(reps, cands)
-            most = int((sizes > 0).sum(1).max())
-            mine = sizes[np.searchsorted(reps, left)]
+        if left.size:  # (any guess may make), then with the most a guess of the set makes
+            every = rules.part_sizes(reps, cands)
+            most = int((every > 0).sum(1).max())
+            mine = every[np.searchsorted(reps, left)]
             left = left[~self._dismissed(mine, cands.size, most, d)]
         if left.size:
             raise VerifyError(
