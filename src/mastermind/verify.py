@@ -306,8 +306,8 @@ class Rules:
         step = max(1, BLOCK // max(1, len(secrets)))
         for start in range(0, guesses.size, step):
             block = guesses[start : start + step]
-            index = self.scores(block, secrets).astype(np.int64)
-            index += np.arange(block.size, dtype=np.int64)[:, None] * width
+            offsets = np.arange(block.size, dtype=np.int32)[:, None] * np.int32(width)
+            index = np.add(self.scores(block, secrets), offsets, dtype=np.int32)
             sizes = np.bincount(index.ravel(), minlength=block.size * width)
             out[start : start + block.size] = sizes.reshape(block.size, width)[:, : self.win]
         return out
