@@ -253,3 +253,22 @@ def test_the_checker_runs_alone_as_a_script(p35, tmp_path):
     assert done.returncode == 1 and json.loads(done.stdout)["proved"] is False
     done = run(str(tmp_path / "missing.gz"))
     assert done.returncode == 2 and "CANNOT CHECK" in done.stdout
+
+
+def test_killer_sets_are_strict_fields():
+    """Hostile killer lists end in a refusal that says what is wrong, never a traceback."""
+    rules = Rules(2, 3, "classic")
+    for killers, words in [
+        ("0", "must be a list"),
+        ([True], "whole number"),
+        ([-1], "earlier claim"),
+        ([10**30], "whole number|digits"),
+        ([0, 0, 0], "holds 3 items"),
+        ([{"claim": 0}], "whole number"),
+    ]:
+        checker = Claims(rules, 2)
+        checker.check({"claim": 0, "codes": [0, 1], "guesses": 1})
+        with pytest.raises(VerifyError, match=words):
+            checker.check({"claim": 1, "codes": [0, 1, 2], "guesses": 2, "killers": killers})
+    with pytest.raises(VerifyError, match="holds 10 items"):
+        Claims(rules, 2).check({"claim": 0, "codes": list(range(10)), "guesses": 0})
