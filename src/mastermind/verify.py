@@ -706,9 +706,7 @@ class Claims:
         for inner in self._killers(record, cands, d, where, index):
             if covered.all():
                 break
-            slots = rules.scores(reps[~covered], inner)  # together, in a non-winning part?
-            kept = np.all(slots == slots[:, :1], axis=1) & (slots[:, 0] != rules.win)
-            covered[np.flatnonzero(~covered)[kept]] = True
+            covered[self._together(reps, np.flatnonzero(~covered), inner)] = True
             if rules.scored - start > 8 * MAX_WORK:
                 raise MalformedFile(
                     f"{where}: more than the {8 * MAX_WORK:,} scores this checker makes for one claim"
@@ -729,6 +727,21 @@ class Claims:
                 f"{where}: guess {int(left[0])} (and {left.size - 1} other "
                 f"classes) is not shown to fail within {d} guesses"
             )
+
+    def _together(self, reps: np.ndarray, at: np.ndarray, inner: np.ndarray) -> np.ndarray:
+        """Which of the guesses ``reps[at]`` keep every code of ``inner`` in one
+        non-winning part: scored against its first code, then against the next 1, 2, 4,
+        ... codes only those whose scores still agree (most fall at once)."""
+        first = self.rules.scores(reps[at], inner[:1])[:, 0]
+        keep = first != self.rules.win
+        at, first = at[keep], first[keep]
+        done, step = 1, 1
+        while at.size and done < inner.size:
+            slots = self.rules.scores(reps[at], inner[done : done + step])
+            keep = np.all(slots == first[:, None], axis=1)
+            at, first = at[keep], first[keep]
+            done, step = done + step, 2 * step
+        return at
 
     @staticmethod
     def _dismissed(sizes: np.ndarray, size: int, most: int, d: int) -> np.ndarray:
