@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -240,11 +241,18 @@ def test_the_checker_runs_alone_as_a_script(p35, tmp_path):
     good, bad = tmp_path / "good.gz", tmp_path / "bad.gz"
     _write(good, p35)
     _write(bad, _mutants(p35)[0][1])
-    script = verify_module.__file__
+    alone = tmp_path / "alone"  # the file by itself, away from the package
+    alone.mkdir()
+    script = alone / "verify.py"
+    script.write_bytes(Path(verify_module.__file__).read_bytes())
 
     def run(*args):
         return subprocess.run(
-            [sys.executable, script, *args], capture_output=True, text=True, timeout=120
+            [sys.executable, str(script), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=alone,
         )
 
     done = run(str(good), "--jobs", "2")
