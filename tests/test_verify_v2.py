@@ -280,3 +280,16 @@ def test_killer_sets_are_strict_fields():
             checker.check({"claim": 1, "codes": [0, 1, 2], "guesses": 2, "killers": killers})
     with pytest.raises(VerifyError, match="holds 10 items"):
         Claims(rules, 2).check({"claim": 0, "codes": list(range(10)), "guesses": 0})
+
+
+def test_the_scripts_command_line_is_read_strictly():
+    from mastermind.verify import _arguments, main
+
+    assert _arguments(["f.gz"]) == ("f.gz", 1, False)
+    assert _arguments(["--jobs", "3", "f.gz", "--json"]) == ("f.gz", 3, True)
+    assert _arguments(["-j", "2", "f.gz"]) == ("f.gz", 2, False)
+    assert _arguments(["--jobs=4", "f.gz"]) == ("f.gz", 4, False)
+    for argv in ([], ["a", "b"], ["--jobs"], ["--jobs", "x", "f"], ["--fast", "f"]):
+        with pytest.raises(ValueError):
+            _arguments(argv)
+        assert main(argv) == 2

@@ -1166,41 +1166,60 @@ def _in_parallel(path: Any, jobs: int) -> Verdict:
     raise (MalformedFile if kind == "malformed" else VerifyError)(reason)
 
 
+USAGE = "usage: python verify.py FILE [--jobs N] [--json]"
+
+
+def _arguments(argv: list[str]) -> tuple[str, int, bool]:
+    """FILE, --jobs N (or -j N, --jobs=N) and --json, read by hand (the checker stays
+    free of the command line's modules); :class:`ValueError` with the usage."""
+    files, jobs, as_json, rest = [], 1, False, list(argv)
+    while rest:
+        word = rest.pop(0)
+        if word == "--json":
+            as_json = True
+        elif word in ("-j", "--jobs") or word.startswith("--jobs="):
+            value = word.partition("=")[2] if "=" in word else (rest.pop(0) if rest else "")
+            if not re.fullmatch(r"[0-9]{1,3}", value):
+                raise ValueError(f"--jobs needs a whole number, not {value!r}")
+            jobs = int(value)
+        elif word.startswith("-") and word != "-":
+            raise ValueError(f"unknown option {word!r}")
+        else:
+            files.append(word)
+    if len(files) != 1:
+        raise ValueError("one FILE to check")
+    return files[0], jobs, as_json
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python verify.py FILE [--jobs N] [--json]``: this checker alone, as a script.
-    Exit status 0 proved, 1 rejected, 2 cannot check."""
-    import argparse
+    Exit status 0 proved, 1 rejected, 2 cannot check (or a wrong command line)."""
     import sys
     import time
 
-    parser = argparse.ArgumentParser(description="Check a Mastermind certificate or strategy tree.")
-    parser.add_argument("file")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--json", action="store_true", help="one JSON object")
-    args = parser.parse_args(argv)
+    try:
+        path, jobs, as_json = _arguments(sys.argv[1:] if argv is None else argv)
+    except ValueError as e:
+        print(f"{e}\n{USAGE}", file=sys.stderr)
+        return 2
     start = time.monotonic()
     try:
-        verdict = verify_file(args.file, jobs=args.jobs)
+        verdict = verify_file(path, jobs=jobs)
     except VerifyError as e:
         checked = not isinstance(e, MalformedFile)
         reason = " ".join(str(e).split())
-        if args.json:
-            print(
-                json.dumps(
-                    {"file": args.file, "proved": False, "checked": checked, "reason": reason}
-                )
-            )
+        if as_json:
+            print(json.dumps({"file": path, "proved": False, "checked": checked, "reason": reason}))
         else:
-            print(f"{args.file}: {'REJECTED' if checked else 'CANNOT CHECK'}: {reason}")
+            print(f"{path}: {'REJECTED' if checked else 'CANNOT CHECK'}: {reason}")
         return 1 if checked else 2
     seconds = time.monotonic() - start
-    if args.json:
-        doc = {"file": args.file, "proved": True, "checked": True, "summary": verdict.summary}
+    if as_json:
+        doc = {"file": path, "proved": True, "checked": True, "summary": verdict.summary}
         doc.update(lower=verdict.lower, upper=verdict.upper, claims=verdict.claims)
         print(json.dumps({**doc, "seconds": round(seconds, 3)}))
     else:
         print(f"{verdict.summary}\nchecked in {seconds:.1f} s by the independent checker")
-    sys.stdout.flush()
     return 0
 
 

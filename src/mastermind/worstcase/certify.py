@@ -81,6 +81,7 @@ class _Builder:
         out: Any,
         until: Optional[float],
         progress: Optional[Callable[[int], None]],
+        *,
         shrink: bool = False,
     ):
         self.game, self.search, self.out, self.progress = game, search, out, progress
@@ -274,7 +275,7 @@ class _Builder:
         raise SearchUnfinished(REASONS.get(why, "interrupted"), 0, 0.0)
 
     def _failing_part(
-        self, guess: int, cands: np.ndarray, d: int, reuse: bool = True
+        self, guess: int, cands: np.ndarray, d: int, *, reuse: bool = True
     ) -> tuple[int, np.ndarray, bool]:
         """A part of ``guess`` that cannot be solved within ``d`` (one must exist), or
         (``reuse``) a killer set already claimed within one: (slot, set, whether it is
@@ -379,7 +380,7 @@ def write_certificate(
 
     until = None if limit is None else start + limit
     head = _head(game, lower=int(lower), upper=int(upper))
-    builder = _Builder(game, search, None, until, progress, shrink)
+    builder = _Builder(game, search, None, until, progress, shrink=shrink)
     return _write(path, builder, head, body, start)
 
 
@@ -418,7 +419,7 @@ def write_part_certificate(
     if search.run(cands, guesses, until)[0]:
         raise CertificateError(f"those {cands.size:,} secrets can be found within {guesses}")
     head = _head(game, part={"history": steps, "guesses": int(guesses)})
-    builder = _Builder(game, search, None, until, progress, shrink)
+    builder = _Builder(game, search, None, until, progress, shrink=shrink)
     return _write(path, builder, head, lambda b: b.claim(cands, int(guesses), steps), start)
 
 
