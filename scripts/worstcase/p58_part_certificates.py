@@ -80,11 +80,15 @@ def check(name: str, jobs: int) -> dict:
         sys.exit(f"{name}: not proved: {verdict.get('reason')}")
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", done.stderr)
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    cpu = sum(
+        float(v) for v in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", done.stderr)
+    )
     hours, minutes, seconds = (float(v or 0) for v in wall.groups())
     row = {
         "summary": verdict["summary"],
         "checked_seconds": round(3600 * hours + 60 * minutes + seconds, 1),
         "checked_peak_mb": round(int(peak.group(1)) / 1024),
+        "checked_cpu_seconds": round(cpu, 1),
         "checked_jobs": jobs,
         "checked_command": f"mastermind verify {name} --jobs {jobs}",
     }
