@@ -127,7 +127,7 @@ def test_bound_then_verify(tmp_path):
     code, text = _run(["verify", path])
     assert code == 0
     assert text.startswith("p(4,7) >= 6 and <= 6: proved, so p(4,7) = 6")
-    code, text = _run(["verify", path, "--json"])
+    code, text = _run(["verify", path, "--json", "--jobs", "2"])
     doc = json.loads(text)
     assert code == 0 and doc["proved"] and (doc["lower"], doc["upper"]) == (6, 6)
 
@@ -137,8 +137,8 @@ def test_verify_rejects_a_mutated_file_with_its_step(tmp_path):
     assert _run(["bound", "-n", "3", "-k", "5", "--certificate", str(path)])[0] == 0
     with gzip.open(path, "rt") as f:
         records = [json.loads(line) for line in f]
-    claim = next(r for r in records if r.get("entries"))
-    claim["entries"][0][0] = (claim["entries"][0][0] + 1) % 125
+    claim = next(r for r in records if r.get("killers"))
+    claim["killers"] = claim["killers"][1:]  # a guess it answered is answered no more
     with gzip.open(path, "wt") as f:
         f.write("".join(json.dumps(r) + "\n" for r in records))
     code, text = _run(["verify", str(path)])

@@ -421,16 +421,19 @@ def test_a_claim_too_big_for_its_guesses_needs_no_score(tmp_path, bombs, monkeyp
 
 def test_the_claims_of_a_certificate_share_one_cap_on_work(tmp_path, monkeypatch):
     """The same claim again and again cost a minute each, without end: the claims of a
-    certificate together make at most MAX_TOTAL_WORK scores (here lowered to 250 million:
-    [4,20]'s 160,000 guesses on 76 secrets, 12 million a claim scored without the table,
-    each counting 8, stop at the third)."""
+    certificate together make at most MAX_TOTAL_WORK scores (here lowered to 33 million:
+    [4,20]'s 160,000 guesses on 76 secrets, about 13 million a claim by the grouped
+    scorer, its tables counted too, stop at the third)."""
     from mastermind import verify
 
-    monkeypatch.setattr(verify, "MAX_TOTAL_WORK", 250_000_000)
+    monkeypatch.setattr(verify, "MAX_TOTAL_WORK", 33_000_000)
     head = {**HEAD, "game": {"pegs": 4, "colours": 20}, "lower": 1, "upper": 1}
     claims = [{"claim": i, "history": [[0, [3, 0]]], "guesses": 4} for i in range(5)]
-    with pytest.raises(MalformedFile, match="more than the 250,000,000 scores"):
+    with pytest.raises(MalformedFile, match="more than the 33,000,000 scores"):
         verify_file(write(tmp_path, lines(head, *claims)))
+    monkeypatch.setattr(verify, "MAX_TOTAL_WORK", 45_000_000)  # (three claims pass)
+    with pytest.raises(VerifyError, match="before its end record"):  # (not the cap)
+        verify_file(write(tmp_path, lines(head, *claims[:3])))
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,11 @@ independent checker (``mastermind verify``); the claims, bytes and seconds of ea
 to results/p58/certificates/index.json (the table of docs/bounds.md is read from it).
 
     PYTHONPATH=src python scripts/worstcase/p58_part_certificates.py 11111:00 11122:00
+    PYTHONPATH=src python scripts/worstcase/p58_part_certificates.py --check-only --jobs 2 11111:00
     PYTHONPATH=src python scripts/worstcase/p58_part_certificates.py --table
+
+Each check runs ``mastermind verify FILE --json --jobs N`` under ``/usr/bin/time -v``:
+its wall seconds and the peak resident memory of its largest process go to the index.
 
 A part whose certificate would not be made within ``--time-limit`` seconds is reported
 and skipped (nothing is written for it).
@@ -17,8 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "..", "results", "p58", "certificates")
@@ -32,48 +37,80 @@ def load() -> dict:
     return {}
 
 
-def certify(opening: str, score: str, limit: float) -> dict | None:
-    """Write and check one part's certificate; its row, or None when it took too long."""
+def certify(opening: str, score: str, limit: float, shrink: bool) -> dict | None:
+    """Write one part's certificate; its row (claims, bytes, seconds to make), or None
+    when it took too long."""
     from mastermind import Game
-    from mastermind.verify import verify_file
     from mastermind.worstcase.certify import write_part_certificate
     from mastermind.worstcase.search import SearchUnfinished
 
     path = os.path.join(OUT, f"{opening}-{score}.cert.gz")
     try:
         stats = write_part_certificate(
-            path, Game(5, 8), [(opening, f"{score[0]} {score[1]}")], 5, time_limit=limit
+            path,
+            Game(5, 8),
+            [(opening, f"{score[0]} {score[1]}")],
+            5,
+            time_limit=limit,
+            shrink=shrink,
         )
     except SearchUnfinished:
         print(f"{opening} = ({score[0]} {score[1]}): not made within {limit:.0f} s", flush=True)
         return None
-    start = time.monotonic()
-    verdict = verify_file(path)
-    checked = time.monotonic() - start
-    print(
-        f"{verdict.summary} ({stats.size:,} bytes, made in {stats.seconds:.0f} s, "
-        f"checked in {checked:.0f} s)",
-        flush=True,
-    )
     return {
         "file": os.path.basename(path),
-        "summary": verdict.summary,
         "claims": stats.claims,
         "bytes": stats.size,
         "made_seconds": round(stats.seconds, 1),
-        "checked_seconds": round(checked, 1),
     }
+
+
+def check(name: str, jobs: int) -> dict:
+    """Check one certificate with the independent checker under ``/usr/bin/time -v``:
+    what it proves, the wall seconds and the peak resident memory of its largest
+    process."""
+    command = [sys.executable, "-m", "mastermind", "verify", os.path.join(OUT, name)]
+    command += ["--json", "--jobs", str(jobs)]
+    env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "..", "src"))
+    done = subprocess.run(
+        ["/usr/bin/time", "-v", *command], capture_output=True, text=True, env=env
+    )
+    verdict = json.loads(done.stdout)
+    if not verdict.get("proved"):
+        sys.exit(f"{name}: not proved: {verdict.get('reason')}")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", done.stderr)
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    cpu = sum(
+        float(v) for v in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", done.stderr)
+    )
+    hours, minutes, seconds = (float(v or 0) for v in wall.groups())
+    row = {
+        "summary": verdict["summary"],
+        "checked_seconds": round(3600 * hours + 60 * minutes + seconds, 1),
+        "checked_peak_mb": round(int(peak.group(1)) / 1024),
+        "checked_cpu_seconds": round(cpu, 1),
+        "checked_jobs": jobs,
+        "checked_command": f"mastermind verify {name} --jobs {jobs}",
+    }
+    print(
+        f"{verdict['summary']} (checked in {row['checked_seconds']:.0f} s, jobs {jobs}, "
+        f"peak {row['checked_peak_mb']} MB)",
+        flush=True,
+    )
+    return row
 
 
 def table(index: dict) -> str:
     rows = [
-        "| part | claims | size | made in | checked in |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| part | claims | size | made in | checked in | peak memory |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for key, row in sorted(index.items()):
+        jobs = row.get("checked_jobs", 1)
         rows.append(
             f"| {key} | {row['claims']:,} | {row['bytes']:,} bytes | {row['made_seconds']:.0f} s "
-            f"| {row['checked_seconds']:.0f} s |"
+            f"| {row['checked_seconds']:.0f} s ({jobs} process{'es' * (jobs > 1)}) "
+            f"| {row.get('checked_peak_mb', '?')} MB |"
         )
     return "\n".join(rows)
 
@@ -82,6 +119,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("parts", nargs="*", help="OPENING:BW, e.g. 11111:00")
     parser.add_argument("--time-limit", type=float, default=3600.0, help="seconds per part")
+    parser.add_argument("--shrink", action="store_true", help="grow small killer sets")
+    parser.add_argument("--jobs", type=int, default=2, help="processes of each check")
+    parser.add_argument(
+        "--check-only", action="store_true", help="check the files there, make none"
+    )
     parser.add_argument("--table", action="store_true", help="print the Markdown table")
     args = parser.parse_args()
     index = load()
@@ -93,12 +135,19 @@ def main() -> int:
         opening, _, score = spec.partition(":")
         if len(score) != 2 or not score.isdigit():
             sys.exit(f"{spec!r}: a part is OPENING:BW, such as 11111:00")
-        row = certify(opening, score, args.time_limit)
-        if row is not None:
-            index[f"{opening} = ({score[0]} {score[1]})"] = row
-            with open(INDEX, "w") as f:
-                json.dump(index, f, indent=1, sort_keys=True)
-                f.write("\n")
+        key = f"{opening} = ({score[0]} {score[1]})"
+        row = (
+            index.get(key)
+            if args.check_only
+            else certify(opening, score, args.time_limit, args.shrink)
+        )
+        if row is None:
+            continue
+        row.update(check(row["file"], args.jobs))
+        index[key] = row
+        with open(INDEX, "w") as f:
+            json.dump(index, f, indent=1, sort_keys=True)
+            f.write("\n")
     return 0
 
 

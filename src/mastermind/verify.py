@@ -49,7 +49,8 @@ __all__ = [
 ]
 
 FORMAT = "mastermind-certificate"
-VERSION = 1
+VERSION = 2  # what the writer makes; this checker reads versions 1 and 2
+VERSIONS = (1, 2)
 TABLE_CODES = 20_000  # games up to this many codes score through a table of every pair
 VARIANTS = ("classic", "distinct", "bulls-and-cows", "black-peg", "permutation")
 
@@ -70,6 +71,9 @@ MAX_TOTAL_WORK = 1 << 39  # and all the claims of one certificate together, a pa
 # certificate, the largest published, needs 1.8e11 (27 minutes)
 MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
 BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
+GROUP_ROWS = 4096  # rows of one table of the grouped scorer (positions or colours)
+GROUPED_BYTES = 1 << 28  # bytes of the grouped scorer's tables for one set of secrets
+MAX_JOBS = 64  # processes one check may split its claims across
 
 
 class VerifyError(ValueError):
@@ -160,6 +164,12 @@ class Rules:
         self.is_guess = distinct if variant in ("bulls-and-cows", "permutation") else all_codes
         self.win = self.n * (self.n + 2)  # the slot of score (n, 0)
         self.table: np.ndarray | None = None
+        self.positions = _groups(n, k)  # the grouped scorer's groups of positions
+        self.colours = [] if variant == "black-peg" else _groups(k, n + 1)  # and colours
+        self.rows = sum(k ** len(p) for p in self.positions)
+        self.rows += sum((n + 1) ** len(c) for c in self.colours)
+        self.grouped: tuple[np.ndarray, list[np.ndarray]] | None = None  # (secrets, tables)
+        self.index: np.ndarray | None = None  # every code's row in each group's table
         self.work = 0  # pairs scored one by one (the table pays once they are many)
         self.scored = 0  # pairs scored all told, one by one counting 8 (MAX_TOTAL_WORK)
 
@@ -198,18 +208,92 @@ class Rules:
         there is one."""
         table = self._table()
         g, s = np.asarray(guesses, np.int64), np.asarray(secrets, np.int64)
+        grouped = table is None and 8 * g.size >= self.rows
+        grouped = grouped and s.size * self.rows <= GROUPED_BYTES
         self.work += 0 if table is not None else g.size * s.size
-        self.scored += g.size * s.size * (1 if table is not None else 8)
+        # (a pair through the table or grouped counts 1, and the groups' tables too)
+        self.scored += g.size * s.size * (1 if table is not None or grouped else 8)
+        fresh = self.grouped is None or not np.array_equal(self.grouped[0], s)
+        self.scored += self.rows * s.size if grouped and fresh else 0
         if self.scored > MAX_TOTAL_WORK:  # (a certificate's claims together)
             raise MalformedFile(
                 f"more than the {MAX_TOTAL_WORK:,} scores this checker makes in all"
             )
         if table is not None:  # gather the fewer rows
             return table[g][:, s] if g.size <= s.size else table[s][:, g].T
+        if grouped:
+            return self.grouped_scores(g, s)
         out = np.empty((g.size, s.size), dtype=np.uint8)
         step = max(1, (1 << 22) // max(1, s.size * self.n))
         for start in range(0, g.size, step):
             out[start : start + step] = self.score_rows(g[start : start + step], s)
+        return out
+
+    def _group_tables(self, secrets: np.ndarray) -> list[np.ndarray]:
+        """For each group of positions, table[u, x]: (n + 1) times the positions of the
+        group where the guess's digits u (the group's digits read in base k) and secret
+        x agree; for each group of colours, table[u, x]: the sum over the group's colours
+        of min(u's count, x's count) (u: the group's counts read in base n + 1).
+        (black-peg: n + 2 times the positions, no colours.)"""
+        if self.grouped is not None and np.array_equal(self.grouped[0], secrets):
+            return self.grouped[1]
+        digits, counts, n, k = self.digits[secrets], self.counts[secrets], self.n, self.k
+        weight = np.uint8(n + 2 if self.variant == "black-peg" else n + 1)
+        tables = []
+        for group in self.positions:
+            u = np.arange(k ** len(group))
+            table = np.zeros((u.size, secrets.size), np.uint8)
+            for i, p in enumerate(group):
+                table += (u // k ** (len(group) - 1 - i) % k)[:, None] == digits[None, :, p]
+            tables.append(table * weight)
+        for group in self.colours:
+            u = np.arange((n + 1) ** len(group))
+            table = np.zeros((u.size, secrets.size), np.uint8)
+            for i, c in enumerate(group):
+                mine = u // (n + 1) ** (len(group) - 1 - i) % (n + 1)
+                table += np.minimum(mine[:, None], counts[None, :, c]).astype(np.uint8)
+            tables.append(table)
+        self.grouped = (secrets.copy(), tables)
+        return tables
+
+    def _group_index(self) -> np.ndarray:
+        """(k^n, groups): the row of every code in each group's table (its digits, or
+        counts, of the group read in base k, or n + 1), made once."""
+        if self.index is None:
+            columns = []
+            for groups, of, radix in (
+                (self.positions, self.digits, self.k),
+                (self.colours, self.counts, self.n + 1),
+            ):
+                for group in groups:
+                    index = np.zeros(of.shape[0], dtype=np.int32)
+                    for c in group:
+                        index = index * radix + of[:, c]
+                    columns.append(index.astype(np.int16))  # (rows <= GROUP_ROWS)
+            self.index = np.stack(columns, 1)
+        return self.index
+
+    def grouped_scores(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """:meth:`score_rows` by the sum of one row of each group's table: slot b*(n+2) +
+        w = b*(n+1) + (b + w), where b adds up over groups of positions and b + w over
+        groups of colours. The same numbers as :meth:`score_rows`, fewer operations."""
+        tables = self._group_tables(secrets)
+        rows = self._group_index()[guesses]
+        if secrets.size <= 32:  # a few secrets: one column of each table at a time
+            out = np.zeros((secrets.size, guesses.size), dtype=np.uint8)
+            for j, table in enumerate(tables):
+                column, at = np.ascontiguousarray(table.T), rows[:, j].astype(np.intp)
+                for x in range(secrets.size):
+                    out[x] += column[x][at]
+            return out.T
+        out = np.empty((guesses.size, secrets.size), dtype=np.uint8)
+        step = max(1, (1 << 22) // max(1, secrets.size))
+        for start in range(0, guesses.size, step):
+            block = rows[start : start + step]
+            acc = tables[0][block[:, 0]]
+            for j in range(1, len(tables)):
+                acc += tables[j][block[:, j]]
+            out[start : start + block.shape[0]] = acc
         return out
 
     def part_sizes(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -222,8 +306,8 @@ class Rules:
         step = max(1, BLOCK // max(1, len(secrets)))
         for start in range(0, guesses.size, step):
             block = guesses[start : start + step]
-            index = self.scores(block, secrets).astype(np.int64)
-            index += np.arange(block.size, dtype=np.int64)[:, None] * width
+            offsets = np.arange(block.size, dtype=np.int32)[:, None] * np.int32(width)
+            index = np.add(self.scores(block, secrets), offsets, dtype=np.int32)
             sizes = np.bincount(index.ravel(), minlength=block.size * width)
             out[start : start + block.size] = sizes.reshape(block.size, width)[:, : self.win]
         return out
@@ -256,11 +340,15 @@ class Rules:
         scored against the secrets the steps before it left)."""
         cands = np.flatnonzero(self.is_secret)
         for step in _items(history, "a history", MAX_GUESSES):
-            if type(step) is not list or len(step) != 2:
-                raise MalformedFile(f"{_brief(step)} is not a [guess, score] pair")
-            g = self.guess(step[0])
-            cands = cands[self.scores([g], cands)[0] == self.slot(step[1])]
+            cands = self.narrow(cands, step)
         return cands
+
+    def narrow(self, cands: np.ndarray, step: Any) -> np.ndarray:
+        """The codes of ``cands`` consistent with one step [guess, score] of a history."""
+        if type(step) is not list or len(step) != 2:
+            raise MalformedFile(f"{_brief(step)} is not a [guess, score] pair")
+        g = self.guess(step[0])
+        return cands[self.scores([g], cands)[0] == self.slot(step[1])]
 
     def image(self, colours: Any, positions: Any) -> np.ndarray:
         """The permutation of all codes that renames colour c as colours[c] and moves
@@ -274,6 +362,16 @@ class Rules:
         for j in range(self.n):  # digit j goes to position positions[j], renamed
             image += colour[self.digits[:, j]] * np.int32(self.k ** (self.n - 1 - positions[j]))
         return image
+
+
+def _groups(count: int, radix: int) -> list[list[int]]:
+    """0..count-1 cut into runs of consecutive items, each with radix^len <= GROUP_ROWS."""
+    out: list[list[int]] = [[]]
+    for i in range(count):
+        if out[-1] and radix ** (len(out[-1]) + 1) > GROUP_ROWS:
+            out.append([])
+        out[-1].append(i)
+    return out
 
 
 def _tables(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -503,28 +601,67 @@ def read_records(path: Any) -> Iterator[Any]:
 
 # ------------------------------------------------------------------ certificates
 class Claims:
-    """The claims checked so far: each one's set (sorted codes) and guesses."""
+    """The claims checked so far: each one's set (sorted codes) and guesses. ``share``
+    (w, jobs): check in full only the claims whose number is w modulo jobs (the others'
+    sets are worked out all the same, for the entries that name them)."""
 
-    def __init__(self, rules: Rules):
-        self.rules = rules
+    def __init__(self, rules: Rules, version: int = VERSION, share: tuple[int, int] = (0, 1)):
+        self.rules, self.version, self.share = rules, version, share
         self.sets: list[np.ndarray] = []
         self.depths: list[int] = []
+        self.path: list[tuple[Any, np.ndarray]] = []  # the last history's steps, each's set
 
     def check(self, record: dict[str, Any]) -> None:
-        """Accept the next claim ("the set written by this history cannot be solved
-        within d guesses") or raise with the reason."""
-        rules, index = self.rules, len(self.sets)
+        """Accept the next claim ("the set written by this history, or of these codes,
+        cannot be solved within d guesses") or raise with the reason."""
+        index = len(self.sets)
         if type(record.get("claim")) is not int or record["claim"] != index:
             raise MalformedFile(f"claim {index}: claims must be numbered 0, 1, 2, ... in order")
         where = f"claim {index}"
-        cands = rules.candidates(record.get("history"))
+        cands = self._set(record, where)
         d = _whole(record.get("guesses"), f"{where}: 'guesses'", 0, MAX_GUESSES)
         if cands.size == 0:
             raise VerifyError(f"{where}: no secret fits its history (an empty set is solved)")
-        if d > 0:
-            self._rests_on(record, cands, d, where, index)
+        if d > 0 and index % self.share[1] == self.share[0]:
+            start = self.rules.scored
+            self._rests_on(record, cands, d, where, index, start)
         self.sets.append(cands)  # accepted
         self.depths.append(d)
+
+    def _set(self, record: dict[str, Any], where: str) -> np.ndarray:
+        """The claim's set: the secrets its history leaves (the steps it shares with the
+        history before it taken from there), or (version 2) its codes, listed."""
+        if "codes" in record:
+            if self.version < 2:
+                raise MalformedFile(f"{where}: a set given by its codes is a field of version 2")
+            if "history" in record:
+                raise MalformedFile(f"{where}: a set is given by a history or by codes, not both")
+            return self._codes(record["codes"], where)
+        rules, steps = self.rules, _items(record.get("history"), "a history", MAX_GUESSES)
+        same = 0
+        texts = [json.dumps(step) for step in steps]  # (compared as written: true is not 1)
+        while same < min(len(steps), len(self.path)) and texts[same] == self.path[same][0]:
+            same += 1
+        del self.path[same:]
+        cands = self.path[-1][1] if self.path else np.flatnonzero(rules.is_secret)
+        for step, text in zip(steps[same:], texts[same:]):
+            cands = rules.narrow(cands, step)
+            self.path.append((text, cands))
+        return cands
+
+    def _codes(self, value: Any, where: str) -> np.ndarray:
+        rules = self.rules
+        codes = _items(value, f"{where}: 'codes'", int(rules.is_secret.sum()))
+        if not all(type(c) is int for c in codes):
+            raise MalformedFile(f"{where}: 'codes' must list whole numbers")
+        out = np.asarray(codes, dtype=np.int64)
+        if out.size and (out.min() < 0 or out.max() >= rules.k**rules.n):
+            raise MalformedFile(f"{where}: 'codes' names a code outside [{rules.n},{rules.k}]")
+        if np.any(np.diff(out) <= 0):
+            raise MalformedFile(f"{where}: 'codes' must be in increasing order")
+        if not np.all(rules.is_secret[out]):
+            raise VerifyError(f"{where}: 'codes' names a code that is no secret of the game")
+        return out
 
     def _classes(self, record: dict[str, Any], cands: np.ndarray, where: str) -> np.ndarray:
         """The class of every guess under the claim's symmetries, each checked to map the
@@ -546,13 +683,13 @@ class Claims:
         return label
 
     def _rests_on(
-        self, record: dict[str, Any], cands: np.ndarray, d: int, where: str, index: int
+        self, record: dict[str, Any], cands: np.ndarray, d: int, where: str, index: int, start: int
     ) -> None:
         """Check that every guess fails within d (d >= 1): the set is too big for d
         guesses by counting alone, or each class of guesses is dismissed (it keeps the
-        set whole, or it leaves a part too big for d - 1 guesses) or has an entry naming
-        one of its parts an earlier claim proves unsolvable in d - 1 (every entry is
-        checked either way)."""
+        set whole, or it leaves a part too big for d - 1 guesses), or has an entry naming
+        one of its parts that fails within d - 1, or keeps one of the claim's killer
+        sets together in a non-winning part (every entry and killer set is checked)."""
         rules = self.rules
         guesses = np.flatnonzero(rules.is_guess)
         label = self._classes(record, cands, where)
@@ -562,35 +699,83 @@ class Claims:
                 f"{where}: {reps.size:,} classes of guesses on {cands.size:,} secrets, more "
                 f"than the {MAX_WORK:,} scores this checker makes for one claim"
             )
-        covered: set[int] = set()
+        covered = np.zeros(reps.size, dtype=bool)
         for entry, g, slot, ref in self._entries(record, int(reps.size), where, index):
+            self._entry(entry, g, slot, ref, cands, d, where)
+            covered[np.searchsorted(reps, label[np.searchsorted(guesses, g)])] = True
+        for inner in self._killers(record, cands, d, where, index):
+            if covered.all():
+                break
+            covered[self._together(reps, np.flatnonzero(~covered), inner)] = True
+            if rules.scored - start > 8 * MAX_WORK:
+                raise MalformedFile(
+                    f"{where}: more than the {8 * MAX_WORK:,} scores this checker makes for one claim"
+                )
+        parts = (rules.n + 1) * (rules.n + 2) // 2 - 1  # (no guess makes more parts)
+        if separable(parts, d, cap=int(cands.size)) < cands.size:
+            return  # more secrets than d guesses can tell apart: every guess fails
+        left = reps[~covered]
+        if self.version >= 2 and covered.any() and left.size:  # first with the parts
+            left = left[~self._dismissed(rules.part_sizes(left, cands), cands.size, parts, d)]
+        if left.size:  # (any guess may make), then with the most a guess of the set makes
+            every = rules.part_sizes(reps, cands)
+            most = int((every > 0).sum(1).max())
+            mine = every[np.searchsorted(reps, left)]
+            left = left[~self._dismissed(mine, cands.size, most, d)]
+        if left.size:
+            raise VerifyError(
+                f"{where}: guess {int(left[0])} (and {left.size - 1} other "
+                f"classes) is not shown to fail within {d} guesses"
+            )
+
+    def _together(self, reps: np.ndarray, at: np.ndarray, inner: np.ndarray) -> np.ndarray:
+        """Which of the guesses ``reps[at]`` keep every code of ``inner`` in one
+        non-winning part: scored against its first code, then against the next 1, 2, 4,
+        ... codes only those whose scores still agree (most fall at once)."""
+        first = self.rules.scores(reps[at], inner[:1])[:, 0]
+        keep = first != self.rules.win
+        at, first = at[keep], first[keep]
+        done, step = 1, 1
+        while at.size and done < inner.size:
+            slots = self.rules.scores(reps[at], inner[done : done + step])
+            keep = np.all(slots == first[:, None], axis=1)
+            at, first = at[keep], first[keep]
+            done, step = done + step, 2 * step
+        return at
+
+    @staticmethod
+    def _dismissed(sizes: np.ndarray, size: int, most: int, d: int) -> np.ndarray:
+        """Which guesses (their part ``sizes`` on a set of ``size``) keep the set whole
+        (never in a shortest strategy) or leave a part too big for d - 1 guesses when no
+        guess makes more than ``most`` parts of a subset of the set (counting)."""
+        largest = sizes.max(1)
+        return (largest == size) | (largest > separable(most, d - 1, cap=size))
+
+    def _entry(
+        self, entry: Any, g: int, slot: int, ref: int, cands: np.ndarray, d: int, where: str
+    ) -> None:
+        """Check one entry: the part of guess g with that score fails within d - 1, as
+        claim ``ref`` shows (version 1: the part is its set; 2: the part holds its set)."""
+        rules = self.rules
+        if self.version == 1:
             part = cands[rules.scores([g], cands)[0] == slot]
             if not np.array_equal(part, self.sets[ref]):
                 raise VerifyError(
                     f"{where}: entry {entry!r}: the part of guess {g} with "
                     f"that score is not the set of claim {ref}"
                 )
-            if self.depths[ref] < d - 1:
+        else:
+            inner = self.sets[ref]
+            at = np.minimum(np.searchsorted(cands, inner), cands.size - 1)
+            if not (np.array_equal(cands[at], inner) and np.all(rules.scores([g], inner) == slot)):
                 raise VerifyError(
-                    f"{where}: entry {entry!r}: claim {ref} is about "
-                    f"{self.depths[ref]} guesses, fewer than {d - 1}"
+                    f"{where}: entry {entry!r}: the set of claim {ref} is not within "
+                    f"the part of guess {g} with that score"
                 )
-            covered.add(int(label[np.searchsorted(guesses, g)]))
-        parts = (rules.n + 1) * (rules.n + 2) // 2 - 1  # (no guess makes more parts)
-        if separable(parts, d, cap=int(cands.size)) < cands.size:
-            return  # more secrets than d guesses can tell apart: every guess fails
-        sizes = rules.part_sizes(reps, cands)
-        most = int((sizes > 0).sum(1).max())  # no guess makes more parts on a subset
-        largest = sizes.max(1)
-        # dismissed: a guess that leaves the set whole (never in a shortest strategy), or
-        # one with a part too big for d - 1 guesses (counting)
-        bound = separable(most, d - 1, cap=int(cands.size))
-        covered.update(reps[(largest == cands.size) | (largest > bound)].tolist())
-        missing = [r for r in reps.tolist() if r not in covered]
-        if missing:
+        if self.depths[ref] < d - 1:
             raise VerifyError(
-                f"{where}: guess {missing[0]} (and {len(missing) - 1} other "
-                f"classes) is not shown to fail within {d} guesses"
+                f"{where}: entry {entry!r}: claim {ref} is about "
+                f"{self.depths[ref]} guesses, fewer than {d - 1}"
             )
 
     def _entries(
@@ -608,6 +793,30 @@ class Claims:
             if not 0 <= ref < index:
                 raise VerifyError(f"{where}: entry {entry!r} must name an earlier claim")
             out.append((entry, g, slot, ref))
+        return out
+
+    def _killers(
+        self, record: dict[str, Any], cands: np.ndarray, d: int, where: str, index: int
+    ) -> list[np.ndarray]:
+        """(version 2) The sets of the claims a claim lists as its killer sets, each
+        checked: an earlier claim, about d - 1 guesses or more, its set within the set."""
+        if "killers" in record and self.version < 2:
+            raise MalformedFile(f"{where}: killer sets are a field of version 2")
+        out = []
+        for ref in _items(record.get("killers", []), f"{where}: 'killers'", len(self.sets)):
+            ref = _whole(ref, f"{where}: a killer set's claim", -(1 << 62), 1 << 62)
+            if not 0 <= ref < index:
+                raise VerifyError(f"{where}: killer set {ref} must name an earlier claim")
+            if self.depths[ref] < d - 1:
+                raise VerifyError(
+                    f"{where}: killer set {ref} is about {self.depths[ref]} guesses, "
+                    f"fewer than {d - 1}"
+                )
+            inner = self.sets[ref]
+            at = np.minimum(np.searchsorted(cands, inner), cands.size - 1)
+            if not np.array_equal(cands[at], inner):
+                raise VerifyError(f"{where}: the set of claim {ref} is not within its set")
+            out.append(inner)
         return out
 
 
@@ -649,16 +858,17 @@ def _claims(count: int) -> str:
     return f"{count:,} claim" + ("" if count == 1 else "s")
 
 
-def _header(head: Any) -> tuple[Rules, int, int, dict[str, Any] | None]:
+def _header(head: Any) -> tuple[Rules, int, int, dict[str, Any] | None, int]:
     """The rules and what a certificate's first record says it proves, checked: the
     bounds (lower, upper), or for a part certificate the claim it proves ("part": a
     history and a number of guesses; lower = upper = 0 then)."""
     if type(head) is not dict or head.get("format") != FORMAT:
         raise MalformedFile(f"not a certificate (the first record must have format {FORMAT!r})")
     version = head.get("version")
-    if type(version) is not int or version != VERSION:
+    if type(version) is not int or version not in VERSIONS:
         raise MalformedFile(
-            f"certificate version {_brief(version)}; this checker reads version {VERSION}"
+            f"certificate version {_brief(version)}; this checker reads versions "
+            + " and ".join(map(str, VERSIONS))
         )
     game = _object(head.get("game", {}), "the header's 'game'")
     rules = Rules(game.get("pegs"), game.get("colours"), game.get("variant", "classic"))
@@ -669,11 +879,11 @@ def _header(head: Any) -> tuple[Rules, int, int, dict[str, Any] | None]:
         _whole(part.get("guesses"), "the part's 'guesses'", 1, MAX_GUESSES)
         if rules.candidates(part.get("history")).size == 0:
             raise VerifyError("no secret fits the part's history (an empty set is solved)")
-        return rules, 0, 0, part
+        return rules, 0, 0, part, version
     lower, upper = head.get("lower"), head.get("upper")
     if not (type(lower) is int and type(upper) is int and 1 <= lower <= upper <= MAX_GUESSES):
         raise MalformedFile(f"the header needs whole numbers 1 <= lower <= upper <= {MAX_GUESSES}")
-    return rules, lower, upper, None
+    return rules, lower, upper, None, version
 
 
 def _written(rules: Rules, code: int) -> str:
@@ -704,12 +914,30 @@ def verify_certificate(
     records: Iterator[Any],
     progress: Callable[[int, int], None] | None = None,
     total: int = 0,
+    share: tuple[int, int] = (0, 1),
 ) -> Verdict:
     """Check a certificate record by record; the verdict, or :class:`VerifyError`.
     ``progress(claims checked, total)`` is called as it goes (``total``: the claims the
-    file holds, if known)."""
-    rules, lower, upper, part = _header(next(records, None))
-    claims, root, witnessed, ended, proved = Claims(rules), -1, False, False, False
+    file holds, if known). ``share`` (w, jobs): check only the claims numbered w modulo
+    jobs, and the witness when w = 0 (the verdict holds once every share passes)."""
+    held: list[Claims] = []
+    try:
+        return _certificate(records, progress, total, share, held.append)
+    except VerifyError as e:
+        e.at = len(held[0].sets) if held else -1  # type: ignore[attr-defined]
+        raise
+
+
+def _certificate(
+    records: Iterator[Any],
+    progress: Callable[[int, int], None] | None,
+    total: int,
+    share: tuple[int, int],
+    seen: Callable[[Claims], None],
+) -> Verdict:
+    rules, lower, upper, part, version = _header(next(records, None))
+    claims, root, witnessed, ended, proved = Claims(rules, version, share), -1, False, False, False
+    seen(claims)
     for record in records:
         if ended:
             raise MalformedFile("records after the end record")
@@ -725,7 +953,8 @@ def verify_certificate(
         elif "witness" in record and part is None:
             if witnessed:
                 raise MalformedFile("a second witness")
-            _witness_upper(rules, record, upper)
+            if share[0] == 0:
+                _witness_upper(rules, record, upper)
             witnessed = True
         elif record.get("end") is True:
             if type(record.get("claims")) is not int or record["claims"] != len(claims.sets):
@@ -865,12 +1094,25 @@ def _ticks(
     return tick
 
 
-def verify_file(path: Any, progress: Callable[[int, int], None] | None = None) -> Verdict:
+def verify_file(
+    path: Any, progress: Callable[[int, int], None] | None = None, jobs: Any = 1
+) -> Verdict:
     """Check a certificate (``bound --certificate``) or a strategy tree file (JSON, maybe
     gzip-compressed: ``--witness``, ``--tree``), read as a stream within the caps;
     ``progress(bytes read, bytes of the file)`` is called as the claims are checked.
+    ``jobs``: processes to split a certificate's claims across (each reads the file and
+    works out every claim's set, and checks in full the claims numbered its share).
     :class:`MalformedFile` when it cannot be checked, :class:`VerifyError` when it proves
     nothing."""
+    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise MalformedFile(f"jobs must be a whole number from 1 to {MAX_JOBS}, not {_brief(jobs)}")
+    return _verify_path(path, progress, jobs, (0, 1))
+
+
+def _verify_path(
+    path: Any, progress: Callable[[int, int], None] | None, jobs: int, share: tuple[int, int]
+) -> Verdict:
+    """:func:`verify_file`, the claims numbered w modulo n only when ``share`` is (w, n)."""
     source = _Source(_path(path))
     try:
         first = source.line()
@@ -880,10 +1122,106 @@ def verify_file(path: Any, progress: Callable[[int, int], None] | None = None) -
         if first.lstrip()[:1] == b"{" and first.rstrip()[-1:] == b"}":
             head = _parse(first, "line 1", most)
         if type(head) is dict and "format" in head and "tree" not in head:
-            return verify_certificate(_records(source, head, most), _ticks(source, progress))
+            if jobs > 1:
+                return _in_parallel(path, jobs)
+            records = _records(source, head, most)
+            return verify_certificate(records, _ticks(source, progress), share=share)
         document = source.rest(first + b"\n")
         if head is None or re.compile(rb"\S").search(document, len(first) + 1):
             head = _parse(document, "the file", _most_items(document))
         return verify_strategy(head)
     finally:
         source.close()
+
+
+def _check_share(path: str, share: tuple[int, int]) -> tuple[str, Any, int]:
+    """One process's share of a check: ("proved", verdict, 0), or (kind, reason, the
+    claims read when it failed)."""
+    try:
+        return "proved", _verify_path(path, None, 1, share), 0
+    except MalformedFile as e:
+        return "malformed", str(e), getattr(e, "at", -1)
+    except VerifyError as e:
+        return "rejected", str(e), getattr(e, "at", -1)
+
+
+def _in_parallel(path: Any, jobs: int) -> Verdict:
+    """A certificate checked by ``jobs`` processes, each its share of the claims: the
+    verdict when every share passes, else the failure met first in the file."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            futures = [pool.submit(_check_share, _path(path), (w, jobs)) for w in range(jobs)]
+            results = [f.result() for f in futures]
+    except (OSError, RuntimeError, MemoryError) as e:  # (a process that died, a full system)
+        raise MalformedFile(f"the checking processes did not all finish: {e}") from None
+    failed = [r for r in results if r[0] != "proved"]
+    if not failed:
+        return results[0][1]
+    kind, reason, _ = min(failed, key=lambda r: r[2])
+    raise (MalformedFile if kind == "malformed" else VerifyError)(reason)
+
+
+USAGE = "usage: python verify.py FILE [--jobs N] [--json]"
+
+
+def _arguments(argv: list[str]) -> tuple[str, int, bool]:
+    """FILE, --jobs N (or -j N, --jobs=N) and --json, read by hand (the checker stays
+    free of the command line's modules); :class:`ValueError` with the usage."""
+    files, jobs, as_json, rest = [], 1, False, list(argv)
+    while rest:
+        word = rest.pop(0)
+        if word == "--json":
+            as_json = True
+        elif word in ("-j", "--jobs") or word.startswith("--jobs="):
+            value = word.partition("=")[2] if "=" in word else (rest.pop(0) if rest else "")
+            if not re.fullmatch(r"[0-9]{1,3}", value):
+                raise ValueError(f"--jobs needs a whole number, not {value!r}")
+            jobs = int(value)
+        elif word.startswith("-") and word != "-":
+            raise ValueError(f"unknown option {word!r}")
+        else:
+            files.append(word)
+    if len(files) != 1:
+        raise ValueError("one FILE to check")
+    return files[0], jobs, as_json
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python verify.py FILE [--jobs N] [--json]``: this checker alone, as a script.
+    Exit status 0 proved, 1 rejected, 2 cannot check (or a wrong command line)."""
+    import sys
+    import time
+
+    try:
+        path, jobs, as_json = _arguments(sys.argv[1:] if argv is None else argv)
+    except ValueError as e:
+        print(f"{e}\n{USAGE}", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    try:
+        verdict = verify_file(path, jobs=jobs)
+    except VerifyError as e:
+        checked = not isinstance(e, MalformedFile)
+        reason = " ".join(str(e).split())
+        if as_json:
+            print(json.dumps({"file": path, "proved": False, "checked": checked, "reason": reason}))
+        else:
+            print(f"{path}: {'REJECTED' if checked else 'CANNOT CHECK'}: {reason}")
+        return 1 if checked else 2
+    seconds = time.monotonic() - start
+    if as_json:
+        doc = {"file": path, "proved": True, "checked": True, "summary": verdict.summary}
+        doc.update(lower=verdict.lower, upper=verdict.upper, claims=verdict.claims)
+        print(json.dumps({**doc, "seconds": round(seconds, 3)}))
+    else:
+        print(f"{verdict.summary}\nchecked in {seconds:.1f} s by the independent checker")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -9,7 +9,7 @@ import os
 import time
 from typing import Any, TextIO
 
-from .common import EXIT_OK, output_options
+from .common import EXIT_OK, integer, output_options
 from .progress import ProgressBar
 
 EXIT_REJECTED = 1  # the file is read, and does not prove what it says
@@ -39,6 +39,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="the certificate or strategy tree to check")
     output_options(p)
     p.add_argument(
+        "-j",
+        "--jobs",
+        type=integer,
+        default=1,
+        metavar="N",
+        help="processes to split a certificate's claims across, 1..64 (default 1); "
+        "the verdict does not depend on it",
+    )
+    p.add_argument(
         "--no-progress",
         action="store_true",
         help="never show the progress bar (shown on a terminal after a second)",
@@ -54,10 +63,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     bar = ProgressBar(
         f"checking {os.path.basename(path)}",
         unit="bytes",
-        enabled=False if args.no_progress else None,
+        enabled=False if args.no_progress or args.jobs != 1 else None,
     )
     try:
-        verdict = verify_file(path, progress=bar)
+        verdict = verify_file(path, progress=bar, jobs=args.jobs)
     except VerifyError as e:
         bar.close()
         checked = not isinstance(e, MalformedFile)

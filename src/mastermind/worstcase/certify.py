@@ -81,13 +81,20 @@ class _Builder:
         out: Any,
         until: Optional[float],
         progress: Optional[Callable[[int], None]],
+        *,
+        shrink: bool = False,
     ):
         self.game, self.search, self.out, self.progress = game, search, out, progress
         self.until = until
         self.flag = new_flag(None if until is None else max(until - time.monotonic(), 1e-3))
         self.n, self.k = game.n, game.k
         self.weights = game.k ** np.arange(game.n - 1, -1, -1, dtype=np.int64)
-        self.claims: dict[bytes, tuple[int, int]] = {}
+        self.claims: dict[bytes, tuple[int, int]] = {}  # a set's codes -> (claim, d)
+        self.sets: list[np.ndarray] = []  # each claim's set
+        self.depth: list[int] = []  # and guesses
+        self.library: dict[int, list[int]] = {}  # least code -> the claims of sets so led
+        self.shrink = shrink  # killer sets grown small (else whole failing parts)
+        self._digit_table: Optional[np.ndarray] = None  # every guess's digits
         self.count = self.entries = 0
         self.win = game.win_slot
 
@@ -116,8 +123,12 @@ class _Builder:
 
     def _classes(self, syms: list[tuple[list[int], list[int]]]) -> np.ndarray:
         """The least guess of each class of the group the transpositions generate."""
+        if not syms:
+            return np.ascontiguousarray(self.game.guesses, dtype=np.int32)
         guesses = self.game.guesses.astype(np.int64)
-        digits = self._digits(guesses)
+        if self._digit_table is None:
+            self._digit_table = self._digits(guesses)
+        digits = self._digit_table
         images = []
         for cmap, pmap in syms:
             moved = np.empty_like(digits)
@@ -131,12 +142,13 @@ class _Builder:
                 least = np.minimum(least, least[img])
                 least[img] = np.minimum(least[img], least)
             changed = not np.array_equal(least, before)
-        return guesses[np.unique(least)].astype(np.int32)
+        return guesses[least == np.arange(guesses.size)].astype(np.int32)  # (the least)
 
     # -- the refutation
-    def claim(self, cands: np.ndarray, d: int, history: list[list[Any]]) -> int:
-        """Write the claim "``cands`` cannot be solved within ``d``" (known to hold)
-        and what it rests on; its number."""
+    def claim(self, cands: np.ndarray, d: int, history: Optional[list[list[Any]]] = None) -> int:
+        """Write the claim "``cands`` cannot be solved within ``d``" (known to hold) and
+        what it rests on, first; its number. The set is written by ``history``, or by its
+        codes (a killer set) when there is none."""
         if self.until is not None and time.monotonic() > self.until:
             raise SearchUnfinished("time-limit", 0, 0.0)
         key = cands.tobytes()
@@ -144,36 +156,104 @@ class _Builder:
         if known is not None and known[1] >= d:
             return known[0]
         syms: list[tuple[list[int], list[int]]] = []
-        entries: list[list[Any]] = []
+        killers: list[int] = []
         if d >= 1:
             syms = self._symmetries(cands)
-            reps = self._classes(syms)
-            hist = self.game.kernel.histograms(reps, cands).astype(np.int64)
-            hist[:, self.win] = 0
-            cap = separable(int((hist > 0).sum(1).max()), d - 1)
-            largest = hist.max(1)
-            for g, top in zip(reps.tolist(), largest.tolist()):
-                if top == cands.size or top > cap:
-                    continue  # the checker dismisses it: a useless guess, or counting
-                slot, part = self._failing_part(g, cands, d - 1)
-                score = self.game.slots[slot]
-                ref = self.claim(part, d - 1, history + [[g, list(score)]])
-                entries.append([g, [int(score[0]), int(score[1])], ref])
+            left = self._open(self._classes(syms), cands, d)
+            for ref, inner in self._known(cands, d - 1) if left.size else ():
+                left = self._cover(left, inner, killers, ref)
+            while left.size:  # a guess no killer set answers yet: find one in its parts
+                g = int(left[0])
+                slot, part, whole = self._failing_part(g, cands, d - 1, reuse=False)
+                inner = self._killer(part, d - 1)
+                steps = None  # (a whole part is written by its history, when there is one)
+                if whole and inner is part and history is not None:
+                    steps = history + [[g, [int(v) for v in self.game.slots[slot]]]]
+                ref = self.claim(inner, d - 1, steps)
+                left = self._cover(left, self.sets[ref], killers, ref)
         index = self.count
-        record = {
-            "claim": index,
-            "history": history,
-            "guesses": d,
-            "symmetries": [list(s) for s in syms],
-            "entries": entries,
-        }
+        record: dict[str, Any] = {"claim": index}
+        if history is None:
+            record["codes"] = cands.tolist()
+        else:
+            record["history"] = history
+        record.update(guesses=d, symmetries=[list(s) for s in syms], killers=killers)
         self.out.write(json.dumps(record, separators=(",", ":")) + "\n")
         self.count += 1
-        self.entries += len(entries)
+        self.entries += len(killers)
         self.claims[key] = (index, d)
+        self.sets.append(cands)
+        self.depth.append(d)
+        self.library.setdefault(int(cands[0]), []).append(index)
         if self.progress is not None:
             self.progress(self.count)
         return index
+
+    def _open(self, reps: np.ndarray, cands: np.ndarray, d: int) -> np.ndarray:
+        """The guesses of ``reps`` the checker does not dismiss by itself: not useless,
+        no part too big for d - 1 guesses by counting (none when the whole set is)."""
+        if separable((self.n + 1) * (self.n + 2) // 2 - 1, d) < cands.size:
+            return reps[:0]  # (no guess makes more parts than the non-winning scores)
+        hist = self.game.kernel.histograms(reps, cands).astype(np.int64)
+        hist[:, self.win] = 0
+        cap = separable(int((hist > 0).sum(1).max()), d - 1)
+        largest = hist.max(1)
+        return reps[(largest != cands.size) & (largest <= cap)]
+
+    def _keeps(self, reps: np.ndarray, inner: np.ndarray) -> np.ndarray:
+        """Which guesses keep every code of ``inner`` in one non-winning part."""
+        hist = self.game.kernel.histograms(reps, inner)
+        return (hist[:, self.win] == 0) & (hist.max(1) == inner.size)
+
+    def _cover(
+        self, left: np.ndarray, inner: np.ndarray, killers: list[int], ref: int
+    ) -> np.ndarray:
+        """``left`` without the guesses that keep claim ``ref``'s set together (listed as
+        a killer set when it answers any)."""
+        if not left.size:
+            return left
+        kept = self._keeps(left, inner)
+        if kept.any():
+            killers.append(ref)
+        return left[~kept]
+
+    def _known(self, cands: np.ndarray, d: int) -> list[tuple[int, np.ndarray]]:
+        """The claims written so far about d guesses or more whose sets lie within
+        ``cands`` (smallest first)."""
+        found = []
+        for code in cands.tolist():
+            for ref in self.library.get(code, ()):
+                inner = self.sets[ref]
+                if self.depth[ref] >= d and inner.size <= cands.size:
+                    at = np.minimum(np.searchsorted(cands, inner), cands.size - 1)
+                    if np.array_equal(cands[at], inner):
+                        found.append((ref, inner))
+        return sorted(found, key=lambda ri: ri[1].size)
+
+    def _killer(self, part: np.ndarray, d: int) -> np.ndarray:
+        """A small subset of ``part`` (which cannot be solved within d) that cannot be
+        solved within d either: grown from two codes, by adding for the guess that
+        solves it a killer set of one of that guess's failing parts (claimed first),
+        until the search finds no guess; a known killer set when ``part`` holds one."""
+        if not self.shrink:
+            return part
+        known = self._known(part, d)
+        if known:
+            return known[0][1]
+        if d <= 1:
+            return part[: d + 1]
+        grown = part[:2]
+        while True:
+            solvable, g = self._run(grown, d)
+            if not solvable:
+                return grown
+            _, sub, _ = self._failing_part(g, part, d - 1)
+            # (below 2 guesses, two codes of the part fail within 1: the checker counts)
+            sub = self.sets[self.claim(self._killer(sub, d - 1), d - 1)] if d > 2 else sub[:2]
+            grown = np.union1d(grown, sub).astype(np.int32)
+
+    def _run(self, cands: np.ndarray, d: int) -> tuple[bool, int]:
+        return self.search.run(np.ascontiguousarray(cands, dtype=np.int32), d, self.until)
 
     def _solvable(self, cands: np.ndarray, d: int, budget: int) -> Optional[bool]:
         """The search's answer, or None when ``budget`` nodes were not enough.  Small
@@ -194,18 +274,20 @@ class _Builder:
             return None
         raise SearchUnfinished(REASONS.get(why, "interrupted"), 0, 0.0)
 
-    def _failing_part(self, guess: int, cands: np.ndarray, d: int) -> tuple[int, np.ndarray]:
-        """A part of ``guess`` that cannot be solved within ``d`` (one must exist): parts
-        largest first, in rounds of growing node budgets, so that one hard part does not
-        hold up an easy refutation of another."""
+    def _failing_part(
+        self, guess: int, cands: np.ndarray, d: int, *, reuse: bool = True
+    ) -> tuple[int, np.ndarray, bool]:
+        """A part of ``guess`` that cannot be solved within ``d`` (one must exist), or
+        (``reuse``) a killer set already claimed within one: (slot, set, whether it is
+        the whole part). Parts largest first, in rounds of growing node budgets, so that
+        one hard part does not hold up an easy refutation of another."""
         open_parts = sorted(
             ((s, p) for s, p in split_by_score(self.game, guess, cands) if s != self.win),
             key=lambda sp: -sp[1].size,
         )
-        for s, part in open_parts:  # a part already claimed costs no new claim
-            known = self.claims.get(part.tobytes())
-            if known is not None and known[1] >= d:
-                return s, part
+        for _, inner in self._known(cands, d) if reuse else ():  # a killer set claimed
+            if self._keeps(np.array([guess], dtype=np.int32), inner)[0]:
+                return int(self.game.kernel.slots(guess, inner[:1])[0]), inner, False
         for budget in ROUNDS:
             still = []
             for s, part in open_parts:
@@ -213,7 +295,7 @@ class _Builder:
                 if solvable is None:
                     still.append((s, part))
                 elif not solvable:
-                    return s, part
+                    return s, part, True
             open_parts = still
             if not open_parts:
                 break
@@ -266,6 +348,7 @@ def write_certificate(
     memory: int = DEFAULT_MEMORY,
     time_limit: Optional[float] = None,
     progress: Optional[Callable[[int], None]] = None,
+    shrink: bool = False,
 ) -> CertificateStats:
     """Write the certificate of ``lower <= p <= upper`` for ``game`` to ``path``
     (gzip-compressed JSON lines): the claims refuting ``lower - 1`` guesses, found again
@@ -297,7 +380,8 @@ def write_certificate(
 
     until = None if limit is None else start + limit
     head = _head(game, lower=int(lower), upper=int(upper))
-    return _write(path, _Builder(game, search, None, until, progress), head, body, start)
+    builder = _Builder(game, search, None, until, progress, shrink=shrink)
+    return _write(path, builder, head, body, start)
 
 
 def write_part_certificate(
@@ -310,6 +394,7 @@ def write_part_certificate(
     memory: int = DEFAULT_MEMORY,
     time_limit: Optional[float] = None,
     progress: Optional[Callable[[int], None]] = None,
+    shrink: bool = False,
 ) -> CertificateStats:
     """Write the certificate that the secrets consistent with ``history`` (pairs of a
     guess and its score, as :meth:`~mastermind.game.Game.filter` takes them: ``("11234",
@@ -334,7 +419,7 @@ def write_part_certificate(
     if search.run(cands, guesses, until)[0]:
         raise CertificateError(f"those {cands.size:,} secrets can be found within {guesses}")
     head = _head(game, part={"history": steps, "guesses": int(guesses)})
-    builder = _Builder(game, search, None, until, progress)
+    builder = _Builder(game, search, None, until, progress, shrink=shrink)
     return _write(path, builder, head, lambda b: b.claim(cands, int(guesses), steps), start)
 
 
