@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE / "src"))
+if not os.environ.get("PYTHONPATH"):  # (a checkout built in place; PYTHONPATH picks another)
+    sys.path.insert(0, str(HERE / "src"))
 
 from mastermind import Game  # noqa: E402
 from mastermind.optimum.bracket import lower_bound  # noqa: E402

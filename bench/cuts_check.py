@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -35,7 +36,8 @@ from typing import Any, Optional
 import numpy as np
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE / "src"))
+if not os.environ.get("PYTHONPATH"):  # (a checkout built in place; PYTHONPATH picks another)
+    sys.path.insert(0, str(HERE / "src"))
 
 PARTS = ["12345:0 2", "11223:0 1", "11123:0 1"]
 

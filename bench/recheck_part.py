@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -39,7 +40,8 @@ from typing import Any, Optional
 import numpy as np
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE / "src"))
+if not os.environ.get("PYTHONPATH"):  # (a checkout built in place; PYTHONPATH picks another)
+    sys.path.insert(0, str(HERE / "src"))
 
 STATE = HERE / "results" / "p58" / "state.json"
 

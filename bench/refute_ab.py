@@ -32,7 +32,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HERE / "src"))
+if not os.environ.get("PYTHONPATH"):  # (a checkout built in place; PYTHONPATH picks another)
+    sys.path.insert(0, str(HERE / "src"))
 
 # What each process runs: the parts in order until one is refuted, with its CPU time and
 # nodes (SearchStats lived in mastermind.bounds before the package's families).

@@ -200,7 +200,9 @@ def test_status_projection_and_export(tmp_path):
     assert set(doc["split_paces"]) <= {k for k in doc["split_paces"] if k.count("/") == 2}
     assert doc["pace"]["openings_worked"] >= 1 and set(on4) == {"least", "all_openings", "pace"}
     paced = doc["pace"]["seconds_per_opening"] * doc["pace"]["openings_left"] / 3600
-    assert on4["pace"] == pytest.approx(paced / (4 * eff["efficiency"]), rel=0.01, abs=1e-5)
+    # (seconds_per_opening is printed to 0.1 s: on a fast machine it can read 0.0)
+    slack = 0.05 * doc["pace"]["openings_left"] / 3600 / (4 * eff["efficiency"])
+    assert on4["pace"] == pytest.approx(paced / (4 * eff["efficiency"]), rel=0.01, abs=slack + 1e-5)
     assert "at the pace" in cli("projection", str(folder), "--workers", "1,4").stdout
     assert cli("export", str(folder)).returncode == 0
 
