@@ -10,9 +10,10 @@ import numpy as np
 
 from mastermind import Game, solution_exists
 from mastermind.engine.batching import Batching, run_batch
-from mastermind.engine.checkpoint import decode, open_checkpoint
+from mastermind.engine.checkpoint import open_checkpoint
 from mastermind.engine.executors import LocalExecutor
 from mastermind.engine.loop import execute
+from mastermind.engine.rows import decode
 from mastermind.engine.run import Run
 from mastermind.engine.units import Unit
 from mastermind.engine.workers import spec_of

@@ -26,7 +26,8 @@ import pytest
 
 import mastermind
 from mastermind import Game, analyze, solution_exists, worst_case
-from mastermind.engine.checkpoint import decode, open_checkpoint
+from mastermind.engine.checkpoint import open_checkpoint
+from mastermind.engine.rows import decode
 from mastermind.engine.run import Run
 from mastermind.engine.shards import export_shards
 from mastermind.engine.workers import spec_of
@@ -265,7 +266,7 @@ def test_a_recheck_of_settled_rows_finds_nothing_wrong(tmp_path):
 def test_a_question_settled_here_from_imported_answers_is_not_computed_here(tmp_path):
     """A row written here (a question settled from the answers below it) rests on what
     lay below it: imported, if any of that was."""
-    from mastermind.engine.checkpoint import connect_read_only
+    from mastermind.engine.rows import connect_read_only
     from mastermind.worstcase.campaign import origins
 
     path = str(tmp_path / "c.sqlite")

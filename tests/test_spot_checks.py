@@ -27,9 +27,9 @@ import pytest
 import mastermind
 import mastermind.engine.spotcheck as spotcheck
 from mastermind import Game, analyze
-from mastermind.engine.checkpoint import checksum, decode, encode
 from mastermind.engine.executors import DaskExecutor, LocalExecutor
 from mastermind.engine.loop import execute
+from mastermind.engine.rows import checksum, decode, encode
 from mastermind.engine.spotcheck import RECHECK, RecheckError, SpotCheckWarning
 from mastermind.engine.units import Unit, UnitError
 from mastermind.engine.workers import spec_of

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any, Optional, TextIO
 
-from ..engine.files import check_output
+from ..files import check_output
 from ..limits import DEFAULT_MEMORY
 from ..rules import guesses_text
 from .common import (
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _check(args: argparse.Namespace) -> None:
     """Every option checked before any work; the certificate's path follows the rules of
-    the other outputs (mastermind.engine.files)."""
+    the other outputs (mastermind.files)."""
     check_time_limit(args)
     check_memory(args)
     check_scheduler(args)

@@ -3,7 +3,7 @@ the option groups (game, strategy, output, threads), building the game they name
 word first when it is big), and output files checked before the work and written whole.
 
 Only plain-Python modules of the library (:mod:`~mastermind.rules`,
-:mod:`~mastermind.limits`, :mod:`~mastermind.engine.files`) are imported here: building the
+:mod:`~mastermind.limits`, :mod:`~mastermind.files`) are imported here: building the
 parser loads no NumPy and no kernel.
 """
 
@@ -17,8 +17,8 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
 
-from ..engine import files
-from ..engine.files import OutputError as OutputError  # (exit status 1; cli/__init__)
+from .. import files
+from ..files import OutputError as OutputError  # (exit status 1; cli/__init__)
 from ..limits import BIG_BUILD, MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
 from ..rules import Strategy, Variant
 
@@ -261,7 +261,7 @@ def _kept(path: str) -> str:
     The file is only read (one that a run stopped before making it is not made here)."""
     import sqlite3
 
-    from ..engine.checkpoint import connect_read_only
+    from ..engine.rows import connect_read_only
 
     again = "run the same command again to resume"
     if not os.path.exists(path):
@@ -369,7 +369,7 @@ def plot_destination(path: Optional[str]) -> Optional["Destination"]:
 
 class Destination(files.Destination):
     """An output file, checked and opened before the work, written whole at the end
-    (:class:`mastermind.engine.files.Destination`: a regular file replaced whole, a device, a
+    (:class:`mastermind.files.Destination`: a regular file replaced whole, a device, a
     FIFO, ``-`` or ``/dev/stdout`` written in place; :class:`OutputError`, exit status
     1, when the write fails at the end); a plot too."""
 

@@ -4,7 +4,7 @@ scores (:func:`play_codebreaker`), or the person breaks the computer's
 
 Both read commands from an input stream and write to an output stream: a terminal (with
 line editing) or plain pipes, so scripts can drive them; they return the exit status (0
-finished, 1 unfinished).  The game itself is :mod:`mastermind.play`'s.
+finished, 1 unfinished).  The game itself is :mod:`mastermind.apps.play`'s.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import sys
 from collections.abc import Iterable
 from typing import Optional, TextIO, Union
 
-from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
-from ..play import (
+from ..apps.play import (
     Adversary,
     Codemaker,
     InconsistentAnswers,
@@ -25,6 +24,7 @@ from ..play import (
     Session,
     cannot_be_true,
 )
+from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
 from ..rules import Strategy
 from . import render
 from .common import EXIT_OK as FINISHED

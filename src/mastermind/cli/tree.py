@@ -8,7 +8,7 @@ import json
 import os
 from typing import Any, Optional, TextIO
 
-from ..engine.files import STDOUT
+from ..files import STDOUT
 from .common import (
     EXIT_OK,
     UsageError,

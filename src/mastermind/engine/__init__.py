@@ -15,7 +15,7 @@ when the answer is complete) and hands it to :func:`~mastermind.engine.run.open_
 * :mod:`~mastermind.engine.executors`: where units run (threads here, a Dask client,
   ``local:N``, a scheduler's address); the only module that imports Dask, and only then;
 * :mod:`~mastermind.engine.checkpoint`: the SQLite file of finished units;
-* :mod:`~mastermind.engine.files`: every file the package writes or locks (outputs
+* :mod:`~mastermind.files`: every file the package writes or locks (outputs
   replaced whole through a private temporary file, locks never followed or truncated);
 * :mod:`~mastermind.engine.run`: one run: the checkpoint and the executor opened, in that
   order, for one computation, and closed at the end.

@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 from ..checks import ArgumentError
 from ..errors import MastermindError
-from .files import FileError
+from ..files import FileError
 from .own_files import UnsafeFile, check_own, read_own
 from .run_lock import RunLock, UnsafeLockFile
 

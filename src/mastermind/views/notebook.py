@@ -122,7 +122,7 @@ def analysis_html(a: Any) -> str:
 
 
 def comparison_html(c: Any) -> str:
-    """A :class:`~mastermind.comparison.Comparison`: one table row per strategy and pool."""
+    """A :class:`~mastermind.apps.comparison.Comparison`: one table row per strategy and pool."""
     heads = c.headers()
     rows = []
     for r, cells in zip(c.rows, c.cells()):
@@ -133,7 +133,7 @@ def comparison_html(c: Any) -> str:
 
 
 def session_html(s: Any) -> str:
-    """A :class:`~mastermind.play.Session`: its history (guess pegs, key pegs, candidates
+    """A :class:`~mastermind.apps.play.Session`: its history (guess pegs, key pegs, candidates
     left after each row; the rows of a conflict marked) and where the game stands."""
     game = s.game
     left = s.remaining_after()

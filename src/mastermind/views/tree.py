@@ -37,8 +37,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, Optional, Protocol
 
-from ..engine.files import Destination
 from ..errors import MastermindError, MissingTool
+from ..files import Destination
 from ..rules import secrets_text
 from ..strategy_tree import Node
 
@@ -326,7 +326,7 @@ def dot_program() -> Optional[str]:
 def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float = 600) -> None:
     """Render DOT text to ``path`` (SVG, PNG or PDF, from the suffix or ``fmt``) with
     Graphviz's ``dot``, written as every output of the package is
-    (:class:`mastermind.engine.files.Destination`: whole or not at all); :class:`TreeError`
+    (:class:`mastermind.files.Destination`: whole or not at all); :class:`TreeError`
     with the reason when that cannot be done (:class:`GraphvizMissing` without ``dot``)."""
     fmt = render_format(path, fmt)
     program = find_dot()

@@ -33,8 +33,8 @@ from .. import checks
 from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
-from ..engine.files import OutputError
 from ..engine.run import open_run, wants_engine
+from ..files import OutputError
 from ..game import CodeLike, Game, Score, reference_score
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
 from ..rules import guesses_text
@@ -611,7 +611,7 @@ def worst_case(
         (nothing is written then) or the file could not be written (a full disk:
         ``result.certificate_error`` says so, the bounds stay).  A path that cannot be
         one (empty, in no folder, a directory) is refused before the search, with a
-        :class:`~mastermind.engine.files.FileError`.
+        :class:`~mastermind.files.FileError`.
     recheck : float
         With units, the fraction of them (0 to 1) spot-checked: re-run here and
         compared with the answer of the worker or checkpoint that gave it; a mismatch

@@ -370,7 +370,7 @@ def _watched(plan: Any, said: dict[str, Any], watch: Any, log: Log) -> None:
 
 
 def _store_keys(campaign: Campaign) -> set[str]:
-    from ...engine.checkpoint import connect_read_only
+    from ...engine.rows import connect_read_only
 
     conn = connect_read_only(campaign.checkpoint)
     try:

@@ -16,9 +16,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
+from ...engine.checkpoint import open_checkpoint
 from ...engine.own_files import OwnDestination
 from ...engine.replay import DryExecutor, Replayed
+from ...engine.rows import connect_read_only, decode
 from ...engine.run import Run
 from ...engine.workers import spec_of
 from ...stopping import new_flag

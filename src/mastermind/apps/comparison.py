@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from .errors import MastermindError
-from .rules import DistributionSummary, Strategy, secrets_text
+from ..errors import MastermindError
+from ..rules import DistributionSummary, Strategy, secrets_text
 
 __all__ = ["Comparison", "ComparisonError", "ComparisonRow", "Pool", "compare"]
 
@@ -262,7 +262,7 @@ class Comparison:
         }
 
     def _repr_html_(self) -> str:
-        from .views.notebook import comparison_html
+        from ..views.notebook import comparison_html
 
         return comparison_html(self)
 
@@ -270,7 +270,7 @@ class Comparison:
         """Bars of every row's distribution (one colour per strategy, the candidates-only
         pool hatched) on ``ax`` (default: a new figure); returns the axes.  Needs
         matplotlib (``pip install 'mastermind-analysis[plot]'``)."""
-        from .views.plot import plot_comparison
+        from ..views.plot import plot_comparison
 
         return plot_comparison(self, ax)
 
@@ -325,8 +325,8 @@ def compare(
     >>> c.rows[0].total, c.rows[0].first_guess
     (7471, '1111')
     """
-    from . import checks
-    from .analysis.exhaustive import analyze
+    from .. import checks
+    from ..analysis.exhaustive import analyze
 
     checks.game(game, "compare")
     checks.threads(jobs)
@@ -362,7 +362,7 @@ def _optimal_row(
 ) -> ComparisonRow:
     """The row of the exact optimum with ``pool`` (its progress, the root's guesses tried,
     shown as a share of the row's secrets)."""
-    from .optimum.solver import optimal
+    from ..optimum.solver import optimal
 
     secrets = int(game.secrets.size)
     report = (
