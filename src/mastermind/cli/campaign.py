@@ -5,13 +5,10 @@ that carries its state (:mod:`mastermind.worstcase.campaign`): ``run``, ``status
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
-import sys
-import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
+from .campaign_folder import given_values, held, log, state_table, write_json
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
@@ -170,10 +167,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return actions[args.action](args, out)
 
 
-def _log(line: str) -> None:
-    sys.stderr.write(time.strftime("%H:%M:%S ", time.gmtime()) + line + "\n")
-
-
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The question's options given (None: not given)."""
     return {
@@ -191,31 +184,25 @@ def _campaign(args: argparse.Namespace) -> "Campaign":
     """The campaign of DIR, made from the options when it has none (``run``, under the
     campaign's lock); options that disagree with an existing campaign are refused."""
     from ..worstcase.campaign.question import Campaign
+    from .campaign_folder import campaign_of
 
-    given = _given(args)
-    if os.path.lexists(os.path.join(args.folder, "campaign.json")):
-        campaign = Campaign.load(args.folder)
-        differ = [
+    given = given_values(_given(args))
+
+    def differ(campaign: Campaign) -> list[str]:
+        return [
             f"{k} {v} (the campaign's: {getattr(campaign, k)})"
             for k, v in given.items()
-            if v is not None and v != getattr(campaign, k)
+            if v != getattr(campaign, k)
         ]
-        if differ:
-            raise UsageError(f"{args.folder} is a campaign of its own: " + "; ".join(differ))
-        return campaign
-    if args.action != "run":
-        raise UsageError(f"{args.folder}: no campaign here (no campaign.json)")
-    campaign = _new_campaign(args.folder, given)
-    campaign.save()
-    return campaign
+
+    return campaign_of(args, Campaign.load, lambda: _new_campaign(args.folder, given), differ)
 
 
 def _new_campaign(folder: str, given: dict[str, Any]) -> "Campaign":
     """A new campaign's question from the options (checked: nothing is made yet)."""
     from ..worstcase.campaign.question import Campaign
 
-    values = {k: v for k, v in given.items() if v is not None}
-    return Campaign.new(folder, **{**DEFAULTS, **values})
+    return Campaign.new(folder, **{**DEFAULTS, **given_values(given)})
 
 
 def _held(args: argparse.Namespace) -> Any:
@@ -223,26 +210,7 @@ def _held(args: argparse.Namespace) -> Any:
     new campaign, once its question is checked."""
     from ..worstcase.campaign.folder import hold
 
-    make = args.action == "run" and not os.path.lexists(os.path.join(args.folder, "campaign.json"))
-    if make:
-        _new_campaign(args.folder, _given(args))  # (a question refused makes no folder)
-    return hold(args.folder, make=make)
-
-
-def _finite(doc: Any) -> Any:
-    """``doc`` with every number JSON cannot hold (NaN, infinities) as None (null)."""
-    if isinstance(doc, float) and not math.isfinite(doc):
-        return None
-    if isinstance(doc, dict):
-        return {k: _finite(v) for k, v in doc.items()}
-    if isinstance(doc, list):
-        return [_finite(v) for v in doc]
-    return doc
-
-
-def _json(doc: Any, out: TextIO) -> None:
-    json.dump(_finite(doc), out, allow_nan=False)
-    out.write("\n")
+    return held(args, lambda: _new_campaign(args.folder, _given(args)), hold)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -261,13 +229,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
                 time_limit=args.time_limit,
                 stop_after=args.stop_after_units,
                 batch=args.batch,
-                log=_log,
+                log=log,
                 watch=lambda snap: _show(bar, snap),
             )
         finally:
             bar.close()
     if args.json:
-        _json(outcome._asdict(), out)
+        write_json(outcome._asdict(), out)
     else:
         out.write(
             f"{outcome.status}: {outcome.ran} units run, {outcome.after} recorded "
@@ -304,7 +272,7 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
 
         with _held(args):
             campaign = _campaign(args)
-            restore(campaign, _log)  # (what it says is said; the export's own lines not)
+            restore(campaign, log)  # (what it says is said; the export's own lines not)
             doc = export(campaign, log=lambda line: None)
     else:
         if os.path.isdir(args.folder):
@@ -317,50 +285,27 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
         if doc is None:
             raise UsageError(f"{args.folder}: no state.json yet (give --replay)")
     if args.json:
-        _json(doc, out)
+        write_json(doc, out)
         return EXIT_OK
-    try:
-        text = markdown_table(doc) if args.markdown else text_table(doc)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise CampaignFileError(
-            f"{os.path.join(args.folder, 'state.json')}: not a campaign's state "
-            f"({type(e).__name__}: {str(e)[:80]}); give --replay to work it out again"
-        ) from None
-    out.write(text)
+    out.write(state_table(args, doc, markdown_table if args.markdown else text_table))
     return EXIT_OK
-
-
-def _workers(text: str) -> list[int]:
-    """``--workers``: worker counts separated by commas, each 1 .. MOST_WORKERS."""
-    from ..worstcase.campaign.projection import MOST_WORKERS
-
-    try:
-        workers = [integer(w) for w in text.split(",")]
-    except ValueError:
-        raise UsageError(
-            f"--workers must be numbers separated by commas, not {text!r:.60}"
-        ) from None
-    if not 1 <= len(workers) <= 64 or not all(1 <= w <= MOST_WORKERS for w in workers):
-        raise UsageError(f"--workers must be 1 to 64 worker counts, each 1 to {MOST_WORKERS:,}")
-    return workers
 
 
 def _projection(args: argparse.Namespace, out: TextIO) -> int:
-    from ..worstcase.campaign.projection import projection
+    from ..worstcase.campaign.projection import MOST_WORKERS, projection
     from ..worstcase.campaign.run import restore
+    from .campaign_folder import projection as command
 
-    workers = _workers(args.workers)
-    if not 0 <= args.record < float("inf"):
-        raise UsageError("--record must be a number of seconds >= 0")
-    with _held(args):
-        campaign = _campaign(args)
-        restore(campaign, _log)
-        doc = projection(campaign, workers, record=args.record)
-    if args.json:
-        _json(doc, out)
-        return EXIT_OK
-    out.write(_projection_text(doc))
-    return EXIT_OK
+    return command(
+        args,
+        out,
+        most=MOST_WORKERS,
+        campaign=lambda: _campaign(args),
+        restore=restore,
+        project=projection,
+        text=_projection_text,
+        hold=lambda: _held(args),
+    )
 
 
 def _projection_text(doc: dict) -> str:
@@ -408,7 +353,7 @@ def _recheck(args: argparse.Namespace, out: TextIO) -> int:
 
     fraction = _fraction(args.fraction, "--fraction")
     with _held(args):
-        done, doc = recheck(_campaign(args), fraction, jobs=args.jobs or 1, log=_log)
+        done, doc = recheck(_campaign(args), fraction, jobs=args.jobs or 1, log=log)
     out.write(f"re-checked {done.checked} answers here: {done.wrong} wrong\n")
     out.write(text_table(doc))
     return EXIT_OK
@@ -418,5 +363,5 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.run import export
 
     with _held(args):
-        export(_campaign(args), log=_log)
+        export(_campaign(args), log=log)
     return EXIT_OK
