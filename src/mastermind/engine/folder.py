@@ -29,6 +29,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Optional
 
 from ..checks import ArgumentError
@@ -41,13 +42,53 @@ __all__ = [
     "LOCK",
     "CampaignBusy",
     "CampaignFileError",
+    "FolderFiles",
     "check_files",
+    "folder_files",
     "hold",
     "read_json",
 ]
 
 LOCK = "campaign"
 """The lock's name (:func:`~mastermind.engine.run_lock.lock_path` adds ``.lock``)."""
+
+
+def folder_files(strategy: str, about: str) -> dict[str, str]:
+    """The files of a campaign's folder (beside ``shards/``), and what each is: its
+    question, state and log, its checkpoint with SQLite's files beside it, its lock, and
+    the family's own ``strategy`` file (``about`` says what it holds)."""
+    return {
+        "campaign.json": "the campaign's question",
+        "state.json": "the campaign's state",
+        strategy: about,
+        "run.log": "the campaign's log",
+        "checkpoint.sqlite": "the campaign's checkpoint",
+        "checkpoint.sqlite-journal": "the checkpoint's journal",
+        "checkpoint.sqlite-wal": "the checkpoint's log",
+        "checkpoint.sqlite-shm": "the checkpoint's shared memory",
+        "checkpoint.sqlite.lock": "the checkpoint's lock",
+        "checkpoint.sqlite.behind": "the checkpoint kept aside",
+        f"{LOCK}.lock": "the campaign's lock",
+    }
+
+
+class FolderFiles:
+    """The paths of a campaign's files, from its ``folder`` (a field of the campaign's
+    question, which mixes this in)."""
+
+    folder: str
+
+    def path(self, name: str) -> str:
+        """A file of the campaign's folder."""
+        return str(Path(self.folder) / name)
+
+    @property
+    def checkpoint(self) -> str:
+        return self.path("checkpoint.sqlite")
+
+    @property
+    def shards(self) -> str:
+        return self.path("shards")
 
 
 class CampaignBusy(MastermindError):

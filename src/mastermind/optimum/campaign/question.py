@@ -14,6 +14,7 @@ from typing import Any, Optional
 from ... import checks
 from ...checks import ArgumentError
 from ...engine import folder as common
+from ...engine.folder import FolderFiles
 from ...engine.own_files import OwnDestination
 from ...engine.workers import spec_of
 from ...errors import MastermindError
@@ -32,19 +33,7 @@ QUESTION = "optimum"
 MOST_BYTES = 1 << 16
 """The most bytes ``campaign.json`` may hold."""
 
-FILES = {
-    "campaign.json": "the campaign's question",
-    "state.json": "the campaign's state",
-    "optimum.json": "the campaign's strategy",
-    "run.log": "the campaign's log",
-    "checkpoint.sqlite": "the campaign's checkpoint",
-    "checkpoint.sqlite-journal": "the checkpoint's journal",
-    "checkpoint.sqlite-wal": "the checkpoint's log",
-    "checkpoint.sqlite-shm": "the checkpoint's shared memory",
-    "checkpoint.sqlite.lock": "the checkpoint's lock",
-    "checkpoint.sqlite.behind": "the checkpoint kept aside",
-    "campaign.lock": "the campaign's lock",
-}
+FILES = common.folder_files("optimum.json", "the campaign's strategy")
 """The files of an optimum campaign's folder (beside ``shards/``), and what each is."""
 
 
@@ -57,7 +46,7 @@ def hold(folder: str, *, make: bool = False) -> Iterator[None]:
 
 
 @dataclass(frozen=True)
-class OptimumCampaign:
+class OptimumCampaign(FolderFiles):
     """An optimum campaign's question and folder (``campaign.json``): the game, the
     position (``after``: (guess, score) pairs, as the game writes them), the opening
     (``first``), the most guesses, the guess pool, each unit's memo (MB) and budget."""
@@ -76,18 +65,6 @@ class OptimumCampaign:
     @property
     def game(self) -> Game:
         return Game(self.pegs, self.colours, self.variant)
-
-    def path(self, name: str) -> str:
-        """A file of the campaign's folder."""
-        return str(Path(self.folder) / name)
-
-    @property
-    def checkpoint(self) -> str:
-        return self.path("checkpoint.sqlite")
-
-    @property
-    def shards(self) -> str:
-        return self.path("shards")
 
     def played(self) -> list[tuple[int, int]]:
         """The position's (guess, slot) pairs."""

@@ -13,6 +13,7 @@ import numpy as np
 from ... import checks
 from ...analysis.strategies import symmetry_classes
 from ...checks import ArgumentError
+from ...engine.folder import FolderFiles
 from ...engine.own_files import OwnDestination
 from ...engine.units import Unit
 from ...errors import MastermindError
@@ -33,7 +34,7 @@ MOST_BYTES = 1 << 16
 
 
 @dataclass(frozen=True)
-class Campaign:
+class Campaign(FolderFiles):
     """A campaign's question and folder (``campaign.json``)."""
 
     folder: str
@@ -48,18 +49,6 @@ class Campaign:
     @property
     def game(self) -> Game:
         return Game(self.pegs, self.colours, self.variant)
-
-    def path(self, name: str) -> str:
-        """A file of the campaign's folder."""
-        return str(Path(self.folder) / name)
-
-    @property
-    def checkpoint(self) -> str:
-        return self.path("checkpoint.sqlite")
-
-    @property
-    def shards(self) -> str:
-        return self.path("shards")
 
     @classmethod
     def new(cls, folder: str, **question: Any) -> "Campaign":
