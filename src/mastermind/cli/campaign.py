@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .campaign_folder import given_values, held, log, state_table, write_json
+from .campaign_folder import given_values, held, log, write_json, write_state
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
@@ -282,13 +282,7 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
             doc = read_state(campaign)
         except CampaignFileError as e:
             raise CampaignFileError(f"{e}; give --replay to work it out again") from None
-        if doc is None:
-            raise UsageError(f"{args.folder}: no state.json yet (give --replay)")
-    if args.json:
-        write_json(doc, out)
-        return EXIT_OK
-    out.write(state_table(args, doc, markdown_table if args.markdown else text_table))
-    return EXIT_OK
+    return write_state(args, doc, out, markdown_table if args.markdown else text_table)
 
 
 def _projection(args: argparse.Namespace, out: TextIO) -> int:

@@ -80,14 +80,24 @@ def campaign_of(
     return campaign
 
 
-def state_table(
-    args: argparse.Namespace, doc: dict[str, Any], table: Callable[[dict[str, Any]], str]
-) -> str:
-    """The state's table; a state.json that does not hold a campaign's state is one line."""
+def write_state(
+    args: argparse.Namespace,
+    doc: Optional[dict[str, Any]],
+    out: TextIO,
+    table: Callable[[dict[str, Any]], str],
+) -> int:
+    """``status DIR``'s output: the state as JSON (``--json``) or as its table.  No state
+    yet, or a state.json that does not hold a campaign's state, is one line."""
     from ..engine.folder import CampaignFileError
 
+    if doc is None:
+        raise UsageError(f"{args.folder}: no state.json yet (give --replay)")
+    if args.json:
+        write_json(doc, out)
+        return EXIT_OK
     try:
-        return table(doc)
+        out.write(table(doc))
+        return EXIT_OK
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         raise CampaignFileError(
             f"{os.path.join(args.folder, 'state.json')}: not a campaign's state "
