@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional
@@ -35,7 +36,7 @@ from typing import Any, Optional
 from ..checks import ArgumentError
 from ..errors import MastermindError
 from ..files import FileError
-from .own_files import UnsafeFile, check_own, read_own
+from .own_files import UnsafeFile, append_own, check_own, read_own
 from .run_lock import RunLock, UnsafeLockFile
 
 __all__ = [
@@ -43,6 +44,10 @@ __all__ = [
     "CampaignBusy",
     "CampaignFileError",
     "FolderFiles",
+    "also_to_file",
+    "question_errors",
+    "read_question",
+    "shard_count",
     "check_files",
     "folder_files",
     "hold",
@@ -145,6 +150,58 @@ def hold(folder: str, files: Mapping[str, str], *, make: bool = False) -> Iterat
     finally:
         del _HELD[key]
         lock.release()
+
+
+def also_to_file(log: Callable[[str], None], path: str) -> Callable[[str], None]:
+    """``log``, each line also appended to the campaign's log at ``path`` with the time
+    (UTC), never through a link."""
+
+    def both(line: str) -> None:
+        log(line)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
+        append_own(path, stamp + line + "\n", "the campaign's log")
+
+    return both
+
+
+def read_question(folder: str, fmt: int, most: int, what: str) -> tuple[str, dict[str, Any]]:
+    """(the path, the fields but ``format``) of ``folder``'s ``campaign.json``, at most
+    ``most`` bytes, an object of the file format ``fmt``.  None there, or a file that is
+    not ``what`` ("a campaign's file"), is an :class:`ArgumentError` of one line."""
+    path = str(Path(folder) / "campaign.json")
+    try:
+        doc = read_json(path, "the campaign's question", most)
+    except MastermindError as e:
+        raise ArgumentError(str(e)) from None
+    if doc is None:
+        raise ArgumentError(f"{folder}: no campaign here (no campaign.json)")
+    with question_errors(path, what):
+        if not isinstance(doc, dict) or any(not isinstance(k, str) for k in doc):
+            raise ArgumentError("not an object")
+        if doc.pop("format", None) != fmt:
+            raise ArgumentError("another version of the file, or none")
+    return path, doc
+
+
+@contextmanager
+def question_errors(path: str, what: str) -> Iterator[None]:
+    """What goes wrong reading the question at ``path`` as one line: ``PATH: not WHAT
+    (why)``, an :class:`ArgumentError`."""
+    try:
+        yield
+    except MastermindError as e:
+        raise ArgumentError(f"{path}: not {what} ({e})") from None
+    except (TypeError, ValueError, OverflowError, RecursionError) as e:
+        text = " ".join(str(e).split())[:120]
+        raise ArgumentError(f"{path}: not {what} ({text})") from None
+
+
+def shard_count(state: dict[str, Any]) -> int:
+    """The shards the last export left, as the campaign's state says (0 when it does
+    not)."""
+    shards = state.get("shards")
+    count = shards.get("count") if isinstance(shards, dict) else None
+    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
 
 
 def _no_constant(name: str) -> None:

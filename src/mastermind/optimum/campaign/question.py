@@ -17,7 +17,6 @@ from ...engine import folder as common
 from ...engine.folder import FolderFiles
 from ...engine.own_files import OwnDestination
 from ...engine.workers import spec_of
-from ...errors import MastermindError
 from ...game import Game
 from ...limits import MAX_OPTIMAL_GUESSES
 from ..units import checkpoint_params, plan_optimal
@@ -144,29 +143,15 @@ class OptimumCampaign(FolderFiles):
         """The campaign of ``folder``, checked as :meth:`new` checks a new one
         (:class:`ArgumentError` when it holds none, or one that is not an optimum
         campaign's)."""
-        path = str(Path(folder) / "campaign.json")
-        try:
-            doc = common.read_json(path, "the campaign's question", MOST_BYTES)
-        except MastermindError as e:
-            raise ArgumentError(str(e)) from None
-        if doc is None:
-            raise ArgumentError(f"{folder}: no campaign here (no campaign.json)")
-        try:
-            if not isinstance(doc, dict) or any(not isinstance(k, str) for k in doc):
-                raise ArgumentError("not an object")
-            if doc.pop("format", None) != FORMAT:
-                raise ArgumentError("another version of the file, or none")
+        what = "an optimum campaign's file"
+        path, doc = common.read_question(folder, FORMAT, MOST_BYTES, what)
+        with common.question_errors(path, what):
             if doc.pop("question", None) != QUESTION:
                 raise ArgumentError("not an optimum campaign's ('question' is not 'optimum')")
             for name in ("pegs", "colours"):
                 if name not in doc:
                     raise ArgumentError(f"no {name}")
             return cls.new(folder, **doc)
-        except MastermindError as e:
-            raise ArgumentError(f"{path}: not an optimum campaign's file ({e})") from None
-        except (TypeError, ValueError, OverflowError, RecursionError) as e:
-            text = " ".join(str(e).split())[:120]
-            raise ArgumentError(f"{path}: not an optimum campaign's file ({text})") from None
 
 
 def _known_fields(question: dict[str, Any]) -> None:

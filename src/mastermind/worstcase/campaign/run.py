@@ -15,7 +15,8 @@ from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
 from ...checks import ArgumentError
-from ...engine.own_files import OwnDestination, append_own
+from ...engine.folder import also_to_file, shard_count
+from ...engine.own_files import OwnDestination
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
 from ...engine.spotcheck import SpotCheckWarning
@@ -69,7 +70,7 @@ def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
             os.replace(campaign.checkpoint, aside)
             log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
         got = import_shards(
-            campaign.shards, campaign.checkpoint, _run_of(campaign), _shard_count(campaign)
+            campaign.shards, campaign.checkpoint, _run_of(campaign), shard_count(_stated(campaign))
         )
         origins.mark_imported(campaign.checkpoint)  # (its rows: imported, not computed here)
         for line in got.problems:
@@ -99,13 +100,6 @@ def _stated(campaign: Campaign) -> dict[str, Any]:
         return read_state(campaign) or {}
     except MastermindError:
         return {}
-
-
-def _shard_count(campaign: Campaign) -> int:
-    """The shards the last export left, as ``state.json`` says (0 when it does not)."""
-    shards = _stated(campaign).get("shards")
-    count = shards.get("count") if isinstance(shards, dict) else None
-    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
 
 
 def bounds_known(game: Game, d: int) -> dict[str, Any]:
@@ -179,7 +173,7 @@ def run(
     opening's state and parts running) whenever a unit ends, for a progress display;
     each opening decided is also said to ``log``."""
     with hold(campaign.folder):
-        log = _also_to_file(log, campaign.path("run.log"))
+        log = also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         known = known_bounds(campaign)
         t0 = time.monotonic()
@@ -252,7 +246,7 @@ def recheck(
     (:func:`.recheck.recheck`); then the state written again.  (what was re-checked,
     the state).  Under the campaign's lock."""
     with hold(campaign.folder):
-        log = _also_to_file(log, campaign.path("run.log"))
+        log = also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         if not os.path.exists(campaign.checkpoint):
             raise ArgumentError(f"{campaign.folder}: nothing to re-check (no run yet)")
@@ -281,18 +275,6 @@ def _known_again(campaign: Campaign, log: Log) -> dict[str, Any]:
                 stacklevel=2,
             )
     return known
-
-
-def _also_to_file(log: Log, path: str) -> Log:
-    """``log``, each line also appended to ``path`` with the time (UTC), never through
-    a link."""
-
-    def both(line: str) -> None:
-        log(line)
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
-        append_own(path, stamp + line + "\n", "the campaign's log")
-
-    return both
 
 
 def _execute(
