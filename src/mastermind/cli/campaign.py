@@ -8,7 +8,15 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .campaign_folder import given_values, held, log, write_json, write_state
+from .campaign_folder import (
+    folder_actions,
+    given_values,
+    held,
+    how_to_run,
+    log,
+    write_json,
+    write_state,
+)
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
@@ -64,23 +72,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "missing: minutes for a big campaign) and write state.json",
     )
     output_options(s)
-    pr = sub.add_parser("projection", help="the core-hours still needed")
-    pr.add_argument("folder", metavar="DIR")
-    pr.add_argument(
-        "--workers",
-        default="1,16,64,512",
-        help="worker counts, each at least 1 (default 1,16,64,512)",
-    )
-    pr.add_argument(
-        "--record",
-        type=number,
-        default=0.0,
-        metavar="S",
-        help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
-    )
-    output_options(pr)
-    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
-    e.add_argument("folder", metavar="DIR")
+    folder_actions(sub, "1,16,64,512")
     _recheck_options(sub.add_parser("recheck", help="re-check here what the decision rests on"))
     p.set_defaults(func=run)
 
@@ -123,17 +115,7 @@ def _run_options(r: argparse.ArgumentParser) -> None:
         "order: opening by opening, each's parts largest first); default: every opening side "
         "by side, one part of each at a time, its largest first, the costliest openings first",
     )
-    r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
-    r.add_argument(
-        "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
-    )
-    jobs_option(r)
-    r.add_argument(
-        "--scheduler",
-        metavar="ADDRESS|local:N",
-        help="run the units on a Dask cluster: a scheduler's address, or local:N "
-        "worker processes here (docs/distributed.md); the answer is the same",
-    )
+    how_to_run(r)
     r.add_argument(
         "--recheck",
         type=number,

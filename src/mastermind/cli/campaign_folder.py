@@ -16,10 +16,45 @@ import time
 from collections.abc import Callable
 from typing import Any, Optional, TextIO
 
-from .common import EXIT_OK, UsageError, integer
+from .common import EXIT_OK, UsageError, integer, jobs_option, number, output_options
 
 MOST_WORKER_COUNTS = 64
 """How many worker counts one ``projection`` may be asked for."""
+
+
+def folder_actions(sub: Any, workers: str) -> None:
+    """The actions both campaign commands have beside ``run``: ``projection`` (``workers``:
+    the default worker counts) and ``export``."""
+    pr = sub.add_parser("projection", help="the core-hours still needed, and on W workers")
+    pr.add_argument("folder", metavar="DIR")
+    pr.add_argument(
+        "--workers", default=workers, help=f"worker counts, each at least 1 (default {workers})"
+    )
+    pr.add_argument(
+        "--record",
+        type=number,
+        default=0.0,
+        metavar="S",
+        help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
+    )
+    output_options(pr)
+    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
+    e.add_argument("folder", metavar="DIR")
+
+
+def how_to_run(r: argparse.ArgumentParser) -> None:
+    """``run``'s options of when to stop and where the units run."""
+    r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
+    r.add_argument(
+        "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
+    )
+    jobs_option(r)
+    r.add_argument(
+        "--scheduler",
+        metavar="ADDRESS|local:N",
+        help="run the units on a Dask cluster: a scheduler's address, or local:N worker "
+        "processes here (docs/distributed.md); the answer is the same",
+    )
 
 
 def log(line: str) -> None:

@@ -8,13 +8,20 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from .campaign_folder import given_values, held, log, write_json, write_state
+from .campaign_folder import (
+    folder_actions,
+    given_values,
+    held,
+    how_to_run,
+    log,
+    write_json,
+    write_state,
+)
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
     UsageError,
     integer,
-    jobs_option,
     number,
     output_options,
 )
@@ -57,21 +64,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "missing) and write state.json",
     )
     output_options(s)
-    pr = sub.add_parser("projection", help="the core-hours still needed, and on W workers")
-    pr.add_argument("folder", metavar="DIR")
-    pr.add_argument(
-        "--workers", default="1,64,512", help="worker counts, each at least 1 (default 1,64,512)"
-    )
-    pr.add_argument(
-        "--record",
-        type=number,
-        default=0.0,
-        metavar="S",
-        help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
-    )
-    output_options(pr)
-    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
-    e.add_argument("folder", metavar="DIR")
+    folder_actions(sub, "1,64,512")
     p.set_defaults(func=run)
 
 
@@ -96,17 +89,7 @@ def _run_options(r: argparse.ArgumentParser) -> None:
     q.add_argument(
         "--unit-seconds", type=number, metavar="S", help="a unit's budget before it splits (60)"
     )
-    r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
-    r.add_argument(
-        "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
-    )
-    jobs_option(r)
-    r.add_argument(
-        "--scheduler",
-        metavar="ADDRESS|local:N",
-        help="run the units on a Dask cluster: a scheduler's address, or local:N worker "
-        "processes here (docs/distributed.md); the answer is the same",
-    )
+    how_to_run(r)
     output_options(r)
 
 
