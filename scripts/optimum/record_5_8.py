@@ -37,12 +37,11 @@ from mastermind.analysis.strategies import choose_guess
 from mastermind.optimum.solver import Optimum, optimal
 from mastermind.worstcase.bounds import strategy_distribution
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
+from _common import log  # noqa: E402
+
 PUBLISHED = 179274  # the best published total (supermastermind)
 RULES = ("entropy", "parts", "expected-size", "minmax")
-
-
-def log(msg: str) -> None:
-    print(time.strftime("%H:%M:%S ") + msg, flush=True)
 
 
 # --------------------------------------------------------------- trees in the cache
