@@ -63,6 +63,7 @@ __all__ = [
     "replay_line",
     "replay_records",
     "split_by_score",
+    "tree_records",
 ]
 
 Played = tuple[Any, int, Any]
@@ -227,3 +228,28 @@ def build_tree(game: Game, recs: np.ndarray) -> Node:
         if parent >= 0:
             nodes[parent].children[game.slots[slot]] = node
     return nodes[0]
+
+
+def tree_records(game: Game, root: Node) -> np.ndarray:
+    """The kernel's records (parent, slot, guess, size, depth) of the tree ``root``,
+    depth-first, each node's children in slot order: what :func:`build_tree` reads
+    back (a tree to store as numbers, in a unit's answer say).
+
+    >>> from mastermind.game import Game
+    >>> from mastermind.analysis.exhaustive import analyze
+    >>> a = analyze(Game(2, 3), tree=True)
+    >>> recs = tree_records(a.game, a.tree)
+    >>> recs[0].tolist(), build_tree(a.game, recs) == a.tree
+    ([-1, -1, 0, 9, 1], True)
+    """
+    slot_of = {score: i for i, score in enumerate(game.slots)}
+    rows: list[list[int]] = []
+
+    def visit(node: Node, parent: int, slot: int, depth: int) -> None:
+        rows.append([parent, slot, int(node.guess), int(node.size), depth])
+        at = len(rows) - 1
+        for score, child in sorted(node.children.items(), key=lambda sc: slot_of[sc[0]]):
+            visit(child, at, slot_of[score], depth + 1)
+
+    visit(root, -1, -1, 1)
+    return np.array(rows, dtype=np.int32)
