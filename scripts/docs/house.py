@@ -1,7 +1,8 @@
 """The package's house drawn from its code: docs/house.svg.
 
 Reads every module's imports with the same reader and the same table of layers that
-tests/test_layers.py holds the package to (so the picture shows what the tests enforce),
+tests/test_layers.py holds the package to (scripts/docs/layers.py: so the picture shows
+what the tests enforce),
 folds the modules into their families (a folder is one box, a root module one box; no sizes, so that the picture changes only
 when the structure does),
 and draws the families layer by layer, the command line at the top and what everything
@@ -20,12 +21,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from layers import LAYERS, ImportGraph, longest_chain, place  # (this folder's layers.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "mastermind"
 OUT = ROOT / "docs" / "house.svg"
-sys.path.insert(0, str(ROOT / "tests"))  # the layers' table and the import reader
-
-from test_layers import LAYERS, ImportGraph, longest_chain, place  # noqa: E402
 
 TITLES = [
     "shared: errors, limits, the kernel, the checker",

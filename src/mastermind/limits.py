@@ -26,6 +26,12 @@ within what the kernel's byte counts hold)."""
 MAX_GUESSES = 100
 """The most guesses a worst-case question may allow (``max_guesses``)."""
 
+MAX_REPLAY_GUESSES = MAX_GUESSES
+"""The most guesses a strategy tree may play against one secret when it is replayed
+(:func:`mastermind.strategy_tree.replay_line`), as many as the longest worst-case
+question allows: a line of play still unfinished after more guesses than this is a tree
+that does not end."""
+
 MAX_OPTIMAL_GUESSES = 64
 """The most guesses an optimal strategy may be limited to (``optimal(max_guesses=)``,
 ``--max-guesses``): below the optimal search's own count for "no limit"."""

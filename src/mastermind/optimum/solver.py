@@ -31,11 +31,12 @@ from ..engine.run import open_run, wants_engine
 from ..game import CodeLike
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES, UNIT_SECONDS
-from ..stopping import TimeLimitReached, new_flag, run_stoppable
+from ..stopping import Stopped, TimeLimitReached, new_flag, run_stoppable
+from ..strategy_tree import tree_records
 from .search import SEEDS, Answer, Optimum, new_optimizer, optimum_from
 from .units import checkpoint_params, plan_optimal
 
-__all__ = ["DEFAULT_MEMORY", "Optimum", "optimal"]
+__all__ = ["DEFAULT_MEMORY", "Optimum", "optimal", "position_unit"]
 
 Progress = Callable[[int, int], None]
 
@@ -258,10 +259,13 @@ def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
         return None, "interrupted"
 
 
-def _here(game: Any, q: _Question) -> Optimum:
-    """The kernel's search in this process (on ``q.threads`` threads)."""
+def _here(game: Any, q: _Question, stop: Any = None) -> Optimum:
+    """The kernel's search in this process (on ``q.threads`` threads; ``stop``: the stop
+    flag to search with, given the question's time limit, in place of a new one)."""
     seed, status = _fallback(game, q)
-    flag = new_flag(q.left())
+    flag = new_flag(q.left()) if stop is None else stop
+    if stop is not None and q.limit is not None:
+        stop.set_time_limit(max(float(q.limit - q.elapsed()), 1e-9))
     search = new_optimizer(
         game, candidates_only=q.candidates_only, memory=q.memory, threads=q.threads
     )
@@ -304,6 +308,44 @@ def _here(game: Any, q: _Question) -> Optimum:
         secrets=int(q.cands.size),
         history=q.played,
     )
+
+
+def position_unit(
+    game: Any, *, stop: Any, history: np.ndarray, time_limit: float, memory: int
+) -> dict[str, Any]:
+    """The optimum of one position within a time limit, as a unit of work (kind
+    ``"optimum.position"``): what ``optimal(game, history=..., time_limit=..., jobs=1,
+    memory=...)`` answers (past the limit, the best strategy its search found), its
+    search stopped by ``stop`` (a cancel: :class:`~mastermind.stopping.Stopped`).
+    ``history``: the position's (guess, score slot) pairs, one a row.  The answer: the
+    position's ``secrets``, the ``total`` of its strategy (-1: none found), ``exact``,
+    the proved ``lower`` bound, ``nodes``, and the strategy's records ``recs``
+    (:func:`~mastermind.strategy_tree.tree_records`)."""
+    played = [(int(g), game.slots[int(s)]) for g, s in np.asarray(history).reshape(-1, 2)]
+    q = _question(
+        game,
+        None,
+        candidates_only=False,
+        first=None,
+        history=played,
+        jobs=1,
+        time_limit=time_limit,
+        progress=None,
+        memory=memory,
+    )
+    r = _here(game, q, stop=stop)
+    if r.status == "interrupted":
+        raise Stopped("the unit was stopped")
+    out: dict[str, Any] = {
+        "secrets": int(r.secrets),
+        "total": -1 if r.total is None else int(r.total),
+        "exact": int(r.exact),
+        "lower": -1 if r.lower is None else int(r.lower),
+        "nodes": int(r.nodes),
+    }
+    if r.tree is not None:
+        out["recs"] = tree_records(game, r.tree)
+    return out
 
 
 def _params(game: Any, q: _Question) -> dict[str, Any]:

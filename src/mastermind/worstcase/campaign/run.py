@@ -24,7 +24,9 @@ from ...engine.workers import spec_of
 from ...errors import MastermindError
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
-from ..bounds import check_strategy, counting_bound, solution_exists
+from ..check import check_strategy
+from ..counting import counting_bound
+from ..exists import solution_exists
 from ..search import SearchUnfinished
 from . import origins
 from .folder import CampaignFileError, hold
