@@ -244,6 +244,30 @@ def test_the_checker_allows_kernel_modules_dunders_and_own_names(tmp_path):
     assert graph.problems() == []
 
 
+def test_the_faces_lazy_exports_each_name_a_module():
+    """``mastermind.NAME`` imports NAME's module on first use (the face's table): each
+    entry names a module of the package, and the reader sees every entry."""
+    graph = ImportGraph(PACKAGE, "mastermind")
+    assert not graph.unknown_exports
+    assert {t for _, t in graph.lazy} >= {"mastermind.apps.play", "mastermind.optimum.solver"}
+    assert len(graph.lazy) == len(set(mastermind._EXPORTS.values()))
+
+
+def test_the_checker_reads_a_lazy_export_table(tmp_path):
+    graph = fake_package(
+        tmp_path,
+        {
+            "__init__.py": '_EXPORTS = {"f": "sub.a", "g": "b", "h": "gone"}\n',
+            "sub/__init__.py": "",
+            "sub/a.py": "def f(): ...\n",
+            "b.py": "def g(): ...\n",
+        },
+    )
+    assert graph.lazy == {("pkg", "pkg.sub.a"), ("pkg", "pkg.b")}
+    assert graph.unknown_exports == ["pkg.gone"]
+    assert graph.edges["pkg"] == set()  # (no chain counts them: they run on first use)
+
+
 def test_the_checker_names_each_cycle_of_a_tangle(tmp_path):
     """Two cycles through one module are two lines, not one group."""
     graph = fake_package(

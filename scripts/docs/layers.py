@@ -70,8 +70,11 @@ class ImportGraph:
         self.known = set(self.modules) | compiled_modules(root, package)
         self.edges: dict[str, set[str]] = {m: set() for m in self.modules}
         self.private: list[tuple[str, int, str]] = []  # (file, line, what)
+        self.lazy: set[tuple[str, str]] = set()  # (package, module) of a lazy export
+        self.unknown_exports: list[str] = []  # lazy exports naming no module
         for name, path in self.modules.items():
             self._read(name, path, root)
+        self._read_exports(root)
 
     def _is_kernel(self, module: str) -> bool:
         return module.rsplit(".", 1)[-1].startswith("_")
@@ -139,6 +142,27 @@ class ImportGraph:
                     if _is_private(attr) and module != name and not self._is_kernel(module):
                         self.private.append((str(where), node.lineno, f"{module}.{attr} used"))
                     break
+
+    def _read_exports(self, root: Path) -> None:
+        """The package's lazy exports: a table ``_EXPORTS = {"name": "module", ...}`` in
+        its ``__init__.py`` that ``__getattr__`` imports from on first use.  Kept apart
+        from the imports (:attr:`lazy`): the first use of a name makes the import, not the
+        import of the package, so they count in no chain; the drawing shows them."""
+        tree = ast.parse((root / "__init__.py").read_text())
+        for node in tree.body:
+            if not (
+                isinstance(node, (ast.Assign, ast.AnnAssign))
+                and "_EXPORTS"
+                in ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+                and isinstance(node.value, ast.Dict)
+            ):
+                continue
+            for value in node.value.values:
+                target = f"{self.package}.{ast.literal_eval(value)}"
+                if target not in self.modules:
+                    self.unknown_exports.append(target)
+                    continue
+                self.lazy.add((self.package, target))
 
     def _edge(self, name: str, target: str) -> None:
         if target in self.modules and target != name:
