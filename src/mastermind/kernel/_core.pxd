@@ -158,6 +158,7 @@ cdef class Kernel:
     cdef void _benc_ptr(self, const uint64_t[:, ::1] benc)
     cdef void _ms_ptrs(self, const uint64_t[::1] msw, const int32_t[::1] msid)
     cdef void _code_of_ptr(self, const int32_t[::1] universe)
+    cdef void _score_cells(self, const uint8_t[::1] slot_tab, int n)
 
 
 cdef class StopFlag:

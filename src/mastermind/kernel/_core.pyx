@@ -206,7 +206,7 @@ cdef class Kernel:
         when the kernel is to hold only those codes (None: all k**n codes, row = index).
         Every method then takes and returns code indices, converted at its entry."""
         cdef Kernel kr = Kernel.__new__(Kernel)
-        cdef int i, b, t, n = digits.shape[1]
+        cdef int i, n = digits.shape[1]
         cdef Py_ssize_t N = enc.shape[0], r
         kr.mode = TWO_WORDS if enc.shape[1] == 2 else FOUR_WORDS
         kr._init(nslots, win, xlogx)
@@ -218,31 +218,10 @@ cdef class Kernel:
         kr.d.shift = 3 if (n <= 7 and kr.mode == TWO_WORDS) else 4
         kr.d.cells = (n + 1) << kr.d.shift
         kr.ncodes = N
-        kr.d.injective = True
         if universe is not None:
             kr.universe = universe
             kr._code_of_ptr(universe)
-        for i in range(256):
-            kr.d.slot_tab[i] = slot_tab[i]
-            kr.d.fold[i] = DUMMY
-        seen = set()
-        for i in range(256):
-            if slot_tab[i] != 255:
-                if slot_tab[i] in seen:
-                    kr.d.injective = False
-                seen.add(slot_tab[i])
-        for b in range(n + 1):
-            for t in range(b, n + 1):
-                if slot_tab[(b << 4) | t] != 255:
-                    kr.d.fold[(b << kr.d.shift) | t] = slot_tab[(b << 4) | t]
-        kr.d.ncl = 0                        # possible scores: per total, and as cells
-        for b in range(n + 1):
-            for t in range(b, n + 1):
-                if slot_tab[(b << 4) | t] != 255:
-                    kr.d.tcells[t] += 1
-                    if kr.d.shift == 3:
-                        kr.d.clist[kr.d.ncl] = (b << 3) | t
-                        kr.d.ncl += 1
+        kr._score_cells(slot_tab, n)
         bw = 0
         if HAVE_LANES and kr.mode == TWO_WORDS and kr.d.shift == 3 and k <= 16:
             bw = 2 if k <= 8 else 3
@@ -275,6 +254,35 @@ cdef class Kernel:
             kr._ms_ptrs(msw, msid)
         kr._refs = (enc, digits, xlogx, cm, msw, msid, benc, universe)
         return kr
+
+    cdef void _score_cells(self, const uint8_t[::1] slot_tab, int n):
+        """The slots of an encoded game's scores as the scans read them: by (blacks,
+        blacks + whites) (``slot_tab``) and by histogram cell (``fold``), the possible
+        scores per total and as cells (``tcells``, ``clist``), and whether each possible
+        score has a slot of its own (``injective``).  ``d.shift`` is set."""
+        cdef int i, b, t
+        self.d.injective = True
+        for i in range(256):
+            self.d.slot_tab[i] = slot_tab[i]
+            self.d.fold[i] = DUMMY
+        seen = set()
+        for i in range(256):
+            if slot_tab[i] != 255:
+                if slot_tab[i] in seen:
+                    self.d.injective = False
+                seen.add(slot_tab[i])
+        for b in range(n + 1):
+            for t in range(b, n + 1):
+                if slot_tab[(b << 4) | t] != 255:
+                    self.d.fold[(b << self.d.shift) | t] = slot_tab[(b << 4) | t]
+        self.d.ncl = 0                      # possible scores: per total, and as cells
+        for b in range(n + 1):
+            for t in range(b, n + 1):
+                if slot_tab[(b << 4) | t] != 255:
+                    self.d.tcells[t] += 1
+                    if self.d.shift == 3:
+                        self.d.clist[self.d.ncl] = (b << 3) | t
+                        self.d.ncl += 1
 
     cdef void _code_of_ptr(self, const int32_t[::1] universe):
         self.d.code_of = &universe[0]

@@ -792,9 +792,8 @@ cdef class Optimizer:
         cdef int64_t lim = limit if limit > 0 else INF
         cdef int64_t v = 0, lower = 0
         cdef int32_t g = -1
-        cdef int status = RUN_OPTIMUM, stopped = STOP_NONE, build_stop = 0
-        cdef int* asked = NULL
-        cdef double start = _now(), grace
+        cdef int status = RUN_OPTIMUM
+        cdef double start = _now()
         cdef Guesses root
         self.dd = _with_stop(&self.kernel.d, stop)
         self.o.aborted = STOP_NONE
@@ -819,46 +818,7 @@ cdef class Optimizer:
                           else RUN_OPTIMUM if v < lim else RUN_ABOVE_LIMIT)
                 lower = self.o.root_lower if status == RUN_STOPPED else v
                 if status != RUN_ABOVE_LIMIT and g >= 0:
-                    # The tree, its parts from the memo.  An optimum's is built whatever
-                    # time it takes (a part the memo let go is searched again), but a
-                    # stop the caller asks for meanwhile (Ctrl-C; not its deadline: the
-                    # optimum is found) ends it: the run is then stopped, the optimum
-                    # its proved bound, with no tree.  A stopped search's may need parts
-                    # it never finished storing, or that the memo let go, searched again
-                    # from nothing and to the end: that gets a deadline of its own
-                    # (rebuild_seconds; by default 1 s + 1% of the search's time, 30 s
-                    # at most), past which the run gives no tree (the caller's seed
-                    # stands).
-                    stopped = self.o.aborted
-                    asked = self.dd.stop
-                    self.o.aborted = STOP_NONE
-                    self.dd.stop = NULL
-                    self.dd.deadline = 0
-                    if status == RUN_OPTIMUM and asked != NULL:
-                        self.dd.stop = asked    # (its polls kept: tests stop it there)
-                    else:
-                        self.dd.polls = NULL
-                    if status == RUN_STOPPED:
-                        grace = self.rebuild_seconds
-                        if grace < 0:
-                            grace = min(30.0, 1.0 + 0.01 * (_now() - start))
-                        self.dd.stop = &build_stop
-                        self.dd.deadline = _now() + grace
-                        if grace <= 0:
-                            build_stop = STOP_DEADLINE
-                    _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
-                    if (status == RUN_OPTIMUM and self.o.aborted != STOP_NONE
-                            and self.o.aborted != STOP_MEMORY):
-                        status = RUN_STOPPED    # asked to stop: no tree, the optimum
-                        stopped = self.o.aborted    # its proved bound (``lower``)
-                    if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
-                        if self.o.aborted != STOP_NONE:
-                            g = -1              # out of time: no tree
-                            self.o.nrec = 0
-                        self.o.aborted = stopped
-                    self.dd.stop = NULL
-                    self.dd.deadline = 0
-                    self.dd.polls = NULL
+                    status = self._tree(&cv[0], m, dl, &root, &g, status, start)
             if self.o.aborted == STOP_MEMORY:
                 raise MemoryError("out of memory in the optimal search")
             if status == RUN_STOPPED and g < 0:
@@ -874,3 +834,49 @@ cdef class Optimizer:
         finally:
             free(root.own)
             free(root.sym.el)
+
+    cdef int _tree(self, const int32_t* c, Py_ssize_t m, int dl, Guesses* root, int32_t* g,
+                   int status, double start) noexcept nogil:
+        """The tree of a run that ended with ``status`` (not RUN_ABOVE_LIMIT) and the root
+        guess ``g[0]``, its parts from the memo; the run's status after it.
+
+        An optimum's is built whatever time it takes (a part the memo let go is searched
+        again), but a stop the caller asks for meanwhile (Ctrl-C; not its deadline: the
+        optimum is found) ends it: the run is then stopped, the optimum its proved bound,
+        with no tree.  A stopped search's may need parts it never finished storing, or
+        that the memo let go, searched again from nothing and to the end: that gets a
+        deadline of its own (rebuild_seconds; by default 1 s + 1% of the search's time,
+        30 s at most, from ``start``), past which the run gives no tree (``g[0]`` = -1;
+        the caller's seed stands)."""
+        cdef int stopped = self.o.aborted, build_stop = 0
+        cdef int* asked = self.dd.stop
+        cdef double grace
+        self.o.aborted = STOP_NONE
+        self.dd.stop = NULL
+        self.dd.deadline = 0
+        if status == RUN_OPTIMUM and asked != NULL:
+            self.dd.stop = asked    # (its polls kept: tests stop it there)
+        else:
+            self.dd.polls = NULL
+        if status == RUN_STOPPED:
+            grace = self.rebuild_seconds
+            if grace < 0:
+                grace = min(30.0, 1.0 + 0.01 * (_now() - start))
+            self.dd.stop = &build_stop
+            self.dd.deadline = _now() + grace
+            if grace <= 0:
+                build_stop = STOP_DEADLINE
+        _build(&self.o, c, m, dl, -1, -1, 1, root, g[0])
+        if (status == RUN_OPTIMUM and self.o.aborted != STOP_NONE
+                and self.o.aborted != STOP_MEMORY):
+            status = RUN_STOPPED    # asked to stop: no tree, the optimum
+            stopped = self.o.aborted    # its proved bound (``lower``)
+        if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
+            if self.o.aborted != STOP_NONE:
+                g[0] = -1               # out of time: no tree
+                self.o.nrec = 0
+            self.o.aborted = stopped
+        self.dd.stop = NULL
+        self.dd.deadline = 0
+        self.dd.polls = NULL
+        return status
