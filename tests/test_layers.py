@@ -428,3 +428,109 @@ def test_the_length_check_counts_code_only(tmp_path):
     )
     assert long_functions(fake, 2, tmp_path) == ["m.py:9: g (3 lines)"]
     assert long_functions(fake, 3, tmp_path) == []
+
+
+# The kernel's Cython routines are held to the same 60 lines of code, counted the same
+# way.  A Cython function: a def, cdef or cpdef line with a parameter list, whose
+# signature ends with a colon (a body follows; a .pxd's declarations and `cdef int x =
+# f(y)` do not); these words after cdef make something else.
+NOT_CYTHON_FUNCTIONS = {"class", "struct", "union", "enum", "extern", "packed", "fused"}
+# The longer ones, each with its reason; a name here that is no longer long fails too.
+LONG_CYTHON_FUNCTIONS = {
+    "analysis/_scan.pyx: _eval_narrow": "one loop per valuation, inlined into the scans: "
+    "the package's hottest code (its docstring says why it is not cut)",
+    "optimum/_optimal.pyx: _solve": "the optimal search's recursive step, run at every "
+    "node: its cuts in one frame, the helpers it calls already inline",
+}
+
+
+def cython_body_lines(body: list[str]) -> int:
+    """Lines of a Cython function's body that hold code: as body_lines counts a Python
+    function's, its docstring, blank lines and comment lines aside."""
+    code = [line.strip() for line in body]
+    while code and not code[0]:
+        code.pop(0)
+    first = code[0].lstrip("rbu") if code else ""
+    if first.startswith('"""') and first.count('"""') == 1:  # a docstring of lines
+        code = code[next(i for i, line in enumerate(code[1:], 2) if '"""' in line) :]
+    elif first.startswith('"'):  # a docstring of one line
+        code = code[1:]
+    return sum(1 for line in code if line and not line.startswith("#"))
+
+
+def cython_functions(text: str) -> list[tuple[int, str, int]]:
+    """The functions a .pyx, .pxd or .pxi file defines: (line, name, lines of code in its
+    body), the body being the lines after the signature indented deeper than its first
+    (and the lines of a triple-quoted string begun there)."""
+    lines = text.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if len(words) < 2 or words[0] not in ("def", "cdef", "cpdef") or "(" not in line:
+            continue
+        if words[1] in NOT_CYTHON_FUNCTIONS:
+            continue
+        end, depth = i, line.count("(") - line.count(")")
+        while depth > 0 and end + 1 < len(lines):
+            end += 1
+            depth += lines[end].count("(") - lines[end].count(")")
+        if not lines[end].split("#")[0].rstrip().endswith(":"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        body: list[str] = []
+        in_string = False
+        for after in lines[end + 1 :]:
+            if after.strip() and len(after) - len(after.lstrip()) <= indent and not in_string:
+                break
+            body.append(after)
+            in_string = in_string != (after.count('"""') % 2 == 1)
+        name = line.split("(")[0].split()[-1].lstrip("*&")
+        found.append((i + 1, name, cython_body_lines(body)))
+    return found
+
+
+def long_cython_functions(root: Path, most: int) -> dict[str, str]:
+    """{"family/file: name": "line N, M lines"} for the Cython functions under ``root``
+    whose body holds more than ``most`` lines of code."""
+    return {
+        f"{path.relative_to(root).as_posix()}: {name}": f"line {line}, {n} lines"
+        for path in sorted(root.rglob("*"))
+        if path.suffix in (".pyx", ".pxd", ".pxi")
+        for line, name, n in cython_functions(path.read_text())
+        if n > most
+    }
+
+
+def test_no_cython_function_body_is_longer_than_60_lines():
+    """The kernel's routines read at once too: every def, cdef and cpdef function of the
+    .pyx, .pxd and .pxi files is at most 60 lines of code, its docstring aside, but for
+    the few named above with their reasons.  (.ci/static runs this check too.)"""
+    found = long_cython_functions(PACKAGE, 60)
+    assert sorted(found) == sorted(LONG_CYTHON_FUNCTIONS), found
+
+
+def test_the_cython_length_check_counts_code_only(tmp_path):
+    fake = tmp_path / "m.pyx"
+    fake.write_text(
+        "cdef extern from *:\n"
+        '    """\n    #define TWO 2\n    """\n'
+        "    int TWO\n"
+        "cdef struct S:\n    int a\n    int b\n"
+        "cdef class K(object):\n    cdef int x\n"
+        "    cpdef int f(self, int a,\n                int b):\n"
+        '        """Doc\n\n        more doc."""\n'
+        "        # a comment\n\n"
+        "        cdef int c = max(a,\n                         b)\n"
+        "        return c\n"
+        "cdef int g(int a) noexcept nogil\n"
+        "cdef inline int h(int a) noexcept nogil:\n"
+        '    """One line."""\n' + "    a += 1\n" * 3 + "    return a\n"
+        'def p(x):\n    s = """\nat the margin\n"""\n    return s\n'
+        "cdef int y = h(1)\n"
+    )
+    assert cython_functions(fake.read_text()) == [(11, "f", 3), (22, "h", 4), (28, "p", 4)]
+    assert long_cython_functions(tmp_path, 3) == {
+        "m.pyx: h": "line 22, 4 lines",
+        "m.pyx: p": "line 28, 4 lines",
+    }
+    assert long_cython_functions(tmp_path, 4) == {}
