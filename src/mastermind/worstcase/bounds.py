@@ -33,7 +33,8 @@ from .. import checks
 from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy, symmetry_classes
 from ..custom import CustomGame
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..files import OutputError
 from ..game import CodeLike, Game, Score, reference_score
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
@@ -93,6 +94,11 @@ def solution_exists(
     node_limit: int = ...,
     memory: int = ...,
     stats: Optional[SearchStats] = ...,
+    scheduler: Optional[str] = ...,
+    client: Any = ...,
+    checkpoint: Optional[str] = ...,
+    unit_seconds: Optional[float] = ...,
+    recheck: float = ...,
 ) -> bool: ...
 
 
@@ -110,6 +116,11 @@ def solution_exists(
     node_limit: int = ...,
     memory: int = ...,
     stats: Optional[SearchStats] = ...,
+    scheduler: Optional[str] = ...,
+    client: Any = ...,
+    checkpoint: Optional[str] = ...,
+    unit_seconds: Optional[float] = ...,
+    recheck: float = ...,
 ) -> Witnessed: ...
 
 
@@ -187,8 +198,17 @@ def solution_exists(
     candidates_only = checks.flag(candidates_only, "candidates_only")
     d = checks.max_guesses(max_guesses)
     node_limit = checks.integer(node_limit, "node_limit", 0)
-    memory = checks.memory(memory)
-    if wants_engine(scheduler, client, checkpoint):
+    options = RunOptions.of(
+        time_limit=time_limit,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
+    memory = options.memory
+    if options.as_units:
         if candidates is not None or guesses is not None or node_limit or stats is not None:
             raise checks.ArgumentError(
                 "with a scheduler, a client or a checkpoint the question is "
@@ -201,15 +221,9 @@ def solution_exists(
             witness=witness,
             candidates_only=candidates_only,
             symmetry=symmetry,
-            time_limit=time_limit,
-            memory=memory,
-            scheduler=scheduler,
-            client=client,
-            checkpoint=checkpoint,
-            unit_seconds=checks.unit_seconds(unit_seconds),
-            recheck=checks.recheck(recheck),
+            options=options,
         )
-    until = deadline(time_limit)
+    until = deadline(options.time_limit)
     start = time.monotonic()
     cands, pool, sym, guessable = prepare(
         game, candidates, guesses, candidates_only=candidates_only, symmetry=symmetry
@@ -236,18 +250,13 @@ def _exists_as_units(
     witness: bool,
     candidates_only: bool,
     symmetry: bool,
-    time_limit: Any,
-    memory: int,
-    scheduler: Any,
-    client: Any,
-    checkpoint: Any,
-    unit_seconds: Optional[float] = None,
-    recheck: float = 0.0,
+    options: RunOptions,
 ) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
-    units (:mod:`mastermind.worstcase.units`)."""
+    units (:mod:`mastermind.worstcase.units`) as ``options`` say."""
     checks.game(game, "solution_exists")
-    until = deadline(time_limit)
+    until = deadline(options.time_limit)
+    memory = options.memory
     if not game.secrets_are_guesses and not candidates_only:
         return Witnessed(False, None) if witness else False  # a secret never played
     cands = np.ascontiguousarray(game.secrets)
@@ -255,11 +264,7 @@ def _exists_as_units(
         game,
         kind="bound",
         params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
-        scheduler=scheduler,
-        client=client,
-        threads=checks.threads(None),
-        checkpoint=checkpoint,
-        recheck=recheck,
+        options=options,
     ) as run:
         search = UnitSearch(
             Search(
@@ -274,7 +279,7 @@ def _exists_as_units(
             symmetry=symmetry,
             memory=memory,
             run=run,
-            unit_seconds=unit_seconds,
+            unit_seconds=options.unit_seconds,
         )
         ok, _ = search.run(cands, d, until)
         tree = search.witness(cands, d, until) if ok and witness else None
@@ -628,12 +633,19 @@ def worst_case(
     if not candidates_only:
         checks.guessable(game)
     until = deadline(time_limit)
-    threads = checks.threads(jobs)
-    memory = checks.memory(memory)
-    progress = checks.progress(progress)
-    budget = checks.unit_seconds(unit_seconds)
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
+    memory = options.memory
     strategies = [Strategy.parse(h) for h in heuristics]
-    recheck = checks.recheck(recheck)
     if certificate is not None:
         check_certifiable(game, candidates_only=candidates_only, path=certificate)
     local = Search(
@@ -647,19 +659,15 @@ def worst_case(
         symmetry=symmetry,
         memory=memory,
         heuristics=strategies,
-        threads=threads,
+        threads=options.threads,
     )
-    if not wants_engine(scheduler, client, checkpoint):
+    if not options.as_units:
         return _certified(run_on(local, use_finder=True).result(), certificate, local, until)
     with open_run(
         game,
         kind="bound",
         params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
-        scheduler=scheduler,
-        client=client,
-        threads=threads,
-        checkpoint=checkpoint,
-        recheck=recheck,
+        options=options,
     ) as run:
         units = UnitSearch(
             local,
@@ -668,8 +676,8 @@ def worst_case(
             symmetry=symmetry,
             memory=memory,
             run=run,
-            progress=progress,
-            unit_seconds=budget,
+            progress=options.progress,
+            unit_seconds=options.unit_seconds,
         )
         # (the root's questions are the units: no budgeted rounds over the top)
         result = run_on(units, use_finder=False).result()
