@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .loop import Counts, execute
-from .options import RunOptions
 from .spotcheck import Mismatch
 from .units import Plan
 from .workers import spec_of
+
+if TYPE_CHECKING:
+    from .options import RunOptions
 
 __all__ = ["Run", "open_run"]
 
