@@ -8,6 +8,7 @@ import pytest
 
 from mastermind import Game, optimal
 from mastermind.engine.kinds import worker
+from mastermind.engine.options import RunOptions
 from mastermind.engine.run import open_run
 from mastermind.engine.units import Unit
 from mastermind.optimum.solver import position_unit
@@ -79,8 +80,7 @@ def test_position_units_run_on_the_engine_and_resume_from_its_checkpoint(tmp_pat
     path = str(tmp_path / "positions.checkpoint")
     for resumed in (0, 1):
         plan = One()
-        with open_run(
-            GAME, kind="optimal", params={}, scheduler=None, client=None, threads=1, checkpoint=path
-        ) as run:
+        options = RunOptions.of(jobs=1, checkpoint=path)
+        with open_run(GAME, kind="optimal", params={}, options=options) as run:
             counts = run.execute(plan)
         assert plan.result["total"] == 72 and counts.resumed == resumed

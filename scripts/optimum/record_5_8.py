@@ -35,6 +35,7 @@ import numpy as np
 from mastermind import Game
 from mastermind.analysis.exhaustive import Node, analyze
 from mastermind.analysis.strategies import choose_guess
+from mastermind.engine.options import RunOptions
 from mastermind.engine.run import open_run
 from mastermind.engine.units import Unit
 from mastermind.optimum.solver import Optimum
@@ -351,10 +352,7 @@ def main() -> None:
         game,
         kind="optimal",
         params={"positions": "after two guesses, each within a time limit"},
-        scheduler=None,
-        client=None,
-        threads=args.workers,
-        checkpoint=args.cache,
+        options=RunOptions.of(jobs=args.workers, checkpoint=args.cache),
     ) as engine:
         Run(args, game, engine).run()
 

@@ -3,6 +3,8 @@ thread counts, seconds and time limits, memory budgets, progress callbacks, gues
 unit budgets, a position's history), with messages in the package's own words: every
 public entry point validates its arguments through here, and a bad one raises
 :class:`ArgumentError` (a game that is not one: :class:`~mastermind.game.GameError`).
+The command line checks its options with the same functions: importing this module loads
+no NumPy (a NumPy number is still taken wherever a Python one is).
 
 >>> threads(2), threads(None) >= 1
 (2, True)
@@ -15,13 +17,15 @@ mastermind.checks.ArgumentError: jobs must be between 1 and 256, not 70000
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Optional, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional, Protocol, runtime_checkable
 
 from .errors import GameError, MastermindError, shown
 from .limits import MAX_GUESSES, MAX_JOBS, MAX_MEMORY
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ArgumentError(MastermindError, ValueError):
@@ -71,6 +75,27 @@ def history_pairs(history: object) -> list[tuple[Any, Any]]:
     return out
 
 
+def _numpy_kind(value: Any, *kinds: str) -> bool:
+    """Whether ``value`` is a NumPy scalar of one of ``kinds`` (``"integer"``,
+    ``"floating"``, ``"bool_"``); without NumPy loaded, no value is one."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, tuple(getattr(np, k) for k in kinds))
+
+
+def _is_integer(value: Any) -> bool:
+    """An int or a NumPy integer; never a bool."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or _numpy_kind(value, "integer")
+
+
+def _is_number(value: Any) -> bool:
+    """An int, a float or a NumPy integer or float; never a bool."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, (int, float)) or _numpy_kind(value, "integer", "floating")
+
+
 def game(value: Any, who: str) -> Any:
     """``value`` if it is a game (:class:`~mastermind.game.Game` or
     :class:`~mastermind.custom.CustomGame`), else :class:`GameError`."""
@@ -91,7 +116,7 @@ def threads(jobs: Any) -> int:
     """The thread count ``jobs`` asks for (None: every core), 1..:data:`MAX_JOBS`."""
     if jobs is None:
         return min(cores(), MAX_JOBS)
-    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)):
+    if not _is_integer(jobs):
         raise ArgumentError(f"jobs must be an integer, not {shown(jobs)}")
     if not 1 <= jobs <= MAX_JOBS:
         raise ArgumentError(f"jobs must be between 1 and {MAX_JOBS}, not {jobs}")
@@ -102,7 +127,7 @@ def integer(value: Any, name: str, lo: int, hi: Optional[int] = None) -> int:
     """``value`` as an int in ``lo..hi`` (no upper end when ``hi`` is None); a bool, a
     float or a string is no integer."""
     span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not _is_integer(value):
         raise ArgumentError(f"{name} must be an integer {span}, not {shown(value)}")
     if value < lo or (hi is not None and value > hi):
         raise ArgumentError(f"{name} must be an integer {span}, not {value}")
@@ -112,8 +137,7 @@ def integer(value: Any, name: str, lo: int, hi: Optional[int] = None) -> int:
 def seconds(value: Any, name: str, *, zero: bool = False) -> float:
     """A finite number of seconds, positive (or >= 0 with ``zero``)."""
     if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float, np.integer, np.floating))
+        not _is_number(value)
         or value != value
         or value == float("inf")
         or value < 0
@@ -137,11 +161,7 @@ def unit_seconds(value: Any) -> Optional[float]:
 def recheck(value: Any) -> float:
     """A spot-check fraction: the share of units (0 to 1) re-run on the client and
     compared with the answers of the workers or the checkpoint."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float, np.integer, np.floating))
-        or not 0 <= value <= 1
-    ):
+    if not _is_number(value) or not 0 <= value <= 1:
         raise ArgumentError(
             f"recheck must be a fraction of the units from 0 to 1, not {shown(value)}"
         )
@@ -151,7 +171,7 @@ def recheck(value: Any) -> float:
 def flag(value: Any, name: str) -> bool:
     """A yes or no: ``True`` or ``False`` (a NumPy bool too), never a text or a number
     taken for one (``candidates_only='x'`` is no flag)."""
-    if not isinstance(value, (bool, np.bool_)):
+    if not (isinstance(value, bool) or _numpy_kind(value, "bool_")):
         raise ArgumentError(f"{name} must be True or False, not {shown(value)}")
     return bool(value)
 
@@ -171,6 +191,8 @@ def history(game: Any, pairs: Any, after: str) -> tuple[list[tuple[int, int]], n
     """A position: its (guess, score) ``pairs`` as (guess, slot) and the codes consistent
     with them; not a won game (``after`` says what would be left to do), and not one no
     secret is consistent with."""
+    import numpy as np
+
     played = [(game.guess(g), game.slot(s)) for g, s in history_pairs(pairs)]
     cands = np.ascontiguousarray(game.candidates((g, game.slots[s]) for g, s in played))
     if cands.size == 0:
@@ -193,7 +215,7 @@ def progress(value: Any) -> Optional[Callable[[int, int], None]]:
 
 def memory(value: Any) -> int:
     """A positive number of bytes (a memo's budget)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+    if not _is_integer(value) or value < 1:
         raise ArgumentError(f"memory must be a positive number of bytes, not {shown(value)}")
     if value > MAX_MEMORY:
         raise ArgumentError(f"memory must be at most {MAX_MEMORY:,} bytes, not {value:,}")

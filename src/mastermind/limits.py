@@ -19,6 +19,9 @@ DEFAULT_MEMORY = 1 << 30
 """Bytes the memo of one exact search (worst case or optimum) may use by default; past
 them it stops growing and the search goes on (``memory=``, ``--memory`` in MB)."""
 
+DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20
+""":data:`DEFAULT_MEMORY` in MB, as ``--memory`` takes it."""
+
 MAX_MEMORY = 1 << 50
 """The largest memo budget a call may give (a petabyte: far beyond any machine, and
 within what the kernel's byte counts hold)."""

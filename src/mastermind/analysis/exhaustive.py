@@ -19,7 +19,8 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from .. import checks
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..game import CodeLike, Game, Score
 from ..limits import UNIT_SECONDS
 from ..rules import DistributionSummary
@@ -142,11 +143,16 @@ def analyze(
     candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
-    threads = checks.threads(jobs)
-    progress = checks.progress(progress)
-    limit = checks.time_limit(time_limit)
-    budget = checks.unit_seconds(unit_seconds)
-    recheck = checks.recheck(recheck)
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
     start = time.perf_counter()
     how = How(
         strategy,
@@ -154,12 +160,11 @@ def analyze(
         tree=tree,
         symmetry=symmetry and game.symmetric and not plain,
         plain=plain,
-        threads=threads,
+        threads=options.threads,
     )
-    engine = wants_engine(scheduler, client, checkpoint)
-    flag = new_flag(limit)
+    flag = new_flag(options.time_limit)
     g0 = resolve_first(game, strategy, first, candidates_only=candidates_only, plain=plain)
-    if engine:
+    if options.as_units:
         with open_run(
             game,
             kind="analyze",
@@ -172,13 +177,9 @@ def analyze(
                 symmetry=symmetry,
                 plain=plain,
             ),
-            scheduler=scheduler,
-            client=client,
-            threads=threads,
-            checkpoint=checkpoint,
-            recheck=recheck,
+            options=options,
         ) as run:
-            dist, root = _as_units(game, how, g0, run, flag, progress, limit, budget)
+            dist, root = _as_units(game, how, g0, run, flag, options)
         return Analysis(
             game,
             strategy,
@@ -193,9 +194,9 @@ def analyze(
             unit_records=run.records,
         )
     if game.secrets.size <= _DIRECT_MAX:
-        dist, root = _whole(game, how, g0, flag, progress)
+        dist, root = _whole(game, how, g0, flag, options.progress)
     else:
-        dist, root = _here(game, how, g0, flag, progress)
+        dist, root = _here(game, how, g0, flag, options.progress)
     return Analysis(game, strategy, candidates_only, g0, dist, time.perf_counter() - start, root)
 
 
@@ -274,14 +275,12 @@ def _as_units(
     g0: int,
     run: Any,
     flag: Any,
-    progress: Optional[Progress],
-    limit: Optional[float],
-    budget: Optional[float] = None,
+    options: RunOptions,
 ) -> tuple[dict[int, int], Optional[Node]]:
     """The strategy tree from ``g0`` as units of ``run``: its top too (the large scans
-    of its nodes by blocks of guesses, on the workers)."""
+    of its nodes by blocks of guesses, on the workers), as ``options`` say."""
     plan = AnalysisPlan(game, g0, how, flag)
-    run.execute(plan, flag, progress, limit, budget)
+    run.execute(plan, flag, options.progress, options.time_limit, options.unit_seconds)
     if plan.root is not None:
         in_score_order(plan.root)
     return dict(sorted(plan.dist.items())), plan.root

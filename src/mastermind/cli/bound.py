@@ -9,7 +9,7 @@ import time
 from typing import Any, Optional, TextIO
 
 from ..files import check_output
-from ..limits import DEFAULT_MEMORY
+from ..limits import DEFAULT_MEMORY_MB
 from ..rules import guesses_text
 from .common import (
     EXIT_OK,
@@ -38,8 +38,6 @@ from .common import (
 )
 from .progress import ProgressBar
 from .render import print_table, wants_colour
-
-DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
 
 def configure(p: argparse.ArgumentParser) -> None:

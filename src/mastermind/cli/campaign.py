@@ -8,6 +8,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
+from .. import checks
 from .campaign_folder import (
     folder_actions,
     given_values,
@@ -20,7 +21,7 @@ from .campaign_folder import (
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
-    UsageError,
+    checked,
     integer,
     jobs_option,
     number,
@@ -318,9 +319,8 @@ def _projection_text(doc: dict) -> str:
 
 
 def _fraction(value: float, option: str) -> float:
-    if not 0 <= value <= 1:
-        raise UsageError(f"{option} must be a fraction from 0 to 1, not {value:g}")
-    return value
+    """A share of the answers to re-check, 0 to 1 (:func:`mastermind.checks.recheck`)."""
+    return checked(checks.recheck, value, "recheck", option)
 
 
 def _recheck(args: argparse.Namespace, out: TextIO) -> int:

@@ -27,7 +27,8 @@ import numpy as np
 
 from .. import checks
 from ..analysis.exhaustive import analyze
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..game import CodeLike
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES, UNIT_SECONDS
@@ -102,27 +103,33 @@ def optimal(
         is used (docs/distributed.md: the trust model).
     """
     candidates_only = checks.flag(candidates_only, "candidates_only")
+    checks.game(game, "optimal")
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
     q = _question(
         game,
         max_guesses,
         candidates_only=candidates_only,
         first=first,
         history=history,
-        jobs=jobs,
-        time_limit=time_limit,
-        progress=progress,
-        memory=memory,
+        options=options,
     )
-    budget = checks.unit_seconds(unit_seconds)
-    recheck = checks.recheck(recheck)
-    if wants_engine(scheduler, client, checkpoint):
-        return _as_units(game, q, scheduler, client, checkpoint, budget, recheck)
-    return _here(game, q)
+    return _as_units(game, q) if q.options.as_units else _here(game, q)
 
 
 class _Question:
     """An optimum asked for, its arguments checked: the position (``played``, its
-    candidates ``cands``), the opening ``g0`` if given, and how to search."""
+    candidates ``cands``), the opening ``g0`` if given, and how to search
+    (``options``: its threads, time limit, progress, memory and units)."""
 
     def __init__(
         self,
@@ -133,20 +140,18 @@ class _Question:
         g0: Optional[int],
         played: list[tuple[int, int]],
         cands: np.ndarray,
-        limit: Optional[float],
-        threads: int,
-        progress: Optional[Progress],
-        memory: int,
+        options: RunOptions,
     ):
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
         self.g0 = g0
         self.played = played
         self.cands = cands
-        self.limit = limit
-        self.threads = threads
-        self.progress = progress
-        self.memory = memory
+        self.options = options
+        self.limit = options.time_limit
+        self.threads = options.threads
+        self.progress = options.progress
+        self.memory = options.memory
         self.start = time.perf_counter()
 
     def elapsed(self) -> float:
@@ -163,21 +168,14 @@ def _question(
     candidates_only: bool,
     first: Any,
     history: Iterable[tuple[CodeLike, Any]],
-    jobs: Any,
-    time_limit: Any,
-    progress: Any,
-    memory: Any,
+    options: RunOptions,
 ) -> _Question:
-    """The arguments of :func:`optimal` checked, the position played out."""
-    checks.game(game, "optimal")
+    """The arguments of :func:`optimal` checked (the game and ``options`` already
+    were), the position played out."""
     if not candidates_only:
         checks.guessable(game)
     if max_guesses is not None:
         max_guesses = checks.max_guesses(max_guesses, 1, MAX_OPTIMAL_GUESSES)
-    threads = checks.threads(jobs)
-    limit = checks.time_limit(time_limit)
-    progress = checks.progress(progress)
-    memory = checks.memory(memory)
     played, cands = checks.history(game, history, "plan")
     g0 = None if first is None else game.guess(first)
     if g0 is not None and candidates_only and not _among(g0, cands):
@@ -192,10 +190,7 @@ def _question(
         g0=g0,
         played=played,
         cands=cands,
-        limit=limit,
-        threads=threads,
-        progress=progress,
-        memory=memory,
+        options=options,
     )
 
 
@@ -328,10 +323,7 @@ def position_unit(
         candidates_only=False,
         first=None,
         history=played,
-        jobs=1,
-        time_limit=time_limit,
-        progress=None,
-        memory=memory,
+        options=RunOptions.of(jobs=1, time_limit=time_limit, memory=memory),
     )
     r = _here(game, q, stop=stop)
     if r.status == "interrupted":
@@ -359,29 +351,13 @@ def _params(game: Any, q: _Question) -> dict[str, Any]:
     )
 
 
-def _as_units(
-    game: Any,
-    q: _Question,
-    scheduler: Any,
-    client: Any,
-    checkpoint: Any,
-    budget: Optional[float],
-    recheck: float = 0.0,
-) -> Optimum:
+def _as_units(game: Any, q: _Question) -> Optimum:
     """The subtrees below the root as units (:mod:`mastermind.optimum.units`), on a Dask
-    cluster or on threads here, recorded in ``checkpoint``."""
+    cluster or on threads here, recorded in the checkpoint (as ``q.options`` say)."""
     flag = new_flag(q.limit)
     plan: Any = None
-    with open_run(
-        game,
-        kind="optimal",
-        params=_params(game, q),
-        scheduler=scheduler,
-        client=client,
-        threads=q.threads,
-        checkpoint=checkpoint,
-        recheck=recheck,
-    ) as run:
+    budget = q.options.unit_seconds
+    with open_run(game, kind="optimal", params=_params(game, q), options=q.options) as run:
         seed, status = _fallback(game, q)
         if status == "exact":
             plan = plan_optimal(

@@ -34,7 +34,8 @@ from typing import Any, Optional, Union
 from .. import checks
 from ..analysis.exhaustive import analyze
 from ..analysis.strategies import Strategy
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..files import OutputError
 from ..game import Game
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
@@ -271,12 +272,19 @@ def worst_case(
     if not candidates_only:
         checks.guessable(game)
     until = deadline(time_limit)
-    threads = checks.threads(jobs)
-    memory = checks.memory(memory)
-    progress = checks.progress(progress)
-    budget = checks.unit_seconds(unit_seconds)
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
+    memory = options.memory
     strategies = [Strategy.parse(h) for h in heuristics]
-    recheck = checks.recheck(recheck)
     if certificate is not None:
         check_certifiable(game, candidates_only=candidates_only, path=certificate)
     local = Search(
@@ -290,19 +298,15 @@ def worst_case(
         symmetry=symmetry,
         memory=memory,
         heuristics=strategies,
-        threads=threads,
+        threads=options.threads,
     )
-    if not wants_engine(scheduler, client, checkpoint):
+    if not options.as_units:
         return _certified(run_on(local, use_finder=True).result(), certificate, local, until)
     with open_run(
         game,
         kind="bound",
         params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
-        scheduler=scheduler,
-        client=client,
-        threads=threads,
-        checkpoint=checkpoint,
-        recheck=recheck,
+        options=options,
     ) as run:
         units = UnitSearch(
             local,
@@ -311,8 +315,8 @@ def worst_case(
             symmetry=symmetry,
             memory=memory,
             run=run,
-            progress=progress,
-            unit_seconds=budget,
+            progress=options.progress,
+            unit_seconds=options.unit_seconds,
         )
         # (the root's questions are the units: no budgeted rounds over the top)
         result = run_on(units, use_finder=False).result()

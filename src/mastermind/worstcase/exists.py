@@ -26,7 +26,8 @@ from typing import Any, Literal, Optional, Union, overload
 import numpy as np
 
 from .. import checks
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..game import CodeLike, Game
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
 from .search import Search, SearchStats, Witnessed, deadline, prepare
@@ -49,6 +50,11 @@ def solution_exists(
     node_limit: int = ...,
     memory: int = ...,
     stats: Optional[SearchStats] = ...,
+    scheduler: Optional[str] = ...,
+    client: Any = ...,
+    checkpoint: Optional[str] = ...,
+    unit_seconds: Optional[float] = ...,
+    recheck: float = ...,
 ) -> bool: ...
 
 
@@ -66,6 +72,11 @@ def solution_exists(
     node_limit: int = ...,
     memory: int = ...,
     stats: Optional[SearchStats] = ...,
+    scheduler: Optional[str] = ...,
+    client: Any = ...,
+    checkpoint: Optional[str] = ...,
+    unit_seconds: Optional[float] = ...,
+    recheck: float = ...,
 ) -> Witnessed: ...
 
 
@@ -143,8 +154,17 @@ def solution_exists(
     candidates_only = checks.flag(candidates_only, "candidates_only")
     d = checks.max_guesses(max_guesses)
     node_limit = checks.integer(node_limit, "node_limit", 0)
-    memory = checks.memory(memory)
-    if wants_engine(scheduler, client, checkpoint):
+    options = RunOptions.of(
+        time_limit=time_limit,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
+    memory = options.memory
+    if options.as_units:
         if candidates is not None or guesses is not None or node_limit or stats is not None:
             raise checks.ArgumentError(
                 "with a scheduler, a client or a checkpoint the question is "
@@ -157,15 +177,9 @@ def solution_exists(
             witness=witness,
             candidates_only=candidates_only,
             symmetry=symmetry,
-            time_limit=time_limit,
-            memory=memory,
-            scheduler=scheduler,
-            client=client,
-            checkpoint=checkpoint,
-            unit_seconds=checks.unit_seconds(unit_seconds),
-            recheck=checks.recheck(recheck),
+            options=options,
         )
-    until = deadline(time_limit)
+    until = deadline(options.time_limit)
     start = time.monotonic()
     cands, pool, sym, guessable = prepare(
         game, candidates, guesses, candidates_only=candidates_only, symmetry=symmetry
@@ -192,18 +206,13 @@ def _exists_as_units(
     witness: bool,
     candidates_only: bool,
     symmetry: bool,
-    time_limit: Any,
-    memory: int,
-    scheduler: Any,
-    client: Any,
-    checkpoint: Any,
-    unit_seconds: Optional[float] = None,
-    recheck: float = 0.0,
+    options: RunOptions,
 ) -> Union[bool, Witnessed]:
     """:func:`solution_exists` for every secret of the game, the root's question run as
-    units (:mod:`mastermind.worstcase.units`)."""
+    units (:mod:`mastermind.worstcase.units`) as ``options`` say."""
     checks.game(game, "solution_exists")
-    until = deadline(time_limit)
+    until = deadline(options.time_limit)
+    memory = options.memory
     if not game.secrets_are_guesses and not candidates_only:
         return Witnessed(False, None) if witness else False  # a secret never played
     cands = np.ascontiguousarray(game.secrets)
@@ -211,11 +220,7 @@ def _exists_as_units(
         game,
         kind="bound",
         params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
-        scheduler=scheduler,
-        client=client,
-        threads=checks.threads(None),
-        checkpoint=checkpoint,
-        recheck=recheck,
+        options=options,
     ) as run:
         search = UnitSearch(
             Search(
@@ -230,7 +235,7 @@ def _exists_as_units(
             symmetry=symmetry,
             memory=memory,
             run=run,
-            unit_seconds=unit_seconds,
+            unit_seconds=options.unit_seconds,
         )
         ok, _ = search.run(cands, d, until)
         tree = search.witness(cands, d, until) if ok and witness else None

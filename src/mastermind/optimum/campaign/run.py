@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Optional, cast
 
 from ...engine.folder import also_to_file, shard_count
+from ...engine.options import RunOptions
 from ...engine.own_files import OwnDestination
 from ...engine.run import open_run
 from ...engine.shards import (
@@ -129,20 +130,20 @@ def _execute(
 
     status = "exact"
     want = campaign.run_of()
-    with open_run(
-        campaign.game,
-        kind=want["kind"],
-        params=want["params"],
+    options = RunOptions(
+        jobs,
         scheduler=scheduler,
-        client=None,
-        threads=jobs,
         checkpoint=campaign.checkpoint,
+        unit_seconds=campaign.unit_seconds,
+    )
+    with open_run(
+        campaign.game, kind=want["kind"], params=want["params"], options=options
     ) as engine:
         engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         before = len(engine.store)
         plan = plan_of(campaign, engine.store.keys())
         log(f"{campaign.game.name}: {_what(campaign)}; {before} units recorded")
-        budget = campaign.unit_seconds if hasattr(plan, "expand") else None
+        budget = options.unit_seconds if hasattr(plan, "expand") else None
         try:
             engine.execute(plan, flag, progress, time_limit, budget)
         except TimeLimitReached:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Optional
 from ...analysis.exhaustive import analyze
 from ...checks import ArgumentError
 from ...engine.folder import also_to_file, shard_count
+from ...engine.options import RunOptions
 from ...engine.own_files import OwnDestination
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
@@ -179,7 +180,15 @@ def run(
         restore(campaign, log)
         known = known_bounds(campaign)
         t0 = time.monotonic()
-        how = (jobs, scheduler, time_limit, stop_after, batch, recheck, watch)
+        options = RunOptions(
+            jobs,
+            scheduler=scheduler,
+            checkpoint=campaign.checkpoint,
+            unit_seconds=campaign.unit_seconds,
+            batch=batch,
+            recheck=recheck,
+        )
+        how = (options, time_limit, stop_after, watch)
         status, plan, search, before, ran = _decide(campaign, known, how, log)
         answer = None
         if not plan.openings:
@@ -201,25 +210,17 @@ def _decide(
     re-checked as ``recheck`` asks (all of them when it contradicts what else is
     proved) and the run gone on while one was wrong: as :func:`_execute` says, the
     units run added up."""
-    jobs, scheduler, time_limit, stop_after, batch, recheck, watch = how
+    options, time_limit, stop_after, watch = how
     t0 = time.monotonic()
     ran = before = -1
     while True:
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - t0))
         status, plan, search, first, more = _execute(
-            campaign,
-            jobs,
-            scheduler,
-            left,
-            stop_after,
-            log,
-            batch=batch,
-            recheck=recheck,
-            watch=watch,
+            campaign, options, left, stop_after, log, watch=watch
         )
         before, ran = (first if before < 0 else before), max(ran, 0) + more
-        share = _share(campaign, plan, known, recheck, log) if status == "decided" else 0.0
-        if share <= 0 or not recheck_deciding(campaign, share, jobs=jobs, log=log).wrong:
+        share = _share(campaign, plan, known, options.recheck, log) if status == "decided" else 0.0
+        if share <= 0 or not recheck_deciding(campaign, share, jobs=options.threads, log=log).wrong:
             return status, plan, search, before, ran
         log("answers the decision rested on were wrong: the run goes on")
 
@@ -281,18 +282,15 @@ def _known_again(campaign: Campaign, log: Log) -> dict[str, Any]:
 
 def _execute(
     campaign: Campaign,
-    jobs: int,
-    scheduler: Optional[str],
+    options: RunOptions,
     time_limit: Optional[float],
     stop_after: int,
     log: Log,
     *,
-    batch: int = 1,
-    recheck: float = 0.0,
     watch: Optional[Callable[[list[dict[str, Any]]], None]] = None,
 ) -> tuple[str, Any, Any, int, int]:
-    """The engine's run of the plan: (how it ended, the plan, its search, the units
-    recorded before it, the units it ran).  The checkpoint's origins are kept from the
+    """The engine's run of the plan as ``options`` say, within ``time_limit``: (how it
+    ended, the plan, its search, the units recorded before it, the units it ran).  The checkpoint's origins are kept from the
     moment it is opened (:func:`.origins.track`)."""
     flag = new_flag()
     ran = [0]
@@ -311,12 +309,7 @@ def _execute(
         game,
         kind="bound",
         params=checkpoint_params_of(campaign),
-        scheduler=scheduler,
-        client=None,
-        threads=jobs,
-        checkpoint=campaign.checkpoint,
-        batch=batch,
-        recheck=recheck,
+        options=options,
     ) as engine:
         engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         origins.track(campaign.checkpoint, fresh=fresh)
@@ -329,7 +322,7 @@ def _execute(
         )
         try:
             if plan.openings:
-                engine.execute(plan, flag, progress, time_limit, campaign.unit_seconds)
+                engine.execute(plan, flag, progress, time_limit, options.unit_seconds)
         except TimeLimitReached:
             status = "time-limit"
         except KeyboardInterrupt:
