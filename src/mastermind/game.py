@@ -22,8 +22,10 @@ and :meth:`Game.score_index` takes indices.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
 import numpy as np
 
@@ -39,6 +41,7 @@ __all__ = [
     "CodeSets",
     "Game",
     "GameError",
+    "GameSpec",
     "Score",
     "ScoreError",
     "Variant",
@@ -46,6 +49,7 @@ __all__ = [
     "MAX_COLOURS",
     "MAX_PEGS",
     "build_cost",
+    "game_of",
     "reference_score",
     "score_slots",
     "shown",
@@ -267,6 +271,10 @@ class Game(CodeSets):
 
     def __hash__(self) -> int:
         return hash((self.n, self.k, self.variant))
+
+    def spec(self) -> GameSpec:
+        """The game's wire form, all a worker needs to rebuild it: ``(n, k, variant)``."""
+        return GameSpec(self.n, self.k, self.variant.value)
 
     @property
     def name(self) -> str:  # type: ignore[override]  # CustomGame's is an attribute
@@ -512,6 +520,62 @@ class Game(CodeSets):
         """The candidates that give ``score`` to ``guess``."""
         cands = self.as_indices(candidates, self.secrets, "candidates")
         return self.kernel.filter(self.guess(guess), self.slot(score), cands)
+
+
+class WireForm(Protocol):
+    """A game's wire form (:class:`GameSpec`, :class:`~mastermind.custom.TableSpec`):
+    what names it in this process (``token``) and what it rebuilds."""
+
+    @property
+    def token(self) -> str: ...
+
+    def build(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A :class:`Game` as a worker receives it (:meth:`Game.spec`): its ``n``, ``k`` and
+    variant, from which the worker builds the game again, once per process (:meth:`game`),
+    so that no kernel object is ever pickled."""
+
+    n: int
+    k: int
+    variant: str
+
+    #: small enough to travel with every unit (a custom game's table goes to each worker once)
+    heavy = False
+
+    @property
+    def token(self) -> str:
+        return f"game/{self.n}/{self.k}/{self.variant}"
+
+    def definition(self) -> dict[str, Any]:
+        """The game as a checkpoint's header records it."""
+        return {"type": "game", "n": self.n, "k": self.k, "variant": self.variant}
+
+    def build(self) -> Game:
+        return Game(self.n, self.k, self.variant)
+
+    def game(self) -> Game:
+        """The game, built once per process (:func:`game_of`)."""
+        return game_of(self)
+
+
+_GAMES: dict[str, Any] = {}
+_GAMES_LOCK = threading.Lock()
+
+
+def game_of(spec: WireForm) -> Any:
+    """The game ``spec`` defines, built once per process: a worker builds it for the
+    first unit it runs, not for every unit."""
+    with _GAMES_LOCK:
+        game = _GAMES.get(spec.token)
+        if game is None:
+            game = spec.build()
+            if len(_GAMES) >= 2:  # a worker rarely serves more than one game at a time
+                _GAMES.clear()
+            _GAMES[spec.token] = game
+        return game
 
 
 _SEPARATOR = re.compile(r"\s*[,;-]\s*|\s+")

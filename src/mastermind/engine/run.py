@@ -17,7 +17,7 @@ from ..limits import MAX_BATCH
 from .loop import Counts, execute
 from .spotcheck import Mismatch
 from .units import Plan
-from .workers import spec_of
+from .workers import Specified
 
 __all__ = ["Run", "open_run", "wants_engine"]
 
@@ -82,7 +82,7 @@ class Run:
 
 @contextmanager
 def open_run(
-    game: Any,
+    game: Specified,
     *,
     kind: str,
     params: dict[str, Any],
@@ -106,7 +106,7 @@ def open_run(
     batch = checks.integer(batch, "batch", 1, MAX_BATCH)
     if scheduler is not None:
         parse_scheduler(scheduler)  # a malformed one is refused before any work
-    spec = spec_of(game)
+    spec = game.spec()
     store = None
     if checkpoint is not None:
         from .checkpoint import open_checkpoint

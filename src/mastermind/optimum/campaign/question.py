@@ -15,7 +15,6 @@ from ... import checks
 from ...checks import ArgumentError
 from ...engine import folder as common
 from ...engine.own_files import OwnDestination
-from ...engine.workers import spec_of
 from ...errors import MastermindError
 from ...game import Game
 from ...limits import MAX_OPTIMAL_GUESSES
@@ -115,7 +114,7 @@ class OptimumCampaign:
 
     def run_of(self) -> dict[str, Any]:
         """The run the campaign's shards must belong to: kind, game and parameters."""
-        game = spec_of(self.game).definition()
+        game = self.game.spec().definition()
         return {"kind": "optimal", "game": game, "params": self.params()}
 
     @classmethod
