@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Union
 
 import numpy as np
 
-from .checks import history_pairs
+from .checks import GameCore, GameLike, history_pairs
 from .errors import GameError, MastermindError, shown
 from .kernel import _core
 from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
@@ -40,7 +40,9 @@ __all__ = [
     "CodeLike",
     "CodeSets",
     "Game",
+    "GameCore",
     "GameError",
+    "GameLike",
     "GameSpec",
     "Score",
     "ScoreError",

@@ -33,13 +33,13 @@ import numpy as np
 from .rules import Score
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import GameCore, GameLike
 
 __all__ = ["Node", "build_tree", "in_score_order", "replay_records", "split_by_score"]
 
 
 def replay_records(
-    game: Any, recs: Any, cands: Any, *, candidates_only: bool = False
+    game: GameLike, recs: Any, cands: Any, *, candidates_only: bool = False
 ) -> Optional[tuple[int, int]]:
     """(total guesses over ``cands``, the most guesses any code needs) of the tree that
     ``recs`` describe, or None if they do not describe a strategy finding every code of
@@ -108,7 +108,7 @@ class Node:
         for child in self.children.values():
             yield from child.walk(depth + 1)
 
-    def to_json(self, game: Game) -> dict[str, Any]:
+    def to_json(self, game: GameLike) -> dict[str, Any]:
         out: dict[str, Any] = {"guess": game.format_code(self.guess), "candidates": self.size}
         if self.children:
             out["children"] = {str(s): c.to_json(game) for s, c in self.children.items()}
@@ -122,7 +122,7 @@ def in_score_order(root: Node) -> Node:
     return root
 
 
-def split_by_score(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def split_by_score(game: GameCore, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """The non-empty parts of ``cands`` by score against ``guess``, in slot order (each
     part sorted)."""
     labels = game.kernel.slots(guess, cands)
@@ -135,7 +135,7 @@ def split_by_score(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int,
     ]
 
 
-def build_tree(game: Game, recs: np.ndarray) -> Node:
+def build_tree(game: GameLike, recs: np.ndarray) -> Node:
     """Nodes from the kernel's records (parent, slot, guess, size, depth), depth-first.
 
     Children are keyed by score, in slot order; the winning score has no child (the game

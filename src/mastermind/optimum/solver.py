@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -35,13 +35,16 @@ from ..stopping import TimeLimitReached, new_flag, run_stoppable
 from .search import SEEDS, Answer, Optimum, new_optimizer, optimum_from
 from .units import checkpoint_params, plan_optimal
 
+if TYPE_CHECKING:
+    from ..game import GameLike
+
 __all__ = ["DEFAULT_MEMORY", "Optimum", "optimal"]
 
 Progress = Callable[[int, int], None]
 
 
 def optimal(
-    game: Any,
+    game: GameLike,
     *,
     max_guesses: Optional[int] = None,
     candidates_only: bool = False,
@@ -125,7 +128,7 @@ class _Question:
 
     def __init__(
         self,
-        game: Any,
+        game: GameLike,
         max_guesses: Optional[int],
         *,
         candidates_only: bool,
@@ -156,7 +159,7 @@ class _Question:
 
 
 def _question(
-    game: Any,
+    game: GameLike,
     max_guesses: Any,
     *,
     candidates_only: bool,
@@ -205,7 +208,7 @@ def _among(code: int, cands: np.ndarray) -> bool:
 
 
 def fallback_strategy(
-    game: Any,
+    game: GameLike,
     *,
     candidates_only: bool,
     max_guesses: Optional[int],
@@ -237,7 +240,7 @@ def fallback_strategy(
     return best
 
 
-def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
+def _fallback(game: GameLike, q: _Question) -> tuple[Any, str]:
     """With a time limit, the best one-step strategy first (the search needs no seed: its
     first strategy comes as fast as a heuristic's, but a stop before it finds one must
     leave something to show): (the seed or None, the status so far)."""
@@ -258,7 +261,7 @@ def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
         return None, "interrupted"
 
 
-def _here(game: Any, q: _Question) -> Optimum:
+def _here(game: GameLike, q: _Question) -> Optimum:
     """The kernel's search in this process (on ``q.threads`` threads)."""
     seed, status = _fallback(game, q)
     flag = new_flag(q.left())
@@ -306,7 +309,7 @@ def _here(game: Any, q: _Question) -> Optimum:
     )
 
 
-def _params(game: Any, q: _Question) -> dict[str, Any]:
+def _params(game: GameLike, q: _Question) -> dict[str, Any]:
     """The checkpoint's parameters of the question (its position's history included)."""
     return checkpoint_params(
         game,
@@ -318,7 +321,7 @@ def _params(game: Any, q: _Question) -> dict[str, Any]:
 
 
 def _as_units(
-    game: Any,
+    game: GameLike,
     q: _Question,
     scheduler: Any,
     client: Any,

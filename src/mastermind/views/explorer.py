@@ -30,13 +30,16 @@ from __future__ import annotations
 import json
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MastermindError
 from ..rules import secrets_text
 from ..strategy_tree import Node
 from .pegs import COLOURS
 from .tree import Analysis
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["ExplorerError", "page_data", "to_html"]
 
@@ -48,7 +51,7 @@ class ExplorerError(MastermindError):
     """A tree that cannot be shown (no tree in the analysis)."""
 
 
-def _score_texts(game: Any) -> list[str]:
+def _score_texts(game: GameLike) -> list[str]:
     fmt = getattr(game, "format_score", None)
     texts = [fmt(s) if fmt is not None else str(s) for s in game.slots]
     if getattr(game, "variant", None) is not None and game.variant.value == "black-peg":

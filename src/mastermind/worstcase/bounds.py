@@ -25,7 +25,7 @@ import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Union, overload
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast, overload
 
 import numpy as np
 
@@ -53,6 +53,9 @@ from .search import (
     separable,
 )
 from .units import UnitSearch, checkpoint_params
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = [
     "DEFAULT_MEMORY",
@@ -282,7 +285,7 @@ def _exists_as_units(
 
 
 def counting_bound(
-    game: Game,
+    game: GameLike,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,
     candidates_only: bool = False,
@@ -317,7 +320,7 @@ def counting_bound(
 
 
 def check_strategy(
-    game: Game,
+    game: GameLike,
     tree: Node,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,
@@ -354,7 +357,7 @@ def check_strategy(
 
 
 def strategy_distribution(
-    game: Game,
+    game: GameLike,
     tree: Node,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,
@@ -384,13 +387,14 @@ def strategy_distribution(
         def won(s: Any) -> bool:
             return s in ends
     else:
+        mastermind = cast("Game", game)
         colours: dict[int, tuple[int, ...]] = {}
-        black_only = game.variant.value == "black-peg"
-        win = Score(game.n, 0)
+        black_only = mastermind.variant.value == "black-peg"
+        win = Score(mastermind.n, 0)
 
         def col(i: int) -> tuple[int, ...]:
             if i not in colours:
-                colours[i] = game.colours(i)
+                colours[i] = mastermind.colours(i)
             return colours[i]
 
         def score(u: int, v: int) -> Any:
@@ -456,7 +460,7 @@ class WorstCase:
     ``"exact"``, ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
     """
 
-    game: Game
+    game: GameLike
     candidates_only: bool
     lower: int
     upper: int
@@ -542,7 +546,7 @@ class WorstCase:
 
 
 def worst_case(
-    game: Game,
+    game: GameLike,
     *,
     candidates_only: bool = False,
     time_limit: Optional[float] = None,
@@ -692,7 +696,7 @@ def _certified(
     try:
         result.certificate = write_certificate(
             path,
-            result.game,
+            cast("Game", result.game),  # (check_certifiable let a Mastermind game only)
             result.lower,
             result.upper,
             result.witness,
@@ -714,7 +718,7 @@ class _WorstCaseRun:
 
     def __init__(
         self,
-        game: Game,
+        game: GameLike,
         search: Any,
         *,
         candidates_only: bool,
