@@ -369,3 +369,23 @@ def test_a_game_travels_as_its_spec(variant):
     assert again.game() is rebuilt and spec.game() is rebuilt  # built once per process
     first = int(game.guesses[0])
     assert rebuilt.partition(first).tolist() == game.partition(first).tolist()
+
+
+@pytest.mark.parametrize(
+    "variant, score, plain, with_pegs",
+    [
+        ("classic", Score(2, 1), "2 1", "2 1 (BBW)"),
+        ("classic", Score(0, 0), "0 0", "0 0 (-)"),
+        ("distinct", Score(0, 3), "0 3", "0 3 (WWW)"),
+        ("bulls-and-cows", Score(1, 2), "1 2", "1 2 (BWW)"),
+        ("permutation", Score(4, 0), "4 0", "4 0 (BBBB)"),
+        ("black-peg", Score(2, 0), "2", "2"),
+        ("black-peg", Score(0, 0), "0", "0"),
+    ],
+)
+def test_a_score_is_written_as_its_variant_tells_it(variant, score, plain, with_pegs):
+    game = Game(4, 6 if variant != "permutation" else 4, variant)
+    assert game.format_score(score) == plain
+    assert game.format_score(score, pegs=True) == with_pegs
+    assert game.parse_score(plain) == score  # read back
+    assert [game.parse_score(game.format_score(s)) for s in game.slots] == list(game.slots)

@@ -458,6 +458,21 @@ class Game(CodeSets):
             raise ScoreError(f"{s.black} {s.white} is not a possible score for {self.n} positions")
         return self._slot_of[s]
 
+    def format_score(self, score: Score, *, pegs: bool = False) -> str:
+        """A score as people read it: ``"2 1"`` (blacks, whites), or the blacks alone
+        (``"2"``) in the black-peg variant, which never tells whites; ``pegs``: followed
+        by its pegs, ``"2 1 (BBW)"`` (a black-peg score stays ``"2"``).
+        :meth:`parse_score` reads back what it writes without pegs.
+
+        >>> Game(4, 6).format_score(Score(2, 1)), Game(4, 6).format_score(Score(0, 0), pegs=True)
+        ('2 1', '0 0 (-)')
+        >>> Game(4, 6, "black-peg").format_score(Score(2, 0), pegs=True)
+        '2'
+        """
+        if self.variant is Variant.BLACK_PEG:
+            return str(score.black)
+        return f"{score} ({score.pegs()})" if pegs else str(score)
+
     def score_forms(self) -> str:
         """How a score may be written, with an example this game can give:
         ``"'2 1', '2,1', '21' or pegs 'BBW' ('-' for none)"``."""

@@ -39,7 +39,7 @@ from .pegs import COLOURS
 from .tree import Analysis
 
 if TYPE_CHECKING:
-    from ..game import GameLike
+    pass
 
 __all__ = ["ExplorerError", "page_data", "to_html"]
 
@@ -49,14 +49,6 @@ STEP_MS = 450  # the pause between the guesses when the page plays against a sec
 
 class ExplorerError(MastermindError):
     """A tree that cannot be shown (no tree in the analysis)."""
-
-
-def _score_texts(game: GameLike) -> list[str]:
-    fmt = getattr(game, "format_score", None)
-    texts = [fmt(s) if fmt is not None else str(s) for s in game.slots]
-    if getattr(game, "variant", None) is not None and game.variant.value == "black-peg":
-        texts = [str(s.black) for s in game.slots]
-    return texts
 
 
 def page_data(result: Analysis) -> dict[str, Any]:
@@ -97,10 +89,10 @@ def page_data(result: Analysis) -> dict[str, Any]:
         "average": f"{float(avg):.4f}",
         "average_fraction": f"{avg.numerator}/{avg.denominator}",
         "dist": {str(d): n for d, n in sorted(result.distribution.items())},
-        "slots": _score_texts(game),
+        "slots": [game.format_score(sc) for sc in game.slots],
         "win": int(game.win_slot),
         "keys": (
-            [[sc.black, 0 if game.variant.value == "black-peg" else sc.white] for sc in game.slots]
+            [[sc.black, sc.white] for sc in game.slots]  # (black-peg slots have no white)
             if mastermind
             else None
         ),

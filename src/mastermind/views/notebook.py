@@ -67,15 +67,12 @@ def code_html(game: GameLike, index: int) -> str:
 
 def score_html(game: GameLike, score: Any) -> str:
     """A score as its text and, for Mastermind games, its key pegs."""
-    fmt = getattr(game, "format_score", None)
-    text = escape(fmt(score) if fmt is not None else str(score))
+    text = escape(game.format_score(score))
     mastermind = _pegged(game)
     if mastermind is None:
         return text
-    black_peg = game.variant.value == "black-peg"
-    white = 0 if black_peg else score.white
-    shown = str(score.black) if black_peg else text
-    return f'<span class="mm-code">{shown}</span>{keys_html(score.black, white, mastermind.n)}'
+    keys = keys_html(score.black, score.white, mastermind.n)  # (black-peg: never a white)
+    return f'<span class="mm-code">{text}</span>{keys}'
 
 
 def _table(

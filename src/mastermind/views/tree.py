@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 from ..errors import MastermindError, MissingTool
 from ..files import Destination
-from ..rules import secrets_text
+from ..rules import Variant, secrets_text
 from ..strategy_tree import Node
 
 if TYPE_CHECKING:
@@ -83,10 +83,10 @@ class GraphvizMissing(TreeError, MissingTool):
 
 # ---------------------------------------------------------------------- helpers
 def score_text(game: GameLike, score: Any) -> str:
-    """How the game writes a score: ``"2 1"`` for Mastermind, the game's own
+    """How a tree writes a score: ``"2 1"`` for Mastermind, blacks and whites in every
+    variant (``"2 0"`` in black-peg: the trees written so far read so), the game's own
     ``format_score`` for a custom game."""
-    fmt = getattr(game, "format_score", None)
-    return fmt(score) if fmt is not None else str(score)
+    return str(score) if isinstance(game.variant, Variant) else game.format_score(score)
 
 
 def _tree(result: Analysis) -> Node:
