@@ -241,7 +241,7 @@ def first_guess(
     cands = game.secrets
     if strategy is Strategy.FIRST_CANDIDATE:
         return int(cands[0])
-    if not getattr(game, "symmetric", True):  # custom games: a full scan
+    if not game.symmetric:  # custom games: a full scan
         return choose_guess(game, cands, strategy, candidates_only, jobs=jobs)
     reps = np.array(symmetry_classes(game), dtype=np.int32)
     if candidates_only:

@@ -74,7 +74,7 @@ def page_data(result: Analysis) -> dict[str, Any]:
         c.append(2 * len(node.children) + inner)
         s.append(slot)
         stack.extend((ch, slot_of[sc]) for sc, ch in reversed(node.children.items()))
-    mastermind = getattr(game, "k", None) is not None
+    mastermind = game.k is not None
     avg = result.average
     data: dict[str, Any] = {
         "name": game.name,
