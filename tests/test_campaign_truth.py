@@ -30,7 +30,6 @@ from mastermind.engine.checkpoint import open_checkpoint
 from mastermind.engine.rows import decode
 from mastermind.engine.run import Run
 from mastermind.engine.shards import export_shards
-from mastermind.engine.workers import spec_of
 from mastermind.worstcase.campaign.question import Campaign, checkpoint_params_of, setup
 from mastermind.worstcase.campaign.run import run
 from mastermind.worstcase.campaign.state import DryExecutor
@@ -130,9 +129,7 @@ def forge(folder: Path) -> list[str]:
     c = Campaign.new(str(folder), pegs=4, colours=6, guesses=5, unit_seconds=0.005)
     c.save()
     tmp = folder / "forge.sqlite"
-    store = open_checkpoint(
-        str(tmp), "bound", spec_of(c.game).definition(), checkpoint_params_of(c)
-    )
+    store = open_checkpoint(str(tmp), "bound", c.game.spec().definition(), checkpoint_params_of(c))
     plan, _ = setup(c, Run(DryExecutor(), store))
     keys = []
     for i in range(len(plan.openings)):

@@ -319,6 +319,51 @@ def test_the_views_and_the_engine_know_nothing_of_each_other():
     assert not crossing, "\n" + "\n".join(crossing)
 
 
+GAME_MODULES = {"game", "custom", "rules"}
+
+
+def engine_imports_of_games(graph: ImportGraph) -> list[str]:
+    """The engine's imports of a game module: a game gives the engine its wire form
+    (``game.spec()``), and the engine hands the game to the units' functions unopened."""
+    package = graph.package
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.edges.items()
+        if module == f"{package}.engine" or module.startswith(f"{package}.engine.")
+        for target in targets
+        if target.split(".")[1:2] and target.split(".")[1] in GAME_MODULES
+    )
+
+
+def test_the_engine_imports_no_game_module():
+    graph = ImportGraph(PACKAGE, "mastermind")
+    assert "mastermind.engine.workers" in graph.modules and graph.edges["mastermind.engine.run"]
+    found = engine_imports_of_games(graph)
+    assert not found, "\n" + "\n".join(found)
+
+
+def test_the_engine_check_sees_each_way_of_importing_a_game(tmp_path):
+    graph = fake_package(
+        tmp_path,
+        {
+            "game.py": "class Game: ...\n",
+            "custom.py": "",
+            "rules.py": "",
+            "errors.py": "",
+            "engine/__init__.py": "from .. import errors\n",
+            "engine/run.py": "def f():\n    from ..game import Game\n    return Game\n",
+            "engine/workers.py": "import pkg.custom\n",
+            "engine/units.py": "from .. import rules\n",
+            "views.py": "from .game import Game\n",
+        },
+    )
+    assert engine_imports_of_games(graph) == [
+        "pkg.engine.run -> pkg.game",
+        "pkg.engine.units -> pkg.rules",
+        "pkg.engine.workers -> pkg.custom",
+    ]
+
+
 def test_no_import_chain_is_longer_than_ten_modules():
     """A reader following one import to the next reaches the bottom within ten modules
     (the command line's included)."""

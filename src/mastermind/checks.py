@@ -5,6 +5,8 @@ public entry point validates its arguments through here, and a bad one raises
 :class:`ArgumentError` (a game that is not one: :class:`~mastermind.game.GameError`).
 The command line checks its options with the same functions: importing this module loads
 no NumPy (a NumPy number is still taken wherever a Python one is).
+What a game is, to them and to every family: :class:`GameLike` (and :class:`GameCore`,
+the part a unit's worker has), published by :mod:`mastermind.game`.
 
 >>> threads(2), threads(None) >= 1
 (2, True)
@@ -19,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Optional, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Optional, Protocol, Union, runtime_checkable
 
 from .errors import GameError, MastermindError, shown
 from .limits import MAX_GUESSES, MAX_JOBS, MAX_MEMORY
@@ -27,22 +29,82 @@ from .limits import MAX_GUESSES, MAX_JOBS, MAX_MEMORY
 if TYPE_CHECKING:
     import numpy as np
 
+    from .custom import CustomKind, TableSpec
+    from .game import GameSpec
+    from .kernel import _core
+    from .rules import Variant
+
 
 class ArgumentError(MastermindError, ValueError):
     """An argument of the wrong kind or out of its range."""
 
 
 @runtime_checkable
-class _Game(Protocol):
-    """What every game provides (:class:`mastermind.game.CodeSets`, the base of
-    :class:`~mastermind.game.Game` and :class:`~mastermind.custom.CustomGame`)."""
+class GameCore(Protocol):
+    """What every game has, a unit's worker included (where a custom game is only its
+    score table, :class:`~mastermind.custom.TableGame`): its code sets and its kernel.
 
-    kernel: Any
-    secrets: Any
-    guesses: Any
+    Codes are indices ``0..size-1``; ``guesses`` and ``secrets`` are the sorted int32
+    arrays of those that may be played and be secret (``secrets_are_guesses``: each
+    secret may be played); a score's *slot* is its number ``0..nslots-1``
+    (``win_slot``: the winning one); ``kernel`` computes on indices and slots.
+    ``symmetric``: the guess and secret sets are closed under colour and position
+    permutations (Mastermind's); ``n``, the pegs, is None for a custom game."""
 
-    def as_indices(self, codes: Any, within: Any, what: str) -> Any: ...
-    def candidates(self, history: Any) -> Any: ...
+    @property
+    def n(self) -> Optional[int]: ...
+    @property
+    def symmetric(self) -> bool: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def guesses(self) -> np.ndarray: ...
+    @property
+    def secrets(self) -> np.ndarray: ...
+    @property
+    def secrets_are_guesses(self) -> bool: ...
+    @property
+    def nslots(self) -> int: ...
+    @property
+    def win_slot(self) -> int: ...
+    @property
+    def kernel(self) -> _core.Kernel: ...
+
+
+@runtime_checkable
+class GameLike(GameCore, Protocol):
+    """What every game offers, a :class:`~mastermind.game.Game` and a
+    :class:`~mastermind.custom.CustomGame` alike: what the analyses, the bounds, the
+    views and the command line use of a game.  Beyond its :class:`GameCore`: its name,
+    its colours ``k`` (None for a custom game, whose ``variant`` is ``"custom"``), its
+    scores (``slots``, a slot's score), codes and scores read and written (a score as
+    its variant tells it: ``format_score``), and its wire
+    form (``spec()``, from which a worker rebuilds it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def k(self) -> Optional[int]: ...
+    @property
+    def variant(self) -> Union[Variant, CustomKind]: ...
+    @property
+    def slots(self) -> tuple[Any, ...]: ...
+
+    def spec(self) -> Union[GameSpec, TableSpec]: ...
+    def code(self, value: Any) -> int: ...
+    def guess(self, value: Any) -> int: ...
+    def secret(self, value: Any) -> int: ...
+    def is_guess(self, index: int) -> bool: ...
+    def is_secret(self, index: int) -> bool: ...
+    def format_code(self, index: int) -> str: ...
+    def format_score(self, score: Any) -> str: ...
+    def slot(self, score: Any) -> int: ...
+    def parse_score(self, text: str) -> Any: ...
+    def score_index(self, guess: int, secret: int) -> Any: ...
+    def as_indices(
+        self, codes: Any, default: Optional[np.ndarray] = None, what: str = "codes"
+    ) -> np.ndarray: ...
+    def candidates(self, history: Iterable[tuple[Any, Any]] = ()) -> np.ndarray: ...
 
 
 class HistoryError(ArgumentError):
@@ -97,9 +159,10 @@ def _is_number(value: Any) -> bool:
 
 
 def game(value: Any, who: str) -> Any:
-    """``value`` if it is a game (:class:`~mastermind.game.Game` or
-    :class:`~mastermind.custom.CustomGame`), else :class:`GameError`."""
-    if isinstance(value, type) or not isinstance(value, _Game):
+    """``value`` if it is a game (:class:`GameLike`: a
+    :class:`~mastermind.game.Game` or a :class:`~mastermind.custom.CustomGame`), else
+    :class:`GameError`."""
+    if isinstance(value, type) or not isinstance(value, GameLike):
         raise GameError(f"{who}() needs a game such as mastermind.Game(4, 6), not {shown(value)}")
     return value
 
@@ -181,13 +244,13 @@ def max_guesses(value: Any, lo: int = 0, hi: int = MAX_GUESSES) -> int:
     return integer(value, "max_guesses", lo, hi)
 
 
-def guessable(game: Any) -> None:
+def guessable(game: GameLike) -> None:
     """That every secret of ``game`` may also be guessed (the searches need it)."""
     if not game.secrets_are_guesses:
         raise ArgumentError(f"in {game.name} some secrets cannot be guessed")
 
 
-def history(game: Any, pairs: Any, after: str) -> tuple[list[tuple[int, int]], np.ndarray]:
+def history(game: GameLike, pairs: Any, after: str) -> tuple[list[tuple[int, int]], np.ndarray]:
     """A position: its (guess, score) ``pairs`` as (guess, slot) and the codes consistent
     with them; not a won game (``after`` says what would be left to do), and not one no
     secret is consistent with."""

@@ -51,7 +51,7 @@ from .limits import MAX_REPLAY_GUESSES
 from .rules import Score
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import GameCore, GameLike
 
 __all__ = [
     "Node",
@@ -96,7 +96,8 @@ class TreeReader(Protocol):
 def replay_line(reader: TreeReader, root: Any, secret: int) -> list[Played]:
     """The line of play of the tree ``root`` against ``secret``, as ``reader`` reads and
     scores it: a :data:`Played` per guess, the last one the win."""
-    node, path = root, []
+    node = root
+    path: list[Played] = []
     while True:
         guess = reader.guess(node, secret, path)
         score = reader.score(guess, secret)
@@ -119,7 +120,7 @@ def replay_counts(reader: TreeReader, root: Any, secrets: Iterable[int]) -> dict
 
 
 def replay_records(
-    game: Any, recs: Any, cands: Any, *, candidates_only: bool = False
+    game: GameLike, recs: Any, cands: Any, *, candidates_only: bool = False
 ) -> Optional[tuple[int, int]]:
     """(total guesses over ``cands``, the most guesses any code needs) of the tree that
     ``recs`` describe, or None if they do not describe a strategy finding every code of
@@ -188,7 +189,7 @@ class Node:
         for child in self.children.values():
             yield from child.walk(depth + 1)
 
-    def to_json(self, game: Game) -> dict[str, Any]:
+    def to_json(self, game: GameLike) -> dict[str, Any]:
         out: dict[str, Any] = {"guess": game.format_code(self.guess), "candidates": self.size}
         if self.children:
             out["children"] = {str(s): c.to_json(game) for s, c in self.children.items()}
@@ -202,7 +203,7 @@ def in_score_order(root: Node) -> Node:
     return root
 
 
-def split_by_score(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def split_by_score(game: GameCore, guess: int, cands: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """The non-empty parts of ``cands`` by score against ``guess``, in slot order (each
     part sorted)."""
     labels = game.kernel.slots(guess, cands)
@@ -215,7 +216,7 @@ def split_by_score(game: Game, guess: int, cands: np.ndarray) -> list[tuple[int,
     ]
 
 
-def build_tree(game: Game, recs: np.ndarray) -> Node:
+def build_tree(game: GameLike, recs: np.ndarray) -> Node:
     """Nodes from the kernel's records (parent, slot, guess, size, depth), depth-first.
 
     Children are keyed by score, in slot order; the winning score has no child (the game
@@ -230,7 +231,7 @@ def build_tree(game: Game, recs: np.ndarray) -> Node:
     return nodes[0]
 
 
-def tree_records(game: Game, root: Node) -> np.ndarray:
+def tree_records(game: GameLike, root: Node) -> np.ndarray:
     """The kernel's records (parent, slot, guess, size, depth) of the tree ``root``,
     depth-first, each node's children in slot order: what :func:`build_tree` reads
     back (a tree to store as numbers, in a unit's answer say).

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .strategies import Strategy, Valuations, next_guess, symmetry_classes
 from .units import AnalysisPlan, checkpoint_params
 from .walk import How, expand_top, graft, resolve_first, walk_tasks
 
+if TYPE_CHECKING:
+    from ..game import GameLike
+
 Progress = Callable[[int, int], None]
 
 
@@ -38,7 +41,7 @@ Progress = Callable[[int, int], None]
 class Analysis(DistributionSummary):
     """The result of :func:`analyze`."""
 
-    game: Game
+    game: GameLike
     strategy: Strategy
     candidates_only: bool
     first_guess: int
@@ -89,7 +92,7 @@ class Analysis(DistributionSummary):
 
 
 def analyze(
-    game: Game,
+    game: GameLike,
     strategy: Union[str, Strategy] = Strategy.MINMAX,
     *,
     candidates_only: bool = False,
@@ -204,7 +207,7 @@ _DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and
 
 
 def _whole(
-    game: Game, how: How, g0: int, flag: Any, progress: Optional[Progress]
+    game: GameLike, how: How, g0: int, flag: Any, progress: Optional[Progress]
 ) -> tuple[dict[int, int], Optional[Node]]:
     """A small game walked whole by the kernel in this thread: cheaper than expanding its
     top in Python and waking threads for work this small."""
@@ -238,7 +241,7 @@ def _whole(
 
 
 def _here(
-    game: Game, how: How, g0: int, flag: Any, progress: Optional[Progress]
+    game: GameLike, how: How, g0: int, flag: Any, progress: Optional[Progress]
 ) -> tuple[dict[int, int], Optional[Node]]:
     """The top expanded here, then every subtree below it in one kernel call, largest
     first so that every thread stays busy to the end; the call runs in a helper thread
@@ -270,7 +273,7 @@ def _here(
 
 
 def _as_units(
-    game: Game,
+    game: GameLike,
     how: How,
     g0: int,
     run: Any,

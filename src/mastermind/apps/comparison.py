@@ -27,10 +27,13 @@ import enum
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..errors import MastermindError
 from ..rules import DistributionSummary, Strategy, secrets_text
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["Comparison", "ComparisonError", "ComparisonRow", "Pool", "compare"]
 
@@ -130,7 +133,7 @@ class ComparisonRow(DistributionSummary):
 class Comparison:
     """Rows of exhaustive results on one game (see :func:`compare`)."""
 
-    game: Any
+    game: GameLike
     rows: list[ComparisonRow] = field(default_factory=list)
 
     COLUMNS = (
@@ -297,7 +300,7 @@ def _names(
 
 
 def compare(
-    game: Any,
+    game: GameLike,
     strategies: Union[str, Iterable[Union[str, Strategy]], None] = None,
     pools: Union[str, Iterable[Union[str, Pool]], None] = None,
     *,
@@ -358,7 +361,12 @@ def compare(
 
 
 def _optimal_row(
-    game: Any, pool: Pool, jobs: Optional[int], progress: Optional[Progress], done: int, total: int
+    game: GameLike,
+    pool: Pool,
+    jobs: Optional[int],
+    progress: Optional[Progress],
+    done: int,
+    total: int,
 ) -> ComparisonRow:
     """The row of the exact optimum with ``pool`` (its progress, the root's guesses tried,
     shown as a share of the row's secrets)."""

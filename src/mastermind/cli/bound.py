@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from ..files import check_output
 from ..limits import DEFAULT_MEMORY_MB
@@ -38,6 +38,9 @@ from .common import (
 )
 from .progress import ProgressBar
 from .render import print_table, wants_colour
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -142,7 +145,7 @@ def _game(args: argparse.Namespace) -> Any:
     return game
 
 
-def _search(args: argparse.Namespace, game: Any, start: float) -> Any:
+def _search(args: argparse.Namespace, game: Game, start: float) -> Any:
     """The worst case, within what is left of ``--time-limit``."""
     from ..worstcase.bounds import worst_case
 
@@ -173,7 +176,7 @@ def _search(args: argparse.Namespace, game: Any, start: float) -> Any:
         bar.close()
 
 
-def _write_witness(args: argparse.Namespace, game: Any, result: Any, dest: Any) -> Optional[str]:
+def _write_witness(args: argparse.Namespace, game: Game, result: Any, dest: Any) -> Optional[str]:
     """The witness written to ``dest`` (when asked); why it could not be, or None."""
     from ..worstcase.bounds import StrategyCheckError, check_strategy
 

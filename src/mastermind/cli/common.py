@@ -28,7 +28,7 @@ from ..rules import Strategy, Variant
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-    from ..game import Game
+    from ..game import Game, GameLike
 
 EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, EXIT_MISSING_TOOL, EXIT_SPOT_CHECK = 0, 1, 2, 3, 4
 """0 done; 1 unfinished (Ctrl-C, a time limit, an output or a checkpoint that could not be
@@ -316,7 +316,7 @@ def check_memory(args: argparse.Namespace) -> None:
         raise UsageError(f"--memory must be at most {MAX_MEMORY_MB:,} MB") from None
 
 
-def check_first(args: argparse.Namespace, game: "Game") -> None:
+def check_first(args: argparse.Namespace, game: GameLike) -> None:
     """``--first`` with ``--candidates-only`` must be a code that can be the secret:
     refused on one line before the work starts."""
     if getattr(args, "first", None) is None or not getattr(args, "candidates_only", False):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from .loop import Counts, execute
 from .spotcheck import Mismatch
 from .units import Plan
-from .workers import spec_of
+from .workers import Specified
 
 if TYPE_CHECKING:
     from .options import RunOptions
@@ -70,7 +70,9 @@ class Run:
 
 
 @contextmanager
-def open_run(game: Any, *, kind: str, params: dict[str, Any], options: RunOptions) -> Iterator[Run]:
+def open_run(
+    game: Specified, *, kind: str, params: dict[str, Any], options: RunOptions
+) -> Iterator[Run]:
     """The run of one computation of ``kind`` (``analyze``, ``bound``, ``optimal``) on
     ``game`` as ``options`` say (checked when they were made, the scheduler's address
     too): the checkpoint opened for ``params`` (the parameters a unit's answer depends
@@ -80,7 +82,7 @@ def open_run(game: Any, *, kind: str, params: dict[str, Any], options: RunOption
     many (:mod:`mastermind.engine.batching`; 1: one by one)."""
     from .executors import LocalExecutor, open_executor
 
-    spec = spec_of(game)
+    spec = game.spec()
     store = None
     if options.checkpoint is not None:
         from .checkpoint import open_checkpoint

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -37,13 +37,16 @@ from ..strategy_tree import tree_records
 from .search import SEEDS, Answer, Optimum, new_optimizer, optimum_from
 from .units import checkpoint_params, plan_optimal
 
+if TYPE_CHECKING:
+    from ..game import GameLike
+
 __all__ = ["DEFAULT_MEMORY", "Optimum", "optimal", "position_unit"]
 
 Progress = Callable[[int, int], None]
 
 
 def optimal(
-    game: Any,
+    game: GameLike,
     *,
     max_guesses: Optional[int] = None,
     candidates_only: bool = False,
@@ -133,7 +136,7 @@ class _Question:
 
     def __init__(
         self,
-        game: Any,
+        game: GameLike,
         max_guesses: Optional[int],
         *,
         candidates_only: bool,
@@ -162,7 +165,7 @@ class _Question:
 
 
 def _question(
-    game: Any,
+    game: GameLike,
     max_guesses: Any,
     *,
     candidates_only: bool,
@@ -201,7 +204,7 @@ def _among(code: int, cands: np.ndarray) -> bool:
 
 
 def fallback_strategy(
-    game: Any,
+    game: GameLike,
     *,
     candidates_only: bool,
     max_guesses: Optional[int],
@@ -233,7 +236,7 @@ def fallback_strategy(
     return best
 
 
-def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
+def _fallback(game: GameLike, q: _Question) -> tuple[Any, str]:
     """With a time limit, the best one-step strategy first (the search needs no seed: its
     first strategy comes as fast as a heuristic's, but a stop before it finds one must
     leave something to show): (the seed or None, the status so far)."""
@@ -254,7 +257,7 @@ def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
         return None, "interrupted"
 
 
-def _here(game: Any, q: _Question, stop: Any = None) -> Optimum:
+def _here(game: GameLike, q: _Question, stop: Any = None) -> Optimum:
     """The kernel's search in this process (on ``q.threads`` threads; ``stop``: the stop
     flag to search with, given the question's time limit, in place of a new one)."""
     seed, status = _fallback(game, q)
@@ -306,7 +309,7 @@ def _here(game: Any, q: _Question, stop: Any = None) -> Optimum:
 
 
 def position_unit(
-    game: Any, *, stop: Any, history: np.ndarray, time_limit: float, memory: int
+    game: GameLike, *, stop: Any, history: np.ndarray, time_limit: float, memory: int
 ) -> dict[str, Any]:
     """The optimum of one position within a time limit, as a unit of work (kind
     ``"optimum.position"``): what ``optimal(game, history=..., time_limit=..., jobs=1,
@@ -340,7 +343,7 @@ def position_unit(
     return out
 
 
-def _params(game: Any, q: _Question) -> dict[str, Any]:
+def _params(game: GameLike, q: _Question) -> dict[str, Any]:
     """The checkpoint's parameters of the question (its position's history included)."""
     return checkpoint_params(
         game,
@@ -351,7 +354,7 @@ def _params(game: Any, q: _Question) -> dict[str, Any]:
     )
 
 
-def _as_units(game: Any, q: _Question) -> Optimum:
+def _as_units(game: GameLike, q: _Question) -> Optimum:
     """The subtrees below the root as units (:mod:`mastermind.optimum.units`), on a Dask
     cluster or on threads here, recorded in the checkpoint (as ``q.options`` say)."""
     flag = new_flag(q.limit)

@@ -35,12 +35,15 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 from ..errors import MastermindError, MissingTool
 from ..files import Destination
-from ..rules import secrets_text
+from ..rules import Variant, secrets_text
 from ..strategy_tree import Node, Played, replay_counts, replay_line
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """File suffixes that :func:`render` asks Graphviz's ``dot`` for."""
@@ -52,13 +55,14 @@ class Analysis(Protocol):
     opening, distribution and tree.  The analyses hand their results down to be drawn;
     nothing here imports them."""
 
-    game: Any
     strategy: Any
     candidates_only: bool
     first_guess: int
     distribution: dict[int, int]
     tree: Optional[Node]
 
+    @property
+    def game(self) -> GameLike: ...
     @property
     def total(self) -> int: ...
     @property
@@ -78,11 +82,11 @@ class GraphvizMissing(TreeError, MissingTool):
 
 
 # ---------------------------------------------------------------------- helpers
-def score_text(game: Any, score: Any) -> str:
-    """How the game writes a score: ``"2 1"`` for Mastermind, the game's own
+def score_text(game: GameLike, score: Any) -> str:
+    """How a tree writes a score: ``"2 1"`` for Mastermind, blacks and whites in every
+    variant (``"2 0"`` in black-peg: the trees written so far read so), the game's own
     ``format_score`` for a custom game."""
-    fmt = getattr(game, "format_score", None)
-    return fmt(score) if fmt is not None else str(score)
+    return str(score) if isinstance(game.variant, Variant) else game.format_score(score)
 
 
 def _tree(result: Analysis) -> Node:
@@ -91,7 +95,7 @@ def _tree(result: Analysis) -> Node:
     return result.tree
 
 
-def _texts(game: Any) -> dict[Any, str]:
+def _texts(game: GameLike) -> dict[Any, str]:
     texts = {s: score_text(game, s) for s in game.slots}
     if len(set(texts.values())) != len(texts):
         raise TreeError(
@@ -162,7 +166,7 @@ def to_json(result: Analysis) -> dict[str, Any]:
     return out
 
 
-def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
+def replay(data: dict[str, Any], game: GameLike, secret: Any) -> list[str]:
     """The guesses an exported tree (:func:`to_json`) plays against ``secret``.
 
     Raises :class:`TreeError` when the tree has no move for an answer, or is not an
@@ -174,7 +178,7 @@ def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
     return [node["guess"] for node, _, _ in path]
 
 
-def replay_distribution(data: dict[str, Any], game: Any) -> dict[int, int]:
+def replay_distribution(data: dict[str, Any], game: GameLike) -> dict[int, int]:
     """{number of guesses: secrets} from replaying every secret down an exported tree (every
     secret its ``history`` leaves, for a strategy from a position)."""
     secrets = game.candidates((g, game.parse_score(s)) for g, s in data.get("history", ()))

@@ -29,7 +29,7 @@ import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from .. import checks
 from ..analysis.exhaustive import analyze
@@ -56,6 +56,9 @@ from .search import (
     deadline,
 )
 from .units import UnitSearch, checkpoint_params
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = [
     "DEFAULT_MEMORY",
@@ -100,7 +103,7 @@ class WorstCase:
     ``"exact"``, ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
     """
 
-    game: Game
+    game: GameLike
     candidates_only: bool
     lower: int
     upper: int
@@ -186,7 +189,7 @@ class WorstCase:
 
 
 def worst_case(
-    game: Game,
+    game: GameLike,
     *,
     candidates_only: bool = False,
     time_limit: Optional[float] = None,
@@ -339,7 +342,7 @@ def _certified(
     try:
         result.certificate = write_certificate(
             path,
-            result.game,
+            cast("Game", result.game),  # (check_certifiable let a Mastermind game only)
             result.lower,
             result.upper,
             result.witness,
@@ -361,7 +364,7 @@ class _WorstCaseRun:
 
     def __init__(
         self,
-        game: Game,
+        game: GameLike,
         search: Any,
         *,
         candidates_only: bool,

@@ -32,7 +32,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from ..strategy_tree import Node, split_by_score
 from ..verify import FORMAT, VERSION
 from ..version import __version__
 from .search import REASONS, Search, SearchUnfinished, separable
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["CertificateError", "CertificateStats", "write_certificate", "write_part_certificate"]
 
@@ -322,7 +325,7 @@ def _witness(node: Node) -> dict[str, Any]:
     return out
 
 
-def check_certifiable(game: Any, *, candidates_only: bool, path: Any) -> None:
+def check_certifiable(game: GameLike, *, candidates_only: bool, path: Any) -> None:
     """Raise :class:`CertificateError` unless a certificate can be made for ``game``, and
     :class:`~mastermind.files.FileError` unless it can be written to ``path`` (an empty
     name, a folder that does not exist, a directory): before any search."""

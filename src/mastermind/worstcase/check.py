@@ -14,13 +14,13 @@ tree is a :class:`StrategyCheckError` naming the secret and the path.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import numpy as np
 
 from .. import checks
 from ..custom import CustomGame
-from ..game import CodeLike, Game, Score, reference_score
+from ..game import CodeLike, GameLike, Score, reference_score
 from ..limits import MAX_REPLAY_GUESSES
 from ..strategy_tree import Node, Played, replay_counts
 
@@ -32,7 +32,7 @@ class StrategyCheckError(checks.ArgumentError):
 
 
 def check_strategy(
-    game: Game,
+    game: GameLike,
     tree: Node,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,
@@ -69,7 +69,7 @@ def check_strategy(
 
 
 def strategy_distribution(
-    game: Game,
+    game: GameLike,
     tree: Node,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,
@@ -94,7 +94,7 @@ def strategy_distribution(
     return replay_counts(reader, tree, cands.tolist())
 
 
-def _scorer(game: Game) -> tuple[Callable[[int, int], Any], Callable[[Any], bool]]:
+def _scorer(game: GameLike) -> tuple[Callable[[int, int], Any], Callable[[Any], bool]]:
     """(score of two codes, whether a score is the win) in plain Python: the reference
     score on colour tuples, or a custom game's own score function (not its table)."""
     if isinstance(game, CustomGame):
@@ -104,13 +104,14 @@ def _scorer(game: Game) -> tuple[Callable[[int, int], Any], Callable[[Any], bool
             return fn(codes[u], codes[v])
 
         return custom_score, ends.__contains__
+    mastermind = cast("Game", game)  # (not a custom game: a Mastermind one)
     colours: dict[int, tuple[int, ...]] = {}
-    black_only = game.variant.value == "black-peg"
-    win = Score(game.n, 0)
+    black_only = mastermind.variant.value == "black-peg"
+    win = Score(mastermind.n, 0)
 
     def col(i: int) -> tuple[int, ...]:
         if i not in colours:
-            colours[i] = game.colours(i)
+            colours[i] = mastermind.colours(i)
         return colours[i]
 
     def score(u: int, v: int) -> Any:
@@ -129,7 +130,7 @@ class _CheckedPlay:
     ``candidates_only``), scored by :func:`_scorer`; what is wrong is a
     :class:`StrategyCheckError` naming the secret and the path."""
 
-    def __init__(self, game: Game, allowed: set[int], *, candidates_only: bool):
+    def __init__(self, game: GameLike, allowed: set[int], *, candidates_only: bool):
         self.game, self.allowed, self.candidates_only = game, allowed, candidates_only
         self.score, self.won = _scorer(game)
 

@@ -10,14 +10,14 @@ import numpy as np
 
 from .. import checks
 from ..analysis.strategies import symmetry_classes
-from ..game import CodeLike, Game
+from ..game import CodeLike, GameLike
 from .search import prepare, separable
 
 __all__ = ["counting_bound"]
 
 
 def counting_bound(
-    game: Game,
+    game: GameLike,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,
     candidates_only: bool = False,

@@ -16,7 +16,6 @@ from ...checks import ArgumentError
 from ...engine import folder as common
 from ...engine.folder import FolderFiles
 from ...engine.own_files import OwnDestination
-from ...engine.workers import spec_of
 from ...game import Game
 from ...limits import MAX_OPTIMAL_GUESSES
 from ..units import checkpoint_params, plan_optimal
@@ -91,7 +90,7 @@ class OptimumCampaign(FolderFiles):
 
     def run_of(self) -> dict[str, Any]:
         """The run the campaign's shards must belong to: kind, game and parameters."""
-        game = spec_of(self.game).definition()
+        game = self.game.spec().definition()
         return {"kind": "optimal", "game": game, "params": self.params()}
 
     @classmethod

@@ -21,7 +21,6 @@ from ...engine.own_files import OwnDestination
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
 from ...engine.spotcheck import SpotCheckWarning
-from ...engine.workers import spec_of
 from ...errors import MastermindError
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
@@ -84,7 +83,7 @@ def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
 
 def _run_of(campaign: Campaign) -> dict[str, Any]:
     """The run the campaign's shards must belong to: kind, game and parameters."""
-    game = spec_of(campaign.game).definition()
+    game = campaign.game.spec().definition()
     return {"kind": "bound", "game": game, "params": checkpoint_params_of(campaign)}
 
 
