@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import checks
 from ..custom import CustomGame
-from ..game import CodeLike, GameLike, Score, reference_score
+from ..game import CodeLike, Game, GameLike, Score, reference_score
 from ..limits import MAX_REPLAY_GUESSES
 from ..strategy_tree import Node, Played, replay_counts
 
