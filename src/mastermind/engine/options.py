@@ -4,7 +4,7 @@ checkpoint) with what budget per unit and what share spot-checked.  None of them
 changes an answer.
 
 Each entry point (:func:`~mastermind.analysis.exhaustive.analyze`,
-:func:`~mastermind.worstcase.bounds.solution_exists`,
+:func:`~mastermind.worstcase.exists.solution_exists`,
 :func:`~mastermind.worstcase.bounds.worst_case`,
 :func:`~mastermind.optimum.solver.optimal`, the campaigns) builds its
 :class:`RunOptions` once from its own keywords, which checks them
