@@ -20,7 +20,7 @@ import numpy as np
 from mastermind import Game
 from mastermind.analysis.strategies import first_guess
 from mastermind.analysis.units import AnalysisPlan, scan_block
-from mastermind.engine.workers import run_unit, spec_of
+from mastermind.engine.workers import run_unit
 from mastermind.rules import Strategy
 
 
@@ -80,15 +80,15 @@ def main() -> None:
     )
     rng = np.random.default_rng(1)
     pick = sorted(rng.choice(len(scans), min(args.sample, len(scans)), replace=False).tolist())
-    spec = spec_of(game)
+    rebuilt = game.spec().game()  # the game as a worker builds it
     rows = []
     for i in pick:
         u = scans[i]
         t = time.perf_counter()
-        run_unit(spec, u.kind, u.args)  # (the node's lists built on the first of a node)
+        run_unit(rebuilt, u.kind, u.args)  # (the node's lists built on the first of a node)
         first = time.perf_counter() - t
         t = time.perf_counter()
-        run_unit(spec, u.kind, u.args)  # again: the block's scan alone
+        run_unit(rebuilt, u.kind, u.args)  # again: the block's scan alone
         scan = time.perf_counter() - t
         rows.append((u.key, u.size, pairs[i], first, scan))
         print(

@@ -69,15 +69,12 @@ def _runs() -> list[dict[str, Any]]:
     """The run of a bound campaign of each game of :data:`GAMES` (kind, game, params)."""
     if not RUNS:
         from mastermind import Game
-        from mastermind.engine.workers import spec_of
         from mastermind.worstcase.campaign.question import Campaign, checkpoint_params_of
 
         for n, k in GAMES:
             c = Campaign.new("unused", pegs=n, colours=k, guesses=5)
             params = checkpoint_params_of(c)
-            RUNS.append(
-                {"kind": "bound", "game": spec_of(Game(n, k)).definition(), "params": params}
-            )
+            RUNS.append({"kind": "bound", "game": Game(n, k).spec().definition(), "params": params})
     return RUNS
 
 

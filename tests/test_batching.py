@@ -10,12 +10,12 @@ import numpy as np
 
 from mastermind import Game, solution_exists
 from mastermind.engine.batching import Batching, run_batch
-from mastermind.engine.checkpoint import decode, open_checkpoint
+from mastermind.engine.checkpoint import open_checkpoint
 from mastermind.engine.executors import LocalExecutor
 from mastermind.engine.loop import execute
+from mastermind.engine.rows import decode
 from mastermind.engine.run import Run
 from mastermind.engine.units import Unit
-from mastermind.engine.workers import spec_of
 from mastermind.stopping import new_flag
 from mastermind.worstcase.search import Search
 from mastermind.worstcase.units import ExistsPlan, UnitSearch, checkpoint_params
@@ -42,7 +42,7 @@ def test_batches_give_the_answers_and_rows_of_units_sent_alone(tmp_path):
     for size in (1, 4):
         path = str(tmp_path / f"b{size}.sqlite")
         params = checkpoint_params(candidates_only=False, symmetry=True, memory=1 << 24)
-        with open_checkpoint(path, "bound", spec_of(game).definition(), params) as store:
+        with open_checkpoint(path, "bound", game.spec().definition(), params) as store:
             executor = Batching(LocalExecutor(game, 2), size)
             plan = plan_of(game, 5, Run(executor, store))
             try:

@@ -26,10 +26,10 @@ import pytest
 
 import mastermind
 from mastermind import Game, analyze, solution_exists, worst_case
-from mastermind.engine.checkpoint import decode, open_checkpoint
+from mastermind.engine.checkpoint import open_checkpoint
+from mastermind.engine.rows import decode
 from mastermind.engine.run import Run
 from mastermind.engine.shards import export_shards
-from mastermind.engine.workers import spec_of
 from mastermind.worstcase.campaign.question import Campaign, checkpoint_params_of, setup
 from mastermind.worstcase.campaign.run import run
 from mastermind.worstcase.campaign.state import DryExecutor
@@ -129,9 +129,7 @@ def forge(folder: Path) -> list[str]:
     c = Campaign.new(str(folder), pegs=4, colours=6, guesses=5, unit_seconds=0.005)
     c.save()
     tmp = folder / "forge.sqlite"
-    store = open_checkpoint(
-        str(tmp), "bound", spec_of(c.game).definition(), checkpoint_params_of(c)
-    )
+    store = open_checkpoint(str(tmp), "bound", c.game.spec().definition(), checkpoint_params_of(c))
     plan, _ = setup(c, Run(DryExecutor(), store))
     keys = []
     for i in range(len(plan.openings)):
@@ -265,7 +263,7 @@ def test_a_recheck_of_settled_rows_finds_nothing_wrong(tmp_path):
 def test_a_question_settled_here_from_imported_answers_is_not_computed_here(tmp_path):
     """A row written here (a question settled from the answers below it) rests on what
     lay below it: imported, if any of that was."""
-    from mastermind.engine.checkpoint import connect_read_only
+    from mastermind.engine.rows import connect_read_only
     from mastermind.worstcase.campaign import origins
 
     path = str(tmp_path / "c.sqlite")

@@ -14,15 +14,8 @@ import pytest
 
 from mastermind import Game, analyze, optimal, worst_case
 from mastermind.custom import two_d
-from mastermind.engine.checkpoint import (
-    ANSWER_MAGIC,
-    FORMAT,
-    CheckpointError,
-    decode,
-    encode,
-    open_checkpoint,
-    read_costs,
-)
+from mastermind.engine.checkpoint import FORMAT, CheckpointError, open_checkpoint, read_costs
+from mastermind.engine.rows import ANSWER_MAGIC, decode, encode
 from mastermind.worstcase.bounds import check_strategy
 
 GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}

@@ -13,15 +13,9 @@ import numpy as np
 import pytest
 
 from mastermind import Game, analyze, optimal, worst_case
-from mastermind.engine.checkpoint import (
-    CheckpointError,
-    checksum,
-    decode,
-    encode,
-    open_checkpoint,
-    read_costs,
-)
+from mastermind.engine.checkpoint import CheckpointError, open_checkpoint, read_costs
 from mastermind.engine.loop import CheckpointWarning
+from mastermind.engine.rows import checksum, decode, encode
 from mastermind.strategy_tree import replay_records
 from mastermind.worstcase.search import Search
 

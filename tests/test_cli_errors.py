@@ -10,10 +10,10 @@ import pytest
 import mastermind
 from mastermind import MastermindError
 from mastermind.analysis import exhaustive as analysis
+from mastermind.apps.comparison import ComparisonError
+from mastermind.apps.play import InconsistentAnswers, PlayError
 from mastermind.cli import main
-from mastermind.comparison import ComparisonError
 from mastermind.game import CodeError, GameError, ScoreError
-from mastermind.play import InconsistentAnswers, PlayError
 from mastermind.rules import StrategyError
 from mastermind.stopping import TimeLimitReached
 from mastermind.views.explorer import ExplorerError

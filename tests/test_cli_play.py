@@ -19,9 +19,9 @@ import reference as ref
 
 import mastermind
 from mastermind import Game, analyze, choose_guess, solve
+from mastermind.apps.play import PlayError, SecretCodemaker, Session
 from mastermind.cli import main
 from mastermind.cli.dialogue import play_codebreaker, play_codemaker
-from mastermind.play import PlayError, SecretCodemaker, Session
 
 G46 = Game(4, 6)
 SECRETS = ref.SECRETS_4_6

@@ -11,7 +11,7 @@ import pytest
 import reference as ref
 
 from mastermind import Game, analyze
-from mastermind.comparison import Comparison, ComparisonRow, Pool, compare
+from mastermind.apps.comparison import Comparison, ComparisonRow, Pool, compare
 
 KNOWN = json.loads((Path(__file__).parent / "known_answers.json").read_text())
 STRATEGIES = ["minmax", "entropy", "parts", "expected-size", "first-candidate"]

@@ -289,3 +289,27 @@ def test_from_definition_takes_the_framework_names():
     game = CustomGame.from_definition(**definition)
     assert game.size == two_d().size and game.nslots == two_d().nslots
     assert CustomGame.from_seed(**definition).table.tolist() == game.table.tolist()
+
+
+def test_a_custom_game_travels_as_its_table():
+    import pickle
+
+    from mastermind.custom import TableGame, TableSpec
+    from mastermind.game import GameCore, GameLike
+
+    game = two_d()
+    assert isinstance(game, GameLike)
+    spec = game.spec()
+    assert isinstance(spec, TableSpec) and spec.heavy
+    definition = spec.definition()
+    assert definition["type"] == "custom" and definition["name"] == "twoD 5x5"
+    assert (definition["codes"], definition["secrets"]) == (25, 25)
+    assert definition["table"] == spec.token and spec.token.startswith("table/")
+    assert two_d(6).spec().token != spec.token and two_d().spec().token == spec.token
+    worker = pickle.loads(pickle.dumps(spec)).game()  # no score function, no code objects
+    assert isinstance(worker, TableGame) and isinstance(worker, GameCore)
+    assert not isinstance(worker, GameLike)  # what a worker has of a custom game
+    assert (worker.size, worker.nslots, worker.win_slot, worker.symmetric) == (25, 4, 3, False)
+    assert worker.secrets.tolist() == game.secrets.tolist()
+    for g in (0, 7, 24):
+        assert worker.kernel.histogram(g, worker.secrets).tolist() == game.partition(g).tolist()

@@ -26,7 +26,7 @@ WITH_EXAMPLES = {
     "mastermind.worstcase.bounds",
     "mastermind.custom",
     "mastermind.views.tree",
-    "mastermind.play",
+    "mastermind.apps.play",
     "mastermind.cli.dialogue",
 }
 

@@ -1,4 +1,4 @@
-"""Every file the package writes or locks, made one way (mastermind.engine.files and the
+"""Every file the package writes or locks, made one way (mastermind.files and the
 checkpoint's lock): temporary files nobody can predict or plant a link at, outputs that
 are descriptors written in place (``-``, ``/dev/stdout``, ``/dev/fd/N``,
 ``/proc/self/fd/N``), Graphviz's picture through the same path, what a killed run left
@@ -26,8 +26,8 @@ import pytest
 import mastermind
 from mastermind import Game, MastermindError, worst_case
 from mastermind.engine.checkpoint import CheckpointError, open_checkpoint
-from mastermind.engine.files import Destination, FileError, OutputError, remove_leftovers
 from mastermind.engine.run_lock import lock_path
+from mastermind.files import Destination, FileError, OutputError, remove_leftovers
 from mastermind.verify import verify_file
 from mastermind.views import tree as views_tree
 

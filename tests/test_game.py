@@ -350,3 +350,42 @@ def test_a_history_that_is_no_history_is_said_so(history, words):
     if isinstance(history, (int, str)):  # (next_guess's history: the guesses alone)
         with pytest.raises(HistoryError, match="history is the guesses played"):
             next_guess(g, g.secrets, history=history)
+
+
+@pytest.mark.parametrize("variant", ["classic", "black-peg", "permutation"])
+def test_a_game_travels_as_its_spec(variant):
+    import pickle
+
+    from mastermind.game import GameLike, GameSpec
+
+    game = Game(3, 3, variant)
+    assert isinstance(game, GameLike)
+    spec = game.spec()
+    assert spec == GameSpec(3, 3, variant) and not spec.heavy
+    assert spec.definition() == {"type": "game", "n": 3, "k": 3, "variant": variant}
+    again = pickle.loads(pickle.dumps(spec))
+    rebuilt = again.game()
+    assert rebuilt == game and rebuilt is not game
+    assert again.game() is rebuilt and spec.game() is rebuilt  # built once per process
+    first = int(game.guesses[0])
+    assert rebuilt.partition(first).tolist() == game.partition(first).tolist()
+
+
+@pytest.mark.parametrize(
+    "variant, score, plain, with_pegs",
+    [
+        ("classic", Score(2, 1), "2 1", "2 1 (BBW)"),
+        ("classic", Score(0, 0), "0 0", "0 0 (-)"),
+        ("distinct", Score(0, 3), "0 3", "0 3 (WWW)"),
+        ("bulls-and-cows", Score(1, 2), "1 2", "1 2 (BWW)"),
+        ("permutation", Score(4, 0), "4 0", "4 0 (BBBB)"),
+        ("black-peg", Score(2, 0), "2", "2"),
+        ("black-peg", Score(0, 0), "0", "0"),
+    ],
+)
+def test_a_score_is_written_as_its_variant_tells_it(variant, score, plain, with_pegs):
+    game = Game(4, 6 if variant != "permutation" else 4, variant)
+    assert game.format_score(score) == plain
+    assert game.format_score(score, pegs=True) == with_pegs
+    assert game.parse_score(plain) == score  # read back
+    assert [game.parse_score(game.format_score(s)) for s in game.slots] == list(game.slots)

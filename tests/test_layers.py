@@ -13,6 +13,10 @@ from conftest import bare_environment
 
 import mastermind
 
+# the layers' table and the import reader, shared with scripts/docs/house.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "docs"))
+from layers import FAMILY_LAYERS, LAYERS, ImportGraph, longest_chain, place  # noqa: E402
+
 PACKAGE = Path(mastermind.__file__).resolve().parent
 SRC = PACKAGE.parent
 LIBRARY = sorted(
@@ -147,189 +151,7 @@ def test_no_public_name_is_also_a_submodule():
 # part of that module's public surface.  The kernel's extension modules (``_core``,
 # ``_scan``, ... : modules whose own name begins with an underscore) are private to the
 # package as a whole, and the library uses them freely.
-
-
-def package_modules(root: Path, package: str) -> dict[str, Path]:
-    """Every ``.py`` module under ``root`` (subpackages included) by its dotted name."""
-    modules = {}
-    for path in sorted(root.rglob("*.py")):
-        parts = [package, *path.relative_to(root).with_suffix("").parts]
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
-
-
-def compiled_modules(root: Path, package: str) -> set[str]:
-    """The extension modules under ``root`` (Cython sources or built libraries)."""
-    names = set()
-    for path in root.rglob("*"):
-        if path.suffix in (".pyx", ".so", ".pyd"):
-            stem = path.name.split(".")[0]
-            parts = [package, *path.relative_to(root).parent.parts, stem]
-            names.add(".".join(parts))
-    return names
-
-
-def _is_private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
-
-
-def _runtime_nodes(tree: ast.AST):
-    """Every node that can run: the whole tree but the bodies of ``if TYPE_CHECKING:``
-    (those imports are read by type checkers only, never executed)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                stack.extend(child.orelse)
-            else:
-                stack.append(child)
-
-
-class ImportGraph:
-    """The imports between the modules of one package, read with ``ast`` (imports inside
-    functions included), and the private names each module takes from another."""
-
-    def __init__(self, root: Path, package: str):
-        self.package = package
-        self.modules = package_modules(root, package)
-        self.known = set(self.modules) | compiled_modules(root, package)
-        self.edges: dict[str, set[str]] = {m: set() for m in self.modules}
-        self.private: list[tuple[str, int, str]] = []  # (file, line, what)
-        for name, path in self.modules.items():
-            self._read(name, path, root)
-
-    def _is_kernel(self, module: str) -> bool:
-        return module.rsplit(".", 1)[-1].startswith("_")
-
-    def _resolve(self, name: str, node: ast.ImportFrom) -> str:
-        if not node.level:
-            return node.module or ""
-        here = name.split(".")
-        if self.modules[name].name != "__init__.py":
-            here = here[:-1]  # a module's relative imports start from its package
-        base = here[: len(here) - node.level + 1]
-        return ".".join(base + ([node.module] if node.module else []))
-
-    def _mine(self, module: str) -> bool:
-        return module == self.package or module.startswith(self.package + ".")
-
-    def _read(self, name: str, path: Path, root: Path) -> None:
-        tree = ast.parse(path.read_text(), str(path))
-        where = path.relative_to(root.parent)
-        bound: dict[str, str] = {}  # local name -> package module it stands for
-        nodes = list(_runtime_nodes(tree))
-        for node in nodes:
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if not self._mine(alias.name):
-                        continue
-                    target = alias.name
-                    while target not in self.known and "." in target:
-                        target = target.rsplit(".", 1)[0]
-                    self._edge(name, target)
-                    if alias.asname:
-                        bound[alias.asname] = target
-                    else:
-                        top = alias.name.split(".")[0]
-                        bound[top] = top
-            elif isinstance(node, ast.ImportFrom):
-                source = self._resolve(name, node)
-                if not self._mine(source):
-                    continue
-                for alias in node.names:
-                    sub = f"{source}.{alias.name}"
-                    if sub in self.known:  # a module: ``from . import x``
-                        self._edge(name, sub)
-                        bound[alias.asname or alias.name] = sub
-                        continue
-                    self._edge(name, source)
-                    if _is_private(alias.name) and source != name and not self._is_kernel(source):
-                        self.private.append(
-                            (str(where), node.lineno, f"from {source} import {alias.name}")
-                        )
-        for node in nodes:
-            if isinstance(node, ast.Attribute):
-                chain = []
-                base = node
-                while isinstance(base, ast.Attribute):
-                    chain.append(base.attr)
-                    base = base.value
-                if not isinstance(base, ast.Name) or base.id not in bound:
-                    continue
-                module = bound[base.id]
-                for attr in reversed(chain):
-                    if f"{module}.{attr}" in self.known:
-                        module = f"{module}.{attr}"
-                        continue
-                    if _is_private(attr) and module != name and not self._is_kernel(module):
-                        self.private.append((str(where), node.lineno, f"{module}.{attr} used"))
-                    break
-
-    def _edge(self, name: str, target: str) -> None:
-        if target in self.modules and target != name:
-            self.edges[name].add(target)
-
-    def groups(self) -> list[list[str]]:
-        """The strongly connected groups of more than one module (Tarjan), sorted."""
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
-        stack: list[str] = []
-        groups: list[list[str]] = []
-
-        def visit(v: str) -> None:
-            index[v] = low[v] = len(index)
-            stack.append(v)
-            for w in sorted(self.edges[v]):
-                if w not in index:
-                    visit(w)
-                    low[v] = min(low[v], low[w])
-                elif w in stack:
-                    low[v] = min(low[v], index[w])
-            if low[v] == index[v]:
-                group = []
-                while True:
-                    w = stack.pop()
-                    group.append(w)
-                    if w == v:
-                        break
-                if len(group) > 1:
-                    groups.append(sorted(group))
-
-        for v in sorted(self.edges):
-            if v not in index:
-                visit(v)
-        return sorted(groups)
-
-    def cycles(self, most: int = 100) -> list[list[str]]:
-        """Every elementary import cycle (up to ``most``), each from its smallest module
-        name: ``[a, b, c]`` is a imports b, b imports c, c imports a."""
-        found: list[list[str]] = []
-        for group in self.groups():
-            for i, start in enumerate(group):
-                allowed = set(group[i + 1 :])
-
-                def extend(
-                    path: list[str], start: str = start, allowed: set[str] = allowed
-                ) -> None:
-                    for w in sorted(self.edges[path[-1]]):
-                        if len(found) >= most:
-                            return
-                        if w == start:
-                            found.append(list(path))
-                        elif w in allowed and w not in path:
-                            extend(path + [w])
-
-                extend([start])
-        return found
-
-    def problems(self) -> list[str]:
-        lines = [f"import cycle: {' -> '.join(c + [c[0]])}" for c in self.cycles()]
-        found = sorted(set(self.private))  # a.b._c is met twice: as itself and in a.b._c.d
-        return lines + [f"private import: {file}:{line}: {what}" for file, line, what in found]
+# (The reader, ImportGraph, is scripts/docs/layers.py's.)
 
 
 def test_the_library_has_no_import_cycle_and_no_private_import():
@@ -422,6 +244,30 @@ def test_the_checker_allows_kernel_modules_dunders_and_own_names(tmp_path):
     assert graph.problems() == []
 
 
+def test_the_faces_lazy_exports_each_name_a_module():
+    """``mastermind.NAME`` imports NAME's module on first use (the face's table): each
+    entry names a module of the package, and the reader sees every entry."""
+    graph = ImportGraph(PACKAGE, "mastermind")
+    assert not graph.unknown_exports
+    assert {t for _, t in graph.lazy} >= {"mastermind.apps.play", "mastermind.optimum.solver"}
+    assert len(graph.lazy) == len(set(mastermind._EXPORTS.values()))
+
+
+def test_the_checker_reads_a_lazy_export_table(tmp_path):
+    graph = fake_package(
+        tmp_path,
+        {
+            "__init__.py": '_EXPORTS = {"f": "sub.a", "g": "b", "h": "gone"}\n',
+            "sub/__init__.py": "",
+            "sub/a.py": "def f(): ...\n",
+            "b.py": "def g(): ...\n",
+        },
+    )
+    assert graph.lazy == {("pkg", "pkg.sub.a"), ("pkg", "pkg.b")}
+    assert graph.unknown_exports == ["pkg.gone"]
+    assert graph.edges["pkg"] == set()  # (no chain counts them: they run on first use)
+
+
 def test_the_checker_names_each_cycle_of_a_tangle(tmp_path):
     """Two cycles through one module are two lines, not one group."""
     graph = fake_package(
@@ -440,30 +286,7 @@ def test_the_checker_names_each_cycle_of_a_tangle(tmp_path):
 
 
 # ---------------------------------------------------------------------- the house
-# The package's layers, lowest first: what everything shares at the root, the engine,
-# the views, the computing families, the sessions and comparisons, the command line.
-# A module imports only modules of its own layer or lower ones, and two families of
-# one layer never import each other.  (verify, the independent checker, imports nothing.)
-LAYERS = [
-    {"errors", "limits", "version", "interrupts", "kernel", "verify"},
-    {"rules", "game", "custom", "checks", "stopping", "strategy_tree"},
-    {"engine"},
-    {"views"},
-    {"analysis"},
-    {"worstcase", "optimum"},
-    {"play", "comparison"},
-    {"cli", "__main__", ""},
-]
-FAMILY_LAYERS = 3  # from this layer up (the command line's aside), each name a family
-
-
-def place(module: str) -> tuple[int, str]:
-    """(layer, family) of ``mastermind.<family>[.<...>]``."""
-    family = module.split(".")[1] if "." in module else ""
-    for number, names in enumerate(LAYERS):
-        if family in names:
-            return number, family
-    raise AssertionError(f"{module} belongs to no layer: add its family to LAYERS")
+# The table of layers (LAYERS, place) is scripts/docs/layers.py's.
 
 
 def test_the_families_import_only_downward():
@@ -483,17 +306,62 @@ def test_the_families_import_only_downward():
     assert not wrong, "\n" + "\n".join(wrong)
 
 
-def longest_chain(graph: ImportGraph) -> list[str]:
-    """The longest path of imports (the graph has no cycle)."""
-    best: dict[str, list[str]] = {}
+def test_the_views_and_the_engine_know_nothing_of_each_other():
+    """The views draw what the families computed; how work is run (the engine) is none
+    of their business, nor are the views the engine's."""
+    graph = ImportGraph(PACKAGE, "mastermind")
+    crossing = [
+        f"{module} -> {target}"
+        for module, targets in graph.edges.items()
+        for target in targets
+        if {place(module)[1], place(target)[1]} == {"views", "engine"}
+    ]
+    assert not crossing, "\n" + "\n".join(crossing)
 
-    def chain(module: str) -> list[str]:
-        if module not in best:
-            tails = [chain(t) for t in graph.edges[module]]
-            best[module] = [module, *max(tails, key=len, default=[])]
-        return best[module]
 
-    return max((chain(m) for m in graph.edges), key=len)
+GAME_MODULES = {"game", "custom", "rules"}
+
+
+def engine_imports_of_games(graph: ImportGraph) -> list[str]:
+    """The engine's imports of a game module: a game gives the engine its wire form
+    (``game.spec()``), and the engine hands the game to the units' functions unopened."""
+    package = graph.package
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.edges.items()
+        if module == f"{package}.engine" or module.startswith(f"{package}.engine.")
+        for target in targets
+        if target.split(".")[1:2] and target.split(".")[1] in GAME_MODULES
+    )
+
+
+def test_the_engine_imports_no_game_module():
+    graph = ImportGraph(PACKAGE, "mastermind")
+    assert "mastermind.engine.workers" in graph.modules and graph.edges["mastermind.engine.run"]
+    found = engine_imports_of_games(graph)
+    assert not found, "\n" + "\n".join(found)
+
+
+def test_the_engine_check_sees_each_way_of_importing_a_game(tmp_path):
+    graph = fake_package(
+        tmp_path,
+        {
+            "game.py": "class Game: ...\n",
+            "custom.py": "",
+            "rules.py": "",
+            "errors.py": "",
+            "engine/__init__.py": "from .. import errors\n",
+            "engine/run.py": "def f():\n    from ..game import Game\n    return Game\n",
+            "engine/workers.py": "import pkg.custom\n",
+            "engine/units.py": "from .. import rules\n",
+            "views.py": "from .game import Game\n",
+        },
+    )
+    assert engine_imports_of_games(graph) == [
+        "pkg.engine.run -> pkg.game",
+        "pkg.engine.units -> pkg.rules",
+        "pkg.engine.workers -> pkg.custom",
+    ]
 
 
 def test_no_import_chain_is_longer_than_ten_modules():
@@ -504,12 +372,21 @@ def test_no_import_chain_is_longer_than_ten_modules():
 
 
 def test_the_package_root_holds_only_what_everything_shares():
-    """At most 15 modules at the root; everything else lives in its family's folder."""
+    """At most 14 modules at the root; everything else lives in its family's folder."""
     root = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert len(root) <= 15, root
+    assert len(root) <= 14, root
     folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
-    assert folders == {"kernel", "analysis", "worstcase", "optimum", "views", "engine", "cli"}
-    for family in folders - {"cli", "engine", "views"}:
+    assert folders == {
+        "kernel",
+        "analysis",
+        "worstcase",
+        "optimum",
+        "views",
+        "engine",
+        "apps",
+        "cli",
+    }
+    for family in folders - {"cli", "engine", "views", "apps"}:
         assert list((PACKAGE / family).glob("_*.pyx")), f"{family}/ has no kernel room"
 
 
@@ -596,3 +473,109 @@ def test_the_length_check_counts_code_only(tmp_path):
     )
     assert long_functions(fake, 2, tmp_path) == ["m.py:9: g (3 lines)"]
     assert long_functions(fake, 3, tmp_path) == []
+
+
+# The kernel's Cython routines are held to the same 60 lines of code, counted the same
+# way.  A Cython function: a def, cdef or cpdef line with a parameter list, whose
+# signature ends with a colon (a body follows; a .pxd's declarations and `cdef int x =
+# f(y)` do not); these words after cdef make something else.
+NOT_CYTHON_FUNCTIONS = {"class", "struct", "union", "enum", "extern", "packed", "fused"}
+# The longer ones, each with its reason; a name here that is no longer long fails too.
+LONG_CYTHON_FUNCTIONS = {
+    "analysis/_scan.pyx: _eval_narrow": "one loop per valuation, inlined into the scans: "
+    "the package's hottest code (its docstring says why it is not cut)",
+    "optimum/_optimal.pyx: _solve": "the optimal search's recursive step, run at every "
+    "node: its cuts in one frame, the helpers it calls already inline",
+}
+
+
+def cython_body_lines(body: list[str]) -> int:
+    """Lines of a Cython function's body that hold code: as body_lines counts a Python
+    function's, its docstring, blank lines and comment lines aside."""
+    code = [line.strip() for line in body]
+    while code and not code[0]:
+        code.pop(0)
+    first = code[0].lstrip("rbu") if code else ""
+    if first.startswith('"""') and first.count('"""') == 1:  # a docstring of lines
+        code = code[next(i for i, line in enumerate(code[1:], 2) if '"""' in line) :]
+    elif first.startswith('"'):  # a docstring of one line
+        code = code[1:]
+    return sum(1 for line in code if line and not line.startswith("#"))
+
+
+def cython_functions(text: str) -> list[tuple[int, str, int]]:
+    """The functions a .pyx, .pxd or .pxi file defines: (line, name, lines of code in its
+    body), the body being the lines after the signature indented deeper than its first
+    (and the lines of a triple-quoted string begun there)."""
+    lines = text.splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if len(words) < 2 or words[0] not in ("def", "cdef", "cpdef") or "(" not in line:
+            continue
+        if words[1] in NOT_CYTHON_FUNCTIONS:
+            continue
+        end, depth = i, line.count("(") - line.count(")")
+        while depth > 0 and end + 1 < len(lines):
+            end += 1
+            depth += lines[end].count("(") - lines[end].count(")")
+        if not lines[end].split("#")[0].rstrip().endswith(":"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        body: list[str] = []
+        in_string = False
+        for after in lines[end + 1 :]:
+            if after.strip() and len(after) - len(after.lstrip()) <= indent and not in_string:
+                break
+            body.append(after)
+            in_string = in_string != (after.count('"""') % 2 == 1)
+        name = line.split("(")[0].split()[-1].lstrip("*&")
+        found.append((i + 1, name, cython_body_lines(body)))
+    return found
+
+
+def long_cython_functions(root: Path, most: int) -> dict[str, str]:
+    """{"family/file: name": "line N, M lines"} for the Cython functions under ``root``
+    whose body holds more than ``most`` lines of code."""
+    return {
+        f"{path.relative_to(root).as_posix()}: {name}": f"line {line}, {n} lines"
+        for path in sorted(root.rglob("*"))
+        if path.suffix in (".pyx", ".pxd", ".pxi")
+        for line, name, n in cython_functions(path.read_text())
+        if n > most
+    }
+
+
+def test_no_cython_function_body_is_longer_than_60_lines():
+    """The kernel's routines read at once too: every def, cdef and cpdef function of the
+    .pyx, .pxd and .pxi files is at most 60 lines of code, its docstring aside, but for
+    the few named above with their reasons.  (.ci/static runs this check too.)"""
+    found = long_cython_functions(PACKAGE, 60)
+    assert sorted(found) == sorted(LONG_CYTHON_FUNCTIONS), found
+
+
+def test_the_cython_length_check_counts_code_only(tmp_path):
+    fake = tmp_path / "m.pyx"
+    fake.write_text(
+        "cdef extern from *:\n"
+        '    """\n    #define TWO 2\n    """\n'
+        "    int TWO\n"
+        "cdef struct S:\n    int a\n    int b\n"
+        "cdef class K(object):\n    cdef int x\n"
+        "    cpdef int f(self, int a,\n                int b):\n"
+        '        """Doc\n\n        more doc."""\n'
+        "        # a comment\n\n"
+        "        cdef int c = max(a,\n                         b)\n"
+        "        return c\n"
+        "cdef int g(int a) noexcept nogil\n"
+        "cdef inline int h(int a) noexcept nogil:\n"
+        '    """One line."""\n' + "    a += 1\n" * 3 + "    return a\n"
+        'def p(x):\n    s = """\nat the margin\n"""\n    return s\n'
+        "cdef int y = h(1)\n"
+    )
+    assert cython_functions(fake.read_text()) == [(11, "f", 3), (22, "h", 4), (28, "p", 4)]
+    assert long_cython_functions(tmp_path, 3) == {
+        "m.pyx: h": "line 22, 4 lines",
+        "m.pyx: p": "line 28, 4 lines",
+    }
+    assert long_cython_functions(tmp_path, 4) == {}

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from mastermind import Game, Session, analyze, two_d, worst_case
-from mastermind.comparison import compare
+from mastermind.apps.comparison import compare
 from mastermind.views.pegs import colour_of
 
 VOID = {"br", "img", "hr", "meta", "input"}

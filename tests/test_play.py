@@ -1,4 +1,4 @@
-"""Tests of mastermind.play: sessions, minimal conflicts and the codemakers."""
+"""Tests of mastermind.apps.play: sessions, minimal conflicts and the codemakers."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mastermind import Game, Score, ScoreError, choose_guess, solve
-from mastermind.game import CodeError
-from mastermind.play import (
+from mastermind.apps.play import (
     Adversary,
     InconsistentAnswers,
     PlayError,
@@ -21,6 +20,7 @@ from mastermind.play import (
     Session,
     minimal_conflict,
 )
+from mastermind.game import CodeError
 
 G46 = Game(4, 6)
 RULES46 = ref.game_rules(G46)

@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from mastermind import Game, analyze
+from mastermind.apps.comparison import compare
 from mastermind.cli import main
-from mastermind.comparison import compare
 from mastermind.views.plot import PlotError, check_plot_file, save_plot
 
 matplotlib = pytest.importorskip("matplotlib")

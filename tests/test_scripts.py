@@ -19,6 +19,12 @@ from mastermind.views.tree import replay_distribution
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# a time limit that has passed before any position's search begins: every search stops at
+# once (a few hundred microseconds stopped only a cold process's searches, and the
+# positions run on warm threads of the script's own process)
+CUT_SHORT = "1e-7"
+
+
 def record(tmp_path: Path, limit: str) -> dict:
     # the package under test (the checkout's src/ when built in place, else installed)
     env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
@@ -67,7 +73,7 @@ def test_record_script_beats_its_rule_and_resumes(tmp_path):
 
 def test_record_script_keeps_the_rule_where_the_search_is_stopped(tmp_path):
     rule = analyze(Game(4, 6), "entropy", first="1123").total
-    doc = record(tmp_path, "0.0005")
+    doc = record(tmp_path, CUT_SHORT)
     assert doc["method"]["positions_from_the_rule"] > 0
     assert doc["total"] == replayed_total(doc) <= rule
 
@@ -92,7 +98,7 @@ def test_improving_a_record_lowers_it_where_its_positions_were_cut_short(tmp_pat
     """On a [4,6] record whose positions were all cut short (the rule's subtrees kept):
     third guesses with their parts solved lower the total, never below the optimum
     5,625, and the file replays to what it states."""
-    before = replayed_total(record(tmp_path, "0.0005"))
+    before = replayed_total(record(tmp_path, CUT_SHORT))
     better = improve(tmp_path, "--part-limit", "20")
     assert 5625 <= better["total"] == replayed_total(better) < before
     changes = better["method"]["improved"]
@@ -104,7 +110,7 @@ def test_improving_a_record_by_whole_parts_reaches_the_optimum_of_its_opening(tm
     """Every part of the opening 1123 solved whole: the record becomes [4,6]'s optimum
     (5,625, which opens with 1123); the records of the positions below a part replaced
     leave the file with it."""
-    record(tmp_path, "0.0005")
+    record(tmp_path, CUT_SHORT)
     better = improve(tmp_path, "--whole-parts", "1296", "--whole-limit", "20", "--whole-only")
     assert better["total"] == replayed_total(better) == 5625
     changes = better["method"]["improved"]

@@ -18,7 +18,7 @@ import pytest
 from conftest import peak_in_a_fresh_process
 
 import mastermind.engine.shard_reader as reader
-from mastermind.engine.checkpoint import encode
+from mastermind.engine.rows import encode
 from mastermind.engine.shard_reader import MalformedShard, read_rows
 
 GAME = {"type": "game", "n": 4, "k": 6, "variant": "classic"}

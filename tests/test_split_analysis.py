@@ -165,8 +165,8 @@ def test_a_scan_answer_that_does_not_hold_is_run_again(tmp_path, tiny_blocks, ch
     import sqlite3
     from contextlib import closing
 
-    from mastermind.engine.checkpoint import checksum, decode, encode
     from mastermind.engine.loop import CheckpointWarning
+    from mastermind.engine.rows import checksum, decode, encode
 
     game = Game(4, 6)
     here = analyze(game, "minmax", tree=True)

@@ -27,12 +27,11 @@ import pytest
 import mastermind
 import mastermind.engine.spotcheck as spotcheck
 from mastermind import Game, analyze
-from mastermind.engine.checkpoint import checksum, decode, encode
 from mastermind.engine.executors import DaskExecutor, LocalExecutor
 from mastermind.engine.loop import execute
+from mastermind.engine.rows import checksum, decode, encode
 from mastermind.engine.spotcheck import RECHECK, RecheckError, SpotCheckWarning
 from mastermind.engine.units import Unit, UnitError
-from mastermind.engine.workers import spec_of
 
 distributed = pytest.importorskip("distributed")
 
@@ -102,7 +101,7 @@ def test_a_lying_worker_is_caught_at_the_advised_fraction(liar, fixed_key):
     try:
         with pytest.warns(SpotCheckWarning) as said:
             counts = execute(
-                plan, DaskExecutor(liar, spec_of(game)), recheck=RECHECK, rechecker=rechecker
+                plan, DaskExecutor(liar, game.spec()), recheck=RECHECK, rechecker=rechecker
             )
     finally:
         rechecker.close()
@@ -133,9 +132,7 @@ def test_an_honest_cluster_passes_every_spot_check(liar):
     rechecker = LocalExecutor(game, 1)
     try:
         with pytest.warns(SpotCheckWarning):
-            counts = execute(
-                plan, DaskExecutor(liar, spec_of(game)), recheck=1, rechecker=rechecker
-            )
+            counts = execute(plan, DaskExecutor(liar, game.spec()), recheck=1, rechecker=rechecker)
     finally:
         rechecker.close()
     assert {m.key for m in counts.mismatches} == lies and counts.rechecked == 300
@@ -232,7 +229,7 @@ def test_a_failure_dask_cannot_carry_fails_its_unit_in_one_line(liar, capfd, how
             return 1
 
     with pytest.raises(UnitError, match="unit u/0 failed: ") as e:
-        execute(One(), DaskExecutor(liar, spec_of(Game(2, 2))))
+        execute(One(), DaskExecutor(liar, Game(2, 2).spec()))
     assert "\n" not in str(e.value)
     words = {"unpicklable": "Unpicklable: the worker's own words", "unrebuildable": "1 and 2"}
     assert words.get(how, "its answer cannot be sent back (lock: a lock)") in str(e.value)

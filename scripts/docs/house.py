@@ -1,13 +1,15 @@
 """The package's house drawn from its code: docs/house.svg.
 
 Reads every module's imports with the same reader and the same table of layers that
-tests/test_layers.py holds the package to (so the picture shows what the tests enforce),
-folds the modules into their families (a folder is one box, a root module one box; no sizes, so that the picture changes only
-when the structure does),
-and draws the families layer by layer, the command line at the top and what everything
-shares at the bottom, with an arrow from each family to each one it imports directly
-(an import that a longer path of arrows already implies is left out: the drawing is the
-transitive reduction of the families' imports).  Needs Graphviz's ``dot``.
+tests/test_layers.py holds the package to (scripts/docs/layers.py: so the picture shows
+what the tests enforce), folds the modules into their families (a folder is one box, a
+root module one box; no sizes, so that the picture changes only when the structure
+does), and draws the families layer by layer, the command line at the top and what
+everything shares at the bottom, with an arrow from each family to each one it imports
+directly (an import that a longer path of arrows already implies is left out: the
+drawing is the transitive reduction of the families' imports).  The package's face
+(``__init__.py``) imports its public names lazily, on first use: an arrow that only such
+a lazy export makes is dashed.  Needs Graphviz's ``dot``.
 
     python scripts/docs/house.py            # writes docs/house.svg (and prints the figures)
     python scripts/docs/house.py --check    # exit 1 if docs/house.svg is not up to date
@@ -20,12 +22,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from layers import LAYERS, ImportGraph, longest_chain, place  # (this folder's layers.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "mastermind"
 OUT = ROOT / "docs" / "house.svg"
-sys.path.insert(0, str(ROOT / "tests"))  # the layers' table and the import reader
-
-from test_layers import LAYERS, ImportGraph, longest_chain, place  # noqa: E402
 
 TITLES = [
     "shared: errors, limits, the kernel, the checker",
@@ -67,12 +68,8 @@ def dot_source(graph: ImportGraph) -> str:
     boxes: dict[str, int] = {}
     for module in graph.modules:
         boxes[family(module)] = place(module)[0]
-    arrows = {
-        (family(m), family(t))
-        for m, ts in graph.edges.items()
-        for t in ts
-        if family(m) != family(t)
-    }
+    imports = {(m, t) for m, ts in graph.edges.items() for t in ts}
+    arrows = {(family(m), family(t)) for m, t in imports | graph.lazy if family(m) != family(t)}
     out = [
         "digraph house {",
         "  rankdir=TB; newrank=true; ranksep=0.45; nodesep=0.25;",
@@ -90,8 +87,10 @@ def dot_source(graph: ImportGraph) -> str:
             f"    {{ rank=same; {' '.join(repr(b).replace(chr(39), chr(34)) for b in names)} }}"
         )
         out.append("  }")
+    eager = {(family(m), family(t)) for m, t in imports}
     for a, b in sorted(reduced(arrows)):
-        out.append(f'  "{a}" -> "{b}";')
+        style = "" if (a, b) in eager else " [style=dashed]"  # (only a lazy export)
+        out.append(f'  "{a}" -> "{b}"{style};')
     out.append("}")
     return "\n".join(out) + "\n"
 

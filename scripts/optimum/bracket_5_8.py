@@ -58,6 +58,9 @@ from mastermind import Game
 from mastermind.optimum.bracket import Bounder
 from mastermind.strategy_tree import split_by_score
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
+from _common import log  # noqa: E402
+
 #: the best [5,8] strategy's file (its total is the bracket's upper side)
 RECORD_5_8 = Path(__file__).resolve().parents[2] / "results" / "record_5_8.json"
 
@@ -67,10 +70,6 @@ def record_total() -> Any:
     if not RECORD_5_8.exists():
         return None
     return int(json.loads(RECORD_5_8.read_text())["total"])
-
-
-def log(msg: str) -> None:
-    print(time.strftime("%H:%M:%S ") + msg, flush=True)
 
 
 class Part:

@@ -45,11 +45,10 @@ from mastermind.optimum.bracket import lower_bound
 from mastermind.verify import verify_strategy
 from mastermind.views.tree import to_json
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
+from _common import log  # noqa: E402
+
 RULES = ("entropy", "parts", "expected-size", "minmax")
-
-
-def log(msg: str) -> None:
-    print(time.strftime("%H:%M:%S ") + msg, flush=True)
 
 
 def subtree_total(node: dict[str, Any]) -> int:

@@ -51,6 +51,9 @@ from mastermind.optimum.solver import optimal
 from mastermind.views.tree import to_json
 from mastermind.worstcase.bounds import check_strategy, strategy_distribution, worst_case
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
+from _common import log as stamped  # noqa: E402
+
 #: (pegs, colours, variant), cheapest first (as the brief of this table orders them)
 GAMES: list[tuple[int, int, str]] = (
     [(2, k, "classic") for k in range(2, 11)]
@@ -317,11 +320,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return tree_bounds(path, args)
 
     def log(line: str) -> None:
-        stamp = time.strftime("%H:%M:%S")
-        print(f"{stamp} {line}", file=sys.stderr, flush=True)
-        if args.log:
-            with open(args.log, "a") as f:
-                print(f"{stamp} {line}", file=f)
+        stamped(line, stream=sys.stderr, also=args.log)
 
     for n, k, variant in GAMES:
         name = key(n, k, variant)

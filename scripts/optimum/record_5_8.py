@@ -4,15 +4,18 @@ optimum of the secrets left (``mastermind.optimal(game, history=...)``, all gues
 allowed), each within a time limit (past it, the best strategy that search found).
 
 The tree is assembled, replayed secret by secret with the plain-Python scorer
-(:func:`mastermind.worstcase.bounds.strategy_distribution`), and written in ``mastermind tree
---format json``'s format with the distribution and the per-position record.  Positions
-solved are kept in a cache (JSON lines, one per position, appended as each finishes), so
-a stopped run resumes where it was.
+(:func:`mastermind.worstcase.check.strategy_distribution`), and written in ``mastermind
+tree --format json``'s format with the distribution and the per-position record.  The
+positions are units of work of the package's engine (kind ``"optimum.position"``:
+:func:`mastermind.optimum.solver.position_unit`), run on ``--workers`` threads and
+recorded in a checkpoint (``--cache``, SQLite) as each finishes, so a stopped run
+resumes where it was.  A position whose search found no strategy in its time is tried
+again with three times the time.
 
 Usage (from the repository root, after ``pip install -e .`` or with PYTHONPATH=src)::
 
     python scripts/optimum/record_5_8.py [--first 11234] [--second entropy] [--workers 2]
-        [--part-limit 600] [--cache record_5_8.cache.jsonl] [--out results/record_5_8.json]
+        [--part-limit 600] [--cache record_5_8.checkpoint] [--out results/record_5_8.json]
 
 ``--second`` names the one-step rule choosing each second guess (a Strategy name), or
 ``best`` to try the second guesses of every rule at each part of the opening and keep the
@@ -23,40 +26,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import sys
-import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from mastermind import Game
 from mastermind.analysis.exhaustive import Node, analyze
 from mastermind.analysis.strategies import choose_guess
-from mastermind.optimum.solver import Optimum, optimal
-from mastermind.worstcase.bounds import strategy_distribution
+from mastermind.engine.options import RunOptions
+from mastermind.engine.run import open_run
+from mastermind.engine.units import Unit
+from mastermind.optimum.solver import Optimum
+from mastermind.strategy_tree import build_tree, in_score_order, replay_records
+from mastermind.worstcase.check import strategy_distribution
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
+from _common import log  # noqa: E402
 
 PUBLISHED = 179274  # the best published total (supermastermind)
 RULES = ("entropy", "parts", "expected-size", "minmax")
-
-
-def log(msg: str) -> None:
-    print(time.strftime("%H:%M:%S ") + msg, flush=True)
-
-
-# --------------------------------------------------------------- trees in the cache
-def pack(node: Node) -> list:
-    return [
-        node.guess,
-        node.size,
-        {str(s.black * 16 + s.white): pack(c) for s, c in node.children.items()},
-    ]
-
-
-def unpack(game: Game, data: list) -> Node:
-    by_code = {s.black * 16 + s.white: s for s in game.slots}
-    return Node(data[0], data[1], {by_code[int(s)]: unpack(game, c) for s, c in data[2].items()})
 
 
 def subtree_total(game: Game, node: Node, depth: int = 1) -> int:
@@ -69,51 +59,90 @@ def subtree_total(game: Game, node: Node, depth: int = 1) -> int:
     return total + rest * depth
 
 
-# --------------------------------------------------------------- one position
-_GAME: Optional[Game] = None
-
-
-def _solve(job: tuple) -> dict:
-    """A worker: the optimum after the two guesses of ``job`` (within its time limit)."""
-    global _GAME
-    key, g1, s1, g2, s2, n, k, limit, memory = job
-    if _GAME is None or (_GAME.n, _GAME.k) != (n, k):
-        _GAME = Game(n, k)
-    game = _GAME
-    history = [(g1, game.slots[s1]), (g2, game.slots[s2])]
-    start = time.perf_counter()
-    r = optimal(game, history=history, time_limit=limit, jobs=1, memory=memory)
-    return {
-        "key": key,
-        "size": r.secrets,
-        "total": r.total,
-        "exact": r.exact,
-        "lower": r.lower,
-        "nodes": r.nodes,
-        "seconds": round(time.perf_counter() - start, 2),
-        "tree": pack(r.tree) if r.tree is not None else None,
-    }
-
-
 def position_key(g1: int, s1: int, g2: int, s2: int) -> str:
     return f"{g1}/{s1}/{g2}/{s2}"
 
 
+# --------------------------------------------------------------- the positions as units
+class Positions:
+    """The positions to solve as a plan of the engine: one unit (kind
+    ``"optimum.position"``) per position, the largest first; a position whose search
+    found no strategy in its time runs again with three times the time.  Each answer
+    goes into ``answers`` (by position key) as it comes."""
+
+    kind = "optimum.position"
+
+    def __init__(self, game: Game, jobs: list[tuple], args: argparse.Namespace, answers: dict):
+        self.game, self.args, self.answers = game, args, answers
+        self.todo = [self.unit(job, again=False) for job in sorted(jobs, key=lambda j: -j[-1])]
+        self.jobs = {self.unit_key(j[0], again): j for j in jobs for again in (False, True)}
+        self.waiting = 0
+        self.planned = len(self.todo)
+
+    @staticmethod
+    def unit_key(key: str, again: bool) -> str:
+        return f"position {key}{' again' if again else ''}"
+
+    def unit(self, job: tuple, *, again: bool) -> Unit:
+        key, g1, s1, g2, s2, size = job
+        history = np.array([[g1, s1], [g2, s2]], dtype=np.int32)
+        limit = self.args.part_limit * (3 if again else 1)
+        return Unit(
+            self.unit_key(key, again),
+            "optimum.position",
+            {"history": history, "time_limit": limit, "memory": self.args.memory << 20},
+            size,
+            # (a checkpoint's answer serves whatever --part-limit a later run is given)
+            identity={"history": history, "again": again},
+        )
+
+    def next(self) -> Optional[Unit]:
+        if not self.todo:
+            return None
+        self.waiting += 1
+        return self.todo.pop(0)
+
+    def valid(self, unit: Unit, result: dict) -> bool:
+        """Whether a recorded answer holds: its strategy replays on the position's
+        secrets to its total."""
+        if result["total"] < 0:
+            return "recs" not in result
+        (g1, s1), (g2, s2) = unit.args["history"].tolist()
+        cands = self.game.candidates([(g1, self.game.slots[s1]), (g2, self.game.slots[s2])])
+        cost = replay_records(self.game, result["recs"], cands)
+        return cost is not None and cost[0] == result["total"]
+
+    def take(self, unit: Unit, result: dict) -> list[str]:
+        self.waiting -= 1
+        job = self.jobs[unit.key]
+        if result["total"] < 0 and not unit.key.endswith(" again"):
+            self.todo.insert(0, self.unit(job, again=True))
+            self.planned += 1
+            return []
+        self.answers[job[0]] = result
+        log(
+            f"  {job[0]}: {result['secrets']} secrets, total "
+            + ("none" if result["total"] < 0 else str(result["total"]))
+            + ("" if result["exact"] else f" (best found, >= {result['lower']})")
+            + f", {round(float(result.get('seconds', 0.0)), 2)} s"
+        )
+        return []
+
+    def done(self) -> bool:
+        return not self.todo and not self.waiting
+
+    def known(self) -> int:
+        return self.planned
+
+
 # --------------------------------------------------------------- the run
 class Run:
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args: argparse.Namespace, game: Game, engine: Any):
         self.args = args
-        self.game = Game(args.pegs, args.colours)
-        self.cache: dict[str, dict] = {}
+        self.game = game
+        self.engine = engine  # the engine's run: its threads and checkpoint
+        self.answers: dict[str, dict] = {}
         self._rule: dict[int, Node] = {}
-        self.cache_path = Path(args.cache)
-        if self.cache_path.exists():
-            for line in self.cache_path.read_text().splitlines():
-                if line.strip():
-                    rec = json.loads(line)
-                    self.cache[rec["key"]] = rec
-            log(f"cache: {len(self.cache)} positions from {self.cache_path}")
-        self.pool = mp.get_context("spawn").Pool(args.workers)
 
     def positions(self, g1: int, part1: np.ndarray, s1: int, g2: int) -> list[tuple]:
         """The positions after g1 scored s1 and g2: (s2, key, size) for every non-winning
@@ -127,41 +156,20 @@ class Run:
         return out
 
     def solve_all(self, jobs: list[tuple]) -> None:
-        """Solve the positions not in the cache, two at a time, largest first."""
-        # a position whose search found no strategy in its time is tried again with
-        # three times the time (the last record of a key in the cache wins)
-        todo = [j for j in jobs if j[0] not in self.cache or self.cache[j[0]]["total"] is None]
-        todo.sort(key=lambda j: -j[-1])
+        """Solve the positions not answered yet, on the engine (those its checkpoint
+        holds are taken from it)."""
+        todo = [j for j in jobs if j[0] not in self.answers]
         if not todo:
             return
         log(f"{len(todo)} positions to solve ({sum(j[-1] for j in todo)} secrets)")
-        work = [
-            j[:-1]
-            + (
-                self.game.n,
-                self.game.k,
-                self.args.part_limit * (3 if j[0] in self.cache else 1),
-                self.args.memory << 20,
-            )
-            for j in todo
-        ]
-        with self.cache_path.open("a") as f:
-            for rec in self.pool.imap_unordered(_solve, work):
-                self.cache[rec["key"]] = rec
-                f.write(json.dumps(rec) + "\n")
-                f.flush()
-                log(
-                    f"  {rec['key']}: {rec['size']} secrets, total {rec['total']}"
-                    f"{'' if rec['exact'] else ' (best found, >= ' + str(rec['lower']) + ')'}"
-                    f", {rec['seconds']} s"
-                )
+        self.engine.execute(Positions(self.game, todo, self.args, self.answers))
 
     def second_total(self, g1: int, part1: np.ndarray, s1: int, g2: int) -> Optional[int]:
         """The total of part1 when g2 is played there and every position after it is
         solved (None while some position is missing or has no strategy)."""
         total = part1.size
         for s2, key, _size in self.positions(g1, part1, s1, g2):
-            if key not in self.cache:
+            if key not in self.answers:
                 return None
             best = self.position(g1, s1, g2, s2, key)
             if best is None:
@@ -176,8 +184,10 @@ class Run:
         or the rule's subtree where the search, stopped by its time limit, found a worse
         one or none."""
         game = self.game
-        rec = self.cache[key]
-        best = None if rec["total"] is None else (unpack(game, rec["tree"]), rec["total"], "search")
+        rec = self.answers[key]
+        best = None
+        if rec["total"] >= 0:
+            best = (in_score_order(build_tree(game, rec["recs"])), int(rec["total"]), "search")
         rule = self.rule_tree(g1)
         ruled = None if rule is None else rule.children.get(game.slots[s1])
         if ruled is not None and ruled.guess == g2:
@@ -250,7 +260,7 @@ class Run:
             node = Node(g2, int(part1.size))
             root.children[game.slots[s1]] = node
             for s2, key, size in self.positions(g1, part1, s1, g2):
-                rec = self.cache[key]
+                rec = self.answers[key]
                 sub, total, source = self.position(g1, s1, g2, s2, key)
                 node.children[game.slots[s2]] = sub
                 records.append(
@@ -263,9 +273,9 @@ class Run:
                         ],
                         "secrets": size,
                         "total": total,
-                        "exact": rec["exact"],
-                        "lower": rec["lower"],
-                        "seconds": rec["seconds"],
+                        "exact": bool(rec["exact"]),
+                        "lower": int(rec["lower"]),
+                        "seconds": round(float(rec.get("seconds", 0.0)), 2),
                         "tree_from": source,
                     }
                 )
@@ -332,10 +342,19 @@ def main() -> None:
         help="seconds per position (then the best strategy found)",
     )
     p.add_argument("--memory", type=int, default=3072, help="MB of memo per worker")
-    p.add_argument("--cache", default="record_5_8.cache.jsonl")
+    p.add_argument(
+        "--cache", default="record_5_8.checkpoint", help="the engine's checkpoint (SQLite)"
+    )
     p.add_argument("--out", default="results/record_5_8.json")
     args = p.parse_args()
-    Run(args).run()
+    game = Game(args.pegs, args.colours)
+    with open_run(
+        game,
+        kind="optimal",
+        params={"positions": "after two guesses, each within a time limit"},
+        options=RunOptions.of(jobs=args.workers, checkpoint=args.cache),
+    ) as engine:
+        Run(args, game, engine).run()
 
 
 if __name__ == "__main__":

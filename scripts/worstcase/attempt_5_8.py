@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Optional
 
 import numpy as np
@@ -30,6 +31,9 @@ from mastermind.kernel import _core
 from mastermind.strategy_tree import Node
 from mastermind.worstcase.bounds import SearchUnfinished, check_strategy, solution_exists
 from mastermind.worstcase.search import Search
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
+from _common import log  # noqa: E402
 
 ORDERS = {_core.VAL_PARTS: "parts", _core.VAL_MINMAX: "minmax", _core.VAL_ENTROPY: "entropy"}
 ROUNDS = [
@@ -43,10 +47,6 @@ ROUNDS = [
     (_core.VAL_MINMAX, 1280),
     (_core.VAL_ENTROPY, 2560),
 ]
-
-
-def log(msg: str) -> None:
-    print(time.strftime("%H:%M:%S ") + msg, flush=True)
 
 
 def opening_classes(game: Game) -> list[tuple[int, int, dict[int, np.ndarray]]]:

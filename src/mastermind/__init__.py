@@ -52,9 +52,9 @@ _EXPORTS = {
     "analyze": "analysis.exhaustive",
     "first_guess_table": "analysis.exhaustive",
     "solve": "analysis.exhaustive",
-    "Comparison": "comparison",
-    "ComparisonRow": "comparison",
-    "compare": "comparison",
+    "Comparison": "apps.comparison",
+    "ComparisonRow": "apps.comparison",
+    "compare": "apps.comparison",
     "CustomGame": "custom",
     "two_d": "custom",
     "MastermindError": "errors",
@@ -72,11 +72,11 @@ _EXPORTS = {
     "Valuations": "analysis.strategies",
     "choose_guess": "analysis.strategies",
     "first_guess": "analysis.strategies",
-    "Adversary": "play",
-    "InconsistentAnswers": "play",
-    "PlayError": "play",
-    "SecretCodemaker": "play",
-    "Session": "play",
+    "Adversary": "apps.play",
+    "InconsistentAnswers": "apps.play",
+    "PlayError": "apps.play",
+    "SecretCodemaker": "apps.play",
+    "Session": "apps.play",
     "__version__": "version",
 }
 
@@ -106,12 +106,12 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         solve,
     )
     from .analysis.strategies import Valuations, choose_guess, first_guess
-    from .comparison import Comparison, ComparisonRow, compare
+    from .apps.comparison import Comparison, ComparisonRow, compare
+    from .apps.play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
     from .custom import CustomGame, two_d
     from .errors import MastermindError
     from .game import CodeError, Game, GameError, ScoreError
     from .optimum.solver import Optimum, optimal
-    from .play import Adversary, InconsistentAnswers, PlayError, SecretCodemaker, Session
     from .rules import Score, Strategy, StrategyError, Variant, score_slots
     from .strategy_tree import Node
     from .version import __version__

@@ -31,14 +31,16 @@ Rules a custom game must follow (checked when it is built, with a :class:`GameEr
 from __future__ import annotations
 
 import enum
+import hashlib
 import re
 from collections import namedtuple
 from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import numpy as np
 
-from .game import CodeError, CodeSets, GameError, ScoreError, shown
+from .game import CodeError, CodeSets, GameError, ScoreError, game_of, shown
 from .kernel import _core
 from .limits import MAX_CUSTOM_CODES
 
@@ -351,6 +353,19 @@ class CustomGame(CodeSets):
             del texts[t]
         return texts
 
+    def spec(self) -> TableSpec:
+        """The game's wire form, all a worker needs to run its units: the score table,
+        the secrets, named by their digest (no score function, no code objects: they
+        need not pickle)."""
+        table = np.ascontiguousarray(self.table)
+        secrets = np.ascontiguousarray(self.secrets, dtype=np.int32)
+        nslots, win_slot = int(self.nslots), int(self.win_slot)
+        h = hashlib.sha256()
+        for part in (table.tobytes(), secrets.tobytes(), str((nslots, win_slot)).encode()):
+            h.update(part)
+        token = f"table/{h.hexdigest()}"
+        return TableSpec(table, nslots, win_slot, secrets, str(self.name), token)
+
     # ------------------------------------------------------------------ codes
     def __repr__(self) -> str:
         return (
@@ -459,6 +474,60 @@ class CustomGame(CodeSets):
         if not np.isin(cands, self.secrets).all():
             raise CodeError("candidates must be secrets of the game")
         return cands
+
+
+# ---------------------------------------------------------------------- on a worker
+@dataclass(frozen=True, eq=False)
+class TableSpec:
+    """A :class:`CustomGame` as a worker receives it (:meth:`CustomGame.spec`): its score
+    table (its slots, its winning slot), its secrets and its name, the table named by its
+    digest (``token``).  The worker builds a :class:`TableGame` from it, once per
+    process (:meth:`game`)."""
+
+    table: np.ndarray
+    nslots: int
+    win_slot: int
+    secrets: np.ndarray
+    name: str
+    token: str
+
+    #: too big to travel with every unit: sent to each worker once
+    heavy = True
+
+    def definition(self) -> dict[str, Any]:
+        """The game as a checkpoint's header records it (the table by its digest)."""
+        return {
+            "type": "custom",
+            "name": self.name,
+            "codes": int(self.table.shape[0]),
+            "secrets": int(self.secrets.size),
+            "table": self.token,
+        }
+
+    def build(self) -> TableGame:
+        return TableGame(self)
+
+    def game(self) -> TableGame:
+        """The game, built once per process (:func:`~mastermind.game.game_of`)."""
+        return game_of(self)
+
+
+class TableGame:
+    """A custom game as a worker sees it: the kernel on the score table, the guess and
+    secret sets; no score function, no code objects (they need not pickle)."""
+
+    symmetric = False
+    n = None
+    secrets_are_guesses = True
+
+    def __init__(self, spec: TableSpec):
+        self.size = int(spec.table.shape[0])
+        self.nslots = spec.nslots
+        self.win_slot = spec.win_slot
+        self.guesses = np.arange(self.size, dtype=np.int32)
+        self.secrets = spec.secrets
+        xlogx, _ = _core.build_xlogx(int(self.secrets.size))
+        self.kernel = _core.Kernel.from_table(spec.table, spec.nslots, spec.win_slot, xlogx)
 
 
 # ---------------------------------------------------------------------- twoD

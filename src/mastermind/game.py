@@ -22,12 +22,14 @@ and :meth:`Game.score_index` takes indices.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
 import numpy as np
 
-from .checks import history_pairs
+from .checks import GameCore, GameLike, history_pairs
 from .errors import GameError, MastermindError, shown
 from .kernel import _core
 from .limits import MAX_CODES, MAX_COLOURS, MAX_PEGS
@@ -38,7 +40,10 @@ __all__ = [
     "CodeLike",
     "CodeSets",
     "Game",
+    "GameCore",
     "GameError",
+    "GameLike",
+    "GameSpec",
     "Score",
     "ScoreError",
     "Variant",
@@ -46,6 +51,7 @@ __all__ = [
     "MAX_COLOURS",
     "MAX_PEGS",
     "build_cost",
+    "game_of",
     "reference_score",
     "score_slots",
     "shown",
@@ -268,6 +274,10 @@ class Game(CodeSets):
     def __hash__(self) -> int:
         return hash((self.n, self.k, self.variant))
 
+    def spec(self) -> GameSpec:
+        """The game's wire form, all a worker needs to rebuild it: ``(n, k, variant)``."""
+        return GameSpec(self.n, self.k, self.variant.value)
+
     @property
     def name(self) -> str:  # type: ignore[override]  # CustomGame's is an attribute
         base = f"[{self.n},{self.k}]"
@@ -448,6 +458,21 @@ class Game(CodeSets):
             raise ScoreError(f"{s.black} {s.white} is not a possible score for {self.n} positions")
         return self._slot_of[s]
 
+    def format_score(self, score: Score, *, pegs: bool = False) -> str:
+        """A score as people read it: ``"2 1"`` (blacks, whites), or the blacks alone
+        (``"2"``) in the black-peg variant, which never tells whites; ``pegs``: followed
+        by its pegs, ``"2 1 (BBW)"`` (a black-peg score stays ``"2"``).
+        :meth:`parse_score` reads back what it writes without pegs.
+
+        >>> Game(4, 6).format_score(Score(2, 1)), Game(4, 6).format_score(Score(0, 0), pegs=True)
+        ('2 1', '0 0 (-)')
+        >>> Game(4, 6, "black-peg").format_score(Score(2, 0), pegs=True)
+        '2'
+        """
+        if self.variant is Variant.BLACK_PEG:
+            return str(score.black)
+        return f"{score} ({score.pegs()})" if pegs else str(score)
+
     def score_forms(self) -> str:
         """How a score may be written, with an example this game can give:
         ``"'2 1', '2,1', '21' or pegs 'BBW' ('-' for none)"``."""
@@ -512,6 +537,62 @@ class Game(CodeSets):
         """The candidates that give ``score`` to ``guess``."""
         cands = self.as_indices(candidates, self.secrets, "candidates")
         return self.kernel.filter(self.guess(guess), self.slot(score), cands)
+
+
+class WireForm(Protocol):
+    """A game's wire form (:class:`GameSpec`, :class:`~mastermind.custom.TableSpec`):
+    what names it in this process (``token``) and what it rebuilds."""
+
+    @property
+    def token(self) -> str: ...
+
+    def build(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A :class:`Game` as a worker receives it (:meth:`Game.spec`): its ``n``, ``k`` and
+    variant, from which the worker builds the game again, once per process (:meth:`game`),
+    so that no kernel object is ever pickled."""
+
+    n: int
+    k: int
+    variant: str
+
+    #: small enough to travel with every unit (a custom game's table goes to each worker once)
+    heavy = False
+
+    @property
+    def token(self) -> str:
+        return f"game/{self.n}/{self.k}/{self.variant}"
+
+    def definition(self) -> dict[str, Any]:
+        """The game as a checkpoint's header records it."""
+        return {"type": "game", "n": self.n, "k": self.k, "variant": self.variant}
+
+    def build(self) -> Game:
+        return Game(self.n, self.k, self.variant)
+
+    def game(self) -> Game:
+        """The game, built once per process (:func:`game_of`)."""
+        return game_of(self)
+
+
+_GAMES: dict[str, Any] = {}
+_GAMES_LOCK = threading.Lock()
+
+
+def game_of(spec: WireForm) -> Any:
+    """The game ``spec`` defines, built once per process: a worker builds it for the
+    first unit it runs, not for every unit."""
+    with _GAMES_LOCK:
+        game = _GAMES.get(spec.token)
+        if game is None:
+            game = spec.build()
+            if len(_GAMES) >= 2:  # a worker rarely serves more than one game at a time
+                _GAMES.clear()
+            _GAMES[spec.token] = game
+        return game
 
 
 _SEPARATOR = re.compile(r"\s*[,;-]\s*|\s+")

@@ -19,12 +19,21 @@ DEFAULT_MEMORY = 1 << 30
 """Bytes the memo of one exact search (worst case or optimum) may use by default; past
 them it stops growing and the search goes on (``memory=``, ``--memory`` in MB)."""
 
+DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20
+""":data:`DEFAULT_MEMORY` in MB, as ``--memory`` takes it."""
+
 MAX_MEMORY = 1 << 50
 """The largest memo budget a call may give (a petabyte: far beyond any machine, and
 within what the kernel's byte counts hold)."""
 
 MAX_GUESSES = 100
 """The most guesses a worst-case question may allow (``max_guesses``)."""
+
+MAX_REPLAY_GUESSES = MAX_GUESSES
+"""The most guesses a strategy tree may play against one secret when it is replayed
+(:func:`mastermind.strategy_tree.replay_line`), as many as the longest worst-case
+question allows: a line of play still unfinished after more guesses than this is a tree
+that does not end."""
 
 MAX_OPTIMAL_GUESSES = 64
 """The most guesses an optimal strategy may be limited to (``optimal(max_guesses=)``,

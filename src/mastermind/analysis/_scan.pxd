@@ -29,13 +29,6 @@ cdef inline bint _offer(Best* b, int64_t key, int nc, int32_t g) noexcept nogil:
     return False
 
 
-cdef inline int64_t _limit(const Best* b) noexcept nogil:
-    """A guess whose key must exceed this cannot beat ``b`` (nor tie it and win)."""
-    if b.nc == 2:
-        return INT64_MAX
-    return b.key - (b.nc == 0)
-
-
 cdef inline int64_t _bound_noncandidate(const KData* d, Py_ssize_t m, int kind) noexcept nogil:
     """A lower bound on the key of any guess that is not one of the m candidates: such a
     guess spreads them over at most P = nslots - 1 slots (never the winning one)."""

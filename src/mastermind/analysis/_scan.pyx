@@ -332,6 +332,13 @@ cdef int64_t* _class_bounds(const KData* d, const uint64_t* pk, Py_ssize_t m,
     return out
 
 
+cdef inline int64_t _limit(const Best* b) noexcept nogil:
+    """A guess whose key must exceed this cannot beat ``b`` (nor tie it and win)."""
+    if b.nc == 2:
+        return INT64_MAX
+    return b.key - (b.nc == 0)
+
+
 ctypedef Py_ssize_t (*ScanFn)(const KData*, int, const int32_t*, Py_ssize_t, const int32_t*,
                              const uint64_t*, Py_ssize_t, Best*, uint32_t, int64_t,
                              const int64_t*, bint) noexcept nogil

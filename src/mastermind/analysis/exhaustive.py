@@ -14,12 +14,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
 from .. import checks
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..game import CodeLike, Game, Score
 from ..limits import UNIT_SECONDS
 from ..rules import DistributionSummary
@@ -30,6 +31,9 @@ from .strategies import Strategy, Valuations, next_guess, symmetry_classes
 from .units import AnalysisPlan, checkpoint_params
 from .walk import How, expand_top, graft, resolve_first, walk_tasks
 
+if TYPE_CHECKING:
+    from ..game import GameLike
+
 Progress = Callable[[int, int], None]
 
 
@@ -37,7 +41,7 @@ Progress = Callable[[int, int], None]
 class Analysis(DistributionSummary):
     """The result of :func:`analyze`."""
 
-    game: Game
+    game: GameLike
     strategy: Strategy
     candidates_only: bool
     first_guess: int
@@ -88,7 +92,7 @@ class Analysis(DistributionSummary):
 
 
 def analyze(
-    game: Game,
+    game: GameLike,
     strategy: Union[str, Strategy] = Strategy.MINMAX,
     *,
     candidates_only: bool = False,
@@ -142,11 +146,16 @@ def analyze(
     candidates_only = checks.flag(candidates_only, "candidates_only")
     strategy = Strategy.parse(strategy)
     checks.game(game, "analyze")
-    threads = checks.threads(jobs)
-    progress = checks.progress(progress)
-    limit = checks.time_limit(time_limit)
-    budget = checks.unit_seconds(unit_seconds)
-    recheck = checks.recheck(recheck)
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
     start = time.perf_counter()
     how = How(
         strategy,
@@ -154,12 +163,11 @@ def analyze(
         tree=tree,
         symmetry=symmetry and game.symmetric and not plain,
         plain=plain,
-        threads=threads,
+        threads=options.threads,
     )
-    engine = wants_engine(scheduler, client, checkpoint)
-    flag = new_flag(limit)
+    flag = new_flag(options.time_limit)
     g0 = resolve_first(game, strategy, first, candidates_only=candidates_only, plain=plain)
-    if engine:
+    if options.as_units:
         with open_run(
             game,
             kind="analyze",
@@ -172,13 +180,9 @@ def analyze(
                 symmetry=symmetry,
                 plain=plain,
             ),
-            scheduler=scheduler,
-            client=client,
-            threads=threads,
-            checkpoint=checkpoint,
-            recheck=recheck,
+            options=options,
         ) as run:
-            dist, root = _as_units(game, how, g0, run, flag, progress, limit, budget)
+            dist, root = _as_units(game, how, g0, run, flag, options)
         return Analysis(
             game,
             strategy,
@@ -193,9 +197,9 @@ def analyze(
             unit_records=run.records,
         )
     if game.secrets.size <= _DIRECT_MAX:
-        dist, root = _whole(game, how, g0, flag, progress)
+        dist, root = _whole(game, how, g0, flag, options.progress)
     else:
-        dist, root = _here(game, how, g0, flag, progress)
+        dist, root = _here(game, how, g0, flag, options.progress)
     return Analysis(game, strategy, candidates_only, g0, dist, time.perf_counter() - start, root)
 
 
@@ -203,7 +207,7 @@ _DIRECT_MAX = 2500  # games this small are walked whole by one thread ([4,7] and
 
 
 def _whole(
-    game: Game, how: How, g0: int, flag: Any, progress: Optional[Progress]
+    game: GameLike, how: How, g0: int, flag: Any, progress: Optional[Progress]
 ) -> tuple[dict[int, int], Optional[Node]]:
     """A small game walked whole by the kernel in this thread: cheaper than expanding its
     top in Python and waking threads for work this small."""
@@ -237,7 +241,7 @@ def _whole(
 
 
 def _here(
-    game: Game, how: How, g0: int, flag: Any, progress: Optional[Progress]
+    game: GameLike, how: How, g0: int, flag: Any, progress: Optional[Progress]
 ) -> tuple[dict[int, int], Optional[Node]]:
     """The top expanded here, then every subtree below it in one kernel call, largest
     first so that every thread stays busy to the end; the call runs in a helper thread
@@ -269,19 +273,17 @@ def _here(
 
 
 def _as_units(
-    game: Game,
+    game: GameLike,
     how: How,
     g0: int,
     run: Any,
     flag: Any,
-    progress: Optional[Progress],
-    limit: Optional[float],
-    budget: Optional[float] = None,
+    options: RunOptions,
 ) -> tuple[dict[int, int], Optional[Node]]:
     """The strategy tree from ``g0`` as units of ``run``: its top too (the large scans
-    of its nodes by blocks of guesses, on the workers)."""
+    of its nodes by blocks of guesses, on the workers), as ``options`` say."""
     plan = AnalysisPlan(game, g0, how, flag)
-    run.execute(plan, flag, progress, limit, budget)
+    run.execute(plan, flag, options.progress, options.time_limit, options.unit_seconds)
     if plan.root is not None:
         in_score_order(plan.root)
     return dict(sorted(plan.dist.items())), plan.root

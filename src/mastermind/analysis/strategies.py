@@ -26,7 +26,7 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from ..limits import INLINE_PAIRS
 from ..rules import Strategy, StrategyError
 from ..stopping import new_flag, run_stoppable
 from . import _scan, _walk
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = [
     "Choice",
@@ -72,7 +75,7 @@ class Valuations:
 
 
 def choose_guess(
-    game: Game,
+    game: GameLike,
     candidates: np.ndarray,
     strategy: Union[str, Strategy] = Strategy.MINMAX,
     candidates_only: bool = False,
@@ -185,7 +188,7 @@ def next_guess(
     return Choice(int(g) if g >= 0 else int(cands[0]), complete, time.perf_counter() - start)
 
 
-def symmetry_classes(game: Game) -> list[int]:
+def symmetry_classes(game: GameLike) -> list[int]:
     """Index of the smallest code of each first-guess symmetry class.
 
     Permuting colours and positions maps H(n,k) onto itself; a class is a multiplicity
@@ -195,12 +198,13 @@ def symmetry_classes(game: Game) -> list[int]:
     built-in variants) may use this; for a game without that symmetry
     (``game.symmetric`` false: custom games) every guess is its own class.
     """
-    if not getattr(game, "symmetric", True):
+    if not game.symmetric:
         return [int(g) for g in game.guesses]
+    mastermind = cast("Game", game)  # (only Mastermind's sets are symmetric)
     reps = []
-    for parts in _partitions(game.n, min(game.n, game.k)):
+    for parts in _partitions(mastermind.n, min(mastermind.n, mastermind.k)):
         colours = [c + 1 for c, m in enumerate(parts) for _ in range(m)]
-        idx = game.index(colours)
+        idx = mastermind.index(colours)
         if game.is_guess(idx):
             reps.append(idx)
     return sorted(reps)
@@ -220,7 +224,7 @@ def _partitions(n: int, most: int, largest: int | None = None) -> list[list[int]
 
 
 def first_guess(
-    game: Game,
+    game: GameLike,
     strategy: Union[str, Strategy] = Strategy.MINMAX,
     candidates_only: bool = False,
     *,
@@ -237,7 +241,7 @@ def first_guess(
     cands = game.secrets
     if strategy is Strategy.FIRST_CANDIDATE:
         return int(cands[0])
-    if not getattr(game, "symmetric", True):  # custom games: a full scan
+    if not game.symmetric:  # custom games: a full scan
         return choose_guess(game, cands, strategy, candidates_only, jobs=jobs)
     reps = np.array(symmetry_classes(game), dtype=np.int32)
     if candidates_only:

@@ -12,7 +12,7 @@ together (the plan that makes the units is :mod:`mastermind.analysis.units`).
 from __future__ import annotations
 
 import threading
-from typing import Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from ..strategy_tree import split_by_score
 from . import _scan, _walk
 from .splits import UNIT_FLOOR, answer_of, merge_split
 from .walk import How, Task, guess_lists, walk_tasks
+
+if TYPE_CHECKING:
+    from ..game import GameCore
 
 __all__ = [
     "PROBE",
@@ -58,7 +61,7 @@ def _how(strategy: str, *, candidates_only: bool, tree: bool, symmetry: bool, pl
 
 
 def _node_lists(
-    game: Any, how: How, history: np.ndarray, slots: np.ndarray, flag: Any
+    game: GameCore, how: How, history: np.ndarray, slots: np.ndarray, flag: Any
 ) -> tuple[np.ndarray, np.ndarray]:
     """A node's candidates (the secrets left by its history's scores) and the guesses
     the walk scans there (its candidates, one guess per symmetry class of its history, or
@@ -87,7 +90,7 @@ def _node_lists(
 
 
 def scan_unit(
-    game: Any,
+    game: GameCore,
     *,
     stop: Any,
     strategy: str,
@@ -118,7 +121,7 @@ def scan_unit(
 
 
 def walk_unit(
-    game: Any,
+    game: GameCore,
     *,
     stop: Any,
     strategy: str,
@@ -174,7 +177,7 @@ def walk_unit(
     return out
 
 
-def _probe(game: Any, how: How, sel: list[Task], flag: Any, seconds: float) -> Optional[dict]:
+def _probe(game: GameCore, how: How, sel: list[Task], flag: Any, seconds: float) -> Optional[dict]:
     """The unit's subtrees walked whole, if that takes at most ``seconds``; None past
     them (the flag cleared for what comes next)."""
     flag.set_time_limit(seconds)
@@ -201,7 +204,7 @@ class _Down(NamedTuple):
     slots: list[int]
 
 
-def _one_level_down(game: Any, how: How, t: Task, flag: Any) -> _Down:
+def _one_level_down(game: GameCore, how: How, t: Task, flag: Any) -> _Down:
     """A unit of one subtree: its node's guess played here, the parts below it."""
     guess = _node_guess(game, how, t, flag)
     history = np.append(t.history, np.int32(guess)).astype(np.int32)
@@ -216,7 +219,7 @@ def _one_level_down(game: Any, how: How, t: Task, flag: Any) -> _Down:
 
 
 def _walk_batches(
-    game: Any, how: How, sel: list[Task], flag: Any, deadline: float
+    game: GameCore, how: How, sel: list[Task], flag: Any, deadline: float
 ) -> tuple[list[np.ndarray], list[np.ndarray], int]:
     """``sel`` walked in small batches until the ``deadline``: the distribution rows and
     records of the subtrees walked, and how many they are."""
@@ -285,7 +288,7 @@ def _splitanswer_of(
     return out
 
 
-def _node_guess(game: Any, how: How, t: Task, flag: Any) -> int:
+def _node_guess(game: GameCore, how: How, t: Task, flag: Any) -> int:
     """The guess the kernel's walk plays at the root of subtree ``t``: the rule's scan
     over the guesses the walk scans there (one per symmetry class of the history)."""
     guesses = game.guesses

@@ -31,7 +31,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import deque
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from ..strategy_tree import Node, split_by_score
 from . import _scan, _walk
 from .splits import UNIT_FLOOR, child_groups, merge_split
 from .walk import EXPAND_MIN, How, Task, graft
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = [
     "CLIENT_PAIRS",
@@ -71,7 +74,7 @@ guesses): [8,8]'s blocks are 4.4e9 pairs (a few seconds), so that its scans make
 thousands of units, not a hundred thousand (the client plans and records each one)."""
 
 
-def scan_block(game: Any) -> int:
+def scan_block(game: GameLike) -> int:
     """The pairs a scan unit of ``game`` scores at most (:data:`SCAN_BLOCK`,
     :data:`SCAN_BLOCKS`): a function of the game alone, so that a checkpoint's units stay
     the same."""
@@ -84,7 +87,7 @@ ones are scan units."""
 
 
 def checkpoint_params(
-    game: Any,
+    game: GameLike,
     strategy: Strategy,
     g0: int,
     *,
@@ -148,7 +151,7 @@ class AnalysisPlan:
 
     kind = "analyze"
 
-    def __init__(self, game: Any, g0: int, how: How, flag: Any = None):
+    def __init__(self, game: GameLike, g0: int, how: How, flag: Any = None):
         t0 = time.perf_counter()
         self.game = game
         self.how = how._replace(threads=1)  # (the client's scans, and each unit: one thread)

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 import numpy as np
 
 from ..checks import ArgumentError
-from ..game import CodeLike, Game, Score
+from ..game import CodeLike, Score
 from ..kernel import _symmetry
 from ..limits import INLINE_PAIRS
 from ..stopping import run_stoppable, stopped
 from ..strategy_tree import Node, build_tree, split_by_score
 from . import _walk
 from .strategies import Strategy, choose_guess, first_guess
+
+if TYPE_CHECKING:
+    from ..game import GameCore, GameLike
 
 __all__ = [
     "EXPAND_MIN",
@@ -50,14 +53,14 @@ class How(NamedTuple):
     plain: bool = False
     threads: int = 1
 
-    def blanks(self, game: Game) -> bool:
+    def blanks(self, game: GameCore) -> bool:
         """Whether colours absent from every candidate may be scanned as one (symmetry
         over a guess set of every code)."""
         return self.symmetry and game.guesses.size == game.size
 
 
 def resolve_first(
-    game: Game,
+    game: GameLike,
     strategy: Strategy,
     first: Optional[CodeLike],
     *,
@@ -101,7 +104,7 @@ class Top:
     tasks: list[Task]
 
 
-def expand_top(game: Game, how: How, g0: int, flag: Any) -> Top:
+def expand_top(game: GameLike, how: How, g0: int, flag: Any) -> Top:
     """The top two levels of the strategy tree, expanded here (their large scans shared
     by the threads of ``how``); the independent subtrees below them, largest first."""
     kernel = game.kernel
@@ -145,7 +148,7 @@ def expand_top(game: Game, how: How, g0: int, flag: Any) -> Top:
     return Top(dist, root, [tasks[i] for i in order])
 
 
-def _choose(game: Game, how: How, guesses: np.ndarray, cands: np.ndarray, flag: Any) -> int:
+def _choose(game: GameLike, how: How, guesses: np.ndarray, cands: np.ndarray, flag: Any) -> int:
     """The kernel's walk's guess at a node (every thread of ``how``)."""
     return _walk.choose(
         game.kernel,
@@ -161,7 +164,7 @@ def _choose(game: Game, how: How, guesses: np.ndarray, cands: np.ndarray, flag: 
 
 
 def walk_tasks(
-    game: Game,
+    game: GameCore,
     how: How,
     sel: list[Task],
     flag: Any,
@@ -219,7 +222,7 @@ def walk_tasks(
 
 
 def graft(
-    game: Game, sel: list[Task], dists: np.ndarray, recs: Optional[list], dist: dict[int, int]
+    game: GameLike, sel: list[Task], dists: np.ndarray, recs: Optional[list], dist: dict[int, int]
 ) -> None:
     """Add the walked subtrees' distributions to ``dist`` and hang their trees."""
     for depth, count in enumerate(dists.sum(axis=0).tolist()):
@@ -234,7 +237,7 @@ EXPAND_MIN = 64  # parts this small are walked whole by one thread
 
 
 def guess_lists(
-    game: Game, how: How, tasks: list[Task], flag: Any
+    game: GameCore, how: How, tasks: list[Task], flag: Any
 ) -> tuple[Optional[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
     """The canonical guesses of each distinct history among ``tasks``, computed once:
     (concatenated lists, offsets, list number of every task); Nones without symmetry (or

@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from ..engine.files import check_output
-from ..limits import DEFAULT_MEMORY
+from ..files import check_output
+from ..limits import DEFAULT_MEMORY_MB
 from ..rules import guesses_text
 from .common import (
     EXIT_OK,
@@ -39,7 +39,8 @@ from .common import (
 from .progress import ProgressBar
 from .render import print_table, wants_colour
 
-DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _check(args: argparse.Namespace) -> None:
     """Every option checked before any work; the certificate's path follows the rules of
-    the other outputs (mastermind.engine.files)."""
+    the other outputs (mastermind.files)."""
     check_time_limit(args)
     check_memory(args)
     check_scheduler(args)
@@ -144,7 +145,7 @@ def _game(args: argparse.Namespace) -> Any:
     return game
 
 
-def _search(args: argparse.Namespace, game: Any, start: float) -> Any:
+def _search(args: argparse.Namespace, game: Game, start: float) -> Any:
     """The worst case, within what is left of ``--time-limit``."""
     from ..worstcase.bounds import worst_case
 
@@ -175,7 +176,7 @@ def _search(args: argparse.Namespace, game: Any, start: float) -> Any:
         bar.close()
 
 
-def _write_witness(args: argparse.Namespace, game: Any, result: Any, dest: Any) -> Optional[str]:
+def _write_witness(args: argparse.Namespace, game: Game, result: Any, dest: Any) -> Optional[str]:
     """The witness written to ``dest`` (when asked); why it could not be, or None."""
     from ..worstcase.bounds import StrategyCheckError, check_strategy
 

@@ -5,17 +5,23 @@ that carries its state (:mod:`mastermind.worstcase.campaign`): ``run``, ``status
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
-import sys
-import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
+from .. import checks
+from .campaign_folder import (
+    folder_actions,
+    given_values,
+    held,
+    how_to_run,
+    log,
+    write_json,
+    write_state,
+)
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
-    UsageError,
+    checked,
     integer,
     jobs_option,
     number,
@@ -67,23 +73,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "missing: minutes for a big campaign) and write state.json",
     )
     output_options(s)
-    pr = sub.add_parser("projection", help="the core-hours still needed")
-    pr.add_argument("folder", metavar="DIR")
-    pr.add_argument(
-        "--workers",
-        default="1,16,64,512",
-        help="worker counts, each at least 1 (default 1,16,64,512)",
-    )
-    pr.add_argument(
-        "--record",
-        type=number,
-        default=0.0,
-        metavar="S",
-        help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
-    )
-    output_options(pr)
-    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
-    e.add_argument("folder", metavar="DIR")
+    folder_actions(sub, "1,16,64,512")
     _recheck_options(sub.add_parser("recheck", help="re-check here what the decision rests on"))
     p.set_defaults(func=run)
 
@@ -126,17 +116,7 @@ def _run_options(r: argparse.ArgumentParser) -> None:
         "order: opening by opening, each's parts largest first); default: every opening side "
         "by side, one part of each at a time, its largest first, the costliest openings first",
     )
-    r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
-    r.add_argument(
-        "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
-    )
-    jobs_option(r)
-    r.add_argument(
-        "--scheduler",
-        metavar="ADDRESS|local:N",
-        help="run the units on a Dask cluster: a scheduler's address, or local:N "
-        "worker processes here (docs/distributed.md); the answer is the same",
-    )
+    how_to_run(r)
     r.add_argument(
         "--recheck",
         type=number,
@@ -170,10 +150,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return actions[args.action](args, out)
 
 
-def _log(line: str) -> None:
-    sys.stderr.write(time.strftime("%H:%M:%S ", time.gmtime()) + line + "\n")
-
-
 def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The question's options given (None: not given)."""
     return {
@@ -191,31 +167,25 @@ def _campaign(args: argparse.Namespace) -> "Campaign":
     """The campaign of DIR, made from the options when it has none (``run``, under the
     campaign's lock); options that disagree with an existing campaign are refused."""
     from ..worstcase.campaign.question import Campaign
+    from .campaign_folder import campaign_of
 
-    given = _given(args)
-    if os.path.lexists(os.path.join(args.folder, "campaign.json")):
-        campaign = Campaign.load(args.folder)
-        differ = [
+    given = given_values(_given(args))
+
+    def differ(campaign: Campaign) -> list[str]:
+        return [
             f"{k} {v} (the campaign's: {getattr(campaign, k)})"
             for k, v in given.items()
-            if v is not None and v != getattr(campaign, k)
+            if v != getattr(campaign, k)
         ]
-        if differ:
-            raise UsageError(f"{args.folder} is a campaign of its own: " + "; ".join(differ))
-        return campaign
-    if args.action != "run":
-        raise UsageError(f"{args.folder}: no campaign here (no campaign.json)")
-    campaign = _new_campaign(args.folder, given)
-    campaign.save()
-    return campaign
+
+    return campaign_of(args, Campaign.load, lambda: _new_campaign(args.folder, given), differ)
 
 
 def _new_campaign(folder: str, given: dict[str, Any]) -> "Campaign":
     """A new campaign's question from the options (checked: nothing is made yet)."""
     from ..worstcase.campaign.question import Campaign
 
-    values = {k: v for k, v in given.items() if v is not None}
-    return Campaign.new(folder, **{**DEFAULTS, **values})
+    return Campaign.new(folder, **{**DEFAULTS, **given_values(given)})
 
 
 def _held(args: argparse.Namespace) -> Any:
@@ -223,26 +193,7 @@ def _held(args: argparse.Namespace) -> Any:
     new campaign, once its question is checked."""
     from ..worstcase.campaign.folder import hold
 
-    make = args.action == "run" and not os.path.lexists(os.path.join(args.folder, "campaign.json"))
-    if make:
-        _new_campaign(args.folder, _given(args))  # (a question refused makes no folder)
-    return hold(args.folder, make=make)
-
-
-def _finite(doc: Any) -> Any:
-    """``doc`` with every number JSON cannot hold (NaN, infinities) as None (null)."""
-    if isinstance(doc, float) and not math.isfinite(doc):
-        return None
-    if isinstance(doc, dict):
-        return {k: _finite(v) for k, v in doc.items()}
-    if isinstance(doc, list):
-        return [_finite(v) for v in doc]
-    return doc
-
-
-def _json(doc: Any, out: TextIO) -> None:
-    json.dump(_finite(doc), out, allow_nan=False)
-    out.write("\n")
+    return held(args, lambda: _new_campaign(args.folder, _given(args)), hold)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -261,13 +212,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
                 time_limit=args.time_limit,
                 stop_after=args.stop_after_units,
                 batch=args.batch,
-                log=_log,
+                log=log,
                 watch=lambda snap: _show(bar, snap),
             )
         finally:
             bar.close()
     if args.json:
-        _json(outcome._asdict(), out)
+        write_json(outcome._asdict(), out)
     else:
         out.write(
             f"{outcome.status}: {outcome.ran} units run, {outcome.after} recorded "
@@ -304,7 +255,7 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
 
         with _held(args):
             campaign = _campaign(args)
-            restore(campaign, _log)  # (what it says is said; the export's own lines not)
+            restore(campaign, log)  # (what it says is said; the export's own lines not)
             doc = export(campaign, log=lambda line: None)
     else:
         if os.path.isdir(args.folder):
@@ -314,53 +265,24 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
             doc = read_state(campaign)
         except CampaignFileError as e:
             raise CampaignFileError(f"{e}; give --replay to work it out again") from None
-        if doc is None:
-            raise UsageError(f"{args.folder}: no state.json yet (give --replay)")
-    if args.json:
-        _json(doc, out)
-        return EXIT_OK
-    try:
-        text = markdown_table(doc) if args.markdown else text_table(doc)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise CampaignFileError(
-            f"{os.path.join(args.folder, 'state.json')}: not a campaign's state "
-            f"({type(e).__name__}: {str(e)[:80]}); give --replay to work it out again"
-        ) from None
-    out.write(text)
-    return EXIT_OK
-
-
-def _workers(text: str) -> list[int]:
-    """``--workers``: worker counts separated by commas, each 1 .. MOST_WORKERS."""
-    from ..worstcase.campaign.projection import MOST_WORKERS
-
-    try:
-        workers = [integer(w) for w in text.split(",")]
-    except ValueError:
-        raise UsageError(
-            f"--workers must be numbers separated by commas, not {text!r:.60}"
-        ) from None
-    if not 1 <= len(workers) <= 64 or not all(1 <= w <= MOST_WORKERS for w in workers):
-        raise UsageError(f"--workers must be 1 to 64 worker counts, each 1 to {MOST_WORKERS:,}")
-    return workers
+    return write_state(args, doc, out, markdown_table if args.markdown else text_table)
 
 
 def _projection(args: argparse.Namespace, out: TextIO) -> int:
-    from ..worstcase.campaign.projection import projection
+    from ..worstcase.campaign.projection import MOST_WORKERS, projection
     from ..worstcase.campaign.run import restore
+    from .campaign_folder import projection as command
 
-    workers = _workers(args.workers)
-    if not 0 <= args.record < float("inf"):
-        raise UsageError("--record must be a number of seconds >= 0")
-    with _held(args):
-        campaign = _campaign(args)
-        restore(campaign, _log)
-        doc = projection(campaign, workers, record=args.record)
-    if args.json:
-        _json(doc, out)
-        return EXIT_OK
-    out.write(_projection_text(doc))
-    return EXIT_OK
+    return command(
+        args,
+        out,
+        most=MOST_WORKERS,
+        campaign=lambda: _campaign(args),
+        restore=restore,
+        project=projection,
+        text=_projection_text,
+        hold=lambda: _held(args),
+    )
 
 
 def _projection_text(doc: dict) -> str:
@@ -397,9 +319,8 @@ def _projection_text(doc: dict) -> str:
 
 
 def _fraction(value: float, option: str) -> float:
-    if not 0 <= value <= 1:
-        raise UsageError(f"{option} must be a fraction from 0 to 1, not {value:g}")
-    return value
+    """A share of the answers to re-check, 0 to 1 (:func:`mastermind.checks.recheck`)."""
+    return checked(checks.recheck, value, "recheck", option)
 
 
 def _recheck(args: argparse.Namespace, out: TextIO) -> int:
@@ -408,7 +329,7 @@ def _recheck(args: argparse.Namespace, out: TextIO) -> int:
 
     fraction = _fraction(args.fraction, "--fraction")
     with _held(args):
-        done, doc = recheck(_campaign(args), fraction, jobs=args.jobs or 1, log=_log)
+        done, doc = recheck(_campaign(args), fraction, jobs=args.jobs or 1, log=log)
     out.write(f"re-checked {done.checked} answers here: {done.wrong} wrong\n")
     out.write(text_table(doc))
     return EXIT_OK
@@ -418,5 +339,5 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
     from ..worstcase.campaign.run import export
 
     with _held(args):
-        export(_campaign(args), log=_log)
+        export(_campaign(args), log=log)
     return EXIT_OK

@@ -3,35 +3,40 @@ the option groups (game, strategy, output, threads), building the game they name
 word first when it is big), and output files checked before the work and written whole.
 
 Only plain-Python modules of the library (:mod:`~mastermind.rules`,
-:mod:`~mastermind.limits`, :mod:`~mastermind.engine.files`) are imported here: building the
-parser loads no NumPy and no kernel.
+:mod:`~mastermind.limits`, :mod:`~mastermind.files`, :mod:`~mastermind.checks`) are
+imported here: building the parser loads no NumPy and no kernel.  The ranges of the
+options the library also takes (threads, seconds, memory, spot-checks) are checked by
+the library's own :mod:`~mastermind.checks`, in the option's name.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, NoReturn, Optional, TextIO
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, Optional, TextIO, TypeVar
 
-from ..engine import files
-from ..engine.files import OutputError as OutputError  # (exit status 1; cli/__init__)
+from .. import checks, files
+from ..files import OutputError as OutputError  # (exit status 1; cli/__init__)
 from ..limits import BIG_BUILD, MAX_COLOURS, MAX_JOBS, MAX_MEMORY, MAX_PEGS
 from ..rules import Strategy, Variant
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-    from ..game import Game
+    from ..game import Game, GameLike
 
 EXIT_OK, EXIT_UNFINISHED, EXIT_USAGE, EXIT_MISSING_TOOL, EXIT_SPOT_CHECK = 0, 1, 2, 3, 4
 """0 done; 1 unfinished (Ctrl-C, a time limit, an output or a checkpoint that could not be
 written, an internal error); 2 bad input; 3 a tool the request needs is not installed
 (Graphviz's dot, matplotlib, Dask); 4 a spot-check (--recheck) found an answer of a
 worker or of the checkpoint wrong: the result may be wrong."""
+
+T = TypeVar("T")
 
 LONG_RUN = 60.0  # seconds (a rough estimate) from which an analysis is announced as long
 MAX_MEMORY_MB = MAX_MEMORY >> 20  # the largest --memory
@@ -72,11 +77,22 @@ def number(text: str) -> float:
     return float(text)
 
 
+def checked(check: Callable[[Any], T], value: Any, name: str, option: str) -> T:
+    """``value`` through the library's ``check`` (:mod:`mastermind.checks`); what it
+    refuses is a :class:`UsageError` in the words of the library, the option
+    (``--time-limit``) in place of the keyword (``time_limit``)."""
+    try:
+        return check(value)
+    except checks.ArgumentError as e:
+        words = str(e)
+        if words.startswith(name + " "):
+            words = option + words[len(name) :]
+        raise UsageError(words) from None
+
+
 def check_time_limit(args: argparse.Namespace) -> None:
     """``--time-limit`` refused unless a positive, finite number of seconds."""
-    limit = getattr(args, "time_limit", None)
-    if limit is not None and not 0 < limit < float("inf"):
-        raise UsageError("--time-limit must be a positive number of seconds")
+    checked(checks.time_limit, getattr(args, "time_limit", None), "time_limit", "--time-limit")
 
 
 def game_options(p: argparse.ArgumentParser) -> None:
@@ -261,7 +277,7 @@ def _kept(path: str) -> str:
     The file is only read (one that a run stopped before making it is not made here)."""
     import sqlite3
 
-    from ..engine.checkpoint import connect_read_only
+    from ..engine.rows import connect_read_only
 
     again = "run the same command again to resume"
     if not os.path.exists(path):
@@ -282,20 +298,25 @@ class Interrupted(Exception):
 
 
 def check_jobs(args: argparse.Namespace) -> None:
+    """``--jobs`` refused unless 1 .. :data:`~mastermind.limits.MAX_JOBS` (absent: every
+    core)."""
     jobs = getattr(args, "jobs", None)
-    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-        raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}, not {jobs}")
+    if jobs is not None:
+        checked(checks.threads, jobs, "jobs", "--jobs")
 
 
 def check_memory(args: argparse.Namespace) -> None:
-    """``--memory`` (MB) refused unless it is 1 .. :data:`MAX_MEMORY_MB`."""
-    if args.memory < 1:
-        raise UsageError("--memory must be at least 1 MB")
-    if args.memory > MAX_MEMORY_MB:
-        raise UsageError(f"--memory must be at most {MAX_MEMORY_MB:,} MB")
+    """``--memory`` (MB) refused unless the library takes it in bytes
+    (:func:`mastermind.checks.memory`: 1 MB .. :data:`MAX_MEMORY_MB` here), said in MB."""
+    try:
+        checks.memory(args.memory << 20)
+    except checks.ArgumentError:
+        if args.memory < 1:
+            raise UsageError("--memory must be at least 1 MB") from None
+        raise UsageError(f"--memory must be at most {MAX_MEMORY_MB:,} MB") from None
 
 
-def check_first(args: argparse.Namespace, game: "Game") -> None:
+def check_first(args: argparse.Namespace, game: GameLike) -> None:
     """``--first`` with ``--candidates-only`` must be a code that can be the secret:
     refused on one line before the work starts."""
     if getattr(args, "first", None) is None or not getattr(args, "candidates_only", False):
@@ -369,7 +390,7 @@ def plot_destination(path: Optional[str]) -> Optional["Destination"]:
 
 class Destination(files.Destination):
     """An output file, checked and opened before the work, written whole at the end
-    (:class:`mastermind.engine.files.Destination`: a regular file replaced whole, a device, a
+    (:class:`mastermind.files.Destination`: a regular file replaced whole, a device, a
     FIFO, ``-`` or ``/dev/stdout`` written in place; :class:`OutputError`, exit status
     1, when the write fails at the end); a plot too."""
 
@@ -420,15 +441,11 @@ def unit_seconds_option(p: argparse.ArgumentParser) -> None:
 
 def recheck(args: argparse.Namespace) -> float:
     """``--recheck`` checked: a fraction from 0 to 1."""
-    value = args.recheck
-    if not 0 <= value <= 1:
-        raise UsageError("--recheck must be a fraction of the units from 0 to 1")
-    return float(value)
+    return checked(checks.recheck, args.recheck, "recheck", "--recheck")
 
 
 def unit_seconds(args: argparse.Namespace) -> float:
-    """``--unit-seconds`` checked: a number of seconds >= 0."""
-    value = args.unit_seconds
-    if not 0 <= value < float("inf"):
-        raise UsageError("--unit-seconds must be a number of seconds >= 0")
-    return float(value)
+    """``--unit-seconds`` checked: a number of seconds >= 0 (as
+    :func:`mastermind.checks.unit_seconds`; the option always has one)."""
+    seconds = functools.partial(checks.seconds, name="unit_seconds", zero=True)
+    return checked(seconds, args.unit_seconds, "unit_seconds", "--unit-seconds")

@@ -84,7 +84,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    from ..comparison import compare
+    from ..apps.comparison import compare
 
     strategies = [Strategy.parse(s) for s in _listed(args.strategies)] if args.strategies else None
     pools = _listed(args.pools) if args.pools else None  # checked by the library

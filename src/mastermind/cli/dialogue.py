@@ -4,7 +4,7 @@ scores (:func:`play_codebreaker`), or the person breaks the computer's
 
 Both read commands from an input stream and write to an output stream: a terminal (with
 line editing) or plain pipes, so scripts can drive them; they return the exit status (0
-finished, 1 unfinished).  The game itself is :mod:`mastermind.play`'s.
+finished, 1 unfinished).  The game itself is :mod:`mastermind.apps.play`'s.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import sys
 from collections.abc import Iterable
 from typing import Optional, TextIO, Union
 
-from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
-from ..play import (
+from ..apps.play import (
     Adversary,
     Codemaker,
     InconsistentAnswers,
@@ -25,6 +24,7 @@ from ..play import (
     Session,
     cannot_be_true,
 )
+from ..game import CodeError, CodeLike, Game, Score, ScoreError, Variant, shown
 from ..rules import Strategy
 from . import render
 from .common import EXIT_OK as FINISHED
@@ -91,7 +91,7 @@ class _Console:
 
     def score(self, game: Game, score: Score) -> str:
         if self.pegs is None:
-            return _score_text(score, game.variant is Variant.BLACK_PEG)
+            return game.format_score(score, pegs=True)
         return self.pegs.ansi(self.pegs.score(score))
 
     def row(self, game: Game, number: int, row: Row) -> str:
@@ -151,10 +151,6 @@ def _score_meaning(game: Game) -> str:
     return "blacks (right colour in the right place) and whites (right colour in the wrong place)"
 
 
-def _score_text(score: Score, black_peg: bool = False) -> str:
-    return f"{score.black}" if black_peg else f"{score} ({score.pegs()})"
-
-
 def _history_table(
     game: Game, rows: Iterable[Row], left: Optional[list[int]] = None, marked: tuple[int, ...] = ()
 ) -> list[str]:
@@ -178,7 +174,7 @@ def _row_line(game: Game, number: int, row: Row) -> str:
     width = max(5, len(game.format_code(0)))
     return (
         f"{number:4d}  {game.format_code(row.guess):<{width}}  "
-        f"{_score_text(row.score, game.variant is Variant.BLACK_PEG)}"
+        f"{game.format_score(row.score, pegs=True)}"
     )
 
 
@@ -343,14 +339,13 @@ def _breaker_command(game: Game, session: Session, con: _Console, word: str) -> 
 def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: str) -> int:
     """A line that changes the answers: undo, fix ROW SCORE, or the score of the guess
     ``g``; what goes wrong (an inconsistency, a bad row or score) is said.  ``_AGAIN``."""
-    bp = game.variant is Variant.BLACK_PEG
     word = text.lower()
     try:
         if word == "undo":
             row = session.undo()
             con.say(
                 f"Took back row {len(session.history) + 1}: "
-                f"{game.format_code(row.guess)} scored {_score_text(row.score, bp)}."
+                f"{game.format_code(row.guess)} scored {game.format_score(row.score, pegs=True)}."
             )
             _report_state(game, session, con)
         elif word.startswith("fix"):
@@ -359,10 +354,8 @@ def _breaker_answer(game: Game, session: Session, con: _Console, g: int, text: s
                 con.say("Write 'fix ROW SCORE', e.g. 'fix 2 1 0' (row numbers: 'history').")
                 return _AGAIN
             number, left = int(m.group(1)), session.fix(int(m.group(1)), m.group(2))
-            con.say(
-                f"Row {number} is now {_score_text(session.history[number - 1].score, bp)}: "
-                f"{_plural(left, 'code')} left."
-            )
+            score = game.format_score(session.history[number - 1].score, pegs=True)
+            con.say(f"Row {number} is now {score}: {_plural(left, 'code')} left.")
         elif not session.consistent:
             con.say(
                 "The answers so far are inconsistent: correct a row with "

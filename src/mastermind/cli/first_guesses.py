@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..rules import Strategy, secrets_text
 from .common import EXIT_OK, game_options, jobs_option, make_game, output_options
 from .render import Cell, Pegs, print_table, wants_colour
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _json(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
+def _json(game: Game, rows: list, openings: dict[str, str], out: TextIO) -> None:
     """The classes and openings as one JSON object."""
     classes = [
         {
@@ -68,7 +71,7 @@ def _json(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
     out.write("\n")
 
 
-def _table(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
+def _table(game: Game, rows: list, openings: dict[str, str], out: TextIO) -> None:
     """The classes as a colour table, the guesses as pegs."""
     look = Pegs(game, out)
     cells: list[list[Cell]] = [
@@ -92,7 +95,7 @@ def _table(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None
     )
 
 
-def _text(game: Any, rows: list, openings: dict[str, str], out: TextIO) -> None:
+def _text(game: Game, rows: list, openings: dict[str, str], out: TextIO) -> None:
     """The classes as plain text."""
     width = max(5, game.n if game.k <= 9 else 3 * game.n)
     out.write(f"{game.name}: first-guess classes over {secrets_text(game.secrets.size)}\n\n")

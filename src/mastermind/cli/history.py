@@ -4,9 +4,12 @@ commands that start from one (``optimal``, ``lower-bound``)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .common import UsageError
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 def after_option(p: argparse._ActionsContainer) -> None:
@@ -22,7 +25,7 @@ def after_option(p: argparse._ActionsContainer) -> None:
     )
 
 
-def parse_after(game: Any, after: list[str]) -> list[tuple[int, Any]]:
+def parse_after(game: Game, after: list[str]) -> list[tuple[int, Any]]:
     """``["1122=BW", ...]`` -> [(guess, score), ...], each checked; none left: an error."""
     history = []
     for item in after:

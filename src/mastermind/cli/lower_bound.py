@@ -14,6 +14,7 @@ from .history import after_option, parse_after
 from .progress import ProgressBar
 
 if TYPE_CHECKING:
+    from ..game import Game
     from ..optimum.bracket import LowerBound
 
 
@@ -89,15 +90,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _document(game: Any, result: "LowerBound", leaves: int) -> dict[str, Any]:
-    doc = {"pegs": game.n, "colours": game.k, "variant": game.variant.value}
+def _document(game: Game, result: "LowerBound", leaves: int) -> dict[str, Any]:
+    doc: dict[str, Any] = {"pegs": game.n, "colours": game.k, "variant": game.variant.value}
     doc.update(result.to_json())
     doc["average"] = result.average
     doc["exact_leaves"] = leaves
     return doc
 
 
-def _text(game: Any, result: "LowerBound", leaves: int, seconds: float, out: TextIO) -> None:
+def _text(game: Game, result: "LowerBound", leaves: int, seconds: float, out: TextIO) -> None:
     where = ""
     if result.history:
         played = ", ".join(

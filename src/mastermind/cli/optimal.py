@@ -8,7 +8,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, TextIO, cast
 
-from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES
+from ..limits import DEFAULT_MEMORY_MB, MAX_OPTIMAL_GUESSES
 from ..rules import secrets_text
 from .common import (
     EXIT_OK,
@@ -41,8 +41,6 @@ from .render import distribution_table, wants_colour
 if TYPE_CHECKING:
     from ..optimum.solver import Optimum
     from ..views.tree import Analysis
-
-DEFAULT_MEMORY_MB = DEFAULT_MEMORY >> 20  # the memo's default budget, in MB
 
 
 def configure(p: argparse.ArgumentParser) -> None:

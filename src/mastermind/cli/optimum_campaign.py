@@ -5,18 +5,23 @@ in a folder that carries its state (:mod:`mastermind.optimum.campaign`): ``run``
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
-import time
 from typing import TYPE_CHECKING, Any, Optional, TextIO
 
+from .campaign_folder import (
+    folder_actions,
+    given_values,
+    held,
+    how_to_run,
+    log,
+    write_json,
+    write_state,
+)
 from .common import (
     EXIT_OK,
     EXIT_UNFINISHED,
     UsageError,
     integer,
-    jobs_option,
     number,
     output_options,
 )
@@ -59,21 +64,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "missing) and write state.json",
     )
     output_options(s)
-    pr = sub.add_parser("projection", help="the core-hours still needed, and on W workers")
-    pr.add_argument("folder", metavar="DIR")
-    pr.add_argument(
-        "--workers", default="1,64,512", help="worker counts, each at least 1 (default 1,64,512)"
-    )
-    pr.add_argument(
-        "--record",
-        type=number,
-        default=0.0,
-        metavar="S",
-        help="the client's seconds (>= 0) to record one unit, in the wall times (default 0)",
-    )
-    output_options(pr)
-    e = sub.add_parser("export", help="a shard of the rows no shard holds yet, and state.json")
-    e.add_argument("folder", metavar="DIR")
+    folder_actions(sub, "1,64,512")
     p.set_defaults(func=run)
 
 
@@ -98,27 +89,13 @@ def _run_options(r: argparse.ArgumentParser) -> None:
     q.add_argument(
         "--unit-seconds", type=number, metavar="S", help="a unit's budget before it splits (60)"
     )
-    r.add_argument("--time-limit", type=number, default=None, metavar="S", help="stop after S s")
-    r.add_argument(
-        "--stop-after-units", type=integer, default=0, metavar="N", help="stop once N units ran"
-    )
-    jobs_option(r)
-    r.add_argument(
-        "--scheduler",
-        metavar="ADDRESS|local:N",
-        help="run the units on a Dask cluster: a scheduler's address, or local:N worker "
-        "processes here (docs/distributed.md); the answer is the same",
-    )
+    how_to_run(r)
     output_options(r)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     actions = {"run": _run, "status": _status, "projection": _projection, "export": _export}
     return actions[args.action](args, out)
-
-
-def _log(line: str) -> None:
-    sys.stderr.write(time.strftime("%H:%M:%S ", time.gmtime()) + line + "\n")
 
 
 def _after(items: Optional[list[str]]) -> Optional[list[list[str]]]:
@@ -154,34 +131,28 @@ def _new(folder: str, given: dict[str, Any]) -> "OptimumCampaign":
     """A new campaign's question from the options (checked: nothing is made yet)."""
     from ..optimum.campaign.question import OptimumCampaign
 
-    values = {k: v for k, v in given.items() if v is not None}
-    return OptimumCampaign.new(folder, **{"pegs": 4, "colours": 6, **values})
+    return OptimumCampaign.new(folder, **{"pegs": 4, "colours": 6, **given_values(given)})
 
 
 def _campaign(args: argparse.Namespace) -> "OptimumCampaign":
     """The campaign of DIR, made from the options when it has none (``run``, under the
     campaign's lock); options that disagree with an existing campaign are refused."""
     from ..optimum.campaign.question import OptimumCampaign
+    from .campaign_folder import campaign_of
 
-    given = _given(args)
-    if os.path.lexists(os.path.join(args.folder, "campaign.json")):
-        campaign = OptimumCampaign.load(args.folder)
+    given = given_values(_given(args))
+
+    def differ(campaign: OptimumCampaign) -> list[str]:
         base = campaign.to_json()
         del base["format"], base["question"]
-        mine = _new(args.folder, {**base, **{k: v for k, v in given.items() if v is not None}})
-        differ = [
+        mine = _new(args.folder, {**base, **given})  # (the options as the campaign reads them)
+        return [
             f"{k} (the campaign's: {getattr(campaign, k)})"
-            for k, v in given.items()
-            if v is not None and getattr(mine, k) != getattr(campaign, k)
+            for k in given
+            if getattr(mine, k) != getattr(campaign, k)
         ]
-        if differ:
-            raise UsageError(f"{args.folder} is a campaign of its own: " + "; ".join(differ))
-        return campaign
-    if args.action != "run":
-        raise UsageError(f"{args.folder}: no campaign here (no campaign.json)")
-    campaign = _new(args.folder, given)
-    campaign.save()
-    return campaign
+
+    return campaign_of(args, OptimumCampaign.load, lambda: _new(args.folder, given), differ)
 
 
 def _held(args: argparse.Namespace) -> Any:
@@ -189,15 +160,7 @@ def _held(args: argparse.Namespace) -> Any:
     once its question is checked."""
     from ..optimum.campaign.question import hold
 
-    make = args.action == "run" and not os.path.lexists(os.path.join(args.folder, "campaign.json"))
-    if make:
-        _new(args.folder, _given(args))  # (a question refused makes no folder)
-    return hold(args.folder, make=make)
-
-
-def _json(doc: Any, out: TextIO) -> None:
-    json.dump(doc, out)
-    out.write("\n")
+    return held(args, lambda: _new(args.folder, _given(args)), hold)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -210,10 +173,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             scheduler=args.scheduler,
             time_limit=args.time_limit,
             stop_after=args.stop_after_units,
-            log=_log,
+            log=log,
         )
     if args.json:
-        _json(outcome._asdict(), out)
+        write_json(outcome._asdict(), out)
     else:
         if outcome.status == "no-strategy":
             answer = "no strategy at all (proved)"
@@ -231,7 +194,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _status(args: argparse.Namespace, out: TextIO) -> int:
-    from ..engine.folder import CampaignFileError, check_files
+    from ..engine.folder import check_files
     from ..optimum.campaign.question import FILES
     from ..optimum.campaign.state import read_state, text_table
 
@@ -246,52 +209,24 @@ def _status(args: argparse.Namespace, out: TextIO) -> int:
             check_files(args.folder, FILES)
         campaign = _campaign(args)
         doc = read_state(campaign)
-        if doc is None:
-            raise UsageError(f"{args.folder}: no state.json yet (give --replay)")
-    if args.json:
-        _json(doc, out)
-        return EXIT_OK
-    try:
-        out.write(text_table(doc))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise CampaignFileError(
-            f"{os.path.join(args.folder, 'state.json')}: not a campaign's state "
-            f"({type(e).__name__}: {str(e)[:80]}); give --replay to work it out again"
-        ) from None
-    return EXIT_OK
-
-
-def _workers(text: str) -> list[int]:
-    """``--workers``: worker counts separated by commas, each 1 .. MOST_WORKERS."""
-    from ..optimum.campaign.projection import MOST_WORKERS
-
-    try:
-        workers = [integer(w) for w in text.split(",")]
-    except ValueError:
-        raise UsageError(
-            f"--workers must be numbers separated by commas, not {text!r:.60}"
-        ) from None
-    if not 1 <= len(workers) <= 64 or not all(1 <= w <= MOST_WORKERS for w in workers):
-        raise UsageError(f"--workers must be 1 to 64 worker counts, each 1 to {MOST_WORKERS:,}")
-    return workers
+    return write_state(args, doc, out, text_table)
 
 
 def _projection(args: argparse.Namespace, out: TextIO) -> int:
-    from ..optimum.campaign.projection import projection
+    from ..optimum.campaign.projection import MOST_WORKERS, projection
     from ..optimum.campaign.run import restore
+    from .campaign_folder import projection as command
 
-    workers = _workers(args.workers)
-    if not 0 <= args.record < float("inf"):
-        raise UsageError("--record must be a number of seconds >= 0")
-    with _held(args):
-        campaign = _campaign(args)
-        restore(campaign, _log)
-        doc = projection(campaign, workers, record=args.record)
-    if args.json:
-        _json(doc, out)
-        return EXIT_OK
-    out.write(_projection_text(doc))
-    return EXIT_OK
+    return command(
+        args,
+        out,
+        most=MOST_WORKERS,
+        campaign=lambda: _campaign(args),
+        restore=restore,
+        project=projection,
+        text=_projection_text,
+        hold=lambda: _held(args),
+    )
 
 
 def _projection_text(doc: dict[str, Any]) -> str:
@@ -344,5 +279,5 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
     from ..optimum.campaign.run import export
 
     with _held(args):
-        export(_campaign(args), log=_log)
+        export(_campaign(args), log=log)
     return EXIT_OK

@@ -79,12 +79,10 @@ class Pegs:
         """The score as key pegs: black, then white, then empty holes (n in all)."""
         from rich.text import Text
 
-        black_peg = self.game.variant.value == "black-peg"
-        white = 0 if black_peg else score.white
-        t = Text(" ", style=f"on {BOARD}")
+        t = Text(" ", style=f"on {BOARD}")  # (a black-peg score has no white)
         t.append(KEY * score.black, style=f"{KEY_BLACK} on {BOARD}")
-        t.append(KEY * white, style=f"{KEY_WHITE} on {BOARD}")
-        t.append(EMPTY * (self.game.n - score.black - white), style=f"{HOLE} on {BOARD}")
+        t.append(KEY * score.white, style=f"{KEY_WHITE} on {BOARD}")
+        t.append(EMPTY * (self.game.n - score.black - score.white), style=f"{HOLE} on {BOARD}")
         t.append(" ", style=f"on {BOARD}")
         return t
 
@@ -92,8 +90,7 @@ class Pegs:
         """``2 1`` (``2`` in black-peg games) followed by its key pegs."""
         from rich.text import Text
 
-        text = str(score.black) if self.game.variant.value == "black-peg" else str(score)
-        return Text.assemble(text, " ", self.keys(score))
+        return Text.assemble(self.game.format_score(score), " ", self.keys(score))
 
     def legend(self) -> "Text":
         """``colours: 1 ● 2 ● ...``: which colour each number stands for."""

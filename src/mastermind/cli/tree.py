@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
-from ..engine.files import STDOUT
+from ..files import STDOUT
 from .common import (
     EXIT_OK,
     UsageError,
@@ -19,6 +19,9 @@ from .common import (
     output_file,
     strategy_options,
 )
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 FORMATS = ("json", "dot", "text", "html")
 _SUFFIX_FORMAT = {
@@ -103,7 +106,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         program = find_dot()
     # the file is checked (and opened) before the work, and written whole at the end
     with output_file(path) as dest:
-        game: Any
+        game: GameLike
         if args.game:
             from ..custom import EXAMPLES
 

@@ -7,15 +7,16 @@ when the answer is complete) and hands it to :func:`~mastermind.engine.run.open_
 :class:`~mastermind.engine.run.Run`:
 
 * :mod:`~mastermind.engine.units`: what a unit, a plan and an executor are;
-  :mod:`~mastermind.engine.workers`: what a worker rebuilds a game from
-  (:class:`~mastermind.engine.workers.GameSpec`);
+  :mod:`~mastermind.engine.workers`: how a worker runs a unit, on the game rebuilt from
+  the wire form the game itself gives (its ``spec()``:
+  :class:`~mastermind.engine.workers.Spec`); the engine imports no game module;
 * :mod:`~mastermind.engine.loop`: the loop that runs a plan
   (:func:`~mastermind.engine.loop.execute`), with spot-checks of the answers
   (:mod:`~mastermind.engine.spotcheck`);
 * :mod:`~mastermind.engine.executors`: where units run (threads here, a Dask client,
   ``local:N``, a scheduler's address); the only module that imports Dask, and only then;
 * :mod:`~mastermind.engine.checkpoint`: the SQLite file of finished units;
-* :mod:`~mastermind.engine.files`: every file the package writes or locks (outputs
+* :mod:`~mastermind.files`: every file the package writes or locks (outputs
   replaced whole through a private temporary file, locks never followed or truncated);
 * :mod:`~mastermind.engine.run`: one run: the checkpoint and the executor opened, in that
   order, for one computation, and closed at the end.

@@ -26,7 +26,7 @@ __all__ = ["Batching", "run_batch"]
 
 
 def run_batch(
-    game: Any, *, stop: Any, units: list, budget: Optional[float] = None
+    game: object, *, stop: Any, units: list, budget: Optional[float] = None
 ) -> dict[str, Any]:
     """A batch on its worker: each (kind, arguments) run in turn, with ``budget``; the
     answers in order, each with its ``seconds`` and ``worker``."""

@@ -35,7 +35,7 @@ from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
 from .units import Unit
-from .workers import GameSpec, run_remote, run_unit
+from .workers import Spec, run_remote, run_unit
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "open_executor", "parse_scheduler"]
 
@@ -103,7 +103,7 @@ class LocalExecutor:
     """Units on ``threads`` threads of this process (the kernel releases the GIL); each
     unit has a stop flag of its own, set when it is cancelled or the run stops."""
 
-    def __init__(self, game: Any, threads: int):
+    def __init__(self, game: object, threads: int):
         self.game = game
         self.threads = max(1, threads)
         self.pool = cf.ThreadPoolExecutor(
@@ -151,7 +151,7 @@ class DaskExecutor:
     just as it hands a call to its event loop's thread logs a traceback of its own
     (``NameError: ... 'future'``, from ``distributed.utils.sync``)."""
 
-    def __init__(self, client: Any, spec: GameSpec):
+    def __init__(self, client: Any, spec: Spec):
         self.client = client
         self.spec: Any = spec
         if spec.heavy:
@@ -236,7 +236,7 @@ class DaskExecutor:
 # ---------------------------------------------------------------------- opening
 @contextmanager
 def open_executor(
-    game: Any, spec: GameSpec, scheduler: Optional[str], client: Any, threads: int
+    game: object, spec: Spec, scheduler: Optional[str], client: Any, threads: int
 ) -> Iterator[Any]:
     """The executor for a run: threads here (no scheduler, no client), an existing
     client, a LocalCluster (``local:N``, closed at the end) or a scheduler's address."""

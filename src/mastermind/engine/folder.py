@@ -27,27 +27,73 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Optional
 
 from ..checks import ArgumentError
 from ..errors import MastermindError
-from .files import FileError
-from .own_files import UnsafeFile, check_own, read_own
+from ..files import FileError
+from .own_files import UnsafeFile, append_own, check_own, read_own
 from .run_lock import RunLock, UnsafeLockFile
 
 __all__ = [
     "LOCK",
     "CampaignBusy",
     "CampaignFileError",
+    "FolderFiles",
+    "also_to_file",
+    "question_errors",
+    "read_question",
+    "shard_count",
     "check_files",
+    "folder_files",
     "hold",
     "read_json",
 ]
 
 LOCK = "campaign"
 """The lock's name (:func:`~mastermind.engine.run_lock.lock_path` adds ``.lock``)."""
+
+
+def folder_files(strategy: str, about: str) -> dict[str, str]:
+    """The files of a campaign's folder (beside ``shards/``), and what each is: its
+    question, state and log, its checkpoint with SQLite's files beside it, its lock, and
+    the family's own ``strategy`` file (``about`` says what it holds)."""
+    return {
+        "campaign.json": "the campaign's question",
+        "state.json": "the campaign's state",
+        strategy: about,
+        "run.log": "the campaign's log",
+        "checkpoint.sqlite": "the campaign's checkpoint",
+        "checkpoint.sqlite-journal": "the checkpoint's journal",
+        "checkpoint.sqlite-wal": "the checkpoint's log",
+        "checkpoint.sqlite-shm": "the checkpoint's shared memory",
+        "checkpoint.sqlite.lock": "the checkpoint's lock",
+        "checkpoint.sqlite.behind": "the checkpoint kept aside",
+        f"{LOCK}.lock": "the campaign's lock",
+    }
+
+
+class FolderFiles:
+    """The paths of a campaign's files, from its ``folder`` (a field of the campaign's
+    question, which mixes this in)."""
+
+    folder: str
+
+    def path(self, name: str) -> str:
+        """A file of the campaign's folder."""
+        return str(Path(self.folder) / name)
+
+    @property
+    def checkpoint(self) -> str:
+        return self.path("checkpoint.sqlite")
+
+    @property
+    def shards(self) -> str:
+        return self.path("shards")
 
 
 class CampaignBusy(MastermindError):
@@ -104,6 +150,58 @@ def hold(folder: str, files: Mapping[str, str], *, make: bool = False) -> Iterat
     finally:
         del _HELD[key]
         lock.release()
+
+
+def also_to_file(log: Callable[[str], None], path: str) -> Callable[[str], None]:
+    """``log``, each line also appended to the campaign's log at ``path`` with the time
+    (UTC), never through a link."""
+
+    def both(line: str) -> None:
+        log(line)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
+        append_own(path, stamp + line + "\n", "the campaign's log")
+
+    return both
+
+
+def read_question(folder: str, fmt: int, most: int, what: str) -> tuple[str, dict[str, Any]]:
+    """(the path, the fields but ``format``) of ``folder``'s ``campaign.json``, at most
+    ``most`` bytes, an object of the file format ``fmt``.  None there, or a file that is
+    not ``what`` ("a campaign's file"), is an :class:`ArgumentError` of one line."""
+    path = str(Path(folder) / "campaign.json")
+    try:
+        doc = read_json(path, "the campaign's question", most)
+    except MastermindError as e:
+        raise ArgumentError(str(e)) from None
+    if doc is None:
+        raise ArgumentError(f"{folder}: no campaign here (no campaign.json)")
+    with question_errors(path, what):
+        if not isinstance(doc, dict) or any(not isinstance(k, str) for k in doc):
+            raise ArgumentError("not an object")
+        if doc.pop("format", None) != fmt:
+            raise ArgumentError("another version of the file, or none")
+    return path, doc
+
+
+@contextmanager
+def question_errors(path: str, what: str) -> Iterator[None]:
+    """What goes wrong reading the question at ``path`` as one line: ``PATH: not WHAT
+    (why)``, an :class:`ArgumentError`."""
+    try:
+        yield
+    except MastermindError as e:
+        raise ArgumentError(f"{path}: not {what} ({e})") from None
+    except (TypeError, ValueError, OverflowError, RecursionError) as e:
+        text = " ".join(str(e).split())[:120]
+        raise ArgumentError(f"{path}: not {what} ({text})") from None
+
+
+def shard_count(state: dict[str, Any]) -> int:
+    """The shards the last export left, as the campaign's state says (0 when it does
+    not)."""
+    shards = state.get("shards")
+    count = shards.get("count") if isinstance(shards, dict) else None
+    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
 
 
 def _no_constant(name: str) -> None:

@@ -62,6 +62,11 @@ KINDS: dict[str, Kind] = {
         "mastermind.units_optimal:optimal_unit",
         free={"memory": DEFAULT_MEMORY},
     ),
+    "optimum.position": Kind(
+        "mastermind.optimum.solver:position_unit",
+        "mastermind.optimum.solver:position_unit",
+        free={"memory": DEFAULT_MEMORY},
+    ),
     # units sent together (mastermind.engine.batching): never recorded, each of its
     # units is, under its own kind
     "engine.batch": Kind("mastermind.engine.batching:run_batch", "engine.batch"),

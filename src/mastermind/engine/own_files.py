@@ -38,14 +38,18 @@ import stat
 import time
 from typing import IO, Optional
 
-from .files import Destination, FileError, check_output, remove_leftovers
+from ..files import (
+    O_CLOEXEC,
+    O_NOCTTY,
+    O_NOFOLLOW,
+    O_NONBLOCK,
+    Destination,
+    FileError,
+    check_output,
+    remove_leftovers,
+)
 
 __all__ = ["OwnDestination", "UnsafeFile", "append_own", "check_own", "open_own", "read_own"]
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_NOCTTY = getattr(os, "O_NOCTTY", 0)
 
 
 class UnsafeFile(FileError):
@@ -110,7 +114,7 @@ def _open(path: str, what: str, flags: int) -> int:
     """``path`` opened with ``flags``, never through a link nor blocking on a FIFO;
     :class:`UnsafeFile` unless a regular file (FileNotFoundError as it is)."""
     try:
-        fd = os.open(path, flags | _NOFOLLOW | _NONBLOCK | _CLOEXEC | _NOCTTY, 0o666)
+        fd = os.open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o666)
     except FileNotFoundError:
         raise
     except OSError as e:

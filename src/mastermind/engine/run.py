@@ -1,35 +1,24 @@
 """One run of a computation's units: its checkpoint and its executor opened together
 (the checkpoint first, so a bad file costs nothing), the plans it executes counted, both
-closed at the end.
-
->>> wants_engine(None, None, None), wants_engine("local:2", None, None)
-(False, True)
+closed at the end.  How the run runs (where, on how many threads, recorded where) is
+one checked value, a :class:`~mastermind.engine.options.RunOptions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from .. import checks
-from ..limits import MAX_BATCH
 from .loop import Counts, execute
 from .spotcheck import Mismatch
 from .units import Plan
-from .workers import spec_of
+from .workers import Specified
 
-__all__ = ["Run", "open_run", "wants_engine"]
+if TYPE_CHECKING:
+    from .options import RunOptions
 
-
-def wants_engine(scheduler: Any, client: Any, checkpoint: Any) -> bool:
-    """Whether a call asks for its work as units (a scheduler, a client or a
-    checkpoint); a malformed scheduler is refused here, before any work."""
-    if scheduler is not None:
-        from .executors import parse_scheduler
-
-        parse_scheduler(scheduler)
-    return scheduler is not None or client is not None or checkpoint is not None
+__all__ = ["Run", "open_run"]
 
 
 class Run:
@@ -82,45 +71,33 @@ class Run:
 
 @contextmanager
 def open_run(
-    game: Any,
-    *,
-    kind: str,
-    params: dict[str, Any],
-    scheduler: Optional[str],
-    client: Any,
-    threads: int,
-    checkpoint: Any,
-    recheck: float = 0.0,
-    batch: int = 1,
+    game: Specified, *, kind: str, params: dict[str, Any], options: RunOptions
 ) -> Iterator[Run]:
     """The run of one computation of ``kind`` (``analyze``, ``bound``, ``optimal``) on
-    ``game``: the scheduler's address checked, the checkpoint opened for ``params`` (the
-    parameters a unit's answer depends on), then the executor.  ``recheck``: the
-    fraction of units spot-checked, re-run on one thread of this process (on a
-    cluster) or on the run's own threads (without one).  ``batch``: units sent to a
-    worker as one task, up to this many (:mod:`mastermind.engine.batching`; 1: one by
-    one)."""
-    from .executors import LocalExecutor, open_executor, parse_scheduler
+    ``game`` as ``options`` say (checked when they were made, the scheduler's address
+    too): the checkpoint opened for ``params`` (the parameters a unit's answer depends
+    on), then the executor.  ``options.recheck``: the fraction of units spot-checked,
+    re-run on one thread of this process (on a cluster) or on the run's own threads
+    (without one).  ``options.batch``: units sent to a worker as one task, up to this
+    many (:mod:`mastermind.engine.batching`; 1: one by one)."""
+    from .executors import LocalExecutor, open_executor
 
-    recheck = checks.recheck(recheck)
-    batch = checks.integer(batch, "batch", 1, MAX_BATCH)
-    if scheduler is not None:
-        parse_scheduler(scheduler)  # a malformed one is refused before any work
-    spec = spec_of(game)
+    spec = game.spec()
     store = None
-    if checkpoint is not None:
+    if options.checkpoint is not None:
         from .checkpoint import open_checkpoint
 
-        store = open_checkpoint(checkpoint, kind, spec.definition(), params)
+        store = open_checkpoint(options.checkpoint, kind, spec.definition(), params)
     rechecker = None
+    threads, recheck = options.threads, options.recheck
     try:
-        with open_executor(game, spec, scheduler, client, threads) as executor:
+        with open_executor(game, spec, options.scheduler, options.client, threads) as executor:
             if recheck > 0 and not isinstance(executor, LocalExecutor):
                 rechecker = LocalExecutor(game, threads)  # (the client: the machine trusted)
-            if batch > 1:
+            if options.batch > 1:
                 from .batching import Batching
 
-                executor = Batching(executor, batch)
+                executor = Batching(executor, options.batch)
             yield Run(executor, store, recheck=recheck, rechecker=rechecker)
     finally:
         if rechecker is not None:

@@ -33,6 +33,8 @@ import socket
 import stat
 from typing import Optional
 
+from ..files import O_CLOEXEC, O_NOFOLLOW, O_NONBLOCK
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -40,9 +42,6 @@ except ImportError:  # pragma: no cover - Windows
 
 __all__ = ["RunLock", "UnsafeLockFile", "lock_path"]
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _HOLDER = re.compile(rb"[^\s:]{1,255}:[0-9]{1,10}\n?")  # what a run writes in its lock file
 
 
@@ -98,7 +97,7 @@ class RunLock:
         ``(None, False)`` when no lock file can be made here."""
         while True:
             try:
-                flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+                flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | O_NOFOLLOW | O_CLOEXEC
                 return os.open(self.path, flags, 0o644), True
             except FileExistsError:
                 pass
@@ -123,7 +122,7 @@ class RunLock:
     def _open_existing(self) -> Optional[int]:
         for mode in (os.O_RDWR, os.O_RDONLY):  # (another user's file: read-only is enough)
             try:
-                return os.open(self.path, mode | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+                return os.open(self.path, mode | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             except FileNotFoundError:
                 return None  # removed meanwhile: make it again
             except PermissionError:

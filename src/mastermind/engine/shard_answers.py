@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .checkpoint import ANSWER_MAGIC, decode, encode
+from .rows import ANSWER_MAGIC, decode, encode
 
 __all__ = [
     "DTYPES",

@@ -33,7 +33,7 @@ import zlib
 from collections.abc import Iterator
 from typing import IO, Any, NamedTuple, Optional
 
-from .checkpoint import checksum, encode
+from .rows import checksum, encode
 from .shard_answers import (
     MalformedShard,
     answer_bytes,

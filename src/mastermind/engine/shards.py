@@ -53,9 +53,10 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from ..errors import MastermindError
-from .checkpoint import LOCK_SECONDS, connect_read_only, decode, encode, open_checkpoint
+from .checkpoint import open_checkpoint
 from .folder import CampaignFileError
 from .own_files import OwnDestination, open_own
+from .rows import LOCK_SECONDS, connect_read_only, decode, encode
 from .shard_answers import answer_from_json
 from .shard_reader import ERRORS, MOST_COMPRESSED, read_rows
 

@@ -158,6 +158,7 @@ cdef class Kernel:
     cdef void _benc_ptr(self, const uint64_t[:, ::1] benc)
     cdef void _ms_ptrs(self, const uint64_t[::1] msw, const int32_t[::1] msid)
     cdef void _code_of_ptr(self, const int32_t[::1] universe)
+    cdef void _score_cells(self, const uint8_t[::1] slot_tab, int n)
 
 
 cdef class StopFlag:
@@ -277,79 +278,6 @@ cdef inline uint32_t _cell(uint64_t p0, uint64_t p1, const uint64_t* v) noexcept
     """The histogram cell (blacks << 3) + blacks + whites of guess words (p0, p1)
     against the two-word code at v."""
     return (popcount(p0 & v[0]) << 3) + popcount(p1 & v[1])
-
-
-cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
-                             uint32_t* hh, Py_ssize_t stride, const int S,
-                             const uint8_t* cl, int ncl) noexcept nogil:
-    """Count the cells of ``m`` packed two-word candidates into four interleaved
-    histograms ``hh[0..4*stride)``.  ``S`` is a constant at every call, so the compiler
-    makes one loop per shift; four histograms break the store-to-load chain when
-    consecutive candidates land in the same cell."""
-    cdef uint64_t p0 = ge[0]
-    cdef uint64_t p1 = ge[1]
-    cdef uint32_t* h1 = hh + stride
-    cdef uint32_t* h2 = hh + 2 * stride
-    cdef uint32_t* h3 = hh + 3 * stride
-    cdef Py_ssize_t i = 0
-    if S == 3 and HAVE_COUNT64:         # 64 candidates at a time (AVX-512, mm_count64)
-        while i < m:
-            _count64(p0, p1, pk, m - i if m - i < 64 else 64, cl, ncl, hh)
-            pk += 128
-            i += 64
-        return
-    if S == 3:                          # mm_count64's whole groups of eight codes
-        _twin_read(pk + 2 * m, 16 * (((m + 7) & ~(<Py_ssize_t>7)) - m))
-    while i + 4 <= m:
-        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
-        h1[(popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])] += 1
-        h2[(popcount(p0 & pk[4]) << S) + popcount(p1 & pk[5])] += 1
-        h3[(popcount(p0 & pk[6]) << S) + popcount(p1 & pk[7])] += 1
-        pk += 8
-        i += 4
-    while i < m:
-        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
-        pk += 2
-        i += 1
-
-
-cdef inline void _acc_wide(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
-                           uint32_t* hh, Py_ssize_t stride) noexcept nogil:
-    """As _acc_narrow for four-word codes (shift 4)."""
-    cdef Py_ssize_t i
-    for i in range(m):
-        hh[(i & 3) * stride
-           + (((popcount(ge[0] & pk[0]) + popcount(ge[1] & pk[1])) << 4)
-              | (popcount(ge[2] & pk[2]) + popcount(ge[3] & pk[3])))] += 1
-        pk += 4
-
-
-cdef inline void _acc(const KData* d, const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
-                      uint32_t* hh) noexcept nogil:
-    if d.mode == FOUR_WORDS:
-        _acc_wide(ge, pk, m, hh, d.cells)
-    elif d.shift == 3:
-        _acc_narrow(ge, pk, m, hh, d.cells, 3, d.clist, d.ncl)
-    else:
-        _acc_narrow(ge, pk, m, hh, d.cells, 4, d.clist, d.ncl)
-
-
-cdef inline void _fold(const KData* d, const uint32_t* hh, uint32_t* h) noexcept nogil:
-    """h[slot] = sum of the four histograms' cells that fold to the slot."""
-    cdef int j
-    cdef Py_ssize_t c = d.cells
-    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
-    for j in range(c):
-        h[d.fold[j]] += hh[j] + hh[c + j] + hh[2 * c + j] + hh[3 * c + j]
-
-
-cdef inline void _pack(const KData* d, const int32_t* c, Py_ssize_t m,
-                       uint64_t* out) noexcept nogil:
-    """out = the encodings of c[0..m), contiguous (the scans then stream them)."""
-    cdef Py_ssize_t i, j, w = d.words
-    for i in range(m):
-        for j in range(w):
-            out[i * w + j] = d.enc[<Py_ssize_t>c[i] * w + j]
 
 
 cdef inline const uint64_t* _bytes_of(const KData* d, const uint64_t* pk,

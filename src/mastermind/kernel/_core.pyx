@@ -49,6 +49,79 @@ DEPTH_CAPACITY = MAX_DEPTH
 
 # --------------------------------------------------------------------------- histograms
 
+cdef inline void _acc_narrow(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                             uint32_t* hh, Py_ssize_t stride, const int S,
+                             const uint8_t* cl, int ncl) noexcept nogil:
+    """Count the cells of ``m`` packed two-word candidates into four interleaved
+    histograms ``hh[0..4*stride)``.  ``S`` is a constant at every call, so the compiler
+    makes one loop per shift; four histograms break the store-to-load chain when
+    consecutive candidates land in the same cell."""
+    cdef uint64_t p0 = ge[0]
+    cdef uint64_t p1 = ge[1]
+    cdef uint32_t* h1 = hh + stride
+    cdef uint32_t* h2 = hh + 2 * stride
+    cdef uint32_t* h3 = hh + 3 * stride
+    cdef Py_ssize_t i = 0
+    if S == 3 and HAVE_COUNT64:         # 64 candidates at a time (AVX-512, mm_count64)
+        while i < m:
+            _count64(p0, p1, pk, m - i if m - i < 64 else 64, cl, ncl, hh)
+            pk += 128
+            i += 64
+        return
+    if S == 3:                          # mm_count64's whole groups of eight codes
+        _twin_read(pk + 2 * m, 16 * (((m + 7) & ~(<Py_ssize_t>7)) - m))
+    while i + 4 <= m:
+        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+        h1[(popcount(p0 & pk[2]) << S) + popcount(p1 & pk[3])] += 1
+        h2[(popcount(p0 & pk[4]) << S) + popcount(p1 & pk[5])] += 1
+        h3[(popcount(p0 & pk[6]) << S) + popcount(p1 & pk[7])] += 1
+        pk += 8
+        i += 4
+    while i < m:
+        hh[(popcount(p0 & pk[0]) << S) + popcount(p1 & pk[1])] += 1
+        pk += 2
+        i += 1
+
+
+cdef inline void _acc_wide(const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                           uint32_t* hh, Py_ssize_t stride) noexcept nogil:
+    """As _acc_narrow for four-word codes (shift 4)."""
+    cdef Py_ssize_t i
+    for i in range(m):
+        hh[(i & 3) * stride
+           + (((popcount(ge[0] & pk[0]) + popcount(ge[1] & pk[1])) << 4)
+              | (popcount(ge[2] & pk[2]) + popcount(ge[3] & pk[3])))] += 1
+        pk += 4
+
+
+cdef inline void _acc(const KData* d, const uint64_t* ge, const uint64_t* pk, Py_ssize_t m,
+                      uint32_t* hh) noexcept nogil:
+    if d.mode == FOUR_WORDS:
+        _acc_wide(ge, pk, m, hh, d.cells)
+    elif d.shift == 3:
+        _acc_narrow(ge, pk, m, hh, d.cells, 3, d.clist, d.ncl)
+    else:
+        _acc_narrow(ge, pk, m, hh, d.cells, 4, d.clist, d.ncl)
+
+
+cdef inline void _fold(const KData* d, const uint32_t* hh, uint32_t* h) noexcept nogil:
+    """h[slot] = sum of the four histograms' cells that fold to the slot."""
+    cdef int j
+    cdef Py_ssize_t c = d.cells
+    memset(h, 0, MAX_SLOTS * sizeof(uint32_t))
+    for j in range(c):
+        h[d.fold[j]] += hh[j] + hh[c + j] + hh[2 * c + j] + hh[3 * c + j]
+
+
+cdef inline void _pack(const KData* d, const int32_t* c, Py_ssize_t m,
+                       uint64_t* out) noexcept nogil:
+    """out = the encodings of c[0..m), contiguous (the scans then stream them)."""
+    cdef Py_ssize_t i, j, w = d.words
+    for i in range(m):
+        for j in range(w):
+            out[i * w + j] = d.enc[<Py_ssize_t>c[i] * w + j]
+
+
 cdef uint64_t* _new_pack(const KData* d, const int32_t* c, Py_ssize_t m) noexcept nogil:
     """A new array (free it; NULL when out of memory) of the candidates' encodings
     (_pack), zero-padded to a multiple of 8 codes (the vector kernels read whole groups
@@ -133,7 +206,7 @@ cdef class Kernel:
         when the kernel is to hold only those codes (None: all k**n codes, row = index).
         Every method then takes and returns code indices, converted at its entry."""
         cdef Kernel kr = Kernel.__new__(Kernel)
-        cdef int i, b, t, n = digits.shape[1]
+        cdef int i, n = digits.shape[1]
         cdef Py_ssize_t N = enc.shape[0], r
         kr.mode = TWO_WORDS if enc.shape[1] == 2 else FOUR_WORDS
         kr._init(nslots, win, xlogx)
@@ -145,31 +218,10 @@ cdef class Kernel:
         kr.d.shift = 3 if (n <= 7 and kr.mode == TWO_WORDS) else 4
         kr.d.cells = (n + 1) << kr.d.shift
         kr.ncodes = N
-        kr.d.injective = True
         if universe is not None:
             kr.universe = universe
             kr._code_of_ptr(universe)
-        for i in range(256):
-            kr.d.slot_tab[i] = slot_tab[i]
-            kr.d.fold[i] = DUMMY
-        seen = set()
-        for i in range(256):
-            if slot_tab[i] != 255:
-                if slot_tab[i] in seen:
-                    kr.d.injective = False
-                seen.add(slot_tab[i])
-        for b in range(n + 1):
-            for t in range(b, n + 1):
-                if slot_tab[(b << 4) | t] != 255:
-                    kr.d.fold[(b << kr.d.shift) | t] = slot_tab[(b << 4) | t]
-        kr.d.ncl = 0                        # possible scores: per total, and as cells
-        for b in range(n + 1):
-            for t in range(b, n + 1):
-                if slot_tab[(b << 4) | t] != 255:
-                    kr.d.tcells[t] += 1
-                    if kr.d.shift == 3:
-                        kr.d.clist[kr.d.ncl] = (b << 3) | t
-                        kr.d.ncl += 1
+        kr._score_cells(slot_tab, n)
         bw = 0
         if HAVE_LANES and kr.mode == TWO_WORDS and kr.d.shift == 3 and k <= 16:
             bw = 2 if k <= 8 else 3
@@ -202,6 +254,35 @@ cdef class Kernel:
             kr._ms_ptrs(msw, msid)
         kr._refs = (enc, digits, xlogx, cm, msw, msid, benc, universe)
         return kr
+
+    cdef void _score_cells(self, const uint8_t[::1] slot_tab, int n):
+        """The slots of an encoded game's scores as the scans read them: by (blacks,
+        blacks + whites) (``slot_tab``) and by histogram cell (``fold``), the possible
+        scores per total and as cells (``tcells``, ``clist``), and whether each possible
+        score has a slot of its own (``injective``).  ``d.shift`` is set."""
+        cdef int i, b, t
+        self.d.injective = True
+        for i in range(256):
+            self.d.slot_tab[i] = slot_tab[i]
+            self.d.fold[i] = DUMMY
+        seen = set()
+        for i in range(256):
+            if slot_tab[i] != 255:
+                if slot_tab[i] in seen:
+                    self.d.injective = False
+                seen.add(slot_tab[i])
+        for b in range(n + 1):
+            for t in range(b, n + 1):
+                if slot_tab[(b << 4) | t] != 255:
+                    self.d.fold[(b << self.d.shift) | t] = slot_tab[(b << 4) | t]
+        self.d.ncl = 0                      # possible scores: per total, and as cells
+        for b in range(n + 1):
+            for t in range(b, n + 1):
+                if slot_tab[(b << 4) | t] != 255:
+                    self.d.tcells[t] += 1
+                    if self.d.shift == 3:
+                        self.d.clist[self.d.ncl] = (b << 3) | t
+                        self.d.ncl += 1
 
     cdef void _code_of_ptr(self, const int32_t[::1] universe):
         self.d.code_of = &universe[0]

@@ -43,13 +43,6 @@ cdef inline uint64_t _hash_set(const int32_t* c, Py_ssize_t m, int32_t tag) noex
     return h | 1                          # 0 is never a stored hash
 
 
-cdef inline size_t _set_bytes(Py_ssize_t m) noexcept nogil:
-    """What a copied set of m codes takes from the allocator (glibc's chunk: the request
-    and a word, rounded up to 16 bytes, at least 32)."""
-    cdef size_t b = (<size_t>m * sizeof(int32_t) + 8 + 15) & ~(<size_t>15)
-    return b if b >= 32 else 32
-
-
 cdef int _memo_init(Memo* t, size_t mem_limit) noexcept nogil
 cdef void _memo_evict(Memo* t, size_t keep) noexcept nogil
 cdef void _memo_free(Memo* t) noexcept nogil

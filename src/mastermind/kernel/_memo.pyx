@@ -19,6 +19,13 @@ cdef enum:
     LEVELS = 64             # the levels _memo_evict tells apart (the d an entry is for)
 
 
+cdef inline size_t _set_bytes(Py_ssize_t m) noexcept nogil:
+    """What a copied set of m codes takes from the allocator (glibc's chunk: the request
+    and a word, rounded up to 16 bytes, at least 32)."""
+    cdef size_t b = (<size_t>m * sizeof(int32_t) + 8 + 15) & ~(<size_t>15)
+    return b if b >= 32 else 32
+
+
 cdef int _memo_init(Memo* t, size_t mem_limit) noexcept nogil:
     """An empty memo that may hold ``mem_limit`` bytes (at least its first table);
     -1 when out of memory."""

@@ -35,7 +35,7 @@ The cuts, each proved in docs/optimal.md:
   colours absent from S merged when every code may be guessed.
 * Memo (_memo.pyx): exact sets (and guesses left) -> the exact total, or a proved bound;
   in a symmetric encoded game also each set's image under a colour and position
-  permutation (_optimal_canon.pxd) -> the same total or bound, with no guess (an
+  permutation (_optimal_canon.pxi) -> the same total or bound, with no guess (an
   equivalent set has the same total), looked up before a set of at least CANON_MIN codes
   is scanned and for a part of at least CANON_FLOOR codes before its guess is explored.
 
@@ -49,30 +49,34 @@ ascending (closed under colour and position permutations when symmetry is on, ev
 when absent colours are merged); encoded codes for symmetry.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort
 from libc.string cimport memcpy, memset
 from cython.parallel cimport prange, threadid
 
 import numpy as np
 
 from mastermind.kernel._core cimport free_structs, new_structs
-from mastermind.kernel._core cimport (KData, Kernel, MAX_SLOTS, REC, SCORE_TABLE, STOP_CANCELLED,
-                                      STOP_DEADLINE, STOP_MEMORY, STOP_NONE, StopFlag, vread,
-                                      _halted, _now, _split_by_slot, _stop_reason, _with_stop)
-from mastermind.optimum._optimal_bounds cimport INF, _est, _est_table
+from mastermind.kernel._core cimport (DUMMY, MAX_SLOTS, PAD_ONES, REC, SCORE_TABLE, STOP_CANCELLED,
+                                      STOP_DEADLINE, STOP_MEMORY, STOP_NONE, TWO_WORDS, Hist64,
+                                      KData, Kernel, StopFlag, vread, popcount,
+                                      _absent_but_smallest, _append_record, _bytes_of, _cell,
+                                      _cells_of_bytes, _counts64b, _halted, _hist, _hist_packed,
+                                      _masks8, _new_pack, _now, _slot, _split_by_slot, _splits_all,
+                                      _stop_reason, _with_stop)
 from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
-from mastermind.kernel._symmetry cimport _sym_child, _sym_root
-from mastermind.optimum._optimal_canon cimport (CANON_MIN, CANON_STACK, CANON_TAG, _canon_entry,
-                                                _canon_game, _canon_image)
-from mastermind.optimum._optimal_node cimport (FLOOR_ALWAYS, FLOOR_NODE, FLOOR_PARTS, MASKS_MAX,
-                                               NO_LIMIT, PAR_MIN, SCAN_FLOOR, Guesses, Node,
-                                               OData, _adopt, _bring_next, _ensure, _few,
-                                               _node_adopt, _node_close, _node_open,
-                                               _parts_by_slot, _record, _scored_by_blacks)
-from mastermind.optimum._optimal_scan cimport (_cand_rules, _noncand_rule, _pair_rules,
-                                               _scan_few, _scan_general)
-from mastermind.optimum._optimal_floors cimport _part_floor, _scan_floor, _scan_floors
+from mastermind.kernel._symmetry cimport (Sym, _canonical, _canonical_guesses, _sym_child,
+                                          _sym_root, _sym_trivial)
+
+# The search's rooms (each a file of this module, its routines inline), each using only
+# those before it: the lower bounds and part rows, the search's state and the small steps
+# on it, the memo of sets up to symmetry, the scans of a node's guesses, the floors of a
+# part before it is searched.
+include "_optimal_bounds.pxi"
+include "_optimal_node.pxi"
+include "_optimal_canon.pxi"
+include "_optimal_scan.pxi"
+include "_optimal_floors.pxi"
 
 
 # How Optimizer.run ended (its ``status``; exported to Python).
@@ -788,9 +792,8 @@ cdef class Optimizer:
         cdef int64_t lim = limit if limit > 0 else INF
         cdef int64_t v = 0, lower = 0
         cdef int32_t g = -1
-        cdef int status = RUN_OPTIMUM, stopped = STOP_NONE, build_stop = 0
-        cdef int* asked = NULL
-        cdef double start = _now(), grace
+        cdef int status = RUN_OPTIMUM
+        cdef double start = _now()
         cdef Guesses root
         self.dd = _with_stop(&self.kernel.d, stop)
         self.o.aborted = STOP_NONE
@@ -815,46 +818,7 @@ cdef class Optimizer:
                           else RUN_OPTIMUM if v < lim else RUN_ABOVE_LIMIT)
                 lower = self.o.root_lower if status == RUN_STOPPED else v
                 if status != RUN_ABOVE_LIMIT and g >= 0:
-                    # The tree, its parts from the memo.  An optimum's is built whatever
-                    # time it takes (a part the memo let go is searched again), but a
-                    # stop the caller asks for meanwhile (Ctrl-C; not its deadline: the
-                    # optimum is found) ends it: the run is then stopped, the optimum
-                    # its proved bound, with no tree.  A stopped search's may need parts
-                    # it never finished storing, or that the memo let go, searched again
-                    # from nothing and to the end: that gets a deadline of its own
-                    # (rebuild_seconds; by default 1 s + 1% of the search's time, 30 s
-                    # at most), past which the run gives no tree (the caller's seed
-                    # stands).
-                    stopped = self.o.aborted
-                    asked = self.dd.stop
-                    self.o.aborted = STOP_NONE
-                    self.dd.stop = NULL
-                    self.dd.deadline = 0
-                    if status == RUN_OPTIMUM and asked != NULL:
-                        self.dd.stop = asked    # (its polls kept: tests stop it there)
-                    else:
-                        self.dd.polls = NULL
-                    if status == RUN_STOPPED:
-                        grace = self.rebuild_seconds
-                        if grace < 0:
-                            grace = min(30.0, 1.0 + 0.01 * (_now() - start))
-                        self.dd.stop = &build_stop
-                        self.dd.deadline = _now() + grace
-                        if grace <= 0:
-                            build_stop = STOP_DEADLINE
-                    _build(&self.o, &cv[0], m, dl, -1, -1, 1, &root, g)
-                    if (status == RUN_OPTIMUM and self.o.aborted != STOP_NONE
-                            and self.o.aborted != STOP_MEMORY):
-                        status = RUN_STOPPED    # asked to stop: no tree, the optimum
-                        stopped = self.o.aborted    # its proved bound (``lower``)
-                    if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
-                        if self.o.aborted != STOP_NONE:
-                            g = -1              # out of time: no tree
-                            self.o.nrec = 0
-                        self.o.aborted = stopped
-                    self.dd.stop = NULL
-                    self.dd.deadline = 0
-                    self.dd.polls = NULL
+                    status = self._tree(&cv[0], m, dl, &root, &g, status, start)
             if self.o.aborted == STOP_MEMORY:
                 raise MemoryError("out of memory in the optimal search")
             if status == RUN_STOPPED and g < 0:
@@ -870,3 +834,49 @@ cdef class Optimizer:
         finally:
             free(root.own)
             free(root.sym.el)
+
+    cdef int _tree(self, const int32_t* c, Py_ssize_t m, int dl, Guesses* root, int32_t* g,
+                   int status, double start) noexcept nogil:
+        """The tree of a run that ended with ``status`` (not RUN_ABOVE_LIMIT) and the root
+        guess ``g[0]``, its parts from the memo; the run's status after it.
+
+        An optimum's is built whatever time it takes (a part the memo let go is searched
+        again), but a stop the caller asks for meanwhile (Ctrl-C; not its deadline: the
+        optimum is found) ends it: the run is then stopped, the optimum its proved bound,
+        with no tree.  A stopped search's may need parts it never finished storing, or
+        that the memo let go, searched again from nothing and to the end: that gets a
+        deadline of its own (rebuild_seconds; by default 1 s + 1% of the search's time,
+        30 s at most, from ``start``), past which the run gives no tree (``g[0]`` = -1;
+        the caller's seed stands)."""
+        cdef int stopped = self.o.aborted, build_stop = 0
+        cdef int* asked = self.dd.stop
+        cdef double grace
+        self.o.aborted = STOP_NONE
+        self.dd.stop = NULL
+        self.dd.deadline = 0
+        if status == RUN_OPTIMUM and asked != NULL:
+            self.dd.stop = asked    # (its polls kept: tests stop it there)
+        else:
+            self.dd.polls = NULL
+        if status == RUN_STOPPED:
+            grace = self.rebuild_seconds
+            if grace < 0:
+                grace = min(30.0, 1.0 + 0.01 * (_now() - start))
+            self.dd.stop = &build_stop
+            self.dd.deadline = _now() + grace
+            if grace <= 0:
+                build_stop = STOP_DEADLINE
+        _build(&self.o, c, m, dl, -1, -1, 1, root, g[0])
+        if (status == RUN_OPTIMUM and self.o.aborted != STOP_NONE
+                and self.o.aborted != STOP_MEMORY):
+            status = RUN_STOPPED    # asked to stop: no tree, the optimum
+            stopped = self.o.aborted    # its proved bound (``lower``)
+        if status == RUN_STOPPED and self.o.aborted != STOP_MEMORY:
+            if self.o.aborted != STOP_NONE:
+                g[0] = -1               # out of time: no tree
+                self.o.nrec = 0
+            self.o.aborted = stopped
+        self.dd.stop = NULL
+        self.dd.deadline = 0
+        self.dd.polls = NULL
+        return status

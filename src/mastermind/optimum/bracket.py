@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -57,6 +57,9 @@ from ..stopping import new_flag
 from ..strategy_tree import split_by_score
 from . import _optimal
 from .search import new_optimizer
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["Bounder", "GuessBound", "LowerBound", "lower_bound"]
 
@@ -82,7 +85,7 @@ class LowerBound:
     search's proved bound when stopped, ``"depth d"``: the bound tree, ``"estimate"``:
     the counting estimate alone)."""
 
-    game: Any
+    game: GameLike
     history: list[tuple[int, int]]
     secrets: int
     depth: int
@@ -118,7 +121,7 @@ class LowerBound:
 
 
 def lower_bound(
-    game: Any,
+    game: GameLike,
     *,
     history: Any = (),
     depth: int = 2,
@@ -183,7 +186,13 @@ class Bounder:
     played, for the symmetry) leaves, sorted."""
 
     def __init__(
-        self, game: Any, exact_max: int, exact_seconds: float, memory: int, *, exact_leaves: int = 0
+        self,
+        game: GameLike,
+        exact_max: int,
+        exact_seconds: float,
+        memory: int,
+        *,
+        exact_leaves: int = 0,
     ):
         self.game = game
         self.exact_max = exact_max

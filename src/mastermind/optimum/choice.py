@@ -19,13 +19,16 @@ threshold only shrinks, so a dropped guess never comes back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
 from ..strategy_tree import split_by_score
 from . import _optimal
 from ._optimal import NO_STRATEGY, RUN_ABOVE_LIMIT, RUN_OPTIMUM, est_table
+
+if TYPE_CHECKING:
+    from ..game import GameCore
 
 __all__ = ["INF", "NO_LIMIT", "Choice", "Opening", "records", "root_order", "scanned"]
 
@@ -69,7 +72,7 @@ class Opening:
 
 
 def root_order(
-    game: Any,
+    game: GameCore,
     cands: np.ndarray,
     *,
     candidates_only: bool,
@@ -100,7 +103,7 @@ def root_order(
 
 
 def scanned(
-    game: Any,
+    game: GameCore,
     cands: np.ndarray,
     *,
     candidates_only: bool,
@@ -126,7 +129,7 @@ def scanned(
 
 
 def from_scan(
-    game: Any,
+    game: GameCore,
     cands: np.ndarray,
     dl: int,
     guesses: Any,
@@ -159,7 +162,7 @@ class Choice:
 
     def __init__(
         self,
-        game: Any,
+        game: GameCore,
         cands: np.ndarray,
         openings: list[Opening],
         estt: list[int],

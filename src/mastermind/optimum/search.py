@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 import numpy as np
 
 from ..rules import Strategy
 from ..strategy_tree import Node, build_tree, in_score_order
 from . import _optimal
+
+if TYPE_CHECKING:
+    from ..game import GameCore, GameLike
 
 __all__ = ["SEEDS", "Answer", "Optimum", "new_optimizer", "optimum_from"]
 
@@ -37,7 +40,7 @@ class Answer(NamedTuple):
     recs: Optional[np.ndarray]
 
 
-def new_optimizer(game: Any, *, candidates_only: bool, memory: int, threads: int) -> Any:
+def new_optimizer(game: GameCore, *, candidates_only: bool, memory: int, threads: int) -> Any:
     """The kernel's optimal search over ``game`` (its symmetry, and absent colours merged
     when every code may be guessed), a memo of ``memory`` bytes, on ``threads`` threads."""
     return _optimal.Optimizer(
@@ -62,7 +65,7 @@ class Optimum:
     the one-step strategy the search could not improve on in time.
     """
 
-    game: Any
+    game: GameLike
     candidates_only: bool
     max_guesses: Optional[int]
     first_guess: Optional[int]
@@ -156,7 +159,7 @@ class Optimum:
         return out
 
 
-def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
+def least_total(game: GameCore, secrets: int, max_guesses: Optional[int]) -> int:
     """A lower bound of any strategy's total over ``secrets`` codes, known without a
     search: the kernel's complete-tree estimate (no guess splits a set into more parts
     than the game has non-winning scores), or for very large sets ``2 m - 1`` (one
@@ -170,7 +173,7 @@ def least_total(game: Any, secrets: int, max_guesses: Optional[int]) -> int:
 
 
 def optimum_from(
-    game: Any,
+    game: GameLike,
     *,
     candidates_only: bool,
     max_guesses: Optional[int],

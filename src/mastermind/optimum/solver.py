@@ -21,27 +21,32 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
 from .. import checks
 from ..analysis.exhaustive import analyze
-from ..engine.run import open_run, wants_engine
+from ..engine.options import RunOptions
+from ..engine.run import open_run
 from ..game import CodeLike
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY, MAX_OPTIMAL_GUESSES, UNIT_SECONDS
-from ..stopping import TimeLimitReached, new_flag, run_stoppable
+from ..stopping import Stopped, TimeLimitReached, new_flag, run_stoppable
+from ..strategy_tree import tree_records
 from .search import SEEDS, Answer, Optimum, new_optimizer, optimum_from
 from .units import checkpoint_params, plan_optimal
 
-__all__ = ["DEFAULT_MEMORY", "Optimum", "optimal"]
+if TYPE_CHECKING:
+    from ..game import GameLike
+
+__all__ = ["DEFAULT_MEMORY", "Optimum", "optimal", "position_unit"]
 
 Progress = Callable[[int, int], None]
 
 
 def optimal(
-    game: Any,
+    game: GameLike,
     *,
     max_guesses: Optional[int] = None,
     candidates_only: bool = False,
@@ -101,51 +106,55 @@ def optimal(
         is used (docs/distributed.md: the trust model).
     """
     candidates_only = checks.flag(candidates_only, "candidates_only")
+    checks.game(game, "optimal")
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
     q = _question(
         game,
         max_guesses,
         candidates_only=candidates_only,
         first=first,
         history=history,
-        jobs=jobs,
-        time_limit=time_limit,
-        progress=progress,
-        memory=memory,
+        options=options,
     )
-    budget = checks.unit_seconds(unit_seconds)
-    recheck = checks.recheck(recheck)
-    if wants_engine(scheduler, client, checkpoint):
-        return _as_units(game, q, scheduler, client, checkpoint, budget, recheck)
-    return _here(game, q)
+    return _as_units(game, q) if q.options.as_units else _here(game, q)
 
 
 class _Question:
     """An optimum asked for, its arguments checked: the position (``played``, its
-    candidates ``cands``), the opening ``g0`` if given, and how to search."""
+    candidates ``cands``), the opening ``g0`` if given, and how to search
+    (``options``: its threads, time limit, progress, memory and units)."""
 
     def __init__(
         self,
-        game: Any,
+        game: GameLike,
         max_guesses: Optional[int],
         *,
         candidates_only: bool,
         g0: Optional[int],
         played: list[tuple[int, int]],
         cands: np.ndarray,
-        limit: Optional[float],
-        threads: int,
-        progress: Optional[Progress],
-        memory: int,
+        options: RunOptions,
     ):
         self.max_guesses = max_guesses
         self.candidates_only = candidates_only
         self.g0 = g0
         self.played = played
         self.cands = cands
-        self.limit = limit
-        self.threads = threads
-        self.progress = progress
-        self.memory = memory
+        self.options = options
+        self.limit = options.time_limit
+        self.threads = options.threads
+        self.progress = options.progress
+        self.memory = options.memory
         self.start = time.perf_counter()
 
     def elapsed(self) -> float:
@@ -156,27 +165,20 @@ class _Question:
 
 
 def _question(
-    game: Any,
+    game: GameLike,
     max_guesses: Any,
     *,
     candidates_only: bool,
     first: Any,
     history: Iterable[tuple[CodeLike, Any]],
-    jobs: Any,
-    time_limit: Any,
-    progress: Any,
-    memory: Any,
+    options: RunOptions,
 ) -> _Question:
-    """The arguments of :func:`optimal` checked, the position played out."""
-    checks.game(game, "optimal")
+    """The arguments of :func:`optimal` checked (the game and ``options`` already
+    were), the position played out."""
     if not candidates_only:
         checks.guessable(game)
     if max_guesses is not None:
         max_guesses = checks.max_guesses(max_guesses, 1, MAX_OPTIMAL_GUESSES)
-    threads = checks.threads(jobs)
-    limit = checks.time_limit(time_limit)
-    progress = checks.progress(progress)
-    memory = checks.memory(memory)
     played, cands = checks.history(game, history, "plan")
     g0 = None if first is None else game.guess(first)
     if g0 is not None and candidates_only and not _among(g0, cands):
@@ -191,10 +193,7 @@ def _question(
         g0=g0,
         played=played,
         cands=cands,
-        limit=limit,
-        threads=threads,
-        progress=progress,
-        memory=memory,
+        options=options,
     )
 
 
@@ -205,7 +204,7 @@ def _among(code: int, cands: np.ndarray) -> bool:
 
 
 def fallback_strategy(
-    game: Any,
+    game: GameLike,
     *,
     candidates_only: bool,
     max_guesses: Optional[int],
@@ -237,7 +236,7 @@ def fallback_strategy(
     return best
 
 
-def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
+def _fallback(game: GameLike, q: _Question) -> tuple[Any, str]:
     """With a time limit, the best one-step strategy first (the search needs no seed: its
     first strategy comes as fast as a heuristic's, but a stop before it finds one must
     leave something to show): (the seed or None, the status so far)."""
@@ -258,10 +257,13 @@ def _fallback(game: Any, q: _Question) -> tuple[Any, str]:
         return None, "interrupted"
 
 
-def _here(game: Any, q: _Question) -> Optimum:
-    """The kernel's search in this process (on ``q.threads`` threads)."""
+def _here(game: GameLike, q: _Question, stop: Any = None) -> Optimum:
+    """The kernel's search in this process (on ``q.threads`` threads; ``stop``: the stop
+    flag to search with, given the question's time limit, in place of a new one)."""
     seed, status = _fallback(game, q)
-    flag = new_flag(q.left())
+    flag = new_flag(q.left()) if stop is None else stop
+    if stop is not None and q.limit is not None:
+        stop.set_time_limit(max(float(q.limit - q.elapsed()), 1e-9))
     search = new_optimizer(
         game, candidates_only=q.candidates_only, memory=q.memory, threads=q.threads
     )
@@ -306,7 +308,42 @@ def _here(game: Any, q: _Question) -> Optimum:
     )
 
 
-def _params(game: Any, q: _Question) -> dict[str, Any]:
+def position_unit(
+    game: GameLike, *, stop: Any, history: np.ndarray, time_limit: float, memory: int
+) -> dict[str, Any]:
+    """The optimum of one position within a time limit, as a unit of work (kind
+    ``"optimum.position"``): what ``optimal(game, history=..., time_limit=..., jobs=1,
+    memory=...)`` answers (past the limit, the best strategy its search found), its
+    search stopped by ``stop`` (a cancel: :class:`~mastermind.stopping.Stopped`).
+    ``history``: the position's (guess, score slot) pairs, one a row.  The answer: the
+    position's ``secrets``, the ``total`` of its strategy (-1: none found), ``exact``,
+    the proved ``lower`` bound, ``nodes``, and the strategy's records ``recs``
+    (:func:`~mastermind.strategy_tree.tree_records`)."""
+    played = [(int(g), game.slots[int(s)]) for g, s in np.asarray(history).reshape(-1, 2)]
+    q = _question(
+        game,
+        None,
+        candidates_only=False,
+        first=None,
+        history=played,
+        options=RunOptions.of(jobs=1, time_limit=time_limit, memory=memory),
+    )
+    r = _here(game, q, stop=stop)
+    if r.status == "interrupted":
+        raise Stopped("the unit was stopped")
+    out: dict[str, Any] = {
+        "secrets": int(r.secrets),
+        "total": -1 if r.total is None else int(r.total),
+        "exact": int(r.exact),
+        "lower": -1 if r.lower is None else int(r.lower),
+        "nodes": int(r.nodes),
+    }
+    if r.tree is not None:
+        out["recs"] = tree_records(game, r.tree)
+    return out
+
+
+def _params(game: GameLike, q: _Question) -> dict[str, Any]:
     """The checkpoint's parameters of the question (its position's history included)."""
     return checkpoint_params(
         game,
@@ -317,29 +354,13 @@ def _params(game: Any, q: _Question) -> dict[str, Any]:
     )
 
 
-def _as_units(
-    game: Any,
-    q: _Question,
-    scheduler: Any,
-    client: Any,
-    checkpoint: Any,
-    budget: Optional[float],
-    recheck: float = 0.0,
-) -> Optimum:
+def _as_units(game: GameLike, q: _Question) -> Optimum:
     """The subtrees below the root as units (:mod:`mastermind.optimum.units`), on a Dask
-    cluster or on threads here, recorded in ``checkpoint``."""
+    cluster or on threads here, recorded in the checkpoint (as ``q.options`` say)."""
     flag = new_flag(q.limit)
     plan: Any = None
-    with open_run(
-        game,
-        kind="optimal",
-        params=_params(game, q),
-        scheduler=scheduler,
-        client=client,
-        threads=q.threads,
-        checkpoint=checkpoint,
-        recheck=recheck,
-    ) as run:
+    budget = q.options.unit_seconds
+    with open_run(game, kind="optimal", params=_params(game, q), options=q.options) as run:
         seed, status = _fallback(game, q)
         if status == "exact":
             plan = plan_optimal(

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from . import _optimal
 from ._optimal import RUN_ABOVE_LIMIT, RUN_OPTIMUM, RUN_STOPPED
 from .choice import INF, NO_LIMIT, Choice, Opening, from_scan, records, root_order, scanned
 from .search import Answer, new_optimizer
+
+if TYPE_CHECKING:
+    from ..game import GameCore, GameLike
 
 __all__ = [
     "INF",
@@ -77,7 +80,7 @@ class OptimalPlan:
         candidates_only: bool,
         memory: int,
         recorded: set[str],
-        game: Any = None,
+        game: GameLike,
         cands: Optional[np.ndarray] = None,
         played: Optional[np.ndarray] = None,
     ):
@@ -401,14 +404,14 @@ class _Split:
 SMALL_MEMORY = 1 << 22
 
 
-def small_set(game: Any) -> int:
+def small_set(game: GameCore) -> int:
     """The largest set the kernel solves without a scan of its own (its few-code path,
     or no more codes than slots): never split, solved where it is met."""
     return max(_optimal.FEW_CODES_MAX, game.kernel.nslots)
 
 
 def optimal_unit(
-    game: Any,
+    game: GameCore,
     *,
     stop: Any,
     cands: np.ndarray,
@@ -489,7 +492,7 @@ class WholePlan:
         *,
         candidates_only: bool,
         memory: int,
-        game: Any = None,
+        game: GameLike,
         played: Optional[np.ndarray] = None,
     ):
         self.game = game
@@ -541,7 +544,7 @@ class WholePlan:
 
 
 def checkpoint_params(
-    game: Any,
+    game: GameLike,
     *,
     candidates_only: bool,
     max_guesses: Optional[int],
@@ -563,7 +566,7 @@ def checkpoint_params(
 
 
 def plan_optimal(
-    game: Any,
+    game: GameLike,
     max_guesses: Optional[int],
     *,
     candidates_only: bool,
@@ -618,7 +621,7 @@ def plan_optimal(
     )
 
 
-def valid_answer(game: Any, unit: Unit, result: dict[str, Any]) -> bool:
+def valid_answer(game: GameLike, unit: Unit, result: dict[str, Any]) -> bool:
     """Whether the answer of an :func:`optimal_unit` holds for ``unit``: a status it can
     record (exact, or nothing below the limit); when exact, its tree replays on the
     unit's set to its value, within its most guesses, opening with its first guess when

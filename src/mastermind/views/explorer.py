@@ -30,13 +30,16 @@ from __future__ import annotations
 import json
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MastermindError
 from ..rules import secrets_text
 from ..strategy_tree import Node
 from .pegs import COLOURS
 from .tree import Analysis
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["ExplorerError", "page_data", "to_html"]
 
@@ -46,14 +49,6 @@ STEP_MS = 450  # the pause between the guesses when the page plays against a sec
 
 class ExplorerError(MastermindError):
     """A tree that cannot be shown (no tree in the analysis)."""
-
-
-def _score_texts(game: Any) -> list[str]:
-    fmt = getattr(game, "format_score", None)
-    texts = [fmt(s) if fmt is not None else str(s) for s in game.slots]
-    if getattr(game, "variant", None) is not None and game.variant.value == "black-peg":
-        texts = [str(s.black) for s in game.slots]
-    return texts
 
 
 def page_data(result: Analysis) -> dict[str, Any]:
@@ -79,7 +74,7 @@ def page_data(result: Analysis) -> dict[str, Any]:
         c.append(2 * len(node.children) + inner)
         s.append(slot)
         stack.extend((ch, slot_of[sc]) for sc, ch in reversed(node.children.items()))
-    mastermind = getattr(game, "k", None) is not None
+    mastermind = game.k is not None
     avg = result.average
     data: dict[str, Any] = {
         "name": game.name,
@@ -94,10 +89,10 @@ def page_data(result: Analysis) -> dict[str, Any]:
         "average": f"{float(avg):.4f}",
         "average_fraction": f"{avg.numerator}/{avg.denominator}",
         "dist": {str(d): n for d, n in sorted(result.distribution.items())},
-        "slots": _score_texts(game),
+        "slots": [game.format_score(sc) for sc in game.slots],
         "win": int(game.win_slot),
         "keys": (
-            [[sc.black, 0 if game.variant.value == "black-peg" else sc.white] for sc in game.slots]
+            [[sc.black, sc.white] for sc in game.slots]  # (black-peg slots have no white)
             if mastermind
             else None
         ),

@@ -16,10 +16,13 @@ in Jupyter, VS Code and a saved notebook.
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 from ..rules import average_text, secrets_text
 from .pegs import CSS, keys_html, peg_html
+
+if TYPE_CHECKING:
+    from ..game import Game, GameLike
 
 __all__ = [
     "analysis_html",
@@ -47,28 +50,29 @@ def _wrap(body: str) -> str:
     return f'<div class="mm"><style>{_STYLE}</style>{body}</div>'
 
 
-def _has_pegs(game: Any) -> bool:
-    return getattr(game, "k", None) is not None and game.k <= 16
+def _pegged(game: GameLike) -> Optional[Game]:
+    """The game, when its codes are drawn as pegs (Mastermind, at most 16 colours: a
+    custom game has no colours), else None."""
+    return cast("Game", game) if game.k is not None and game.k <= 16 else None
 
 
-def code_html(game: Any, index: int) -> str:
+def code_html(game: GameLike, index: int) -> str:
     """A code as its text and, for Mastermind games, its coloured pegs."""
     text = f'<span class="mm-code">{escape(game.format_code(index))}</span>'
-    if not _has_pegs(game):
+    mastermind = _pegged(game)
+    if mastermind is None:
         return text
-    return text + "".join(peg_html(c) for c in game.colours(index))
+    return text + "".join(peg_html(c) for c in mastermind.colours(index))
 
 
-def score_html(game: Any, score: Any) -> str:
+def score_html(game: GameLike, score: Any) -> str:
     """A score as its text and, for Mastermind games, its key pegs."""
-    fmt = getattr(game, "format_score", None)
-    text = escape(fmt(score) if fmt is not None else str(score))
-    if not _has_pegs(game):
+    text = escape(game.format_score(score))
+    mastermind = _pegged(game)
+    if mastermind is None:
         return text
-    black_peg = game.variant.value == "black-peg"
-    white = 0 if black_peg else score.white
-    shown = str(score.black) if black_peg else text
-    return f'<span class="mm-code">{shown}</span>{keys_html(score.black, white, game.n)}'
+    keys = keys_html(score.black, score.white, mastermind.n)  # (black-peg: never a white)
+    return f'<span class="mm-code">{text}</span>{keys}'
 
 
 def _table(
@@ -122,18 +126,18 @@ def analysis_html(a: Any) -> str:
 
 
 def comparison_html(c: Any) -> str:
-    """A :class:`~mastermind.comparison.Comparison`: one table row per strategy and pool."""
+    """A :class:`~mastermind.apps.comparison.Comparison`: one table row per strategy and pool."""
     heads = c.headers()
     rows = []
     for r, cells in zip(c.rows, c.cells()):
         cells = [escape(x) for x in cells]
-        cells[2] = code_html(c.game, c.game.code(r.first_guess)) if _has_pegs(c.game) else cells[2]
+        cells[2] = code_html(c.game, c.game.code(r.first_guess)) if _pegged(c.game) else cells[2]
         rows.append(cells)
     return _wrap(f"<p><b>{escape(c.title())}</b></p>" + _table(heads, rows, set(c.NUMERIC)))
 
 
 def session_html(s: Any) -> str:
-    """A :class:`~mastermind.play.Session`: its history (guess pegs, key pegs, candidates
+    """A :class:`~mastermind.apps.play.Session`: its history (guess pegs, key pegs, candidates
     left after each row; the rows of a conflict marked) and where the game stands."""
     game = s.game
     left = s.remaining_after()

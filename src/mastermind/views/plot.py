@@ -1,7 +1,7 @@
 """Pictures of distributions, drawn with matplotlib (the optional extra
 ``mastermind-analysis[plot]``): bars of how many secrets need 1, 2, 3... guesses, for one analysis
 (:meth:`mastermind.analysis.exhaustive.Analysis.plot`) or for every row of a comparison
-(:meth:`mastermind.comparison.Comparison.plot`, one colour per strategy, the candidates-only
+(:meth:`mastermind.apps.comparison.Comparison.plot`, one colour per strategy, the candidates-only
 pool hatched), and :func:`save_plot` writing either to a PNG, SVG or PDF file.
 
 matplotlib is imported only here and only when a picture is asked for; without it every
@@ -16,8 +16,8 @@ import os
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ..engine.files import Destination, OutputError
 from ..errors import MastermindError, MissingTool
+from ..files import Destination, OutputError
 from ..rules import average_text, secrets_text
 
 SUFFIXES = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -177,7 +177,7 @@ def plot_comparison(comparison: Any, ax: Any = None) -> Any:
 def save_plot(obj: Any, path: str, dpi: int = 120, fmt: Optional[str] = None) -> None:
     """Draw ``obj`` (anything with ``plot(ax)``: an analysis, a comparison) to ``path``
     (PNG, SVG or PDF: ``fmt``, else by suffix) on a figure of its own, written as every
-    output of the package is (:class:`mastermind.engine.files.Destination`)."""
+    output of the package is (:class:`mastermind.files.Destination`)."""
     fmt = fmt or check_plot_file(path)
     with Destination(path, "the plot") as dest:
         draw_plot(obj, dest, fmt, dpi)

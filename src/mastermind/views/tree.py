@@ -35,12 +35,15 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Optional, Protocol
 
-from ..engine.files import Destination
 from ..errors import MastermindError, MissingTool
-from ..rules import secrets_text
-from ..strategy_tree import Node
+from ..files import Destination
+from ..rules import Variant, secrets_text
+from ..strategy_tree import Node, Played, replay_counts, replay_line
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 """File suffixes that :func:`render` asks Graphviz's ``dot`` for."""
@@ -52,13 +55,14 @@ class Analysis(Protocol):
     opening, distribution and tree.  The analyses hand their results down to be drawn;
     nothing here imports them."""
 
-    game: Any
     strategy: Any
     candidates_only: bool
     first_guess: int
     distribution: dict[int, int]
     tree: Optional[Node]
 
+    @property
+    def game(self) -> GameLike: ...
     @property
     def total(self) -> int: ...
     @property
@@ -78,11 +82,11 @@ class GraphvizMissing(TreeError, MissingTool):
 
 
 # ---------------------------------------------------------------------- helpers
-def score_text(game: Any, score: Any) -> str:
-    """How the game writes a score: ``"2 1"`` for Mastermind, the game's own
+def score_text(game: GameLike, score: Any) -> str:
+    """How a tree writes a score: ``"2 1"`` for Mastermind, blacks and whites in every
+    variant (``"2 0"`` in black-peg: the trees written so far read so), the game's own
     ``format_score`` for a custom game."""
-    fmt = getattr(game, "format_score", None)
-    return fmt(score) if fmt is not None else str(score)
+    return str(score) if isinstance(game.variant, Variant) else game.format_score(score)
 
 
 def _tree(result: Analysis) -> Node:
@@ -91,7 +95,7 @@ def _tree(result: Analysis) -> Node:
     return result.tree
 
 
-def _texts(game: Any) -> dict[Any, str]:
+def _texts(game: GameLike) -> dict[Any, str]:
     texts = {s: score_text(game, s) for s in game.slots}
     if len(set(texts.values())) != len(texts):
         raise TreeError(
@@ -162,7 +166,7 @@ def to_json(result: Analysis) -> dict[str, Any]:
     return out
 
 
-def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
+def replay(data: dict[str, Any], game: GameLike, secret: Any) -> list[str]:
     """The guesses an exported tree (:func:`to_json`) plays against ``secret``.
 
     Raises :class:`TreeError` when the tree has no move for an answer, or is not an
@@ -170,57 +174,77 @@ def replay(data: dict[str, Any], game: Any, secret: Any) -> list[str]:
     naming what is wrong.
     """
     target = game.secret(secret)
-    if not isinstance(data, dict) or "tree" not in data or "end_score" not in data:
-        raise TreeError(
-            "not an exported tree: it needs the fields 'tree' and 'end_score' "
-            "(as tree.to_json writes them)"
-        )
-    node, end = data["tree"], data["end_score"]
-    if not isinstance(end, str):
-        raise TreeError(
-            f"the tree's end_score must be a score's text such as "
-            f"{score_text(game, game.slots[game.win_slot])!r}, not {end!r}"
-        )
-    played: list[str] = []
-    while True:
-        where = f"after {' '.join(played)}" if played else "at the root"
+    path = replay_line(_ExportedTree(game, data), data["tree"], target)
+    return [node["guess"] for node, _, _ in path]
+
+
+def replay_distribution(data: dict[str, Any], game: GameLike) -> dict[int, int]:
+    """{number of guesses: secrets} from replaying every secret down an exported tree (every
+    secret its ``history`` leaves, for a strategy from a position)."""
+    secrets = game.candidates((g, game.parse_score(s)) for g, s in data.get("history", ()))
+    return replay_counts(_ExportedTree(game, data), data["tree"], (int(v) for v in secrets))
+
+
+class _ExportedTree:
+    """An exported tree (:func:`to_json`) as :func:`replay_line` reads it: nodes are
+    objects with a ``"guess"`` text and ``"children"`` by the answers' texts, scored by
+    the game; what is malformed is a :class:`TreeError`."""
+
+    def __init__(self, game: Any, data: Any):
+        if not isinstance(data, dict) or "tree" not in data or "end_score" not in data:
+            raise TreeError(
+                "not an exported tree: it needs the fields 'tree' and 'end_score' "
+                "(as tree.to_json writes them)"
+            )
+        end = data["end_score"]
+        if not isinstance(end, str):
+            raise TreeError(
+                f"the tree's end_score must be a score's text such as "
+                f"{score_text(game, game.slots[game.win_slot])!r}, not {end!r}"
+            )
+        self.game, self.end = game, end
+
+    def guess(self, node: Any, secret: int, path: list[Played]) -> int:
         if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
             raise TreeError(
-                f"the tree's node {where} has no guess (a node is an object "
+                f"the tree's node {_where(path)} has no guess (a node is an object "
                 "with a 'guess' text and 'children')"
             )
         try:
-            guess = game.guess(node["guess"])
+            return int(self.game.guess(node["guess"]))
         except MastermindError as e:
             raise TreeError(
-                f"the tree's guess {node['guess']!r} {where} is not a guess of {game.name}: {e}"
+                f"the tree's guess {node['guess']!r} {_where(path)} is not a guess of "
+                f"{self.game.name}: {e}"
             ) from None
-        played.append(node["guess"])
-        answer = score_text(game, game.score_index(guess, target))
-        if answer == end:
-            return played
+
+    def score(self, guess: int, secret: int) -> str:
+        return score_text(self.game, self.game.score_index(guess, secret))
+
+    def won(self, score: str) -> bool:
+        return score == self.end
+
+    def child(self, node: Any, secret: int, path: list[Played]) -> Any:
         children = node.get("children", {})
         if not isinstance(children, dict):
             raise TreeError(
-                f"the tree's children after {' '.join(played)} are not an object "
-                "of answers to nodes"
+                f"the tree's children after {_played(path)} are not an object of answers to nodes"
             )
+        answer = path[-1][2]
         if answer not in children:
-            raise TreeError(f"the tree has no move after {' '.join(played)} answered {answer}")
-        node = children[answer]
-        if len(played) > 64:
-            raise TreeError("the tree does not end")
+            raise TreeError(f"the tree has no move after {_played(path)} answered {answer}")
+        return children[answer]
+
+    def endless(self, secret: int, path: list[Played]) -> Exception:
+        return TreeError("the tree does not end")
 
 
-def replay_distribution(data: dict[str, Any], game: Any) -> dict[int, int]:
-    """{number of guesses: secrets} from replaying every secret down an exported tree (every
-    secret its ``history`` leaves, for a strategy from a position)."""
-    dist: dict[int, int] = {}
-    secrets = game.candidates((g, game.parse_score(s)) for g, s in data.get("history", ()))
-    for v in secrets:
-        d = len(replay(data, game, int(v)))
-        dist[d] = dist.get(d, 0) + 1
-    return dict(sorted(dist.items()))
+def _played(path: list[Played]) -> str:
+    return " ".join(node["guess"] for node, _, _ in path)
+
+
+def _where(path: list[Played]) -> str:
+    return f"after {_played(path)}" if path else "at the root"
 
 
 # ---------------------------------------------------------------------- text
@@ -326,7 +350,7 @@ def dot_program() -> Optional[str]:
 def render(dot_text: str, path: str, fmt: Optional[str] = None, timeout: float = 600) -> None:
     """Render DOT text to ``path`` (SVG, PNG or PDF, from the suffix or ``fmt``) with
     Graphviz's ``dot``, written as every output of the package is
-    (:class:`mastermind.engine.files.Destination`: whole or not at all); :class:`TreeError`
+    (:class:`mastermind.files.Destination`: whole or not at all); :class:`TreeError`
     with the reason when that cannot be done (:class:`GraphvizMissing` without ``dot``)."""
     fmt = render_format(path, fmt)
     program = find_dot()

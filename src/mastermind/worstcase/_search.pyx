@@ -26,7 +26,7 @@ guessable; a guess set closed under colour and position permutations when symmet
 on, and equal to every code when absent colours may be merged.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcpy, memset
 
@@ -34,22 +34,24 @@ import numpy as np
 
 from mastermind.kernel._core cimport free_structs, new_structs
 from mastermind.kernel._core cimport (KIND_ENTROPY, KIND_EXPECTED, KIND_MINMAX, TWO_WORDS, KData,
-                                      Kernel, MAX_SLOTS, STOP_MEMORY, STOP_NONE, StopFlag,
-                                      __builtin_ctzll, _at_least64, _bytes_of, _hist, _hist_packed,
-                                      _label_parts, _label_scan, _new_pack, _separates64, popcount,
-                                      _slot, _split_by_slot, _splits_all, _value, _with_stop)
-from mastermind.kernel._memo cimport MemoEntry, _hash_set, _memo_find, _memo_free, _memo_init
-from mastermind.worstcase._search_scan cimport (_ncount, _packs, _parts_of, _scan_capped,
-                                                _scan_scalar)
-from mastermind.kernel._symmetry cimport (B_MAXK, B_MAXN, SetSym, _canon_cache_free,
-                                          _set_canonical, _set_sym_init)
-from mastermind.worstcase._search_state cimport (B_MAXD, RANK_REFUTED, RANK_STOPPED, GuessInfo,
-                                                 SData, _check_abort, _cmp_guess, _guesses_of,
-                                                 _memo_store, _poll)
+                                      Kernel, MAX_SLOTS, PAD_ONES, STOP_MEMORY, STOP_NODE_LIMIT,
+                                      STOP_NONE, StopFlag, __builtin_ctzll, _at_least64,
+                                      _bytes_of, _count64b, _hist, _hist_packed, _label_parts,
+                                      _label_scan, _new_pack, _separates64, popcount, _slot,
+                                      _split_by_slot, _splits_all, _stop_reason, _value,
+                                      _with_stop)
+from mastermind.kernel._memo cimport (Memo, MemoEntry, _hash_set, _memo_find, _memo_free,
+                                      _memo_init)
+from mastermind.kernel._symmetry cimport (B_MAXK, B_MAXN, CanonCache, SetSym, SymCtx,
+                                          _canon_cache_free, _canonical_pool, _set_canonical,
+                                          _set_sym_init)
 
-# The search's rooms (each a file of this module, its routines out of line): the label
-# rows and matrices of d = 3 nodes and the separation checks at d = 2, the colour-multiset
-# counts of d = 3 nodes, then the ranking of a node's guesses (phases 1 and 2).
+# The search's rooms (each a file of this module): its scans of one guess, and its state
+# and the small steps on it (their routines inline); the label rows and matrices of d = 3
+# nodes and the separation checks at d = 2, the colour-multiset counts of d = 3 nodes,
+# then the ranking of a node's guesses (phases 1 and 2; these rooms' routines out of line).
+include "_search_scan.pxi"
+include "_search_state.pxi"
 include "_search_labels.pxi"
 include "_search_multisets.pxi"
 include "_search_rank.pxi"

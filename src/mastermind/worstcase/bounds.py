@@ -1,11 +1,15 @@
-"""Worst-case bounds: :func:`solution_exists` and the exact optimum :func:`worst_case`,
-the fewest guesses that always suffice.
+"""The exact optimum of the worst case: :func:`worst_case`, p(n,k), the fewest guesses
+that always suffice, between proved bounds.
 
-``solution_exists(game, d)`` decides whether some strategy finds every candidate within
-``d`` guesses (the winning guess counts).  The search (:mod:`mastermind.worstcase.search`, over
-the kernel's ``_search``) is exact: it only cuts with proved bounds, so a ``False`` is a proof.  A ``True`` can come
-with its witness, a strategy tree that :func:`check_strategy` verifies independently by
-playing it, with a plain-Python scorer, against every candidate.
+It drives the others: the counting bound (:mod:`mastermind.worstcase.counting`), the
+search of the exists question (:mod:`mastermind.worstcase.search`, as
+:func:`mastermind.worstcase.exists.solution_exists` asks it), budgeted rounds for big
+games (:mod:`mastermind.worstcase.finder`) and its certificate
+(:mod:`mastermind.worstcase.certify`).  Its witness is a strategy tree that
+:func:`mastermind.worstcase.check.check_strategy` verifies independently by playing it,
+with a plain-Python scorer, against every candidate.  This module also gives the
+worst-case questions' public names in one place (``solution_exists``,
+``counting_bound``, ``check_strategy``, ...).
 
 >>> from mastermind.game import Game
 >>> g = Game(3, 3)
@@ -25,22 +29,23 @@ import functools
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Union, overload
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from .. import checks
 from ..analysis.exhaustive import analyze
-from ..analysis.strategies import Strategy, symmetry_classes
-from ..custom import CustomGame
-from ..engine.files import OutputError
-from ..engine.run import open_run, wants_engine
-from ..game import CodeLike, Game, Score, reference_score
+from ..analysis.strategies import Strategy
+from ..engine.options import RunOptions
+from ..engine.run import open_run
+from ..files import OutputError
+from ..game import Game
 from ..limits import DEFAULT_MEMORY, UNIT_SECONDS
 from ..rules import guesses_text
 from ..stopping import TimeLimitReached
 from ..strategy_tree import Node
 from .certify import CertificateStats, check_certifiable, write_certificate
+from .check import StrategyCheckError, check_strategy, strategy_distribution
+from .counting import counting_bound
+from .exists import solution_exists
 from .finder import find_strategy
 from .search import (
     BoundsError,
@@ -49,10 +54,11 @@ from .search import (
     SearchUnfinished,
     Witnessed,
     deadline,
-    prepare,
-    separable,
 )
 from .units import UnitSearch, checkpoint_params
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = [
     "DEFAULT_MEMORY",
@@ -72,365 +78,6 @@ __all__ = [
 
 _QUICK = 2.0  # seconds a cheap proof at the lower bound may take (a quarter of a limit)
 _FIND_MIN = 2500  # games with this many secrets search their gap with mastermind.worstcase.finder
-
-
-class StrategyCheckError(checks.ArgumentError):
-    """A strategy tree that does not do what it claims."""
-
-
-# ---------------------------------------------------------------------- public API
-@overload
-def solution_exists(
-    game: Game,
-    max_guesses: int,
-    candidates: Any = ...,
-    guesses: Any = ...,
-    *,
-    witness: Literal[False] = ...,
-    candidates_only: bool = ...,
-    symmetry: bool = ...,
-    time_limit: Optional[float] = ...,
-    node_limit: int = ...,
-    memory: int = ...,
-    stats: Optional[SearchStats] = ...,
-) -> bool: ...
-
-
-@overload
-def solution_exists(
-    game: Game,
-    max_guesses: int,
-    candidates: Any = ...,
-    guesses: Any = ...,
-    *,
-    witness: Literal[True],
-    candidates_only: bool = ...,
-    symmetry: bool = ...,
-    time_limit: Optional[float] = ...,
-    node_limit: int = ...,
-    memory: int = ...,
-    stats: Optional[SearchStats] = ...,
-) -> Witnessed: ...
-
-
-def solution_exists(
-    game: Game,
-    max_guesses: int,
-    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    *,
-    witness: bool = False,
-    candidates_only: bool = False,
-    symmetry: bool = True,
-    time_limit: Optional[float] = None,
-    node_limit: int = 0,
-    memory: int = DEFAULT_MEMORY,
-    stats: Optional[SearchStats] = None,
-    scheduler: Optional[str] = None,
-    client: Any = None,
-    checkpoint: Optional[str] = None,
-    unit_seconds: Optional[float] = UNIT_SECONDS,
-    recheck: float = 0.0,
-) -> Union[bool, Witnessed]:
-    """Is there a strategy that finds every candidate within ``max_guesses`` guesses?
-
-    The winning guess counts.  The search is exact: a ``False`` is a proof.
-
-    Parameters
-    ----------
-    game : Game
-    max_guesses : int
-        The number of guesses allowed (0..100).
-    candidates : codes, optional
-        The codes that may still be the secret (default: every secret of the game).
-    guesses : codes, optional
-        The codes that may be played (default: the game's guess set).  A candidate that
-        is not among them can never be found, so the answer is then False.
-    witness : bool
-        Also return the strategy tree: the result is ``Witnessed(exists, tree)``.
-    candidates_only : bool
-        Only codes that can still be the secret may be played.
-    symmetry : bool
-        Try one guess per symmetry class (colour and position permutations that fix the
-        position); same answers, less work.
-    time_limit : float, optional
-        Seconds; :class:`SearchUnfinished` is raised when it runs out (also on Ctrl-C,
-        or when ``node_limit`` nodes, if positive, have been searched).
-    memory : int
-        Bytes the memo may use (it stops growing, the search goes on).
-    stats : SearchStats, optional
-        Filled with the search's cost.
-    scheduler, client, checkpoint : optional
-        Run the question as units, one per part of each opening (a Dask scheduler's
-        address or ``"local:N"``, a ``distributed.Client``, an SQLite checkpoint; for
-        every secret of the game only; docs/distributed.md).  The same answers.
-    unit_seconds : float, optional
-        With units: a question still searched after this many seconds splits into the
-        questions of its guesses' parts (recursively); 0 splits at once, None never.
-    recheck : float
-        With units, the fraction of them (0 to 1) spot-checked: re-run here and
-        compared with the answer of the worker or checkpoint that gave it; a mismatch
-        is a :class:`~mastermind.engine.spotcheck.SpotCheckWarning` and the re-run's answer
-        is used (docs/distributed.md: the trust model).
-
-    Returns
-    -------
-    bool, or Witnessed when ``witness``.
-
-    >>> from mastermind.game import Game
-    >>> g = Game(4, 6)
-    >>> solution_exists(g, 5), solution_exists(g, 4)
-    (True, False)
-    >>> solution_exists(g, 2, candidates=g.candidates([("1122", "1 0")]))
-    False
-    """
-    candidates_only = checks.flag(candidates_only, "candidates_only")
-    d = checks.max_guesses(max_guesses)
-    node_limit = checks.integer(node_limit, "node_limit", 0)
-    memory = checks.memory(memory)
-    if wants_engine(scheduler, client, checkpoint):
-        if candidates is not None or guesses is not None or node_limit or stats is not None:
-            raise checks.ArgumentError(
-                "with a scheduler, a client or a checkpoint the question is "
-                "about every secret: no candidates, guesses, node_limit or "
-                "stats"
-            )
-        return _exists_as_units(
-            game,
-            d,
-            witness=witness,
-            candidates_only=candidates_only,
-            symmetry=symmetry,
-            time_limit=time_limit,
-            memory=memory,
-            scheduler=scheduler,
-            client=client,
-            checkpoint=checkpoint,
-            unit_seconds=checks.unit_seconds(unit_seconds),
-            recheck=checks.recheck(recheck),
-        )
-    until = deadline(time_limit)
-    start = time.monotonic()
-    cands, pool, sym, guessable = prepare(
-        game, candidates, guesses, candidates_only=candidates_only, symmetry=symmetry
-    )
-    if cands.size == 0:
-        ok, tree = True, None
-    elif not guessable:
-        ok, tree = False, None
-    else:
-        search = Search(game, pool, candidates_only=candidates_only, symmetry=sym, memory=memory)
-        try:
-            ok, _ = search.run(cands, d, until, node_limit)
-            tree = search.witness(cands, d, until) if ok and witness else None
-        finally:
-            if stats is not None:
-                search.fill(stats, time.monotonic() - start)
-    return Witnessed(ok, tree) if witness else ok
-
-
-def _exists_as_units(
-    game: Game,
-    d: int,
-    *,
-    witness: bool,
-    candidates_only: bool,
-    symmetry: bool,
-    time_limit: Any,
-    memory: int,
-    scheduler: Any,
-    client: Any,
-    checkpoint: Any,
-    unit_seconds: Optional[float] = None,
-    recheck: float = 0.0,
-) -> Union[bool, Witnessed]:
-    """:func:`solution_exists` for every secret of the game, the root's question run as
-    units (:mod:`mastermind.worstcase.units`)."""
-    checks.game(game, "solution_exists")
-    until = deadline(time_limit)
-    if not game.secrets_are_guesses and not candidates_only:
-        return Witnessed(False, None) if witness else False  # a secret never played
-    cands = np.ascontiguousarray(game.secrets)
-    with open_run(
-        game,
-        kind="bound",
-        params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
-        scheduler=scheduler,
-        client=client,
-        threads=checks.threads(None),
-        checkpoint=checkpoint,
-        recheck=recheck,
-    ) as run:
-        search = UnitSearch(
-            Search(
-                game,
-                game.guesses,
-                candidates_only=candidates_only,
-                symmetry=symmetry,
-                memory=memory,
-            ),
-            game,
-            candidates_only=candidates_only,
-            symmetry=symmetry,
-            memory=memory,
-            run=run,
-            unit_seconds=unit_seconds,
-        )
-        ok, _ = search.run(cands, d, until)
-        tree = search.witness(cands, d, until) if ok and witness else None
-    return Witnessed(ok, tree) if witness else ok
-
-
-def counting_bound(
-    game: Game,
-    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    *,
-    candidates_only: bool = False,
-) -> int:
-    """The smallest d that counting allows: d guesses find at most 1 + P + ... + P^(d-1)
-    codes, P the most non-winning parts any allowed guess makes on the candidates (no
-    subset gets more).  A lower bound on the worst case.
-
-    >>> from mastermind.game import Game
-    >>> counting_bound(Game(4, 6))
-    4
-    """
-    candidates_only = checks.flag(candidates_only, "candidates_only")
-    cands, pool, _, _ = prepare(
-        game, candidates, None, candidates_only=candidates_only, symmetry=True
-    )
-    if cands.size <= 1:
-        return int(cands.size)
-    if candidates is None:
-        # every secret: the part count is a property of the guess's symmetry class
-        reps = np.array(symmetry_classes(game), dtype=np.int32)
-        pool = reps[np.isin(reps, cands)] if candidates_only else reps
-    elif candidates_only:
-        pool = cands
-    hist = game.kernel.histograms(np.ascontiguousarray(pool), cands)
-    nonwin = np.delete(hist, game.win_slot, axis=1)
-    p = int((nonwin > 0).sum(axis=1).max())
-    d = 1
-    while separable(p, d) < cands.size:
-        d += 1
-    return d
-
-
-def check_strategy(
-    game: Game,
-    tree: Node,
-    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    *,
-    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    candidates_only: bool = False,
-) -> int:
-    """Play the strategy ``tree`` against every candidate; return its worst case.
-
-    Independent of the search and the kernel: scores come from
-    :func:`mastermind.game.reference_score` on colour tuples (a custom game's own score
-    function, for a :class:`~mastermind.custom.CustomGame`).  Each node's guess must be
-    an allowed guess (with ``candidates_only``: consistent with every score so far), each
-    score must lead to a child or be the win.  :func:`strategy_distribution` gives the
-    whole distribution.
-
-    Raises
-    ------
-    StrategyCheckError
-        With the secret and the path where the strategy fails.
-
-    >>> from mastermind.game import Game
-    >>> g = Game(2, 2)
-    >>> check_strategy(g, Node(0, 4))
-    Traceback (most recent call last):
-    ...
-    mastermind.worstcase.bounds.StrategyCheckError: secret 12: after 11 scored 1 0 the strategy has no move
-    """
-    candidates_only = checks.flag(candidates_only, "candidates_only")
-    return max(
-        strategy_distribution(
-            game, tree, candidates, guesses=guesses, candidates_only=candidates_only
-        )
-    )
-
-
-def strategy_distribution(
-    game: Game,
-    tree: Node,
-    candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    *,
-    guesses: Union[Iterable[CodeLike], np.ndarray, None] = None,
-    candidates_only: bool = False,
-) -> dict[int, int]:
-    """{number of guesses: secrets} from playing the strategy ``tree`` against every
-    candidate, as :func:`check_strategy` plays it (independently of the kernel).
-
-    >>> from mastermind.game import Game
-    >>> from mastermind.analysis.exhaustive import analyze
-    >>> a = analyze(Game(3, 3), tree=True)
-    >>> strategy_distribution(a.game, a.tree) == a.distribution
-    True
-    """
-    candidates_only = checks.flag(candidates_only, "candidates_only")
-    if not isinstance(tree, Node):
-        raise StrategyCheckError(f"expected a strategy Node, got {type(tree).__name__}")
-    cands = game.as_indices(candidates, game.secrets, "candidates")
-    allowed = set(game.as_indices(guesses, game.guesses, "guesses").tolist())
-    if isinstance(game, CustomGame):  # the game's own score function, not its table
-        codes, fn, ends = game.codes, game.score_function, game.end_scores
-
-        def score(u: int, v: int) -> Any:
-            return fn(codes[u], codes[v])
-
-        def won(s: Any) -> bool:
-            return s in ends
-    else:
-        colours: dict[int, tuple[int, ...]] = {}
-        black_only = game.variant.value == "black-peg"
-        win = Score(game.n, 0)
-
-        def col(i: int) -> tuple[int, ...]:
-            if i not in colours:
-                colours[i] = game.colours(i)
-            return colours[i]
-
-        def score(u: int, v: int) -> Any:
-            s = reference_score(col(u), col(v))
-            return Score(s.black, 0) if black_only else s
-
-        def won(s: Any) -> bool:
-            return s == win
-
-    def where(secret: int, path: list[tuple[int, Any]]) -> str:
-        return f"secret {game.format_code(secret)}: " + (
-            "after " + ", ".join(f"{game.format_code(u)} scored {s}" for u, s in path)
-            if path
-            else "at the start"
-        )
-
-    dist: dict[int, int] = {}
-    for secret in cands.tolist():
-        node: Optional[Node] = tree
-        path: list[tuple[int, Any]] = []
-        while True:
-            assert node is not None
-            g = node.guess
-            if not isinstance(g, (int, np.integer)) or not 0 <= g < game.size or (g not in allowed):
-                raise StrategyCheckError(f"{where(secret, path)}: {g!r} is not an allowed guess")
-            if candidates_only and any(score(u, g) != s for u, s in path):
-                raise StrategyCheckError(
-                    f"{where(secret, path)}: {game.format_code(g)} is not a candidate"
-                )
-            s = score(g, secret)
-            path.append((g, s))
-            if won(s):
-                break
-            if len(path) > 100:
-                raise StrategyCheckError(f"{where(secret, path)}: more than 100 guesses")
-            node = node.children.get(s)
-            if node is None:
-                raise StrategyCheckError(f"{where(secret, path)} the strategy has no move")
-        dist[len(path)] = dist.get(len(path), 0) + 1
-    return dict(sorted(dist.items()))
 
 
 # ---------------------------------------------------------------------- the optimum
@@ -456,7 +103,7 @@ class WorstCase:
     ``"exact"``, ``"time-limit"``, ``"node-limit"`` or ``"interrupted"``.
     """
 
-    game: Game
+    game: GameLike
     candidates_only: bool
     lower: int
     upper: int
@@ -542,7 +189,7 @@ class WorstCase:
 
 
 def worst_case(
-    game: Game,
+    game: GameLike,
     *,
     candidates_only: bool = False,
     time_limit: Optional[float] = None,
@@ -611,7 +258,7 @@ def worst_case(
         (nothing is written then) or the file could not be written (a full disk:
         ``result.certificate_error`` says so, the bounds stay).  A path that cannot be
         one (empty, in no folder, a directory) is refused before the search, with a
-        :class:`~mastermind.engine.files.FileError`.
+        :class:`~mastermind.files.FileError`.
     recheck : float
         With units, the fraction of them (0 to 1) spot-checked: re-run here and
         compared with the answer of the worker or checkpoint that gave it; a mismatch
@@ -628,12 +275,19 @@ def worst_case(
     if not candidates_only:
         checks.guessable(game)
     until = deadline(time_limit)
-    threads = checks.threads(jobs)
-    memory = checks.memory(memory)
-    progress = checks.progress(progress)
-    budget = checks.unit_seconds(unit_seconds)
+    options = RunOptions.of(
+        jobs=jobs,
+        time_limit=time_limit,
+        progress=progress,
+        memory=memory,
+        unit_seconds=unit_seconds,
+        recheck=recheck,
+        scheduler=scheduler,
+        client=client,
+        checkpoint=checkpoint,
+    )
+    memory = options.memory
     strategies = [Strategy.parse(h) for h in heuristics]
-    recheck = checks.recheck(recheck)
     if certificate is not None:
         check_certifiable(game, candidates_only=candidates_only, path=certificate)
     local = Search(
@@ -647,19 +301,15 @@ def worst_case(
         symmetry=symmetry,
         memory=memory,
         heuristics=strategies,
-        threads=threads,
+        threads=options.threads,
     )
-    if not wants_engine(scheduler, client, checkpoint):
+    if not options.as_units:
         return _certified(run_on(local, use_finder=True).result(), certificate, local, until)
     with open_run(
         game,
         kind="bound",
         params=checkpoint_params(candidates_only=candidates_only, symmetry=symmetry, memory=memory),
-        scheduler=scheduler,
-        client=client,
-        threads=threads,
-        checkpoint=checkpoint,
-        recheck=recheck,
+        options=options,
     ) as run:
         units = UnitSearch(
             local,
@@ -668,8 +318,8 @@ def worst_case(
             symmetry=symmetry,
             memory=memory,
             run=run,
-            progress=progress,
-            unit_seconds=budget,
+            progress=options.progress,
+            unit_seconds=options.unit_seconds,
         )
         # (the root's questions are the units: no budgeted rounds over the top)
         result = run_on(units, use_finder=False).result()
@@ -692,7 +342,7 @@ def _certified(
     try:
         result.certificate = write_certificate(
             path,
-            result.game,
+            cast("Game", result.game),  # (check_certifiable let a Mastermind game only)
             result.lower,
             result.upper,
             result.witness,
@@ -714,7 +364,7 @@ class _WorstCaseRun:
 
     def __init__(
         self,
-        game: Game,
+        game: GameLike,
         search: Any,
         *,
         candidates_only: bool,

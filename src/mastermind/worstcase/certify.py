@@ -32,13 +32,13 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
 from .. import checks
-from ..engine.files import Destination, check_output
 from ..errors import MastermindError
+from ..files import Destination, check_output
 from ..game import Game
 from ..kernel import _core
 from ..limits import DEFAULT_MEMORY
@@ -48,6 +48,9 @@ from ..strategy_tree import Node, split_by_score
 from ..verify import FORMAT, VERSION
 from ..version import __version__
 from .search import REASONS, Search, SearchUnfinished, separable
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["CertificateError", "CertificateStats", "write_certificate", "write_part_certificate"]
 
@@ -322,9 +325,9 @@ def _witness(node: Node) -> dict[str, Any]:
     return out
 
 
-def check_certifiable(game: Any, *, candidates_only: bool, path: Any) -> None:
+def check_certifiable(game: GameLike, *, candidates_only: bool, path: Any) -> None:
     """Raise :class:`CertificateError` unless a certificate can be made for ``game``, and
-    :class:`~mastermind.engine.files.FileError` unless it can be written to ``path`` (an empty
+    :class:`~mastermind.files.FileError` unless it can be written to ``path`` (an empty
     name, a folder that does not exist, a directory): before any search."""
     if not isinstance(path, (str, os.PathLike)):
         raise CertificateError(f"a certificate is written to a path, not {path!r}")
@@ -355,9 +358,9 @@ def write_certificate(
     with an exact search, and the ``witness`` tree reaching ``upper``.
 
     The file appears whole or not at all, written as every output of the package is
-    (:class:`mastermind.engine.files.Destination`: a temporary file beside ``path`` renamed onto
+    (:class:`mastermind.files.Destination`: a temporary file beside ``path`` renamed onto
     it, a symbolic link followed, the permissions kept; a device or ``-`` written in
-    place); :class:`~mastermind.engine.files.OutputError` naming it when the disk is full.
+    place); :class:`~mastermind.files.OutputError` naming it when the disk is full.
     Raises :class:`~mastermind.worstcase.search.SearchUnfinished` when ``time_limit`` or Ctrl-C
     stops the search, :class:`CertificateError` for a game it cannot certify. ``search``
     may be the search that proved the bounds (its memo then answers at once); it must

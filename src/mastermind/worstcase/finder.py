@@ -33,12 +33,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
 from .. import checks
-from ..game import CodeLike, Game
+from ..game import CodeLike
 from ..kernel import _symmetry
 from ..limits import DEFAULT_MEMORY
 from ..strategy_tree import Node
@@ -49,6 +49,9 @@ from .search import (
     prepare,
     separable,
 )
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["Finding", "find_strategy"]
 
@@ -65,7 +68,7 @@ class Finding:
     path from the root (guess and score), size, guesses left, answer, the guess that
     works, and the round."""
 
-    game: Any
+    game: GameLike
     max_guesses: int
     candidates_only: bool
     status: str
@@ -107,7 +110,7 @@ class _Top:
 class _Finder:
     def __init__(
         self,
-        game: Game,
+        game: GameLike,
         pool: np.ndarray,
         *,
         candidates_only: bool,
@@ -318,7 +321,7 @@ class _Finder:
 
 
 def find_strategy(
-    game: Game,
+    game: GameLike,
     max_guesses: int,
     candidates: Union[Iterable[CodeLike], np.ndarray, None] = None,
     *,

@@ -20,16 +20,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, cast
 
 import numpy as np
 
 from .. import checks
-from ..game import Game
 from ..kernel import _core, _symmetry
 from ..stopping import new_flag, run_stoppable
 from ..strategy_tree import Node, build_tree, split_by_score
 from . import _search
+
+if TYPE_CHECKING:
+    from ..game import Game, GameLike
 
 __all__ = [
     "REASONS",
@@ -97,15 +99,22 @@ class Search:
     """One exact search context (guess set, mode, memo) over a game."""
 
     def __init__(
-        self, game: Game, guesses: np.ndarray, *, candidates_only: bool, symmetry: bool, memory: int
+        self,
+        game: GameLike,
+        guesses: np.ndarray,
+        *,
+        candidates_only: bool,
+        symmetry: bool,
+        memory: int,
     ):
         self.game = game
         self.candidates_only = candidates_only
         # Absent colours may be merged inside a guess only when the merged guess is
         # allowed too: the guess set is every code.
         merge_dead = candidates_only or int(guesses.size) == game.size
-        if game.symmetric:
-            digits, n, k = np.ascontiguousarray(game.digits), game.n, game.k
+        if game.symmetric:  # (a Game: only Mastermind's sets are symmetric)
+            mastermind = cast("Game", game)
+            digits, n, k = np.ascontiguousarray(mastermind.digits), mastermind.n, mastermind.k
         else:  # a custom game: no colours, so no symmetry and no merged colours
             digits, n, k = np.zeros((game.size, 1), dtype=np.uint8), 1, 1
             symmetry = merge_dead = False
@@ -221,7 +230,7 @@ class Search:
 
 
 def prepare(
-    game: Game, candidates: Any, guesses: Any, *, candidates_only: bool, symmetry: bool
+    game: GameLike, candidates: Any, guesses: Any, *, candidates_only: bool, symmetry: bool
 ) -> tuple[np.ndarray, np.ndarray, bool, bool]:
     """Validated (candidates, guess set, symmetry allowed, all candidates guessable)."""
     checks.game(game, "solution_exists")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from ..stopping import Stopped, TimeLimitReached, new_flag
 from ..strategy_tree import Node, build_tree, replay_records, split_by_score
 from . import _search
 from .search import Search, SearchUnfinished
+
+if TYPE_CHECKING:
+    from ..game import GameCore, GameLike
 
 __all__ = ["ExistsPlan", "UnitSearch", "checkpoint_params", "exists_unit", "root_openings"]
 
@@ -46,7 +49,7 @@ def checkpoint_params(*, candidates_only: bool, symmetry: bool, memory: int) -> 
 
 
 def root_openings(
-    game: Any, cands: np.ndarray, pool: np.ndarray, d: int, order: int, nonwin: int
+    game: GameCore, cands: np.ndarray, pool: np.ndarray, d: int, order: int, nonwin: int
 ) -> Optional[list[int]]:
     """The openings the kernel's search tries at the root for d guesses, in its order
     (:func:`mastermind.worstcase._search.root_openings`, the ranking the search makes at a node);
@@ -64,7 +67,7 @@ class UnitSearch:
     def __init__(
         self,
         local: Search,
-        game: Any,
+        game: GameLike,
         *,
         candidates_only: bool,
         symmetry: bool,
@@ -557,7 +560,7 @@ class _Ors:
     up to date answer by answer (a 4-left question of p(5,8) has some 15,000 guesses);
     how far :meth:`ExistsPlan.more` has gone (guess ``at``, its part ``pos``)."""
 
-    def __init__(self, game: Any, unit: Unit, split: dict[str, Any]):
+    def __init__(self, game: GameLike, unit: Unit, split: dict[str, Any]):
         self.game = game
         self.key = unit.key
         self.e = int(unit.args["d"]) - 1
@@ -691,7 +694,7 @@ class _Ors:
 
 
 def exists_unit(
-    game: Any,
+    game: GameCore,
     *,
     stop: Any,
     cands: np.ndarray,
@@ -715,7 +718,7 @@ def exists_unit(
     order; :meth:`ExistsPlan.expand` makes their parts sub-questions within d - 1)."""
     flag = stop if stop is not None else new_flag()
     search = Search(
-        game,
+        cast("GameLike", game),  # (a worker's custom game is its table: all a search reads)
         game.guesses,
         candidates_only=candidates_only,
         symmetry=symmetry and game.symmetric,
@@ -751,7 +754,7 @@ def exists_unit(
 
 
 def _split_question(
-    game: Any,
+    game: GameCore,
     search: Search,
     cands: np.ndarray,
     d: int,

@@ -14,9 +14,8 @@ from typing import Any, Optional
 from ... import checks
 from ...checks import ArgumentError
 from ...engine import folder as common
+from ...engine.folder import FolderFiles
 from ...engine.own_files import OwnDestination
-from ...engine.workers import spec_of
-from ...errors import MastermindError
 from ...game import Game
 from ...limits import MAX_OPTIMAL_GUESSES
 from ..units import checkpoint_params, plan_optimal
@@ -32,19 +31,7 @@ QUESTION = "optimum"
 MOST_BYTES = 1 << 16
 """The most bytes ``campaign.json`` may hold."""
 
-FILES = {
-    "campaign.json": "the campaign's question",
-    "state.json": "the campaign's state",
-    "optimum.json": "the campaign's strategy",
-    "run.log": "the campaign's log",
-    "checkpoint.sqlite": "the campaign's checkpoint",
-    "checkpoint.sqlite-journal": "the checkpoint's journal",
-    "checkpoint.sqlite-wal": "the checkpoint's log",
-    "checkpoint.sqlite-shm": "the checkpoint's shared memory",
-    "checkpoint.sqlite.lock": "the checkpoint's lock",
-    "checkpoint.sqlite.behind": "the checkpoint kept aside",
-    "campaign.lock": "the campaign's lock",
-}
+FILES = common.folder_files("optimum.json", "the campaign's strategy")
 """The files of an optimum campaign's folder (beside ``shards/``), and what each is."""
 
 
@@ -57,7 +44,7 @@ def hold(folder: str, *, make: bool = False) -> Iterator[None]:
 
 
 @dataclass(frozen=True)
-class OptimumCampaign:
+class OptimumCampaign(FolderFiles):
     """An optimum campaign's question and folder (``campaign.json``): the game, the
     position (``after``: (guess, score) pairs, as the game writes them), the opening
     (``first``), the most guesses, the guess pool, each unit's memo (MB) and budget."""
@@ -76,18 +63,6 @@ class OptimumCampaign:
     @property
     def game(self) -> Game:
         return Game(self.pegs, self.colours, self.variant)
-
-    def path(self, name: str) -> str:
-        """A file of the campaign's folder."""
-        return str(Path(self.folder) / name)
-
-    @property
-    def checkpoint(self) -> str:
-        return self.path("checkpoint.sqlite")
-
-    @property
-    def shards(self) -> str:
-        return self.path("shards")
 
     def played(self) -> list[tuple[int, int]]:
         """The position's (guess, slot) pairs."""
@@ -115,7 +90,7 @@ class OptimumCampaign:
 
     def run_of(self) -> dict[str, Any]:
         """The run the campaign's shards must belong to: kind, game and parameters."""
-        game = spec_of(self.game).definition()
+        game = self.game.spec().definition()
         return {"kind": "optimal", "game": game, "params": self.params()}
 
     @classmethod
@@ -167,29 +142,15 @@ class OptimumCampaign:
         """The campaign of ``folder``, checked as :meth:`new` checks a new one
         (:class:`ArgumentError` when it holds none, or one that is not an optimum
         campaign's)."""
-        path = str(Path(folder) / "campaign.json")
-        try:
-            doc = common.read_json(path, "the campaign's question", MOST_BYTES)
-        except MastermindError as e:
-            raise ArgumentError(str(e)) from None
-        if doc is None:
-            raise ArgumentError(f"{folder}: no campaign here (no campaign.json)")
-        try:
-            if not isinstance(doc, dict) or any(not isinstance(k, str) for k in doc):
-                raise ArgumentError("not an object")
-            if doc.pop("format", None) != FORMAT:
-                raise ArgumentError("another version of the file, or none")
+        what = "an optimum campaign's file"
+        path, doc = common.read_question(folder, FORMAT, MOST_BYTES, what)
+        with common.question_errors(path, what):
             if doc.pop("question", None) != QUESTION:
                 raise ArgumentError("not an optimum campaign's ('question' is not 'optimum')")
             for name in ("pegs", "colours"):
                 if name not in doc:
                     raise ArgumentError(f"no {name}")
             return cls.new(folder, **doc)
-        except MastermindError as e:
-            raise ArgumentError(f"{path}: not an optimum campaign's file ({e})") from None
-        except (TypeError, ValueError, OverflowError, RecursionError) as e:
-            text = " ".join(str(e).split())[:120]
-            raise ArgumentError(f"{path}: not an optimum campaign's file ({text})") from None
 
 
 def _known_fields(question: dict[str, Any]) -> None:

@@ -12,7 +12,9 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple, Optional, cast
 
-from ...engine.own_files import OwnDestination, append_own
+from ...engine.folder import also_to_file, shard_count
+from ...engine.options import RunOptions
+from ...engine.own_files import OwnDestination
 from ...engine.run import open_run
 from ...engine.shards import (
     Imported,
@@ -57,7 +59,7 @@ def restore(campaign: OptimumCampaign, log: Log) -> Optional[Imported]:
             campaign.checkpoint,
             campaign.shards,
             campaign.run_of(),
-            _shard_count(campaign),
+            shard_count(_stated(campaign)),
             lambda line: log(f"{campaign.folder}: {line}"),
         )
 
@@ -69,25 +71,6 @@ def _stated(campaign: OptimumCampaign) -> dict[str, Any]:
         return read_state(campaign) or {}
     except MastermindError:
         return {}
-
-
-def _shard_count(campaign: OptimumCampaign) -> int:
-    """The shards the last export left, as ``state.json`` says (0 when it does not)."""
-    shards = _stated(campaign).get("shards")
-    count = shards.get("count") if isinstance(shards, dict) else None
-    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
-
-
-def _also_to_file(log: Log, path: str) -> Log:
-    """``log``, each line also appended to ``path`` with the time (UTC), never through
-    a link."""
-
-    def both(line: str) -> None:
-        log(line)
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
-        append_own(path, stamp + line + "\n", "the campaign's log")
-
-    return both
 
 
 def run(
@@ -105,7 +88,7 @@ def run(
     is proved (``optimum.json``).  What it says goes to ``log`` and to ``run.log``.  The
     campaign's lock is held throughout."""
     with hold(campaign.folder):
-        log = _also_to_file(log, campaign.path("run.log"))
+        log = also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         t0 = time.monotonic()
         status, plan, before, ran = _execute(campaign, jobs, scheduler, time_limit, stop_after, log)
@@ -147,20 +130,20 @@ def _execute(
 
     status = "exact"
     want = campaign.run_of()
-    with open_run(
-        campaign.game,
-        kind=want["kind"],
-        params=want["params"],
+    options = RunOptions(
+        jobs,
         scheduler=scheduler,
-        client=None,
-        threads=jobs,
         checkpoint=campaign.checkpoint,
+        unit_seconds=campaign.unit_seconds,
+    )
+    with open_run(
+        campaign.game, kind=want["kind"], params=want["params"], options=options
     ) as engine:
         engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         before = len(engine.store)
         plan = plan_of(campaign, engine.store.keys())
         log(f"{campaign.game.name}: {_what(campaign)}; {before} units recorded")
-        budget = campaign.unit_seconds if hasattr(plan, "expand") else None
+        budget = options.unit_seconds if hasattr(plan, "expand") else None
         try:
             engine.execute(plan, flag, progress, time_limit, budget)
         except TimeLimitReached:

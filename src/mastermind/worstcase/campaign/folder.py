@@ -39,19 +39,7 @@ __all__ = [
     "read_json",
 ]
 
-FILES = {
-    "campaign.json": "the campaign's question",
-    "state.json": "the campaign's state",
-    "witness.json": "the campaign's witness",
-    "run.log": "the campaign's log",
-    "checkpoint.sqlite": "the campaign's checkpoint",
-    "checkpoint.sqlite-journal": "the checkpoint's journal",
-    "checkpoint.sqlite-wal": "the checkpoint's log",
-    "checkpoint.sqlite-shm": "the checkpoint's shared memory",
-    "checkpoint.sqlite.lock": "the checkpoint's lock",
-    "checkpoint.sqlite.behind": "the checkpoint kept aside",
-    "campaign.lock": "the campaign's lock",
-}
+FILES = common.folder_files("witness.json", "the campaign's witness")
 """The files of a campaign's folder (beside ``shards/``), and what each is."""
 
 LOCK = common.LOCK

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 
-from ...engine.checkpoint import LOCK_SECONDS, connect_read_only
+from ...engine.rows import LOCK_SECONDS, connect_read_only
 
 __all__ = [
     "HERE",

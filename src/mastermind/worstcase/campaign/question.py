@@ -13,15 +13,14 @@ import numpy as np
 from ... import checks
 from ...analysis.strategies import symmetry_classes
 from ...checks import ArgumentError
+from ...engine.folder import FolderFiles, question_errors, read_question
 from ...engine.own_files import OwnDestination
 from ...engine.units import Unit
-from ...errors import MastermindError
 from ...game import Game, check_game
 from ...limits import MAX_GUESSES
 from ...strategy_tree import Node, build_tree, split_by_score
 from ..search import Search
 from ..units import ExistsPlan, UnitSearch, checkpoint_params, root_openings
-from .folder import read_json
 
 __all__ = ["FORMAT", "Campaign", "FocusPlan", "checkpoint_params_of", "setup", "witness_tree"]
 
@@ -33,7 +32,7 @@ MOST_BYTES = 1 << 16
 
 
 @dataclass(frozen=True)
-class Campaign:
+class Campaign(FolderFiles):
     """A campaign's question and folder (``campaign.json``)."""
 
     folder: str
@@ -48,18 +47,6 @@ class Campaign:
     @property
     def game(self) -> Game:
         return Game(self.pegs, self.colours, self.variant)
-
-    def path(self, name: str) -> str:
-        """A file of the campaign's folder."""
-        return str(Path(self.folder) / name)
-
-    @property
-    def checkpoint(self) -> str:
-        return self.path("checkpoint.sqlite")
-
-    @property
-    def shards(self) -> str:
-        return self.path("shards")
 
     @classmethod
     def new(cls, folder: str, **question: Any) -> "Campaign":
@@ -99,28 +86,14 @@ class Campaign:
     def load(cls, folder: str) -> "Campaign":
         """The campaign of ``folder``, checked as :meth:`new` checks a new one
         (:class:`ArgumentError` when it holds none, or one that is not a campaign's)."""
-        path = str(Path(folder) / "campaign.json")
-        try:
-            doc = read_json(path, "the campaign's question", MOST_BYTES)
-        except MastermindError as e:
-            raise ArgumentError(str(e)) from None
-        if doc is None:
-            raise ArgumentError(f"{folder}: no campaign here (no campaign.json)")
-        try:
-            if not isinstance(doc, dict) or any(not isinstance(k, str) for k in doc):
-                raise ArgumentError("not an object")
-            if doc.pop("format", None) != FORMAT:
-                raise ArgumentError("another version of the file, or none")
+        what = "a campaign's file"
+        path, doc = read_question(folder, FORMAT, MOST_BYTES, what)
+        with question_errors(path, what):
             _known_fields(cls, doc)
             for name in ("pegs", "colours", "guesses"):
                 if name not in doc:
                     raise ArgumentError(f"no {name}")
             return cls.new(folder, **doc)
-        except MastermindError as e:
-            raise ArgumentError(f"{path}: not a campaign's file ({e})") from None
-        except (TypeError, ValueError, OverflowError, RecursionError) as e:
-            text = " ".join(str(e).split())[:120]
-            raise ArgumentError(f"{path}: not a campaign's file ({text})") from None
 
 
 def _known_fields(cls: type, question: dict[str, Any]) -> None:

@@ -18,7 +18,6 @@ from ...engine.checkpoint import open_checkpoint
 from ...engine.executors import LocalExecutor
 from ...engine.spotcheck import Sampler, SpotCheckWarning
 from ...engine.units import Unit, UnitError, is_split
-from ...engine.workers import spec_of
 from . import origins
 from .certificates import certified
 from .question import Campaign, FocusPlan, checkpoint_params_of
@@ -88,7 +87,7 @@ def _rerun(campaign: Campaign, todo: list[tuple[Unit, Refutation]], jobs: int) -
     how many were wrong."""
     game = campaign.game
     store = open_checkpoint(
-        campaign.checkpoint, "bound", spec_of(game).definition(), checkpoint_params_of(campaign)
+        campaign.checkpoint, "bound", game.spec().definition(), checkpoint_params_of(campaign)
     )
     executor = LocalExecutor(game, jobs)
     wrong = 0

@@ -15,7 +15,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
-from ...engine.checkpoint import connect_read_only, decode
+from ...engine.rows import connect_read_only, decode
 from ...engine.units import is_split
 from . import origins
 

@@ -15,15 +15,18 @@ from typing import Any, NamedTuple, Optional
 
 from ...analysis.exhaustive import analyze
 from ...checks import ArgumentError
-from ...engine.own_files import OwnDestination, append_own
+from ...engine.folder import also_to_file, shard_count
+from ...engine.options import RunOptions
+from ...engine.own_files import OwnDestination
 from ...engine.run import open_run
 from ...engine.shards import Imported, behind, export_shards, import_shards, shard_paths
 from ...engine.spotcheck import SpotCheckWarning
-from ...engine.workers import spec_of
 from ...errors import MastermindError
 from ...game import Game
 from ...stopping import TimeLimitReached, new_flag
-from ..bounds import check_strategy, counting_bound, solution_exists
+from ..check import check_strategy
+from ..counting import counting_bound
+from ..exists import solution_exists
 from ..search import SearchUnfinished
 from . import origins
 from .folder import CampaignFileError, hold
@@ -69,7 +72,7 @@ def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
             os.replace(campaign.checkpoint, aside)
             log(f"{campaign.folder}: the checkpoint is behind the shards: kept as {aside}")
         got = import_shards(
-            campaign.shards, campaign.checkpoint, _run_of(campaign), _shard_count(campaign)
+            campaign.shards, campaign.checkpoint, _run_of(campaign), shard_count(_stated(campaign))
         )
         origins.mark_imported(campaign.checkpoint)  # (its rows: imported, not computed here)
         for line in got.problems:
@@ -80,7 +83,7 @@ def restore(campaign: Campaign, log: Log) -> Optional[Imported]:
 
 def _run_of(campaign: Campaign) -> dict[str, Any]:
     """The run the campaign's shards must belong to: kind, game and parameters."""
-    game = spec_of(campaign.game).definition()
+    game = campaign.game.spec().definition()
     return {"kind": "bound", "game": game, "params": checkpoint_params_of(campaign)}
 
 
@@ -99,13 +102,6 @@ def _stated(campaign: Campaign) -> dict[str, Any]:
         return read_state(campaign) or {}
     except MastermindError:
         return {}
-
-
-def _shard_count(campaign: Campaign) -> int:
-    """The shards the last export left, as ``state.json`` says (0 when it does not)."""
-    shards = _stated(campaign).get("shards")
-    count = shards.get("count") if isinstance(shards, dict) else None
-    return count if type(count) is int and 0 <= count <= 1 << 30 else 0
 
 
 def bounds_known(game: Game, d: int) -> dict[str, Any]:
@@ -179,11 +175,19 @@ def run(
     opening's state and parts running) whenever a unit ends, for a progress display;
     each opening decided is also said to ``log``."""
     with hold(campaign.folder):
-        log = _also_to_file(log, campaign.path("run.log"))
+        log = also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         known = known_bounds(campaign)
         t0 = time.monotonic()
-        how = (jobs, scheduler, time_limit, stop_after, batch, recheck, watch)
+        options = RunOptions(
+            jobs,
+            scheduler=scheduler,
+            checkpoint=campaign.checkpoint,
+            unit_seconds=campaign.unit_seconds,
+            batch=batch,
+            recheck=recheck,
+        )
+        how = (options, time_limit, stop_after, watch)
         status, plan, search, before, ran = _decide(campaign, known, how, log)
         answer = None
         if not plan.openings:
@@ -205,25 +209,17 @@ def _decide(
     re-checked as ``recheck`` asks (all of them when it contradicts what else is
     proved) and the run gone on while one was wrong: as :func:`_execute` says, the
     units run added up."""
-    jobs, scheduler, time_limit, stop_after, batch, recheck, watch = how
+    options, time_limit, stop_after, watch = how
     t0 = time.monotonic()
     ran = before = -1
     while True:
         left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - t0))
         status, plan, search, first, more = _execute(
-            campaign,
-            jobs,
-            scheduler,
-            left,
-            stop_after,
-            log,
-            batch=batch,
-            recheck=recheck,
-            watch=watch,
+            campaign, options, left, stop_after, log, watch=watch
         )
         before, ran = (first if before < 0 else before), max(ran, 0) + more
-        share = _share(campaign, plan, known, recheck, log) if status == "decided" else 0.0
-        if share <= 0 or not recheck_deciding(campaign, share, jobs=jobs, log=log).wrong:
+        share = _share(campaign, plan, known, options.recheck, log) if status == "decided" else 0.0
+        if share <= 0 or not recheck_deciding(campaign, share, jobs=options.threads, log=log).wrong:
             return status, plan, search, before, ran
         log("answers the decision rested on were wrong: the run goes on")
 
@@ -252,7 +248,7 @@ def recheck(
     (:func:`.recheck.recheck`); then the state written again.  (what was re-checked,
     the state).  Under the campaign's lock."""
     with hold(campaign.folder):
-        log = _also_to_file(log, campaign.path("run.log"))
+        log = also_to_file(log, campaign.path("run.log"))
         restore(campaign, log)
         if not os.path.exists(campaign.checkpoint):
             raise ArgumentError(f"{campaign.folder}: nothing to re-check (no run yet)")
@@ -283,32 +279,17 @@ def _known_again(campaign: Campaign, log: Log) -> dict[str, Any]:
     return known
 
 
-def _also_to_file(log: Log, path: str) -> Log:
-    """``log``, each line also appended to ``path`` with the time (UTC), never through
-    a link."""
-
-    def both(line: str) -> None:
-        log(line)
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S ", time.gmtime())
-        append_own(path, stamp + line + "\n", "the campaign's log")
-
-    return both
-
-
 def _execute(
     campaign: Campaign,
-    jobs: int,
-    scheduler: Optional[str],
+    options: RunOptions,
     time_limit: Optional[float],
     stop_after: int,
     log: Log,
     *,
-    batch: int = 1,
-    recheck: float = 0.0,
     watch: Optional[Callable[[list[dict[str, Any]]], None]] = None,
 ) -> tuple[str, Any, Any, int, int]:
-    """The engine's run of the plan: (how it ended, the plan, its search, the units
-    recorded before it, the units it ran).  The checkpoint's origins are kept from the
+    """The engine's run of the plan as ``options`` say, within ``time_limit``: (how it
+    ended, the plan, its search, the units recorded before it, the units it ran).  The checkpoint's origins are kept from the
     moment it is opened (:func:`.origins.track`)."""
     flag = new_flag()
     ran = [0]
@@ -327,12 +308,7 @@ def _execute(
         game,
         kind="bound",
         params=checkpoint_params_of(campaign),
-        scheduler=scheduler,
-        client=None,
-        threads=jobs,
-        checkpoint=campaign.checkpoint,
-        batch=batch,
-        recheck=recheck,
+        options=options,
     ) as engine:
         engine.store.foreign_rows = True  # (made from the shards: a stranger's rows)
         origins.track(campaign.checkpoint, fresh=fresh)
@@ -345,7 +321,7 @@ def _execute(
         )
         try:
             if plan.openings:
-                engine.execute(plan, flag, progress, time_limit, campaign.unit_seconds)
+                engine.execute(plan, flag, progress, time_limit, options.unit_seconds)
         except TimeLimitReached:
             status = "time-limit"
         except KeyboardInterrupt:
@@ -370,7 +346,7 @@ def _watched(plan: Any, said: dict[str, Any], watch: Any, log: Log) -> None:
 
 
 def _store_keys(campaign: Campaign) -> set[str]:
-    from ...engine.checkpoint import connect_read_only
+    from ...engine.rows import connect_read_only
 
     conn = connect_read_only(campaign.checkpoint)
     try:

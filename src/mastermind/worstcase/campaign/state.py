@@ -16,11 +16,11 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ...engine.checkpoint import connect_read_only, decode, open_checkpoint
+from ...engine.checkpoint import open_checkpoint
 from ...engine.own_files import OwnDestination
 from ...engine.replay import DryExecutor, Replayed
+from ...engine.rows import connect_read_only, decode
 from ...engine.run import Run
-from ...engine.workers import spec_of
 from ...stopping import new_flag
 from ...strategy_tree import split_by_score
 from .certificates import certified as certified_parts
@@ -63,7 +63,7 @@ def replayed(campaign: Campaign) -> tuple[FocusPlan, DryExecutor, Any]:
     store = open_checkpoint(
         campaign.checkpoint,
         "bound",
-        spec_of(campaign.game).definition(),
+        campaign.game.spec().definition(),
         checkpoint_params_of(campaign),
         read_only=True,  # (a run may be writing it meanwhile)
     )

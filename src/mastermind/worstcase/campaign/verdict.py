@@ -18,12 +18,15 @@ p(4,6) is 4 or 5: at most 5 (the minmax strategy's worst case), at least 4 (the 
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from ...game import GameLike
 
 __all__ = ["name_of", "proved"]
 
 
-def name_of(game: Any) -> str:
+def name_of(game: GameLike) -> str:
     """p(n,k), with the variant named when it is not the classic game."""
     variant = game.variant.value
     return f"p({game.n},{game.k})" + ("" if variant == "classic" else f" {variant}")
@@ -58,7 +61,7 @@ def _bounds(
 
 
 def proved(
-    game: Any,
+    game: GameLike,
     d: int,
     known: dict[str, Any],
     rests: str,

@@ -1,25 +1,13 @@
-# cython: language_level=3
-"""The optimal search's floors of a part before it is searched (inline, compiled into
-_optimal.pyx): what the memo knows of the part up to symmetry (``_canon_floor``), a floor
-from its candidates' part counts (``_count_floor``), and a scan of its guesses at depth
-one (``_scan_floor``); ``_part_floor`` takes the largest, ``_scan_floors`` floors the
-parts of a guess one by one (docs/optimal.md, rules 11 to 13).
-
-Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
-large enough.
-"""
-
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
-
-from mastermind.kernel._core cimport STOP_MEMORY, KData, _slot, popcount
-from mastermind.kernel._memo cimport Memo, MemoEntry, _hash_set, _memo_find
-from mastermind.optimum._optimal_bounds cimport INF
-from mastermind.optimum._optimal_canon cimport (CANON_FLOOR, CANON_STACK, CANON_TAG,
-                                                _canon_entry, _canon_image)
-from mastermind.optimum._optimal_node cimport (MASKS_MAX, SCAN_FLOOR, Guesses, Node, OData,
-                                               _ensure, _few, _node_close, _node_open)
-from mastermind.optimum._optimal_scan cimport _cand_rules, _scan_general
+# The optimal search's floors of a part before it is searched (included in _optimal.pyx,
+# whose cimports it uses: a room of the module, not a module; its routines inline): what the
+# memo knows of the part up to symmetry (``_canon_floor``), a floor from its candidates'
+# part counts (``_count_floor``), and a scan of its guesses at depth one (``_scan_floor``);
+# ``_part_floor`` takes the largest, ``_scan_floors`` floors the parts of a guess one by one
+# (docs/optimal.md, rules 11 to 13).
+#
+# Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
+# large enough.
+#
 
 
 cdef inline int64_t _canon_floor(OData* o, const int32_t* c, Py_ssize_t p, int32_t tag,

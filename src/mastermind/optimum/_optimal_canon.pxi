@@ -1,25 +1,18 @@
-# cython: language_level=3
-"""The optimal search's memo of sets up to symmetry (inline, compiled into _optimal.pyx):
-a set's image under a colour and position permutation chosen from the set's own counts
-(``_canon_image``), under which the memo also keeps what the search learns of the set, so
-that a set equal to it up to such a permutation (the same least total) finds it there.
-
-The image is always the set's image under some permutation of the group, whatever ties
-the counts leave (a tie is broken by the original order), so two sets with the same image
-are equivalent: the key is sound; it is not always the same for two equivalent sets (the
-ties), which costs only missed answers.  Used only where every guess of the search is
-allowed for every set up to those permutations (a symmetric game: every code, or the
-candidates alone) and the codes' colours are at hand (encoded games).
-
-Trusts its caller: sets non-empty, ``key`` of m entries.
-"""
-
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport qsort
-
-from mastermind.kernel._core cimport SCORE_TABLE, KData
-from mastermind.kernel._memo cimport Memo, MemoEntry, _memo_find
-from mastermind.optimum._optimal_node cimport OData
+# The optimal search's memo of sets up to symmetry (included in _optimal.pyx, whose cimports
+# it uses: a room of the module, not a module; its routines inline): a set's image under a
+# colour and position permutation chosen from the set's own counts (``_canon_image``), under
+# which the memo also keeps what the search learns of the set, so that a set equal to it up
+# to such a permutation (the same least total) finds it there.
+#
+# The image is always the set's image under some permutation of the group, whatever ties
+# the counts leave (a tie is broken by the original order), so two sets with the same image
+# are equivalent: the key is sound; it is not always the same for two equivalent sets (the
+# ties), which costs only missed answers.  Used only where every guess of the search is
+# allowed for every set up to those permutations (a symmetric game: every code, or the
+# candidates alone) and the codes' colours are at hand (encoded games).
+#
+# Trusts its caller: sets non-empty, ``key`` of m entries.
+#
 
 
 cdef enum:

@@ -27,10 +27,13 @@ import enum
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-from .errors import MastermindError
-from .rules import DistributionSummary, Strategy, secrets_text
+from ..errors import MastermindError
+from ..rules import DistributionSummary, Strategy, secrets_text
+
+if TYPE_CHECKING:
+    from ..game import GameLike
 
 __all__ = ["Comparison", "ComparisonError", "ComparisonRow", "Pool", "compare"]
 
@@ -130,7 +133,7 @@ class ComparisonRow(DistributionSummary):
 class Comparison:
     """Rows of exhaustive results on one game (see :func:`compare`)."""
 
-    game: Any
+    game: GameLike
     rows: list[ComparisonRow] = field(default_factory=list)
 
     COLUMNS = (
@@ -262,7 +265,7 @@ class Comparison:
         }
 
     def _repr_html_(self) -> str:
-        from .views.notebook import comparison_html
+        from ..views.notebook import comparison_html
 
         return comparison_html(self)
 
@@ -270,7 +273,7 @@ class Comparison:
         """Bars of every row's distribution (one colour per strategy, the candidates-only
         pool hatched) on ``ax`` (default: a new figure); returns the axes.  Needs
         matplotlib (``pip install 'mastermind-analysis[plot]'``)."""
-        from .views.plot import plot_comparison
+        from ..views.plot import plot_comparison
 
         return plot_comparison(self, ax)
 
@@ -297,7 +300,7 @@ def _names(
 
 
 def compare(
-    game: Any,
+    game: GameLike,
     strategies: Union[str, Iterable[Union[str, Strategy]], None] = None,
     pools: Union[str, Iterable[Union[str, Pool]], None] = None,
     *,
@@ -325,8 +328,8 @@ def compare(
     >>> c.rows[0].total, c.rows[0].first_guess
     (7471, '1111')
     """
-    from . import checks
-    from .analysis.exhaustive import analyze
+    from .. import checks
+    from ..analysis.exhaustive import analyze
 
     checks.game(game, "compare")
     checks.threads(jobs)
@@ -358,11 +361,16 @@ def compare(
 
 
 def _optimal_row(
-    game: Any, pool: Pool, jobs: Optional[int], progress: Optional[Progress], done: int, total: int
+    game: GameLike,
+    pool: Pool,
+    jobs: Optional[int],
+    progress: Optional[Progress],
+    done: int,
+    total: int,
 ) -> ComparisonRow:
     """The row of the exact optimum with ``pool`` (its progress, the root's guesses tried,
     shown as a share of the row's secrets)."""
-    from .optimum.solver import optimal
+    from ..optimum.solver import optimal
 
     secrets = int(game.secrets.size)
     report = (

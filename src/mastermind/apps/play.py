@@ -21,7 +21,7 @@ The game model behind ``mastermind play`` (whose terminal dialogue is in
 >>> s.record("1234", "0 0")
 Traceback (most recent call last):
 ...
-mastermind.play.InconsistentAnswers: rows 1 and 3 cannot all be true: no secret gives every answer
+mastermind.apps.play.InconsistentAnswers: rows 1 and 3 cannot all be true: no secret gives every answer
 >>> s.fix(3, "0 1")
 24
 >>> game.format_code(s.undo().guess), s.remaining
@@ -38,10 +38,10 @@ from typing import Optional, Protocol, Union
 
 import numpy as np
 
-from . import checks
-from .analysis.strategies import Choice, Strategy, first_guess, next_guess
-from .errors import MastermindError
-from .game import CodeLike, Game, Score, ScoreError
+from .. import checks
+from ..analysis.strategies import Choice, Strategy, first_guess, next_guess
+from ..errors import MastermindError
+from ..game import CodeLike, Game, Score, ScoreError
 
 __all__ = [
     "Adversary",
@@ -216,7 +216,7 @@ class Session:
         )
 
     def _repr_html_(self) -> str:
-        from .views.notebook import session_html
+        from ..views.notebook import session_html
 
         return session_html(self)
 

@@ -1,24 +1,15 @@
-# cython: language_level=3
-"""The optimal search's scans of a node's guesses (inline, compiled into _optimal.pyx,
-like _optimal_node.pxd): the rules that settle a set of a few codes from its own
-candidates, a non-candidate or a pair of guesses (``_cand_rules``, ``_noncand_rule``,
-``_pair_rules``), and the scans that give each guess its bound, eight guesses at a time
-by their part counts for nodes of a few codes (``_scan_few``) or every guess's part sizes
-(``_scan_general``).  docs/optimal.md proves each cut.  The recursive search, which
-explores the guesses these scans order, stays in _optimal.pyx.
-
-Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
-large enough.
-"""
-
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.string cimport memcpy
-
-from mastermind.kernel._core cimport MAX_SLOTS, KData, _masks8, _splits_all, popcount
-from mastermind.optimum._optimal_bounds cimport INF, _bound, _est_table, _pairs, _row
-from mastermind.optimum._optimal_node cimport (Guesses, Node, OData, _blank_skip, _bring_next,
-                                               _ensure, _few, _fold_blacks, _killed,
-                                               _remember_split, _skipped)
+# The optimal search's scans of a node's guesses (included in _optimal.pyx, whose cimports
+# it uses: a room of the module, not a module; its routines inline): the rules that settle a
+# set of a few codes from its own candidates, a non-candidate or a pair of guesses
+# (``_cand_rules``, ``_noncand_rule``, ``_pair_rules``), and the scans that give each guess
+# its bound, eight guesses at a time by their part counts for nodes of a few codes
+# (``_scan_few``) or every guess's part sizes (``_scan_general``).  docs/optimal.md proves
+# each cut.  The recursive search, which explores the guesses these scans order, stays in
+# _optimal.pyx.
+#
+# Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
+# large enough.
+#
 
 
 cdef inline int64_t _cand_rules(OData* o, const int32_t* c, Py_ssize_t m, int32_t* out,

@@ -47,14 +47,25 @@ import tempfile
 import time
 from typing import IO, Any, Optional, Union
 
-from ..errors import MastermindError
+from .errors import MastermindError
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["STDOUT", "TEMP_SUFFIX", "Destination", "FileError", "OutputError", "check_output"]
+__all__ = [
+    "O_CLOEXEC",
+    "O_NOCTTY",
+    "O_NOFOLLOW",
+    "O_NONBLOCK",
+    "STDOUT",
+    "TEMP_SUFFIX",
+    "Destination",
+    "FileError",
+    "OutputError",
+    "check_output",
+]
 
 STDOUT = "-"
 """The path that means standard output."""
@@ -62,10 +73,12 @@ STDOUT = "-"
 TEMP_SUFFIX = ".part"
 """The suffix of the temporary file beside an output (``.NAME.XXXXXXXX.part``)."""
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_NOCTTY = getattr(os, "O_NOCTTY", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+# the flags of ``os.open`` that a platform may lack (0 there): every module that opens a
+# file itself (this one, the run lock) takes them from here
+O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+O_NOCTTY = getattr(os, "O_NOCTTY", 0)
+O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 # a descriptor named by a path: /dev/stdout, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N
 _DESCRIPTOR = re.compile(
@@ -174,7 +187,7 @@ def remove_leftovers(target: str, before: float) -> list[str]:
 
 def _remove_stale(path: str, before: float) -> bool:
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     except OSError:  # a link, gone, not ours to read
         return False
     try:
@@ -312,7 +325,7 @@ class Destination:
             fd = os.dup(self.fd_out)
         else:
             assert self.target is not None
-            flags = os.O_WRONLY | _NOCTTY | _CLOEXEC
+            flags = os.O_WRONLY | O_NOCTTY | O_CLOEXEC
             if stat.S_ISREG(os.stat(self.target).st_mode):  # (another process's file)
                 flags |= os.O_APPEND
             fd = os.open(self.target, flags)

@@ -1,28 +1,15 @@
-# cython: language_level=3
-"""The optimal search's state and the small steps on it (inline, compiled into
-_optimal.pyx, like _optimal_bounds.pxd): the search's data (``OData``), a node's guess list
-(``Guesses``), a guess's place in the order (``Info``, ``_before``), a general node
-(``Node``: ``_node_open``, ``_node_close``, ``_skipped``, ``_bring_next``), a guess's parts
-by score (``_parts_by_slot``), the tree's records (``_record``) and a
-worker's memo handed to the main one (``_adopt``).  The recursive search itself
-(``_solve``, ``_node``, ``_explore``, the parts side by side) stays in _optimal.pyx.
-
-Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
-large enough.
-"""
-
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memset
-
-from mastermind.kernel._core cimport free_structs, new_structs
-from mastermind.kernel._core cimport (DUMMY, MAX_SLOTS, SCORE_TABLE, STOP_MEMORY, TWO_WORDS, Hist64,
-                                      KData, _absent_but_smallest, _append_record, _halted,
-                                      _new_pack, _slot, _split_by_slot, _splits_all,
-                                      _stop_reason)
-from mastermind.kernel._memo cimport Memo, MemoEntry, _memo_find
-from mastermind.optimum._optimal_bounds cimport INF, _bound, _row
-from mastermind.kernel._symmetry cimport Sym, _canonical, _canonical_guesses, _sym_trivial
+# The optimal search's state and the small steps on it (included in _optimal.pyx, whose
+# cimports it uses: a room of the module, not a module; its routines inline): the search's
+# data (``OData``), a node's guess list (``Guesses``), a guess's place in the order
+# (``Info``, ``_before``), a general node (``Node``: ``_node_open``, ``_node_close``,
+# ``_skipped``, ``_bring_next``), a guess's parts by score (``_parts_by_slot``), the tree's
+# records (``_record``) and a worker's memo handed to the main one (``_adopt``).  The
+# recursive search itself (``_solve``, ``_node``, ``_explore``, the parts side by side)
+# stays in _optimal.pyx.
+#
+# Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
+# large enough.
+#
 
 
 cdef enum:

@@ -1,19 +1,13 @@
-# cython: language_level=3
-"""The worst-case search's state (inline, compiled into _search.pyx): its data
-(``SData``: the game, the memo, the guess pools, the label rows and matrices of d = 3
-nodes, the counters), a guess's rank (``GuessInfo``), and the small steps every part of the
-search takes on it: remembering an answer (``_memo_store``), polling the stop flag
-(``_poll``, ``_check_abort``) and the guesses a node tries (``_guesses_of``).
-
-Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
-large enough.
-"""
-
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-
-from mastermind.kernel._core cimport STOP_MEMORY, STOP_NODE_LIMIT, STOP_NONE, KData, _stop_reason
-from mastermind.kernel._memo cimport Memo, MemoEntry, _memo_find
-from mastermind.kernel._symmetry cimport CanonCache, SetSym, SymCtx, _canonical_pool, _set_canonical
+# The worst-case search's state (included in _search.pyx, whose cimports it uses: a room of
+# the module, not a module; its routines inline): its data (``SData``: the game, the memo,
+# the guess pools, the label rows and matrices of d = 3 nodes, the counters), a guess's rank
+# (``GuessInfo``), and the small steps every part of the search takes on it: remembering an
+# answer (``_memo_store``), polling the stop flag (``_poll``, ``_check_abort``) and the
+# guesses a node tries (``_guesses_of``).
+#
+# Trusts its caller for everything, as the search does: sets sorted and non-empty, buffers
+# large enough.
+#
 
 
 cdef enum:

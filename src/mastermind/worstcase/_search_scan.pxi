@@ -1,14 +1,10 @@
-# cython: language_level=3
-"""The worst-case search's scans of one guess that read only the game's data (no search
-state): a guess's part sizes with an early exit past a cap, through the candidates' byte
-forms 64 codes at a time or one code at a time; the count and largest of its non-winning
-parts; its split into parts; and N_p(d), the most codes d guesses can find when no guess
-fills more than p non-winning slots.  Inline, for :mod:`mastermind.worstcase._search`."""
-
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset
-
-from mastermind.kernel._core cimport MAX_SLOTS, PAD_ONES, TWO_WORDS, KData, _count64b, _slot
+# The worst-case search's scans of one guess that read only the game's data (no search
+# state): a guess's part sizes with an early exit past a cap, through the candidates' byte
+# forms 64 codes at a time or one code at a time; the count and largest of its non-winning
+# parts; its split into parts; and N_p(d), the most codes d guesses can find when no guess
+# fills more than p non-winning slots.  Included in _search.pyx, whose cimports it uses
+# (a room of the module, not a module; its routines inline).
+#
 
 
 cdef inline int64_t _ncount(int64_t p, int d) noexcept nogil:

@@ -1,23 +1,18 @@
-# cython: language_level=3
-"""The optimal search's lower bounds and part rows (inline, compiled into _optimal.pyx):
-what a guess's parts can cost at least, and the part sizes it makes.
-
-* ``_est(p, b, dl)`` / ``_est_table``: the least total of p codes when no guess makes more
-  than b non-winning parts, within dl guesses (INF when they cannot all be found): the
-  complete b-ary tree (docs/optimal.md proves it a lower bound).
-* ``_bound``: a guess's bound, |S| plus that estimate for each non-winning part.
-* ``_row`` / ``_cell_counts``: the part sizes of a guess on a set, by cell or by slot,
-  through the kernel's byte forms when the set has them.
-* ``_pairs``: how many codes share a part with an earlier one (0, 1 or 2 for more).
-
-Trusts its caller (the search) for everything: sets sorted and non-empty, scratch
-buffers zeroed and large enough, estimate tables of m + 1 entries.
-"""
-
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-
-from mastermind.kernel._core cimport (KData, PAD_ONES, _bytes_of, _cell, _cells_of_bytes,
-                                      _counts64b, _hist, _hist_packed, _slot)
+# The optimal search's lower bounds and part rows (included in _optimal.pyx, whose cimports
+# it uses: a room of the module, not a module; its routines inline): what a guess's parts
+# can cost at least, and the part sizes it makes.
+#
+# * ``_est(p, b, dl)`` / ``_est_table``: the least total of p codes when no guess makes more
+#   than b non-winning parts, within dl guesses (INF when they cannot all be found): the
+#   complete b-ary tree (docs/optimal.md proves it a lower bound).
+# * ``_bound``: a guess's bound, |S| plus that estimate for each non-winning part.
+# * ``_row`` / ``_cell_counts``: the part sizes of a guess on a set, by cell or by slot,
+#   through the kernel's byte forms when the set has them.
+# * ``_pairs``: how many codes share a part with an earlier one (0, 1 or 2 for more).
+#
+# Trusts its caller (the search) for everything: sets sorted and non-empty, scratch
+# buffers zeroed and large enough, estimate tables of m + 1 entries.
+#
 
 
 cdef extern from *:
