@@ -21,18 +21,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Optional, Protocol, Union, runtime_checkable
+from typing import TYPE_CHECKING, Any, Optional, Protocol, runtime_checkable
 
 from .errors import GameError, MastermindError, shown
 from .limits import MAX_GUESSES, MAX_JOBS, MAX_MEMORY
 
 if TYPE_CHECKING:
+    import enum
+
     import numpy as np
 
-    from .custom import CustomKind, TableSpec
-    from .game import GameSpec
     from .kernel import _core
-    from .rules import Variant
 
 
 class ArgumentError(MastermindError, ValueError):
@@ -71,6 +70,20 @@ class GameCore(Protocol):
     def kernel(self) -> _core.Kernel: ...
 
 
+class WireForm(Protocol):
+    """A game's wire form, from which a worker rebuilds it once per process
+    (:class:`~mastermind.game.GameSpec`, :class:`~mastermind.custom.TableSpec`): whether
+    it is ``heavy`` (sent to each worker once), its ``token``, its ``definition()`` (what
+    a checkpoint's header records) and the ``game()`` it rebuilds."""
+
+    @property
+    def heavy(self) -> bool: ...
+    @property
+    def token(self) -> str: ...
+    def definition(self) -> dict[str, Any]: ...
+    def game(self) -> Any: ...
+
+
 @runtime_checkable
 class GameLike(GameCore, Protocol):
     """What every game offers, a :class:`~mastermind.game.Game` and a
@@ -86,11 +99,11 @@ class GameLike(GameCore, Protocol):
     @property
     def k(self) -> Optional[int]: ...
     @property
-    def variant(self) -> Union[Variant, CustomKind]: ...
+    def variant(self) -> enum.Enum: ...  # (rules.Variant, or custom's CustomKind)
     @property
     def slots(self) -> tuple[Any, ...]: ...
 
-    def spec(self) -> Union[GameSpec, TableSpec]: ...
+    def spec(self) -> WireForm: ...
     def code(self, value: Any) -> int: ...
     def guess(self, value: Any) -> int: ...
     def secret(self, value: Any) -> int: ...

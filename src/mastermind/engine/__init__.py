@@ -9,7 +9,7 @@ when the answer is complete) and hands it to :func:`~mastermind.engine.run.open_
 * :mod:`~mastermind.engine.units`: what a unit, a plan and an executor are;
   :mod:`~mastermind.engine.workers`: how a worker runs a unit, on the game rebuilt from
   the wire form the game itself gives (its ``spec()``:
-  :class:`~mastermind.engine.workers.Spec`); the engine imports no game module;
+  :class:`~mastermind.checks.WireForm`); the engine imports no game module;
 * :mod:`~mastermind.engine.loop`: the loop that runs a plan
   (:func:`~mastermind.engine.loop.execute`), with spot-checks of the answers
   (:mod:`~mastermind.engine.spotcheck`);

@@ -30,12 +30,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Optional
 
+from ..checks import WireForm
 from ..errors import MastermindError, MissingTool
 from ..interrupts import ask_to_stop, deferring_interrupts
 from ..limits import MAX_JOBS
 from ..stopping import new_flag
 from .units import Unit
-from .workers import Spec, run_remote, run_unit
+from .workers import run_remote, run_unit
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "open_executor", "parse_scheduler"]
 
@@ -151,7 +152,7 @@ class DaskExecutor:
     just as it hands a call to its event loop's thread logs a traceback of its own
     (``NameError: ... 'future'``, from ``distributed.utils.sync``)."""
 
-    def __init__(self, client: Any, spec: Spec):
+    def __init__(self, client: Any, spec: WireForm):
         self.client = client
         self.spec: Any = spec
         if spec.heavy:
@@ -236,7 +237,7 @@ class DaskExecutor:
 # ---------------------------------------------------------------------- opening
 @contextmanager
 def open_executor(
-    game: object, spec: Spec, scheduler: Optional[str], client: Any, threads: int
+    game: object, spec: WireForm, scheduler: Optional[str], client: Any, threads: int
 ) -> Iterator[Any]:
     """The executor for a run: threads here (no scheduler, no client), an existing
     client, a LocalCluster (``local:N``, closed at the end) or a scheduler's address."""

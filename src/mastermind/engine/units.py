@@ -1,6 +1,6 @@
 """Units of work: what a worker receives and runs, and what a plan and an executor are.
 
-A unit is the game's wire form (:class:`~mastermind.engine.workers.Spec`) plus a
+A unit is the game's wire form (:class:`~mastermind.checks.WireForm`) plus a
 small dict of arguments: a candidate set as an int32 array, the guesses played before
 it, the guesses left.  The worker rebuilds the game once per process and calls the
 worker function of the unit's kind (a registered name, ``"analysis.walk"``:

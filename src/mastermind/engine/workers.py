@@ -1,7 +1,8 @@
-"""What a worker does with a unit: the game rebuilt from its wire form (a :class:`Spec`,
-which the game itself makes: its ``spec()``) once per worker process, so that no kernel
-object is ever pickled; the unit's function called (:func:`run_unit`); its answer or its
-error made to cross back to the client whole, or as one line (:func:`run_remote`).
+"""What a worker does with a unit: the game rebuilt from its wire form (a
+:class:`~mastermind.checks.WireForm`, which the game itself makes: its ``spec()``) once
+per worker process, so that no kernel object is ever pickled; the unit's function called
+(:func:`run_unit`); its answer or its error made to cross back to the client whole, or
+as one line (:func:`run_remote`).
 
 The engine never looks inside a game or its wire form: it asks a game for its spec, a
 spec for the checkpoint's record of the game (``definition()``) and for the game
@@ -16,32 +17,18 @@ from typing import Any, Optional, Protocol
 
 import numpy as np
 
+from ..checks import WireForm
 from ..stopping import Stopped
 from .kinds import worker
 
-__all__ = ["Spec", "Specified", "UnitFailed", "run_remote", "run_unit"]
-
-
-class Spec(Protocol):
-    """A game's wire form, as the engine uses it (:class:`mastermind.game.GameSpec`,
-    :class:`mastermind.custom.TableSpec`)."""
-
-    @property
-    def heavy(self) -> bool:
-        """Big enough to be sent to each worker once rather than with every unit."""
-
-    def definition(self) -> dict[str, Any]:
-        """The game as a checkpoint's header records it."""
-
-    def game(self) -> Any:
-        """The game, built once per process (what the units' functions receive)."""
+__all__ = ["Specified", "UnitFailed", "run_remote", "run_unit"]
 
 
 class Specified(Protocol):
     """A game as the engine sees it: what says its wire form; the rest is the business
     of the units' functions."""
 
-    def spec(self) -> Spec: ...
+    def spec(self) -> WireForm: ...
 
 
 def run_unit(
@@ -68,7 +55,11 @@ class UnitFailed(RuntimeError):
 
 
 def run_remote(
-    spec: Spec, kind: str, args: dict[str, Any], stop: Any = None, budget: Optional[float] = None
+    spec: WireForm,
+    kind: str,
+    args: dict[str, Any],
+    stop: Any = None,
+    budget: Optional[float] = None,
 ) -> dict[str, Any]:
     """:func:`run_unit` on a worker of a cluster, on the game ``spec`` defines (built
     once per process), whose error and answer must cross to the client: an error (but a
