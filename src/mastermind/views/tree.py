@@ -190,7 +190,7 @@ class _ExportedTree:
     objects with a ``"guess"`` text and ``"children"`` by the answers' texts, scored by
     the game; what is malformed is a :class:`TreeError`."""
 
-    def __init__(self, game: Any, data: Any):
+    def __init__(self, game: GameLike, data: Any):
         if not isinstance(data, dict) or "tree" not in data or "end_score" not in data:
             raise TreeError(
                 "not an exported tree: it needs the fields 'tree' and 'end_score' "
