@@ -223,6 +223,14 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--largest-first", action="store_true", help="deepen large parts first")
     ap.add_argument("--workers", type=int, default=1, help="threads bounding parts")
     ap.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS|local:N",
+        help="bound the parts on a Dask cluster (a scheduler's address, or local:N worker "
+        "processes here: each keeps its Bounder, and the recursion in Python runs on "
+        "every core); default: --workers threads of this process",
+    )
+    ap.add_argument(
         "--campaigns",
         default=str(CAMPAIGNS),
         help="a folder of optimum campaigns of parts, read as proved bounds ('' : none)",
@@ -479,7 +487,7 @@ def main(argv: Any = None) -> int:
     args = _parser().parse_args(argv)
     start = time.perf_counter()
     n, k = (int(x) for x in args.game.split(","))
-    options = RunOptions.of(jobs=args.workers, checkpoint=args.cache)
+    options = RunOptions.of(jobs=args.workers, scheduler=args.scheduler, checkpoint=args.cache)
     params = {"bracket": "proved lower bounds of the parts after one opening"}
     with open_run(Game(n, k), kind="bound", params=params, options=options) as engine:
         run = Deepening(args, engine)
