@@ -27,15 +27,15 @@ opening and score) are read too: a part's exact total, or the lower bound the ca
 proved for it, replaces a smaller bound (``how``: "campaign"; read from the campaign's
 ``state.json`` with the package's checked readers).
 
-Each finished (opening, part, depth) bound is appended to a cache (JSON lines), so a
-stopped run resumes.  (A cache from before the stopped search took the least bound over
-every guess not yet tried may hold "solver" rows that are not proofs: the shipped result
-file has none left, a resumed run must start a new cache.)  Progress lines go to stdout.
-Usage (from the repository root, with
-PYTHONPATH=src)::
+Each part's bound (at depth 1, deepened, or solved) is a unit of work of the package's
+engine (kind ``"optimum.part_bound"``: :func:`mastermind.optimum.bracket.part_bound_unit`),
+run on ``--workers`` threads, each keeping one Bounder (what it has learnt serves its next
+parts), and recorded in the engine's checkpoint (``--cache``, SQLite) as each finishes, so
+a stopped run resumes: its units are taken from the checkpoint in the same order.
+Progress lines go to stdout.  Usage (from the repository root, with PYTHONPATH=src)::
 
     nice -n 15 python scripts/optimum/bracket_5_8.py [--depth 2] [--budget 5400]
-        [--cache bracket_5_8.cache.jsonl] [--out results/bracket_5_8.json]
+        [--cache bracket_5_8.checkpoint] [--out results/bracket_5_8.json]
 
 ``--game 4,6`` runs it on another game (the tests do, on small ones).
 """
@@ -43,19 +43,21 @@ PYTHONPATH=src)::
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
-import multiprocessing as mp
-import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
 from mastermind import Game
-from mastermind.optimum.bracket import Bounder
+from mastermind.engine.options import RunOptions
+from mastermind.engine.run import open_run
+from mastermind.engine.units import Unit
+from mastermind.optimum.bracket import Bounder, how_of
+from mastermind.stopping import TimeLimitReached
 from mastermind.strategy_tree import split_by_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/: _common
@@ -84,18 +86,54 @@ class Part:
         self.seconds = 0.0
 
 
-_BOUNDER: Any = None
+#: the memo of each thread's exact search (bytes)
+MEMORY = 1 << 30
+
+#: what a pick hands out: (opening, part, depth, seconds to solve it exactly or 0)
+Pick = Optional[tuple[int, Part, int, float]]
 
 
-def _init_worker(n: int, k: int, exact_max: int, exact_seconds: float, leaves: int) -> None:
-    global _BOUNDER
-    _BOUNDER = Bounder(Game(n, k), exact_max, exact_seconds, 1 << 30, exact_leaves=leaves)
+class Bounds:
+    """A plan of the package's engine: parts' bounds as units (kind
+    ``"optimum.part_bound"``), handed out as ``pick`` chooses them from the answers so
+    far (it is given the (opening, slot) pairs in flight; None: none for now, or none
+    left once nothing is in flight), at most ``most`` at a time; each answer goes to
+    ``run.take``."""
 
+    kind = "optimum.part_bound"
 
-def _work(codes: np.ndarray, g1: int, depth: int, b: int) -> tuple[int, str, float]:
-    t = time.perf_counter()
-    value, how = _BOUNDER.bound(codes, [g1], depth, b)
-    return int(value), how, time.perf_counter() - t
+    def __init__(self, run: "Deepening", pick: Callable[[set], Pick], most: int):
+        self.run, self.pick, self.most = run, pick, most
+        self.inflight: dict[str, tuple[int, Part, int, float]] = {}
+        self.planned = 0
+
+    def busy(self) -> set[tuple[int, int]]:
+        return {(g1, p.slot) for g1, p, _, _ in self.inflight.values()}
+
+    def next(self) -> Optional[Unit]:
+        if len(self.inflight) >= self.most:
+            return None
+        got = self.pick(self.busy())
+        if got is None:
+            return None
+        unit = self.run.unit(*got)
+        self.inflight[unit.key] = got
+        self.planned += 1
+        return unit
+
+    def valid(self, unit: Unit, result: dict) -> bool:
+        """Whether a recorded answer can be a part's bound (a guess a secret at least)."""
+        return int(result["bound"]) >= unit.size and float(result["took"]) >= 0
+
+    def take(self, unit: Unit, result: dict) -> list[str]:
+        self.run.take(*self.inflight.pop(unit.key), result)
+        return []
+
+    def done(self) -> bool:
+        return not self.inflight and self.pick(set()) is None
+
+    def known(self) -> int:
+        return self.planned
 
 
 #: the optimum campaigns of [5,8]'s parts (one folder per part: OPENING-SCORE)
@@ -139,12 +177,12 @@ def campaign_rows(root: Any, game: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _load_cache(
-    path: Any, start: Any, campaigns: Any = None, game: Any = None
+def _load_rows(
+    start: Any, campaigns: Any = None, game: Any = None
 ) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """The bounds known per (opening, part score): every row of the cache (JSON lines),
-    the parts of a result file written before (``--start-from``), and the parts the
-    optimum campaigns under ``campaigns`` worked out (:func:`campaign_rows`)."""
+    """The bounds known per (opening, part score) before any unit: the parts of a result
+    file written before (``--start-from``), and the parts the optimum campaigns under
+    ``campaigns`` worked out (:func:`campaign_rows`)."""
     cache: dict[tuple[str, str], list[dict[str, Any]]] = {}
     rows = []
     if campaigns and game is not None and Path(campaigns).is_dir():
@@ -152,12 +190,10 @@ def _load_cache(
     if start:
         for o in json.loads(Path(start).read_text())["openings"]:
             rows += [dict(q, opening=o["guess"]) for q in o["parts"]]
-    if path and Path(path).exists():
-        rows += [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     for row in rows:
         cache.setdefault((row["opening"], row["score"]), []).append(row)
     if rows:
-        log(f"{len(rows)} part bounds from {path or ''} {start or ''}".rstrip())
+        log(f"{len(rows)} part bounds from {start or ''} {campaigns or ''}".rstrip())
     return cache
 
 
@@ -185,52 +221,99 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--upper", type=int, default=None, help="the best total known")
     ap.add_argument("--largest-first", action="store_true", help="deepen large parts first")
-    ap.add_argument("--workers", type=int, default=1, help="processes deepening parts")
+    ap.add_argument("--workers", type=int, default=1, help="threads bounding parts")
+    ap.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS|local:N",
+        help="bound the parts on a Dask cluster (a scheduler's address, or local:N worker "
+        "processes here: each keeps its Bounder, and the recursion in Python runs on "
+        "every core); default: --workers threads of this process",
+    )
     ap.add_argument(
         "--campaigns",
         default=str(CAMPAIGNS),
         help="a folder of optimum campaigns of parts, read as proved bounds ('' : none)",
     )
-    ap.add_argument("--cache", default=None)
+    ap.add_argument(
+        "--cache", default=None, help="the engine's checkpoint (SQLite): a stopped run resumes"
+    )
     ap.add_argument("--out", default=None)
     return ap
 
 
 class Deepening:
-    """One run: every opening's parts with their best bounds so far, the cache they are
-    read from and appended to, and the choice of the next part to deepen."""
+    """One run: every opening's parts with their best bounds so far (the rows read before
+    and the units' answers), the engine's run they are bounded on, and the choice of the
+    next part to bound."""
 
-    def __init__(self, args: argparse.Namespace):
-        self.args = args
+    def __init__(self, args: argparse.Namespace, engine: Any):
+        self.args, self.engine = args, engine
         n, k = (int(x) for x in args.game.split(","))
         self.game = game = Game(n, k)
         self.leaves = args.exact_leaves
-        self.bounder = Bounder(
-            game, args.exact_max, args.exact_seconds, 1 << 30, exact_leaves=self.leaves
-        )
+        # (this one only scans the openings: the parts are bounded by the units' own)
+        self.bounder = Bounder(game, args.exact_max, args.exact_seconds, 1 << 20)
         cands = np.ascontiguousarray(game.secrets)
         self.m = int(cands.size)
         scanned = self.bounder.scan(cands, [])
         if scanned is None:
             raise SystemExit("the game is too small for a bound tree: solve it with optimal()")
         openings, _, self.b_root = scanned
-        self.cache = _load_cache(args.cache, args.start_from, args.campaigns, game)
-        self.out_cache = open(args.cache, "a") if args.cache else None  # noqa: SIM115
+        self.cache = _load_rows(args.start_from, args.campaigns, game)
         self.table: dict[int, list[Part]] = {}
         for g1 in openings.tolist():
             self.table[g1] = self._parts(g1, cands)
-        self.inflight: dict[tuple[int, int], Any] = {}  # (opening, slot) -> async result
+        self.ran = self.resumed = 0
+        self.saying, self.spent = False, False
 
     def _parts(self, g1: int, cands: np.ndarray) -> list[Part]:
-        """The opening's parts, each with its cached bounds or its depth-1 bound."""
+        """The opening's parts, each with the bounds read before (its depth-1 bound is
+        a unit: :meth:`first`)."""
         game = self.game
         parts = [Part(s, c) for s, c in split_by_score(game, g1, cands) if s != game.win_slot]
         for p in parts:
-            if not self.cached(g1, p):
-                t = time.perf_counter()
-                value, how = self.bounder.bound(p.codes, [g1], 1, self.b_root)
-                self.record(g1, p, 1, value, how, time.perf_counter() - t)
+            self.cached(g1, p)
         return parts
+
+    def unit(self, g1: int, p: Part, depth: int, solve: float) -> Unit:
+        """The unit bounding part ``p`` of opening ``g1`` at ``depth`` (or solving it
+        within ``solve`` seconds)."""
+        args, game = self.args, self.game
+        key = f"{game.format_code(g1)}/{game.slots[p.slot]}/depth {depth}/leaves {self.leaves}"
+        key += f"/max {args.exact_max} in {args.exact_seconds}" + (f"/solve {solve}" * bool(solve))
+        work = {"codes": p.codes, "opening": g1, "depth": depth, "b": self.b_root}
+        work |= {"exact_max": args.exact_max, "exact_seconds": args.exact_seconds}
+        work |= {"exact_leaves": self.leaves, "solve_seconds": solve, "memory": MEMORY}
+        return Unit(key, "optimum.part_bound", work, int(p.codes.size))
+
+    def take(self, g1: int, p: Part, depth: int, solve: float, result: dict) -> None:
+        """A unit's answer: the part's bound recorded (said, but at depth 1)."""
+        before = p.bound
+        value, how, took = int(result["bound"]), how_of(int(result["how"])), result["took"]
+        self.record(g1, p, depth, value, how, float(took), solve)
+        if self.saying:
+            self.report(g1, p, before)
+
+    def execute(self, what: str, pick: Callable[[set], Pick], most: int, limit: Any = None):
+        """Bound the parts ``pick`` hands out on the engine (``most`` at a time), for at
+        most ``limit`` seconds (the parts then unfinished left as they were)."""
+        plan, self.saying = Bounds(self, pick, most), what != "first"
+        try:
+            counts = self.engine.execute(plan, time_limit=limit)
+        except TimeLimitReached:
+            log(f"budget spent ({len(plan.inflight)} parts unfinished)")
+            return
+        self.ran, self.resumed = self.ran + counts.ran, self.resumed + counts.resumed
+
+    def first(self, busy: set) -> Pick:
+        """The first part (openings in the scan's order) with no bound yet: its depth-1
+        bound."""
+        for g1, parts in self.table.items():
+            for p in parts:
+                if not p.reached and (g1, p.slot) not in busy:
+                    return g1, p, 1, 0.0
+        return None
 
     def cached(self, g1: int, p: Part) -> bool:
         """Take every cached bound of (g1, p), if any."""
@@ -263,9 +346,6 @@ class Deepening:
         if tried:
             row["tried_seconds"] = tried
         self.cache.setdefault((row["opening"], row["score"]), []).append(row)
-        if self.out_cache is not None:
-            self.out_cache.write(json.dumps(row) + "\n")
-            self.out_cache.flush()
         self.cached(g1, p)
 
     def total(self, g1: int) -> int:
@@ -296,35 +376,41 @@ class Deepening:
                 out.append(p)
         return out
 
-    def solve_parts(self) -> None:
-        """The parts of at most --exact-parts codes solved exactly (the search's proved
-        bound if stopped at --exact-parts-seconds), the least opening's first (its
-        smallest first), until that opening has none left or the budget is spent."""
-        start, cap = time.perf_counter(), self.args.exact_parts_seconds
+    def solving(self, deadline: float) -> Callable[[set], Pick]:
+        """The pick of the parts of at most --exact-parts codes to solve exactly (the
+        search's proved bound if stopped at --exact-parts-seconds), one at a time, the
+        least opening's first (its smallest first), until that opening has none left or
+        the ``deadline`` (a perf_counter time) has passed."""
         only = [self.game.guess(g) for g in self.args.solve_openings.split(",") if g]
-        while time.perf_counter() - start <= self.args.budget:
+
+        def pick(busy: set) -> Pick:
+            if busy:
+                return None
+            if time.perf_counter() > deadline:
+                if not self.spent:
+                    self.spent = True
+                    log("budget spent")
+                return None
             least = min(only or self.table, key=self.total)
             todo = self.to_solve(least)
             if not todo:
-                return
+                return None
             p = min(todo, key=lambda q: q.codes.size)
-            t = time.perf_counter()
-            value, exact = self.bounder.solve(p.codes, [least], cap)
-            before, how = p.bound, "exact" if exact else "solver"
-            self.record(least, p, self.args.depth, value, how, time.perf_counter() - t, cap)
-            self.report(least, p, before)
-        log("budget spent")
+            return least, p, self.args.depth, self.args.exact_parts_seconds
 
-    def pick(self) -> Any:
+        return pick
+
+    def pick(self, busy: set) -> Pick:
         """The next pending part (not in flight) of the least opening that has one: the
         smallest (the most bound gained a second: measured, a part of a hundred codes
         gains about 10% in seconds, one of 7,000 about 3.5% in many minutes), or with
         --largest-first the largest."""
         for g1 in sorted(self.table, key=self.total):
-            todo = [p for p in self.pending(g1) if (g1, p.slot) not in self.inflight]
+            todo = [p for p in self.pending(g1) if (g1, p.slot) not in busy]
             if todo:
                 size = lambda q: q.codes.size  # noqa: E731
-                return g1, (max(todo, key=size) if self.args.largest_first else min(todo, key=size))
+                p = max(todo, key=size) if self.args.largest_first else min(todo, key=size)
+                return g1, p, self.args.depth, 0.0
             if not self.pending(g1):
                 return None  # the least opening is done: L is final
         return None
@@ -336,67 +422,6 @@ class Deepening:
             f"{before:,} -> {p.bound:,} ({p.how}, {p.seconds:.1f} s); "
             f"opening {self.total(g1):,}, L = {self.lower():,}"
         )
-
-    def finish(self, g1: int, p: Part, value: int, how: str, seconds: float) -> None:
-        before = p.bound
-        self.record(g1, p, self.args.depth, value, how, seconds)
-        self.report(g1, p, before)
-
-    def serial(self) -> None:
-        """Deepen the parts one by one in this process until done or out of budget."""
-        start = time.perf_counter()
-        while True:
-            if time.perf_counter() - start > self.args.budget:
-                log("budget spent")
-                return
-            got = self.pick()
-            if got is None:
-                return
-            g1, p = got
-            t = time.perf_counter()
-            value, how = self.bounder.bound(p.codes, [g1], self.args.depth, self.b_root)
-            self.finish(g1, p, value, how, time.perf_counter() - t)
-
-    def pooled(self) -> None:
-        """Deepen the parts side by side in --workers processes."""
-        args, start = self.args, time.perf_counter()
-        pool = mp.get_context("fork").Pool(
-            args.workers,
-            initializer=_init_worker,
-            initargs=(*self.game_nk(), args.exact_max, args.exact_seconds, self.leaves),
-        )
-        # a SIGTERM ends the run like Ctrl-C: the workers are ended with it
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-        atexit.register(pool.terminate)
-        while True:
-            over = time.perf_counter() - start > args.budget
-            while not over and len(self.inflight) < args.workers:
-                got = self.pick()
-                if got is None:
-                    break
-                g1, p = got
-                work = (p.codes, g1, args.depth, self.b_root)
-                self.inflight[(g1, p.slot)] = pool.apply_async(_work, work)
-            if not self.inflight:
-                break
-            if over:
-                log(f"budget spent ({len(self.inflight)} parts unfinished)")
-                pool.terminate()
-                break
-            time.sleep(1.0)
-            self._collect()
-        pool.close()
-        pool.join()
-
-    def _collect(self) -> None:
-        for key in [key for key, res in self.inflight.items() if res.ready()]:
-            g1, slot = key
-            p = next(q for q in self.table[g1] if q.slot == slot)
-            value, how, secs = self.inflight.pop(key).get()
-            self.finish(g1, p, value, how, secs)
-
-    def game_nk(self) -> tuple[int, int]:
-        return self.game.n, self.game.k
 
     def result(self, seconds: float, upper: Any, argv: Any) -> dict[str, Any]:
         """The run's result file: L, whether it is final, every opening's parts."""
@@ -443,24 +468,31 @@ class Deepening:
         ]
 
 
+def _bound(run: Deepening) -> None:
+    """Every part's depth-1 bound, then the exact parts (--exact-parts), then the
+    deepening, best first, each part a unit on the engine."""
+    args, game = run.args, run.game
+    run.execute("first", run.first, args.workers)
+    log(
+        f"[{game.n},{game.k}]: {len(run.table)} openings at depth 2: "
+        + ", ".join(f"{game.format_code(g)} {run.total(g):,}" for g in run.table)
+    )
+    if args.exact_parts:
+        run.execute("solve", run.solving(time.perf_counter() + args.budget), 1)
+    run.execute("deepen", run.pick, args.workers, args.budget)
+    log(f"units run: {run.ran}, from the checkpoint: {run.resumed}")
+
+
 def main(argv: Any = None) -> int:
     args = _parser().parse_args(argv)
     start = time.perf_counter()
-    run = Deepening(args)
-    n, k = run.game_nk()
+    n, k = (int(x) for x in args.game.split(","))
+    options = RunOptions.of(jobs=args.workers, scheduler=args.scheduler, checkpoint=args.cache)
+    params = {"bracket": "proved lower bounds of the parts after one opening"}
+    with open_run(Game(n, k), kind="bound", params=params, options=options) as engine:
+        run = Deepening(args, engine)
+        _bound(run)
     upper = args.upper if args.upper is not None else (record_total() if (n, k) == (5, 8) else None)
-    log(
-        f"[{n},{k}]: {len(run.table)} openings at depth 2: "
-        + ", ".join(f"{run.game.format_code(g)} {run.total(g):,}" for g in run.table)
-    )
-    if args.exact_parts:
-        run.solve_parts()
-    if args.workers > 1:
-        run.pooled()
-    else:
-        run.serial()
-    if run.out_cache is not None:
-        run.out_cache.close()
     result = run.result(time.perf_counter() - start, upper, argv or sys.argv[1:])
     low = result["lower"]
     log(

@@ -67,6 +67,11 @@ KINDS: dict[str, Kind] = {
         "mastermind.optimum.solver:position_unit",
         free={"memory": DEFAULT_MEMORY},
     ),
+    "optimum.part_bound": Kind(
+        "mastermind.optimum.bracket:part_bound_unit",
+        "mastermind.optimum.bracket:part_bound_unit",
+        free={"memory": DEFAULT_MEMORY},  # (the search's memo: the same bounds whatever it is)
+    ),
     # units sent together (mastermind.engine.batching): never recorded, each of its
     # units is, under its own kind
     "engine.batch": Kind("mastermind.engine.batching:run_batch", "engine.batch"),

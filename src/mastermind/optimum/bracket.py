@@ -45,6 +45,7 @@ guess's B, so the least found is exactly B(S, d).
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
@@ -52,8 +53,9 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 
 from .. import checks
+from ..kernel import _core
 from ..limits import DEFAULT_MEMORY, MAX_BRACKET_DEPTH, MAX_EXACT_CODES
-from ..stopping import new_flag
+from ..stopping import Stopped, new_flag
 from ..strategy_tree import split_by_score
 from . import _optimal
 from .search import new_optimizer
@@ -61,7 +63,15 @@ from .search import new_optimizer
 if TYPE_CHECKING:
     from ..game import GameLike
 
-__all__ = ["Bounder", "GuessBound", "LowerBound", "lower_bound"]
+__all__ = [
+    "HOWS",
+    "Bounder",
+    "GuessBound",
+    "LowerBound",
+    "how_of",
+    "lower_bound",
+    "part_bound_unit",
+]
 
 #: the deepest bound tree asked for (each level multiplies the work by hundreds)
 
@@ -206,6 +216,7 @@ class Bounder:
         self.scans = 0
         self.solves = 0
         self.stopped = 0
+        self.stop: Any = None  # a stop flag: set, the recursion raises Stopped
 
     # -- the pieces
     def estimate(self, m: int, b: int) -> int:
@@ -259,6 +270,8 @@ class Bounder:
         m = int(cands.size)
         if m == 1:
             return 1, "exact"
+        if self.stop is not None and self.stop.value != _core.STOP_NONE:
+            raise Stopped("the bound was stopped")
         est = self.estimate(m, b)
         if d == 0:
             return self.leaf(cands, hist, est)
@@ -377,3 +390,70 @@ class Bounder:
                 self._tick(len(guesses), len(gs))
             best = min(best, running)
         return best, guesses
+
+
+HOWS = {"exact": -1, "solver": -2, "estimate": -3}
+"""How a part's bound was found, as a unit's answer says it (a number): "depth d" is d."""
+
+
+def how_of(code: int) -> str:
+    """The words of a ``how`` code (:data:`HOWS`): ``how_of(2) == "depth 2"``."""
+    words = {v: k for k, v in HOWS.items()}
+    return words[code] if code < 0 else f"depth {code}"
+
+
+_BOUNDERS = threading.local()  # per thread (one a process on a cluster): settings -> Bounder
+
+
+def _bounder(game: GameLike, settings: tuple[int, float, int, int]) -> Bounder:
+    """This thread's Bounder for ``game`` with ``settings``, kept so that what it has
+    learnt serves the next part (the game is kept by it: its id stays its own)."""
+    kept = getattr(_BOUNDERS, "kept", None)
+    if kept is None:
+        kept = _BOUNDERS.kept = {}
+    key = (id(game), *settings)
+    if key not in kept:
+        exact_max, exact_seconds, exact_leaves, memory = settings
+        kept[key] = Bounder(game, exact_max, exact_seconds, memory, exact_leaves=exact_leaves)
+    return kept[key]
+
+
+def part_bound_unit(
+    game: GameLike,
+    *,
+    stop: Any,
+    codes: np.ndarray,
+    opening: int,
+    depth: int,
+    b: int,
+    exact_max: int,
+    exact_seconds: float,
+    exact_leaves: int,
+    solve_seconds: float,
+    memory: int,
+) -> dict[str, Any]:
+    """A proved lower bound of one part (``codes``, the sorted secrets left after the
+    guess ``opening`` and one score) as a unit of work (kind ``"optimum.part_bound"``):
+    :meth:`Bounder.bound` at ``depth`` with ``b`` bounding every guess's part count, or
+    with ``solve_seconds`` > 0 :meth:`Bounder.solve` within that time (the search's
+    proved bound if stopped).  The thread keeps one Bounder per game and settings, so
+    what it learns serves the next parts; ``stop`` stops the recursion
+    (:class:`~mastermind.stopping.Stopped`).  The answer: the ``bound``, ``how`` it was
+    found (:func:`how_of`) and the ``took`` seconds."""
+    bounder = _bounder(game, (exact_max, exact_seconds, exact_leaves, memory))
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    t = time.perf_counter()
+    bounder.stop = stop
+    try:
+        if solve_seconds > 0:
+            value, exact = bounder.solve(codes, [int(opening)], float(solve_seconds))
+            how = "exact" if exact else "solver"
+        else:
+            value, how = bounder.bound(codes, [int(opening)], int(depth), int(b))
+    finally:
+        bounder.stop = None
+    return {
+        "bound": int(value),
+        "how": HOWS[how] if how in HOWS else int(how.split()[-1]),  # ("depth d")
+        "took": time.perf_counter() - t,
+    }
