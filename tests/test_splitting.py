@@ -115,6 +115,44 @@ def test_an_or_decided_early_does_not_wait_for_the_rest():
     assert counts.ran < 200
 
 
+class WideExecutor:
+    """Every unit offered is in flight at once (as in a checkpoint's replay); ``wait``
+    runs the oldest one here.  Keeps what it was asked to run and to cancel."""
+
+    def __init__(self):
+        self.running, self.ended, self.cancelled = {}, set(), set()
+
+    def slots(self):
+        return 1 << 30
+
+    def submit(self, unit, budget=None):
+        handle = len(self.ended) + len(self.cancelled) + len(self.running)
+        self.running[handle] = (unit, budget)
+        return handle
+
+    def wait(self, handles, timeout):
+        handle = min(h for h in handles if h in self.running)
+        unit, budget = self.running.pop(handle)
+        self.ended.add(handle)
+        return [(handle, sum_unit(None, stop=None, budget=budget, **unit.args), None)]
+
+    def cancel(self, handles):
+        for handle in handles:
+            assert handle in self.running, "cancelled a unit not running"
+            del self.running[handle]
+            self.cancelled.add(handle)
+
+
+@pytest.mark.parametrize("target", [0, 5, 777, 4095])
+def test_with_every_unit_in_flight_an_or_decided_cancels_exactly_what_is_left(target):
+    plan, ex = SumPlan(1 << 12, 1, target=target), WideExecutor()
+    counts = execute(plan, ex, unit_seconds=0.0)
+    assert plan.answer == 1
+    assert counts.ran == len(ex.ended)  # every answer that came back was taken
+    assert not ex.running  # nothing below the decided OR left in flight
+    assert bool(ex.cancelled) == (target < (1 << 12) - 1)  # (unless the last leaf decides)
+
+
 def test_a_budget_must_be_seconds():
     with pytest.raises(BudgetError):
         analyze(Game(3, 3), checkpoint="unused.sqlite", unit_seconds=-1)

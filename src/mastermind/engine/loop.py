@@ -190,11 +190,13 @@ class _Loop:
         self.budget = None if unit_seconds is None else max(0.0, float(unit_seconds))
         self.counts = Counts()
         self.inflight: dict[Any, Unit] = {}
+        self.handles: dict[str, list[Any]] = {}  # key -> its handles in ``inflight``
         self.consulted: set[str] = set()
         # the keys the checkpoint held at the start: a unit not among them is new, and
         # is run without a look at the file (a look costs a query per unit)
         self.held: set[str] = store.keys() if store is not None else set()
         self.waiting: deque[Unit] = deque()  # sub-units not offered yet
+        self.queued: set[str] = set()  # their keys
         self.dropped: set[str] = set()  # keys in ``waiting`` no longer needed (skipped)
         self.parent: dict[str, str] = {}  # sub-unit key -> the key that split
         self.pending: dict[str, _Pending] = {}  # key that split -> its state
@@ -207,6 +209,7 @@ class _Loop:
             unit: Optional[Unit]
             if self.waiting:
                 unit = self.waiting.popleft()
+                self.queued.discard(unit.key)
                 if unit.key in self.dropped:
                     self.dropped.discard(unit.key)
                     continue
@@ -226,7 +229,7 @@ class _Loop:
                 else:
                     self._arrive(unit, rec.result)
             else:
-                self.inflight[self.executor.submit(unit, self.budget)] = unit
+                self._submit(unit)
             if self.plan.done():
                 return
 
@@ -322,7 +325,7 @@ class _Loop:
         unit picked for a spot-check waits for its re-run first)."""
         wait = 0.2 if self.inflight else 0.0
         for handle, result, error in self.executor.wait(list(self.inflight), wait):
-            unit = self.inflight.pop(handle, None)
+            unit = self._taken(handle)
             if unit is None:  # dropped meanwhile by an answer of the same batch
                 continue
             if error is not None:
@@ -444,6 +447,7 @@ class _Loop:
         for c in children:
             self.parent[c.key] = unit.key
         self.waiting.extendleft(reversed(children))  # ahead of the units waiting before
+        self.queued.update(c.key for c in children)
         self.extra += len(children)
         answer = cast(SplitPlan, self.plan).merge(unit, result, {})
         if answer is not None:
@@ -473,12 +477,8 @@ class _Loop:
         if key in self.pending:
             self._discard_below(key)
             del self.pending[key]
-        gone = [h for h, u in self.inflight.items() if u.key == key]
-        for h in gone:
-            del self.inflight[h]
-        if gone:
-            self.executor.cancel(gone)
-        elif key in self.parent and key not in self.dropped:
+        self._cancel([key])
+        if key in self.queued:
             self.dropped.add(key)
 
     def _decided(self, key: str, answer: dict[str, Any]) -> None:
@@ -492,35 +492,60 @@ class _Loop:
             store.settle(key, pend.unit.digest, answer, size=pend.unit.size)
         self._whole(pend.unit, answer)
 
-    def _below(self, key: str, other: str) -> bool:
-        """Whether ``other`` is a sub-unit of ``key`` (at any depth)."""
-        while other in self.parent:
-            other = self.parent[other]
-            if other == key:
-                return True
-        return False
+    # ------------------------------------------------------------------ in flight
+    # (indexed by key both ways: a replay offers every recorded unit at once, and a scan
+    # of them all for each unit dropped made a campaign's state take an hour)
+    def _submit(self, unit: Unit) -> None:
+        """``unit`` to the executor, in flight."""
+        handle = self.executor.submit(unit, self.budget)
+        self.inflight[handle] = unit
+        self.handles.setdefault(unit.key, []).append(handle)
 
-    def _discard_below(self, key: str) -> None:
-        """Cancel and forget every sub-unit of ``key`` (running, waiting or split)."""
-        gone = [h for h, u in self.inflight.items() if self._below(key, u.key)]
+    def _taken(self, handle: Any) -> Optional[Unit]:
+        """The unit of a handle that ended, no longer in flight (None: dropped before)."""
+        unit = self.inflight.pop(handle, None)
+        if unit is not None:
+            mine = self.handles[unit.key]
+            mine.remove(handle)
+            if not mine:
+                del self.handles[unit.key]
+        return unit
+
+    def _cancel(self, keys: Any) -> None:
+        """Cancel the units in flight whose key is among ``keys``."""
+        gone = [h for key in keys for h in self.handles.pop(key, ())]
         for h in gone:
             del self.inflight[h]
         if gone:
             self.executor.cancel(gone)
-        self.waiting = deque(u for u in self.waiting if not self._below(key, u.key))
-        for k in [k for k in self.pending if self._below(key, k)]:
-            del self.pending[k]
+
+    def _below(self, key: str) -> list[str]:
+        """The sub-units of ``key`` still alive, at any depth (the children of the
+        units that split, followed down; a unit answered whole has none)."""
+        out: list[str] = []
+        todo = list(self.pending[key].children) if key in self.pending else []
+        while todo:
+            k = todo.pop()
+            out.append(k)
+            if k in self.pending:
+                todo.extend(self.pending[k].children)
+        return out
+
+    def _discard_below(self, key: str) -> None:
+        """Cancel and forget every sub-unit of ``key`` (running, waiting or split)."""
+        below = self._below(key)
+        self._cancel(below)
+        for k in below:
+            if k in self.queued:
+                self.dropped.add(k)  # (skipped when its turn comes)
+            self.pending.pop(k, None)
 
     def _discard(self, keys: list[str]) -> None:
         """Cancel the plan's units no longer needed, and everything below them."""
         if not keys:
             return
         wanted = set(keys)
-        gone = [h for h, u in self.inflight.items() if u.key in wanted]
-        for h in gone:
-            del self.inflight[h]
-        if gone:
-            self.executor.cancel(gone)
+        self._cancel(wanted)
         for key in wanted:
             self._discard_below(key)
             self.pending.pop(key, None)

@@ -372,14 +372,15 @@ def _write_witness(campaign: Campaign, plan: Any, search: Any) -> None:
         out.write(json.dumps(doc) + "\n")
 
 
-def _witness_again(campaign: Campaign) -> None:
-    """witness.json written again from the checkpoint when the question is proved and
-    the folder holds none the stand-alone checker accepts (a clone that did not carry
-    it): what the state says a yes rests on is then in the folder."""
-    if not os.path.exists(campaign.checkpoint) or witness_checked(campaign):
+def _witness_again(campaign: Campaign, replay_done: tuple[Any, Any, Any]) -> None:
+    """witness.json written again from the checkpoint (``replay_done``: replayed) when
+    the question is proved and the folder holds none the stand-alone checker accepts (a
+    clone that did not carry it): what the state says a yes rests on is then in the
+    folder."""
+    plan, _, search = replay_done
+    if not plan.openings or not plan.decided() or plan.answer() < 0:
         return
-    plan, _, search = replayed(campaign)
-    if plan.openings and plan.decided() and plan.answer() >= 0:
+    if os.path.exists(campaign.checkpoint) and not witness_checked(campaign):
         _write_witness(campaign, plan, search)
 
 
@@ -406,12 +407,14 @@ def export(
         for path in written:
             # (named within the campaign's folder: the log travels with it)
             log(f"shard written: shards/{path.name} ({os.lstat(path).st_size:,} bytes)")
-        _witness_again(campaign)
+        replay_done = replayed(campaign)
+        _witness_again(campaign, replay_done)
         checked = None if check_again else _stated(campaign).get("certificates")
         doc = state(
             campaign,
             known if known is not None else known_bounds(campaign),
             checked if isinstance(checked, dict) else None,
+            replay_done,
         )
         if last_run is None:
             last_run = _stated(campaign).get("last_run")

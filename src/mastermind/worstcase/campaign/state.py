@@ -211,12 +211,16 @@ def _openings(
 
 
 def state(
-    campaign: Campaign, known: dict[str, Any], checked: Optional[dict[str, str]] = None
+    campaign: Campaign,
+    known: dict[str, Any],
+    checked: Optional[dict[str, str]] = None,
+    replay_done: Optional[tuple[FocusPlan, DryExecutor, Any]] = None,
 ) -> dict[str, Any]:
     """Where the campaign stands (its checkpoint replayed), as ``state.json`` holds it.
     ``checked``: the SHA-256 of the certificates already checked (by name), not checked
-    again (:func:`.certificates.certified`)."""
-    plan, dry = replay(campaign)
+    again (:func:`.certificates.certified`).  ``replay_done``: :func:`replayed`'s answer
+    when the caller has it (a replay of a big campaign takes a while)."""
+    plan, dry, _ = replay_done if replay_done is not None else replayed(campaign)
     path = campaign.checkpoint
     rows = unit_rows(path) if os.path.exists(path) else {}
     openings = _openings(campaign, plan, dry, rows)
