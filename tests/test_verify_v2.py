@@ -106,6 +106,30 @@ def test_every_accepted_claim_is_true(n, k, variant):
     assert accepted > 0 and rejected > 0
 
 
+@pytest.mark.parametrize("n,k,variant", [(2, 3, "classic"), (3, 2, "classic"), (2, 4, "black-peg")])
+def test_a_claim_about_two_guesses_is_decided_exactly(n, k, variant):
+    """Two guesses: the checker tells the guesses that separate the set a few codes at a
+    time; it accepts the bare claim exactly when no strategy finds every code within 2
+    (a true claim is never refused, a false one never accepted), with symmetries or not."""
+    rules, table, wc = _brute(n, k, variant)
+    rng = random.Random(7 * n + k)
+    secrets = np.flatnonzero(rules.is_secret).tolist()
+    seen = {True: 0, False: 0}
+    for _ in range(150):
+        cands = np.sort(rng.sample(secrets, rng.randint(1, min(len(secrets), 8))))
+        syms = _transpositions(rules, cands) if rng.random() < 0.5 else []
+        record = {"claim": 0, "codes": cands.tolist(), "guesses": 2, "symmetries": syms}
+        try:
+            Claims(rules, 2).check(record)
+            accepted = True
+        except VerifyError:
+            accepted = False
+        true = not wc.solvable(frozenset(cands.tolist()), 2)
+        assert accepted == true, (cands.tolist(), syms)
+        seen[true] += 1
+    assert min(seen.values()) > 10  # (both kinds drawn)
+
+
 # ---------------------------------------------------------------- the writer's files
 def _records(path):
     with gzip.open(path, "rt") as f:

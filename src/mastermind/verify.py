@@ -70,6 +70,7 @@ MAX_TOTAL_WORK = 1 << 39  # and all the claims of one certificate together, a pa
 # without the table counting 8 (about what it costs more): two hours at most; [4,9]'s
 # certificate, the largest published, needs 1.8e11 (27 minutes)
 MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
+SEPARATING_BLOCK = 8  # codes scored at once while finding the guesses that separate a set
 BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
 GROUP_ROWS = 4096  # rows of one table of the grouped scorer (positions or colours)
 GROUPED_BYTES = 1 << 28  # bytes of the grouped scorer's tables for one set of secrets
@@ -693,7 +694,7 @@ class Claims:
         rules = self.rules
         guesses = np.flatnonzero(rules.is_guess)
         label = self._classes(record, cands, where)
-        reps = np.unique(label)
+        reps = guesses[label == guesses]  # (the least guess of each class: its label)
         if reps.size * cands.size > MAX_WORK:
             raise MalformedFile(
                 f"{where}: {reps.size:,} classes of guesses on {cands.size:,} secrets, more "
@@ -715,6 +716,8 @@ class Claims:
         if separable(parts, d, cap=int(cands.size)) < cands.size:
             return  # more secrets than d guesses can tell apart: every guess fails
         left = reps[~covered]
+        if left.size and d == 2 and cands.size >= 2:  # the one guess left finds one code:
+            left = left[self._separating(left, cands)]  # a guess must tell every code apart
         if self.version >= 2 and covered.any() and left.size:  # first with the parts
             left = left[~self._dismissed(rules.part_sizes(left, cands), cands.size, parts, d)]
         if left.size:  # (any guess may make), then with the most a guess of the set makes
@@ -742,6 +745,24 @@ class Claims:
             at, first = at[keep], first[keep]
             done, step = done + step, 2 * step
         return at
+
+    def _separating(self, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
+        """The indices of the ``guesses`` that put no two codes of ``cands`` in one
+        non-winning part: the codes scored a few at a time, only against the guesses
+        that still separate the codes scored so far (most fall within the first few)."""
+        rules = self.rules
+        alive = np.arange(guesses.size)
+        used = np.zeros((guesses.size, rules.win + 1), dtype=bool)
+        for start in range(0, cands.size, SEPARATING_BLOCK):
+            slots = rules.scores(guesses[alive], cands[start : start + SEPARATING_BLOCK])
+            for j in range(slots.shape[1]):
+                column = slots[:, j]
+                keep = ~used[alive, column]  # (the winning slot: one code at most)
+                used[alive, column] = True
+                alive, slots = alive[keep], slots[keep]
+            if not alive.size:
+                break
+        return alive
 
     @staticmethod
     def _dismissed(sizes: np.ndarray, size: int, most: int, d: int) -> np.ndarray:

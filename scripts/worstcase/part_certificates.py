@@ -1,13 +1,20 @@
-"""Part certificates of the p(5,8) campaign's refuted parts: for each part named, the
-certificate that its secrets cannot all be found within 5 more guesses
+"""Part certificates of a worst-case campaign's refuted parts (``mastermind campaign``,
+whose folder's campaign.json names the game and the guesses d): for each part named, the
+certificate that its secrets cannot all be found within d - 1 more guesses
 (:func:`mastermind.worstcase.certify.write_part_certificate`), written to
-results/p58/certificates/<opening>-<blacks><whites>.cert.gz, then checked by the
-independent checker (``mastermind verify``); the claims, bytes and seconds of each go
-to results/p58/certificates/index.json (the table of docs/bounds.md is read from it).
+DIR/certificates/<opening>-<blacks><whites>.cert.gz, then checked by the independent
+checker (``mastermind verify``); the claims, bytes and seconds of each go to
+DIR/certificates/index.json (the tables of docs/bounds.md are read from it).
 
-    PYTHONPATH=src python scripts/worstcase/p58_part_certificates.py 11111:00 11122:00
-    PYTHONPATH=src python scripts/worstcase/p58_part_certificates.py --check-only --jobs 2 11111:00
-    PYTHONPATH=src python scripts/worstcase/p58_part_certificates.py --table
+    PYTHONPATH=src python scripts/worstcase/part_certificates.py results/p58 11111:00 11122:00
+    PYTHONPATH=src python scripts/worstcase/part_certificates.py results/p58 --check-only 11111:00
+    PYTHONPATH=src python scripts/worstcase/part_certificates.py results/p74 --refuted
+    PYTHONPATH=src python scripts/worstcase/part_certificates.py results/p58 --table
+
+``--refuted`` names every part the campaign's state.json says is refuted.  A file
+kept in ``certificates/checked-apart/`` (one whose check takes too long for every
+``campaign status --replay``, which checks again each file of ``certificates/``) is
+found there by ``--check-only``.
 
 Each check runs ``mastermind verify FILE --json --jobs N`` under ``/usr/bin/time -v``:
 its wall seconds and the peak resident memory of its largest process go to the index.
@@ -26,31 +33,57 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "..", "results", "p58", "certificates")
-INDEX = os.path.join(OUT, "index.json")
 
 
-def load() -> dict:
-    if os.path.exists(INDEX):
-        with open(INDEX) as f:
-            return json.load(f)
-    return {}
+class Folder:
+    """A campaign's folder: its game and d (campaign.json), its certificates and index."""
+
+    def __init__(self, path: str):
+        with open(os.path.join(path, "campaign.json")) as f:
+            spec = json.load(f)
+        self.path, self.out = path, os.path.join(path, "certificates")
+        self.n, self.k, self.guesses = spec["pegs"], spec["colours"], spec["guesses"]
+        self.variant = spec.get("variant", "classic")
+        self.index = os.path.join(self.out, "index.json")
+
+    def load(self) -> dict:
+        if os.path.exists(self.index):
+            with open(self.index) as f:
+                return json.load(f)
+        return {}
+
+    def save(self, index: dict) -> None:
+        with open(self.index, "w") as f:
+            json.dump(index, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+    def refuted(self) -> list[str]:
+        """OPENING:BW of every part state.json says is refuted."""
+        with open(os.path.join(self.path, "state.json")) as f:
+            state = json.load(f)
+        return [
+            f"{o['opening']}:{p['score'].replace(' ', '')}"
+            for o in state["openings"]
+            for p in o["parts"]
+            if p["state"] == "refuted"
+        ]
 
 
-def certify(opening: str, score: str, limit: float, shrink: bool) -> dict | None:
+def certify(folder: Folder, opening: str, score: str, limit: float, shrink: bool) -> dict | None:
     """Write one part's certificate; its row (claims, bytes, seconds to make), or None
     when it took too long."""
     from mastermind import Game
     from mastermind.worstcase.certify import write_part_certificate
     from mastermind.worstcase.search import SearchUnfinished
 
-    path = os.path.join(OUT, f"{opening}-{score}.cert.gz")
+    path = os.path.join(folder.out, f"{opening}-{score}.cert.gz")
+    game = Game(folder.n, folder.k, variant=folder.variant)
     try:
         stats = write_part_certificate(
             path,
-            Game(5, 8),
+            game,
             [(opening, f"{score[0]} {score[1]}")],
-            5,
+            folder.guesses - 1,
             time_limit=limit,
             shrink=shrink,
         )
@@ -65,11 +98,11 @@ def certify(opening: str, score: str, limit: float, shrink: bool) -> dict | None
     }
 
 
-def check(name: str, jobs: int) -> dict:
+def check(folder: Folder, name: str, jobs: int) -> dict:
     """Check one certificate with the independent checker under ``/usr/bin/time -v``:
     what it proves, the wall seconds and the peak resident memory of its largest
     process."""
-    command = [sys.executable, "-m", "mastermind", "verify", os.path.join(OUT, name)]
+    command = [sys.executable, "-m", "mastermind", "verify", os.path.join(folder.out, name)]
     command += ["--json", "--jobs", str(jobs)]
     env = dict(os.environ, PYTHONPATH=os.path.join(HERE, "..", "..", "src"))
     done = subprocess.run(
@@ -115,9 +148,11 @@ def table(index: dict) -> str:
     return "\n".join(rows)
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", metavar="DIR", help="the campaign's folder, e.g. results/p58")
     parser.add_argument("parts", nargs="*", help="OPENING:BW, e.g. 11111:00")
+    parser.add_argument("--refuted", action="store_true", help="every part refuted")
     parser.add_argument("--time-limit", type=float, default=3600.0, help="seconds per part")
     parser.add_argument("--shrink", action="store_true", help="grow small killer sets")
     parser.add_argument("--jobs", type=int, default=2, help="processes of each check")
@@ -125,13 +160,18 @@ def main() -> int:
         "--check-only", action="store_true", help="check the files there, make none"
     )
     parser.add_argument("--table", action="store_true", help="print the Markdown table")
-    args = parser.parse_args()
-    index = load()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = _arguments()
+    folder = Folder(args.folder)
+    index = folder.load()
     if args.table:
         print(table(index))
         return 0
-    os.makedirs(OUT, exist_ok=True)
-    for spec in args.parts:
+    os.makedirs(folder.out, exist_ok=True)
+    for spec in args.parts + (folder.refuted() if args.refuted else []):
         opening, _, score = spec.partition(":")
         if len(score) != 2 or not score.isdigit():
             sys.exit(f"{spec!r}: a part is OPENING:BW, such as 11111:00")
@@ -139,15 +179,13 @@ def main() -> int:
         row = (
             index.get(key)
             if args.check_only
-            else certify(opening, score, args.time_limit, args.shrink)
+            else certify(folder, opening, score, args.time_limit, args.shrink)
         )
         if row is None:
             continue
-        row.update(check(row["file"], args.jobs))
+        row.update(check(folder, row["file"], args.jobs))
         index[key] = row
-        with open(INDEX, "w") as f:
-            json.dump(index, f, indent=1, sort_keys=True)
-            f.write("\n")
+        folder.save(index)
     return 0
 
 
