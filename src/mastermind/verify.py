@@ -70,7 +70,6 @@ MAX_TOTAL_WORK = 1 << 39  # and all the claims of one certificate together, a pa
 # without the table counting 8 (about what it costs more): two hours at most; [4,9]'s
 # certificate, the largest published, needs 1.8e11 (27 minutes)
 MAX_IMAGES = 1 << 26  # codes moved by one claim's symmetries, all told (512 MB of them)
-SEPARATING_BLOCK = 8  # codes scored at once while finding the guesses that separate a set
 BLOCK = 1 << 22  # scores held at once while counting the parts of a claim's guesses
 GROUP_ROWS = 4096  # rows of one table of the grouped scorer (positions or colours)
 GROUPED_BYTES = 1 << 28  # bytes of the grouped scorer's tables for one set of secrets
@@ -716,11 +715,13 @@ class Claims:
         if separable(parts, d, cap=int(cands.size)) < cands.size:
             return  # more secrets than d guesses can tell apart: every guess fails
         left = reps[~covered]
-        if left.size and d == 2 and cands.size >= 2:  # the one guess left finds one code:
-            left = left[self._separating(left, cands)]  # a guess must tell every code apart
-        if self.version >= 2 and covered.any() and left.size:  # first with the parts
-            left = left[~self._dismissed(rules.part_sizes(left, cands), cands.size, parts, d)]
-        if left.size:  # (any guess may make), then with the most a guess of the set makes
+        most = separable(parts, d - 1, cap=cands.size)  # (no part holds more than the set)
+        if left.size and most < cands.size:  # first with the parts any guess may make
+            if most == 1:  # (early out: most guesses fail within the first few codes)
+                left = left[self._separating(left, cands)]
+            else:
+                left = left[self._within(left, cands, most)]
+        if left.size:  # then with the most a guess of the set makes
             every = rules.part_sizes(reps, cands)
             most = int((every > 0).sum(1).max())
             mine = every[np.searchsorted(reps, left)]
@@ -747,14 +748,13 @@ class Claims:
         return at
 
     def _separating(self, guesses: np.ndarray, cands: np.ndarray) -> np.ndarray:
-        """The indices of the ``guesses`` that put no two codes of ``cands`` in one
-        non-winning part: the codes scored a few at a time, only against the guesses
-        that still separate the codes scored so far (most fall within the first few)."""
+        """:meth:`_within` for parts of one code: the guesses dropped at the first two
+        codes of ``cands`` with one non-winning score (eight codes scored at a time)."""
         rules = self.rules
         alive = np.arange(guesses.size)
         used = np.zeros((guesses.size, rules.win + 1), dtype=bool)
-        for start in range(0, cands.size, SEPARATING_BLOCK):
-            slots = rules.scores(guesses[alive], cands[start : start + SEPARATING_BLOCK])
+        for start in range(0, cands.size, 8):
+            slots = rules.scores(guesses[alive], cands[start : start + 8])
             for j in range(slots.shape[1]):
                 column = slots[:, j]
                 keep = ~used[alive, column]  # (the winning slot: one code at most)
@@ -762,6 +762,24 @@ class Claims:
                 alive, slots = alive[keep], slots[keep]
             if not alive.size:
                 break
+        return alive
+
+    def _within(self, guesses: np.ndarray, cands: np.ndarray, most: int) -> np.ndarray:
+        """The indices of the ``guesses`` whose non-winning parts of ``cands`` all hold
+        at most ``most`` codes: the codes scored a block at a time (32, 64, 128, ...), each
+        block only against the guesses none of whose parts has overflowed yet (most
+        drop out early: a part of the codes scored so far lies within a part of the set)."""
+        rules, width = self.rules, self.rules.win + 1
+        alive = np.arange(guesses.size)
+        counts = np.zeros((guesses.size, width), dtype=np.int32)  # (alive's rows)
+        start, step = 0, 32
+        while alive.size and start < cands.size:
+            slots = rules.scores(guesses[alive], cands[start : start + step])
+            index = np.add(slots, np.arange(alive.size, dtype=np.int32)[:, None] * width)
+            counts += np.bincount(index.ravel(), minlength=counts.size).reshape(counts.shape)
+            keep = counts[:, : rules.win].max(1) <= most
+            alive, counts = alive[keep], counts[keep]
+            start, step = start + step, 2 * step
         return alive
 
     @staticmethod
