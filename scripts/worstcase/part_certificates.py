@@ -160,7 +160,7 @@ def _arguments() -> argparse.Namespace:
         "--check-only", action="store_true", help="check the files there, make none"
     )
     parser.add_argument("--table", action="store_true", help="print the Markdown table")
-    return parser.parse_args()
+    return parser.parse_intermixed_args()
 
 
 def main() -> int:
