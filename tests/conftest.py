@@ -53,6 +53,31 @@ KEPT_ENVIRONMENT = (
 )
 
 
+class OneUnitPlan:
+    """An engine plan (mastermind.engine.units.Plan) that offers one unit and keeps its
+    answer: the smallest client a unit kind's worker can be run through."""
+
+    def __init__(self, unit):
+        self.unit, self.kind = unit, unit.kind
+        self.offered, self.result = False, None
+
+    def next(self):
+        if self.offered:
+            return None
+        self.offered = True
+        return self.unit
+
+    def take(self, unit, result):
+        self.result = result
+        return []
+
+    def done(self):
+        return self.result is not None
+
+    def known(self):
+        return 1
+
+
 def bare_environment(**variables: str) -> dict[str, str]:
     """An environment of ``variables`` and an empty PATH, with what ``KEPT_ENVIRONMENT``
     names taken from this one."""

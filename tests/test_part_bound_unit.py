@@ -5,6 +5,7 @@ answer recorded in the engine's checkpoint and taken back from it."""
 
 import numpy as np
 import pytest
+from conftest import OneUnitPlan
 
 from mastermind import Game, optimal
 from mastermind.engine.kinds import worker
@@ -52,32 +53,9 @@ def test_a_stopped_part_bound_unit_raises_stopped():
 def test_part_bound_units_run_on_the_engine_and_resume_from_its_checkpoint(tmp_path):
     assert worker("optimum.part_bound") is part_bound_unit
 
-    class One:
-        kind = "optimum.part_bound"
-
-        def __init__(self):
-            self.unit = Unit("p", self.kind, {**args(2), **SETTINGS}, int(PART.size))
-            self.offered, self.result = False, None
-
-        def next(self):
-            if self.offered:
-                return None
-            self.offered = True
-            return self.unit
-
-        def take(self, unit, result):
-            self.result = result
-            return []
-
-        def done(self):
-            return self.result is not None
-
-        def known(self):
-            return 1
-
     path = str(tmp_path / "parts.checkpoint")
     for resumed in (0, 1):
-        plan = One()
+        plan = OneUnitPlan(Unit("p", "optimum.part_bound", {**args(2), **SETTINGS}, int(PART.size)))
         options = RunOptions.of(jobs=1, checkpoint=path)
         with open_run(GAME, kind="bound", params={}, options=options) as run:
             counts = run.execute(plan)

@@ -5,6 +5,7 @@ deadline, and a stop from the run."""
 
 import numpy as np
 import pytest
+from conftest import OneUnitPlan
 
 from mastermind import Game, optimal
 from mastermind.engine.kinds import worker
@@ -49,37 +50,16 @@ def test_a_stopped_position_unit_raises_stopped():
 def test_position_units_run_on_the_engine_and_resume_from_its_checkpoint(tmp_path):
     assert worker("optimum.position") is position_unit
 
-    class One:
-        kind = "optimum.position"
-
-        def __init__(self):
-            self.unit = Unit(
+    path = str(tmp_path / "positions.checkpoint")
+    for resumed in (0, 1):
+        plan = OneUnitPlan(
+            Unit(
                 "p",
                 "optimum.position",
                 {"history": HISTORY, "time_limit": 60.0, "memory": 1 << 20},
                 28,
             )
-            self.offered, self.result = False, None
-
-        def next(self):
-            if self.offered:
-                return None
-            self.offered = True
-            return self.unit
-
-        def take(self, unit, result):
-            self.result = result
-            return []
-
-        def done(self):
-            return self.result is not None
-
-        def known(self):
-            return 1
-
-    path = str(tmp_path / "positions.checkpoint")
-    for resumed in (0, 1):
-        plan = One()
+        )
         options = RunOptions.of(jobs=1, checkpoint=path)
         with open_run(GAME, kind="optimal", params={}, options=options) as run:
             counts = run.execute(plan)
