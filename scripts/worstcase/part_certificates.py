@@ -184,6 +184,7 @@ def main() -> int:
         if row is None:
             continue
         row.update(check(folder, row["file"], args.jobs))
+        index = folder.load()  # (another run may have added its parts meanwhile)
         index[key] = row
         folder.save(index)
     return 0
