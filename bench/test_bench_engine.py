@@ -41,8 +41,10 @@ class OrPlan:
     def expand(self, unit, split):
         lo, hi = unit.args["lo"], unit.args["hi"]
         mid = (lo + hi) // 2
-        return [Unit(f"{unit.key}/{i}", unit.kind, {"lo": a, "hi": b}, b - a)
-                for i, (a, b) in enumerate([(lo, mid), (mid, hi)])]
+        return [
+            Unit(f"{unit.key}/{i}", unit.kind, {"lo": a, "hi": b}, b - a)
+            for i, (a, b) in enumerate([(lo, mid), (mid, hi)])
+        ]
 
     def merge(self, unit, split, answers):
         if any(a["value"] for a in answers.values()):

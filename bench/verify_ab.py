@@ -45,7 +45,9 @@ print(json.dumps({"claims": done, "seconds": time.process_time() - start}))
 def _run(checker: str, path: str, most: int) -> dict:
     out = subprocess.run(
         [sys.executable, "-c", CHECK, checker, path, str(most)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout)
 
@@ -59,7 +61,9 @@ def main() -> int:
     args = parser.parse_args()
     base_text = subprocess.run(
         ["git", "-C", ROOT, "show", f"{args.base}:src/mastermind/verify.py"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     new = os.path.join(ROOT, "src", "mastermind", "verify.py")
     ratios = []
@@ -77,7 +81,9 @@ def main() -> int:
                 f"new {b['seconds']:.2f} CPU-s, ratio {ratios[-1]:.3f}",
                 flush=True,
             )
-    print(f"median ratio new / base: {statistics.median(ratios):.3f} ({args.base} -> this checkout)")
+    print(
+        f"median ratio new / base: {statistics.median(ratios):.3f} ({args.base} -> this checkout)"
+    )
     return 0
 
 
