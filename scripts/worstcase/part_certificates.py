@@ -2,7 +2,8 @@
 whose folder's campaign.json names the game and the guesses d): for each part named, the
 certificate that its secrets cannot all be found within d - 1 more guesses
 (:func:`mastermind.worstcase.certify.write_part_certificate`), written to
-DIR/certificates/<opening>-<blacks><whites>.cert.gz, then checked by the independent
+DIR/certificates/<opening>-<blacks><whites>.cert.xz (``--gzip``: .cert.gz, twice the
+size and faster to write), then checked by the independent
 checker (``mastermind verify``); the claims, bytes and seconds of each go to
 DIR/certificates/index.json (the tables of docs/bounds.md are read from it).
 
@@ -69,14 +70,16 @@ class Folder:
         ]
 
 
-def certify(folder: Folder, opening: str, score: str, limit: float, shrink: bool) -> dict | None:
-    """Write one part's certificate; its row (claims, bytes, seconds to make), or None
-    when it took too long."""
+def certify(folder: Folder, part: tuple[str, str], args: argparse.Namespace) -> dict | None:
+    """Write one part's certificate (the OPENING and BW of ``part``); its row (claims,
+    bytes, seconds to make), or None when it took too long."""
     from mastermind import Game
     from mastermind.worstcase.certify import write_part_certificate
     from mastermind.worstcase.search import SearchUnfinished
 
-    path = os.path.join(folder.out, f"{opening}-{score}.cert.gz")
+    (opening, score), limit = part, args.time_limit
+    suffix = "gz" if args.gzip else "xz"
+    path = os.path.join(folder.out, f"{opening}-{score}.cert.{suffix}")
     game = Game(folder.n, folder.k, variant=folder.variant)
     try:
         stats = write_part_certificate(
@@ -85,7 +88,7 @@ def certify(folder: Folder, opening: str, score: str, limit: float, shrink: bool
             [(opening, f"{score[0]} {score[1]}")],
             folder.guesses - 1,
             time_limit=limit,
-            shrink=shrink,
+            shrink=args.shrink,
         )
     except SearchUnfinished:
         print(f"{opening} = ({score[0]} {score[1]}): not made within {limit:.0f} s", flush=True)
@@ -155,6 +158,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--refuted", action="store_true", help="every part refuted")
     parser.add_argument("--time-limit", type=float, default=3600.0, help="seconds per part")
     parser.add_argument("--shrink", action="store_true", help="grow small killer sets")
+    parser.add_argument("--gzip", action="store_true", help="write .cert.gz, not .cert.xz")
     parser.add_argument("--jobs", type=int, default=2, help="processes of each check")
     parser.add_argument(
         "--check-only", action="store_true", help="check the files there, make none"
@@ -179,7 +183,7 @@ def main() -> int:
         row = (
             index.get(key)
             if args.check_only
-            else certify(folder, opening, score, args.time_limit, args.shrink)
+            else certify(folder, (opening, score), args)
         )
         if row is None:
             continue

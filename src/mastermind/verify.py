@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 import os
 import re
 import zlib
@@ -486,9 +487,38 @@ def _parse(data: bytes, where: str, most: int = MAX_ITEMS) -> Any:
         raise MalformedFile(f"{where}: JSON nested too deep") from None
 
 
+_XZ_MAGIC = b"\xfd7zXZ\x00"  # (the xz container's first six bytes)
+_XZ_MEMORY = 1 << 29  # (the decoder's memory: xz -9 needs 65 MiB; a forged header more)
+
+
+class _Xz:
+    """An xz stream read in chunks by a decoder whose memory is capped (a header may
+    ask for a dictionary of gigabytes); bytes after the stream's end are refused."""
+
+    def __init__(self, raw: Any):
+        self.raw = raw
+        self.decoder = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=_XZ_MEMORY)
+
+    def read(self, size: int) -> bytes:
+        out = b""
+        while not out:
+            if self.decoder.eof:
+                if self.decoder.unused_data or self.raw.read(1):
+                    raise ValueError("bytes after the end of the xz stream")
+                return b""
+            chunk = self.raw.read(1 << 16) if self.decoder.needs_input else b""
+            if self.decoder.needs_input and not chunk:
+                raise EOFError("the xz stream is cut short")
+            out = self.decoder.decompress(chunk, max_length=size)
+        return out
+
+    def close(self) -> None:
+        pass
+
+
 class _Source:
-    """A file's bytes (gzip-compressed or plain), read in chunks, line by line, within
-    the caps: nothing is read past what the next step needs."""
+    """A file's bytes (gzip- or xz-compressed, or plain), read in chunks, line by line,
+    within the caps: nothing is read past what the next step needs."""
 
     def __init__(self, path: str):
         try:
@@ -497,18 +527,22 @@ class _Source:
             raise MalformedFile(f"cannot be read ({e.strerror or e})") from None
         try:
             self.size = os.fstat(self.raw.fileno()).st_size
-            gzipped = self.raw.peek(2)[:2] == b"\x1f\x8b"
+            magic = self.raw.peek(6)[:6]
         except OSError as e:
             self.raw.close()
             raise MalformedFile(f"cannot be read ({e.strerror or e})") from None
-        self.stream: Any = gzip.GzipFile(fileobj=self.raw, mode="rb") if gzipped else self.raw
+        self.stream: Any = self.raw
+        if magic[:2] == b"\x1f\x8b":
+            self.stream = gzip.GzipFile(fileobj=self.raw, mode="rb")
+        elif magic == _XZ_MAGIC:
+            self.stream = _Xz(self.raw)
         self.buffer, self.at, self.read, self.lines, self.ended = b"", 0, 0, 0, False
 
     def _more(self) -> bool:
         """Read the next chunk into the buffer; False at the end of the file."""
         try:
             chunk = self.stream.read(1 << 20)
-        except (OSError, EOFError, zlib.error, ValueError) as e:
+        except (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError) as e:
             raise MalformedFile(f"the file cannot be read to its end: {e}") from None
         if not chunk:
             self.ended = True
@@ -587,8 +621,8 @@ def _records(source: _Source, first: Any, most: int = MAX_ITEMS) -> Iterator[Any
 
 
 def read_records(path: Any) -> Iterator[Any]:
-    """The JSON records of a certificate (gzip-compressed JSON lines, or plain), read as
-    a stream within the caps."""
+    """The JSON records of a certificate (gzip- or xz-compressed JSON lines, or plain),
+    read as a stream within the caps."""
     source = _Source(_path(path))
     try:
         first = source.line()
