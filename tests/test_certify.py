@@ -5,6 +5,7 @@ independent checker, through Python and through the command line."""
 import gzip
 import io
 import json
+import lzma
 import os
 import subprocess
 import sys
@@ -282,6 +283,20 @@ def test_a_part_certificate_proves_its_own_claim_only(tmp_path):
             verify_file(str(path))
     _rewrite(path, good)
     assert verify_file(str(path)).claims == len(good) - 2
+
+
+def test_an_xz_certificate_holds_the_same_lines_as_a_gzip_one(tmp_path):
+    """A path ending .xz gets an xz file: the checker reads it, and its lines are those
+    of the gzip file made for the same part."""
+    game, history = Game(4, 6), [("1123", "0 1")]
+    for name in ("part.cert.gz", "part.cert.xz"):
+        write_part_certificate(str(tmp_path / name), game, history, 3)
+    xz, gz = tmp_path / "part.cert.xz", tmp_path / "part.cert.gz"
+    assert xz.read_bytes()[:6] == b"\xfd7zXZ\x00"
+    assert lzma.decompress(xz.read_bytes()) == gzip.decompress(gz.read_bytes())
+    verdict = verify_file(str(xz))
+    assert verdict.proved and verdict.summary == verify_file(str(gz)).summary
+    assert "after 1123 = (0 1) cannot all be found within 3 more guesses" in verdict.summary
 
 
 RESULTS = os.path.join(HERE, "..", "results")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import lzma
 import os
 import threading
 import zlib
@@ -23,6 +24,7 @@ from mastermind.verify import (
     MAX_LINE,
     MalformedFile,
     VerifyError,
+    read_records,
     verify_file,
     verify_strategy,
 )
@@ -137,6 +139,36 @@ def test_damaged_gzip_streams_are_refused(tmp_path):
         "flipped": good[:-12] + bytes(b ^ 0xFF for b in good[-12:-8]) + good[-8:],
         "junk after": good + b"junk",
         "a stream started after": good + b"\x1f\x8b\x08",
+    }
+    for name, data in cases.items():
+        with pytest.raises(MalformedFile, match="cannot be read to its end"):
+            verify_file(write(tmp_path, data, name))
+
+
+def _xz_asking_for(dict_code: int, data: bytes) -> bytes:
+    """``data`` xz-compressed, its block header then made to ask the decoder for the
+    dictionary of size code ``dict_code`` (40: 4 GiB), its checksum made right again."""
+    packed = bytearray(lzma.compress(data, format=lzma.FORMAT_XZ))
+    size = (packed[12] + 1) * 4  # (the block header follows the 12-byte stream header)
+    at = packed.index(b"\x21\x01", 12, 12 + size) + 2  # (LZMA2: one property, the dictionary)
+    packed[at] = dict_code
+    packed[12 + size - 4 : 12 + size] = zlib.crc32(packed[12 : 12 + size - 4]).to_bytes(4, "little")
+    return bytes(packed)
+
+
+def test_damaged_xz_streams_are_refused(tmp_path):
+    """An xz file is read as a gzip one is: cut, flipped, with bytes after its end, or
+    asking for a 4 GiB dictionary (the decoder's memory is capped), it is refused."""
+    text = lines(HEAD, {"end": True, "claims": 0})
+    good = lzma.compress(text, format=lzma.FORMAT_XZ)
+    assert list(read_records(write(tmp_path, good, "good"))) == [HEAD, {"end": True, "claims": 0}]
+    assert lzma.decompress(_xz_asking_for(18, text)) == text  # (the header edit is sound)
+    cases = {
+        "cut": good[: len(good) // 2],
+        "flipped": good[:30] + bytes(b ^ 0xFF for b in good[30:34]) + good[34:],
+        "junk after": good + b"junk",
+        "another stream after": good + good,
+        "a 4 GiB dictionary": _xz_asking_for(40, text),
     }
     for name, data in cases.items():
         with pytest.raises(MalformedFile, match="cannot be read to its end"):

@@ -180,11 +180,7 @@ def main() -> int:
         if len(score) != 2 or not score.isdigit():
             sys.exit(f"{spec!r}: a part is OPENING:BW, such as 11111:00")
         key = f"{opening} = ({score[0]} {score[1]})"
-        row = (
-            index.get(key)
-            if args.check_only
-            else certify(folder, (opening, score), args)
-        )
+        row = index.get(key) if args.check_only else certify(folder, (opening, score), args)
         if row is None:
             continue
         row.update(check(folder, row["file"], args.jobs))

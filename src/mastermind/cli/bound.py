@@ -74,8 +74,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--certificate",
         metavar="FILE",
-        help="also write a certificate of both bounds (gzip-compressed JSON lines) "
-        "to FILE, for 'mastermind verify FILE' to check without the search "
+        help="also write a certificate of both bounds (gzip-compressed JSON lines; "
+        "xz-compressed for a name ending .xz) to FILE, for 'mastermind verify FILE' to check without the search "
         "(every code allowed as a guess; docs/certificates.md)",
     )
     p.add_argument(
