@@ -22,6 +22,7 @@ from pathlib import Path
 import mastermind
 from mastermind import Game, worst_case
 from mastermind.verify import verify_file
+from mastermind.worstcase.certify import write_part_certificate
 
 SRC = str(Path(mastermind.__file__).resolve().parents[1])
 P58 = Path(__file__).resolve().parents[1] / "results" / "p58"
@@ -129,6 +130,31 @@ def test_a_refuted_question_gives_the_next_value(tmp_path):
     assert state["summary"]["value"] == 6 == worst_case(Game(4, 7)).upper
     assert all(o["state"] == "refuted" for o in state["openings"])
     assert not (c / "witness.json").exists()
+
+
+def test_part_certificates_gzip_or_xz_are_what_a_refutation_rests_on(tmp_path):
+    """A refuted part with a certificate in certificates/ (.cert.gz or .cert.xz) that the
+    checker accepts rests on it; a forged file beside them counts for nothing."""
+    c = tmp_path / "c47"
+    done = campaign("run", str(c), "-n", "4", "-k", "7", "--guesses", "5")
+    assert done.returncode == 0, done.stderr + done.stdout
+    state = json.loads((c / "state.json").read_text())
+    refuted = [
+        (o["opening"], p["score"])
+        for o in state["openings"]
+        for p in o["parts"]
+        if p["state"] == "refuted"
+    ]
+    assert len(refuted) == len(state["openings"]) >= 2
+    (c / "certificates").mkdir()
+    for (opening, score), suffix in zip(refuted[:2], ("gz", "xz")):
+        name = f"{opening}-{score.replace(' ', '')}.cert.{suffix}"
+        write_part_certificate(str(c / "certificates" / name), Game(4, 7), [(opening, score)], 4)
+    (c / "certificates" / f"{refuted[2][0]}-00.cert.xz").write_bytes(b"not a certificate")
+    status = campaign("status", str(c), "--json", "--replay")
+    assert status.returncode == 0, status.stderr
+    rests = json.loads(status.stdout)["summary"]["rests_on"]
+    assert rests["certified"] == 2 and rests["here"] == len(refuted) - 2
 
 
 def test_parts_answered_before_their_opening_fell_say_so(tmp_path):
@@ -304,7 +330,7 @@ def test_the_p58_campaign_replays_to_the_state_it_ships(tmp_path):
     # what the decision rests on: the openings with a part certificate by it (known by
     # its SHA-256 in state.json, not checked again here), the others by answers imported
     # from the shards (the checkpoint was made from them), none re-checked here
-    certified = len(list((P58 / "certificates").glob("*.cert.gz")))
+    certified = len([*(P58 / "certificates").glob("*.cert.[gx]z")])
     assert 1 <= certified <= 7
     assert again["summary"]["rests_on"] == {
         "certified": certified,

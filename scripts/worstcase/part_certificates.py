@@ -12,10 +12,12 @@ DIR/certificates/index.json (the tables of docs/bounds.md are read from it).
     PYTHONPATH=src python scripts/worstcase/part_certificates.py results/p74 --refuted
     PYTHONPATH=src python scripts/worstcase/part_certificates.py results/p58 --table
 
-``--refuted`` names every part the campaign's state.json says is refuted.  A file
-kept in ``certificates/checked-apart/`` (one whose check takes too long for every
-``campaign status --replay``, which checks again each file of ``certificates/``) is
-found there by ``--check-only``.
+``--refuted`` names every part the campaign's state.json says is refuted;
+``--check-only`` checks again the files the index names.  Each file checked is entered
+in state.json's ``certificates`` (its SHA-256), as the campaign enters a file it has
+checked, so that ``mastermind campaign export DIR`` (run it after this script, with no
+campaign running on DIR) counts the part as certified without a check of hours again;
+``mastermind campaign recheck DIR`` checks every file again.
 
 Each check runs ``mastermind verify FILE --json --jobs N`` under ``/usr/bin/time -v``:
 its wall seconds and the peak resident memory of its largest process go to the index.
@@ -27,6 +29,7 @@ and skipped (nothing is written for it).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -57,6 +60,18 @@ class Folder:
         with open(self.index, "w") as f:
             json.dump(index, f, indent=1, sort_keys=True)
             f.write("\n")
+
+    def remember(self, name: str) -> None:
+        """Enter the checked file ``name`` (its SHA-256) in state.json's certificates."""
+        from mastermind.worstcase.campaign.state import write_state
+
+        path = os.path.join(self.path, "state.json")
+        with open(path) as f:
+            state = json.load(f)
+        with open(os.path.join(self.out, name), "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        state.setdefault("certificates", {})[name] = digest
+        write_state(state, path)
 
     def refuted(self) -> list[str]:
         """OPENING:BW of every part state.json says is refuted."""
@@ -187,6 +202,7 @@ def main() -> int:
         index = folder.load()  # (another run may have added its parts meanwhile)
         index[key] = row
         folder.save(index)
+        folder.remember(row["file"])
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Part certificates in a campaign's folder (``certificates/*.cert.gz``, made by
+"""Part certificates in a campaign's folder (``certificates/*.cert.gz`` or ``*.cert.xz``, made by
 :func:`mastermind.worstcase.certify.write_part_certificate`): each one that the
 stand-alone checker (:mod:`mastermind.verify`) accepts proves that the secrets one
 opening's score leaves cannot all be found within its guesses, whatever the shards say.
@@ -68,7 +68,7 @@ def certified(
     sums: dict[str, str] = {}
     if not folder.is_dir():
         return parts, sums
-    for path in sorted(folder.glob("*.cert.gz")):
+    for path in sorted(folder.glob("*.cert.[gx]z")):
         about = _part_of(campaign, path)
         if about is None or about[2] < campaign.guesses - 1:
             continue
