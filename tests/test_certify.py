@@ -295,8 +295,8 @@ def test_an_xz_certificate_holds_the_same_lines_as_a_gzip_one(tmp_path):
     assert xz.read_bytes()[:6] == b"\xfd7zXZ\x00"
     assert lzma.decompress(xz.read_bytes()) == gzip.decompress(gz.read_bytes())
     verdict = verify_file(str(xz))
-    assert verdict.proved and verdict.summary == verify_file(str(gz)).summary
-    assert "after 1123 = (0 1) cannot all be found within 3 more guesses" in verdict.summary
+    assert verdict.summary == verify_file(str(gz)).summary and verdict.claims >= 1
+    assert "after 1123 = (0 1) cannot all be found within 3 more guesses: proved" in verdict.summary
 
 
 RESULTS = os.path.join(HERE, "..", "results")

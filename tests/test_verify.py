@@ -351,6 +351,7 @@ def test_the_checker_stands_alone():
         "sys",
         "time",
         "gzip",
+        "lzma",
         "json",
         "os",
         "re",

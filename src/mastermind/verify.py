@@ -496,21 +496,19 @@ class _Xz:
     ask for a dictionary of gigabytes); bytes after the stream's end are refused."""
 
     def __init__(self, raw: Any):
-        self.raw = raw
-        self.decoder = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=_XZ_MEMORY)
+        self.raw, self.decoder = raw, lzma.LZMADecompressor(lzma.FORMAT_XZ, _XZ_MEMORY)
 
     def read(self, size: int) -> bytes:
-        out = b""
-        while not out:
-            if self.decoder.eof:
-                if self.decoder.unused_data or self.raw.read(1):
-                    raise ValueError("bytes after the end of the xz stream")
-                return b""
+        while not self.decoder.eof:
             chunk = self.raw.read(1 << 16) if self.decoder.needs_input else b""
             if self.decoder.needs_input and not chunk:
                 raise EOFError("the xz stream is cut short")
             out = self.decoder.decompress(chunk, max_length=size)
-        return out
+            if out:
+                return out
+        if self.decoder.unused_data or self.raw.read(1):
+            raise ValueError("bytes after the end of the xz stream")
+        return b""
 
     def close(self) -> None:
         pass
