@@ -95,10 +95,10 @@ class _Builder:
         self.weights = game.k ** np.arange(game.n - 1, -1, -1, dtype=np.int64)
         self.claims: dict[bytes, tuple[int, int]] = {}  # a set's codes -> (claim, d)
         self.sets: list[np.ndarray] = []  # each claim's set
-        self.depth: list[int] = []  # and guesses
-        self.library: dict[int, list[int]] = {}  # least code -> the claims of sets so led
+        self.library = _Library(game.k**game.n)  # every claim's set, to find those within
         self.shrink = shrink  # killer sets grown small (else whole failing parts)
         self._digit_table: Optional[np.ndarray] = None  # every guess's digits
+        self._swaps: Optional[tuple[np.ndarray, np.ndarray]] = None  # the transpositions
         self.count = self.entries = 0
         self.win = game.win_slot
 
@@ -107,23 +107,28 @@ class _Builder:
         return (codes[:, None].astype(np.int64) // self.weights) % self.k
 
     def _symmetries(self, cands: np.ndarray) -> list[tuple[list[int], list[int]]]:
-        digits, out = self._digits(cands), []
+        """The transpositions of two colours, then of two positions, that map ``cands``
+        onto itself (every image worked out at once)."""
+        if self._swaps is None:
+            self._swaps = _transpositions(self.n, self.k)
+        colour_maps, position_maps = self._swaps
+        digits = self._digits(cands)
+        images = np.concatenate(
+            [
+                colour_maps[:, digits] @ self.weights,
+                digits[:, position_maps].transpose(1, 0, 2) @ self.weights,
+            ]
+        )
+        images.sort(axis=1)
+        fixes = np.flatnonzero((images == cands).all(axis=1)).tolist()
         ident_c, ident_p = list(range(self.k)), list(range(self.n))
-        for a in range(self.k):
-            for b in range(a + 1, self.k):
-                cmap = np.arange(self.k)
-                cmap[[a, b]] = [b, a]
-                if np.array_equal(np.sort(cmap[digits] @ self.weights), cands):
-                    out.append(([int(c) for c in cmap], ident_p))
-        for i in range(self.n):
-            for j in range(i + 1, self.n):
-                moved = digits.copy()
-                moved[:, [i, j]] = moved[:, [j, i]]
-                if np.array_equal(np.sort(moved @ self.weights), cands):
-                    pmap = list(ident_p)
-                    pmap[i], pmap[j] = j, i
-                    out.append((ident_c, pmap))
-        return out
+        colours = len(colour_maps)
+        return [
+            (colour_maps[i].tolist(), ident_p)
+            if i < colours
+            else (ident_c, position_maps[i - colours].tolist())
+            for i in fixes
+        ]
 
     def _classes(self, syms: list[tuple[list[int], list[int]]]) -> np.ndarray:
         """The least guess of each class of the group the transpositions generate."""
@@ -189,8 +194,7 @@ class _Builder:
         self.entries += len(killers)
         self.claims[key] = (index, d)
         self.sets.append(cands)
-        self.depth.append(d)
-        self.library.setdefault(int(cands[0]), []).append(index)
+        self.library.add(cands, d)
         if self.progress is not None:
             self.progress(self.count)
         return index
@@ -226,15 +230,7 @@ class _Builder:
     def _known(self, cands: np.ndarray, d: int) -> list[tuple[int, np.ndarray]]:
         """The claims written so far about d guesses or more whose sets lie within
         ``cands`` (smallest first)."""
-        found = []
-        for code in cands.tolist():
-            for ref in self.library.get(code, ()):
-                inner = self.sets[ref]
-                if self.depth[ref] >= d and inner.size <= cands.size:
-                    at = np.minimum(np.searchsorted(cands, inner), cands.size - 1)
-                    if np.array_equal(cands[at], inner):
-                        found.append((ref, inner))
-        return sorted(found, key=lambda ri: ri[1].size)
+        return [(ref, self.sets[ref]) for ref in self.library.within(cands, d).tolist()]
 
     def _killer(self, part: np.ndarray, d: int) -> np.ndarray:
         """A small subset of ``part`` (which cannot be solved within d) that cannot be
@@ -308,6 +304,65 @@ class _Builder:
         raise RuntimeError(
             f"guess {guess} has no part that fails: the refutation does not hold"
         )  # pragma: no cover - a search bug
+
+
+def _transpositions(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The colour maps that swap two colours (a < b, in order) and the position maps
+    that swap two positions (i < j, in order), as rows."""
+    colours, positions = [], []
+    for a in range(k):
+        for b in range(a + 1, k):
+            cmap = np.arange(k)
+            cmap[[a, b]] = [b, a]
+            colours.append(cmap)
+    for i in range(n):
+        for j in range(i + 1, n):
+            pmap = np.arange(n)
+            pmap[[i, j]] = [j, i]
+            positions.append(pmap)
+    return np.array(colours).reshape(-1, k), np.array(positions).reshape(-1, n)
+
+
+class _Library:
+    """The claims' sets side by side (their codes in one array, each set's start, size,
+    least code and guesses), so that those within a set are found by array operations:
+    the writer asks once a claim, over hundreds of thousands of sets."""
+
+    def __init__(self, codes: int):
+        self.count, self.used = 0, 0
+        self.codes = np.empty(1 << 16, dtype=np.int32)
+        self.rows = np.empty((4, 1 << 10), dtype=np.int64)  # start, size, least, guesses
+        self.mask = np.zeros(codes, dtype=bool)  # (the set asked about, while asked)
+
+    def add(self, cands: np.ndarray, d: int) -> None:
+        """The next claim's set (sorted codes) and its guesses."""
+        while self.used + cands.size > self.codes.size:
+            self.codes = np.concatenate([self.codes, np.empty_like(self.codes)])
+        if self.count == self.rows.shape[1]:
+            self.rows = np.concatenate([self.rows, np.empty_like(self.rows)], axis=1)
+        self.codes[self.used : self.used + cands.size] = cands
+        self.rows[:, self.count] = (self.used, cands.size, cands[0], d)
+        self.used += cands.size
+        self.count += 1
+
+    def within(self, cands: np.ndarray, d: int) -> np.ndarray:
+        """The claims about d guesses or more whose sets lie within ``cands`` (sorted
+        codes), smallest first (then by least code, then by number)."""
+        start, size, least, depth = self.rows[:, : self.count]
+        self.mask[cands] = True
+        try:
+            maybe = self.mask[least] & (depth >= d) & (size <= cands.size)
+            refs = np.flatnonzero(maybe)
+            if not refs.size:
+                return refs
+            sizes = size[refs]
+            offsets = np.cumsum(sizes) - sizes
+            at = np.arange(int(sizes.sum())) + np.repeat(start[refs] - offsets, sizes)
+            inside = np.logical_and.reduceat(self.mask[self.codes[at]], offsets)
+        finally:
+            self.mask[cands] = False
+        refs = refs[inside]
+        return refs[np.lexsort((refs, least[refs], size[refs]))]
 
 
 def _head(game: Game, **proves: Any) -> dict[str, Any]:
