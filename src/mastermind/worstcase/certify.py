@@ -320,7 +320,10 @@ def _transpositions(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
             pmap = np.arange(n)
             pmap[[i, j]] = [j, i]
             positions.append(pmap)
-    return np.array(colours).reshape(-1, k), np.array(positions).reshape(-1, n)
+    return (
+        np.array(colours, dtype=np.int64).reshape(-1, k),  # (none for one colour,
+        np.array(positions, dtype=np.int64).reshape(-1, n),  # none for one position)
+    )
 
 
 class _Library:
