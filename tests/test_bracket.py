@@ -19,6 +19,7 @@ from mastermind import Game, MastermindError, two_d
 from mastermind.limits import MAX_BRACKET_DEPTH
 from mastermind.optimum.bracket import lower_bound
 from mastermind.optimum.solver import optimal
+from mastermind.strategy_tree import split_by_score
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -316,3 +317,33 @@ def test_the_script_solves_only_the_openings_it_is_given(tmp_path, monkeypatch, 
     for o in json.loads(out.read_text())["openings"]:
         solved = [p for p in o["parts"] if p["how"] == "exact" and p["size"] > 40]
         assert bool(solved) == (o["guess"] == "1234")
+
+
+def test_the_script_takes_the_parts_a_record_solved_whole(tmp_path, monkeypatch, capsys):
+    """--records: the parts a record file notes as solved whole (method.whole_parts) are
+    proved bounds: every part of 1123 noted at its optimum puts that opening at [4,6]'s
+    optimum 5,625 with nothing solved by the script; a record of another game, and an
+    entry whose bound is below its part's size, are left out."""
+    game = Game(4, 6)
+    notes = []
+    first = game.parse_code("1123")
+    for slot, codes in split_by_score(game, first, game.secrets):
+        if slot == game.win_slot or codes.size == 1:
+            continue
+        score = str(game.slots[slot])
+        res = optimal(game, history=[("1123", score)])
+        notes.append({"after": ["1123", score], "secrets": res.secrets, "exact": True})
+        notes[-1] |= {"total": res.total, "lower": res.total, "seconds": 0.1}
+    doc = {"pegs": 4, "colours": 6, "variant": "classic", "method": {"whole_parts": notes}}
+    doc["method"]["whole_parts"].append({"after": ["1234", "0 0"], "secrets": 16, "lower": 3})
+    good, other = tmp_path / "good.json", tmp_path / "other.json"
+    good.write_text(json.dumps(doc))
+    other.write_text(json.dumps(dict(doc, colours=7)))
+    out = tmp_path / "b.json"
+    args = ["--game", "4,6", "--depth", "1", "--out", str(out), "--campaigns", ""]
+    said = run_script(monkeypatch, capsys, *args, "--records", str(good), str(other))
+    assert f"{other}: left out (another game)" in said and "an entry left out" in said
+    opening = {o["guess"]: o for o in json.loads(out.read_text())["openings"]}["1123"]
+    solved = [p for p in opening["parts"] if p["size"] > 1]
+    assert len(solved) == len(notes) - 1 and all(p["how"] == "exact" for p in solved)
+    assert opening["bound"] == 5625 == optimal(game, first="1123").total

@@ -56,6 +56,11 @@ def record(tmp_path: Path, limit: str) -> dict:
     return json.loads((tmp_path / "out.json").read_text())
 
 
+def subtree_total(node: dict) -> int:
+    """The guesses a tree node's subtree spends: one a secret reaching it, and below."""
+    return node["candidates"] + sum(subtree_total(c) for c in node.get("children", {}).values())
+
+
 def replayed_total(doc: dict) -> int:
     dist = replay_distribution(doc, Game(4, 6))  # the file's tree, every secret
     assert sum(dist.values()) == 1296
@@ -113,6 +118,23 @@ def test_improving_a_record_by_whole_parts_reaches_the_optimum_of_its_opening(tm
     record(tmp_path, CUT_SHORT)
     better = improve(tmp_path, "--whole-parts", "1296", "--whole-limit", "20", "--whole-only")
     assert better["total"] == replayed_total(better) == 5625
+    # each part's search is noted, its optimum the subtree the tree now has there
+    notes = {e["after"][1]: e for e in better["method"]["whole_parts"]}
+    parts = better["tree"]["children"]
+    assert set(notes) == {s for s, c in parts.items() if c["candidates"] > 1}
+    for score, e in notes.items():
+        assert e["exact"] and e["after"][0] == "1123" and e["secrets"] == parts[score]["candidates"]
+        assert e["lower"] == e["total"] == subtree_total(parts[score])
+
+
+def test_whole_parts_from_a_size_on_leave_the_smaller_parts_alone(tmp_path):
+    """--whole-from M: only the parts of at least M codes are solved (and noted)."""
+    record(tmp_path, CUT_SHORT)
+    argv = ("--whole-parts", "1296", "--whole-from", "200", "--whole-limit", "20")
+    better = improve(tmp_path, *argv, "--whole-only")
+    sizes = [e["secrets"] for e in better["method"]["whole_parts"]]
+    big = [c["candidates"] for c in better["tree"]["children"].values() if c["candidates"] >= 200]
+    assert sorted(sizes) == sorted(big) and sizes
     changes = better["method"]["improved"]
     assert changes and all(c["exact"] and c["total"] < c["total_before"] for c in changes)
     kept = {p["after"][1] for p in better["positions"]}

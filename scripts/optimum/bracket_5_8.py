@@ -25,7 +25,10 @@ The parts an optimum campaign worked out (``mastermind optimum-campaign``: a fol
 ``--campaigns``, by default ``results/optimum_5_8/``, whose question is the game after one
 opening and score) are read too: a part's exact total, or the lower bound the campaign
 proved for it, replaces a smaller bound (``how``: "campaign"; read from the campaign's
-``state.json`` with the package's checked readers).
+``state.json`` with the package's checked readers).  So are the parts a record strategy's
+file says were solved whole (``--records FILE ...``: ``scripts/optimum/improve_record.py
+--whole-parts`` notes each search in the file's ``method.whole_parts``; ``how``: "exact",
+or "record" for the bound a stopped search proved).
 
 Each part's bound (at depth 1, deepened, or solved) is a unit of work of the package's
 engine (kind ``"optimum.part_bound"``: :func:`mastermind.optimum.bracket.part_bound_unit`),
@@ -177,16 +180,50 @@ def campaign_rows(root: Any, game: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def record_rows(paths: list[str], game: Any) -> list[dict[str, Any]]:
+    """The parts of an opening that ``scripts/optimum/improve_record.py --whole-parts``
+    solved whole, read from the record files ``paths`` (their ``method.whole_parts``):
+    a cache row each, the exact optimum ("exact") or the bound its stopped search proved
+    ("record").  A file of another game, or an entry not of the expected form, is left
+    out with a line saying so."""
+    rows = []
+    for path in paths:
+        doc = json.loads(Path(path).read_text())
+        if (doc.get("pegs"), doc.get("colours"), doc.get("variant")) != (
+            game.n,
+            game.k,
+            game.variant.value,
+        ):
+            log(f"{path}: left out (another game)")
+            continue
+        for e in doc.get("method", {}).get("whole_parts", []):
+            after, size, lower = e.get("after"), e.get("secrets"), e.get("lower")
+            good = isinstance(after, list) and len(after) == 2 and type(size) is int
+            if not (good and type(lower) is int and lower >= size > 0):
+                log(f"{path}: an entry left out ({e!r:.80})")
+                continue
+            how = "exact" if e.get("exact") is True else "record"
+            took = float(e.get("seconds") or 0)
+            rows.append(
+                {"opening": after[0], "score": after[1], "depth": 0, "leaves": 0}
+                | {"size": size, "bound": lower, "how": how, "seconds": took}
+            )
+    return rows
+
+
 def _load_rows(
-    start: Any, campaigns: Any = None, game: Any = None
+    start: Any, campaigns: Any = None, game: Any = None, records: Any = ()
 ) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """The bounds known per (opening, part score) before any unit: the parts of a result
-    file written before (``--start-from``), and the parts the optimum campaigns under
-    ``campaigns`` worked out (:func:`campaign_rows`)."""
+    file written before (``--start-from``), the parts the optimum campaigns under
+    ``campaigns`` worked out (:func:`campaign_rows`), and the parts record files solved
+    whole (:func:`record_rows`)."""
     cache: dict[tuple[str, str], list[dict[str, Any]]] = {}
     rows = []
     if campaigns and game is not None and Path(campaigns).is_dir():
         rows += campaign_rows(campaigns, game)
+    if records and game is not None:
+        rows += record_rows(list(records), game)
     if start:
         for o in json.loads(Path(start).read_text())["openings"]:
             rows += [dict(q, opening=o["guess"]) for q in o["parts"]]
@@ -236,6 +273,13 @@ def _parser() -> argparse.ArgumentParser:
         help="a folder of optimum campaigns of parts, read as proved bounds ('' : none)",
     )
     ap.add_argument(
+        "--records",
+        nargs="*",
+        default=[],
+        help="record strategy files whose parts solved whole (their method.whole_parts) are "
+        "read as proved bounds",
+    )
+    ap.add_argument(
         "--cache", default=None, help="the engine's checkpoint (SQLite): a stopped run resumes"
     )
     ap.add_argument("--out", default=None)
@@ -260,7 +304,7 @@ class Deepening:
         if scanned is None:
             raise SystemExit("the game is too small for a bound tree: solve it with optimal()")
         openings, _, self.b_root = scanned
-        self.cache = _load_rows(args.start_from, args.campaigns, game)
+        self.cache = _load_rows(args.start_from, args.campaigns, game, args.records)
         self.table: dict[int, list[Part]] = {}
         for g1 in openings.tolist():
             self.table[g1] = self._parts(g1, cands)

@@ -13,7 +13,9 @@ reach the best total known for the position.
 
 With ``--whole-parts N``, each part the opening leaves with at most N codes is first
 solved whole, from its second guess on (the exact search within ``--whole-limit``
-seconds), and kept if cheaper: the rule's second guess is then replaced too.
+seconds), and kept if cheaper: the rule's second guess is then replaced too; with
+``--whole-from M`` only the parts of at least M codes (a run after one that did the
+smaller ones).
 
 The file is rewritten only when the total fell, and only after the whole tree has been
 replayed by the independent checker (:func:`mastermind.verify.verify_strategy`) to the
@@ -187,6 +189,24 @@ class Improver:
         os.replace(tmp, out)
         log(f"replayed to {doc['total']} (was {before}): written to {out}")
 
+    def note_part(self, after: list[tuple[str, str]], size: int, res: Any, seconds: float) -> None:
+        """What the search proved of a part solved whole, in ``method.whole_parts`` (one
+        entry a part, the latest kept): its optimum, or the bound a stopped search proved
+        (what a bracket's lower side may take)."""
+        entry = {"after": list(after[0]), "secrets": size, "exact": bool(res.exact)}
+        lower = res.total if res.exact else res.lower
+        entry |= {"total": int(res.total), "lower": None if lower is None else int(lower)}
+        entry |= {"seconds": round(seconds, 1), "limit_s": self.args.whole_limit}
+        notes = self.doc["method"].setdefault("whole_parts", [])
+        notes[:] = [e for e in notes if e["after"] != entry["after"]] + [entry]
+
+    def write_notes(self) -> None:
+        """Rewrite the file with its notes alone (the tree unchanged, replayed all the same)."""
+        out = Path(self.args.out or self.path)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text(json.dumps(self.replayed()) + "\n")
+        os.replace(tmp, out)
+
     def solve_parts(self, before: int) -> None:
         """Each part the opening leaves with at most ``--whole-parts`` codes (the smallest
         first), solved whole from its second guess on: kept if below its subtree's total
@@ -194,14 +214,19 @@ class Improver:
         game, root = self.game, self.doc["tree"]
         for s1, child in sorted(root["children"].items(), key=lambda kv: kv[1]["candidates"]):
             m = int(child["candidates"])
-            if not 1 < m <= self.args.whole_parts or self.seconds_left() <= 0:
+            small = m <= max(1, self.args.whole_from - 1)
+            if small or m > self.args.whole_parts or self.seconds_left() <= 0:
                 continue
             was = subtree_total(child)
             after = [(root["guess"], s1)]
+            t0 = time.monotonic()
             res = optimal(game, history=after, time_limit=self.args.whole_limit, jobs=1)
             exact = "exact" if res.exact else f"best found, optimum proved >= {res.lower}"
             log(f"  part {s1} ({m} secrets): {was} -> {res.total} ({exact})")
+            self.note_part(after, m, res, time.monotonic() - t0)
             if res.total >= was:
+                if not self.args.dry_run:
+                    self.write_notes()
                 continue
             root["children"][s1] = to_json(res)["tree"]
             self.doc["positions"] = [p for p in self.doc["positions"] if p["after"][1] != s1]
@@ -254,6 +279,12 @@ def main() -> None:
         type=int,
         default=0,
         help="first solve whole each part of the opening of at most this many codes",
+    )
+    p.add_argument(
+        "--whole-from",
+        type=int,
+        default=2,
+        help="with --whole-parts: only the parts of at least this many codes (a resumed run)",
     )
     p.add_argument("--whole-limit", type=float, default=600.0, help="seconds per whole part")
     p.add_argument("--whole-only", action="store_true", help="no third guesses after them")
