@@ -266,6 +266,32 @@ def test_an_unfinished_row_ships_the_tree_of_its_upper_side(name):
     assert row["lower"] is None or row["lower"] <= row["tree_lower"]["bound"] < row["best_found"]
 
 
+def test_the_shipped_table_says_max_within_p_only_where_it_is():
+    """The Markdown of the committed table: a finished row says "max <= p" only when its
+    strategy's max is at most p, and a row with every part searched separately says how
+    many searches (no node count)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(mastermind.__file__).resolve().parents[1]))
+    script = str(ROOT / "scripts" / "optimum" / "optimal_table.py")
+    md = subprocess.run(
+        [sys.executable, script, "--out", str(TABLE), "--markdown"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert md.returncode == 0, md.stderr
+    lines = [line.split(" | ") for line in md.stdout.splitlines() if line.startswith("| [")]
+    lines += [line.split(" | ") for line in md.stdout.splitlines() if line.startswith("| B")]
+    said = [(int(cols[4]), cols[-1]) for cols in lines if cols[2].startswith("**")]
+    assert len(said) >= 40
+    for most, within in said:
+        if within.startswith("max <= p = "):
+            assert most <= int(within.rsplit("= ", 1)[1].rstrip(" |"))
+    by_parts = [r for r in table_rows().values() if r.get("exact") and r.get("nodes") is None]
+    for row in by_parts:
+        assert f"{row['by_parts']['searches']:,} part searches" in md.stdout
+
+
 def test_the_table_script_writes_and_resumes(tmp_path):
     """scripts/optimum/optimal_table.py on two tiny games: the rows, the trees (replayed by the
     script before writing), the Markdown, and a rerun that skips what is done."""

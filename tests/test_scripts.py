@@ -72,6 +72,7 @@ def test_record_script_beats_its_rule_and_resumes(tmp_path):
     doc = record(tmp_path, "20")
     assert doc["total"] == replayed_total(doc) < rule
     assert doc["method"]["positions"] == doc["method"]["positions_exact"]
+    assert "published_best" not in doc  # [5,8]'s, not this game's
     again = record(tmp_path, "20")  # every position from the cache
     assert again["total"] == doc["total"]
 

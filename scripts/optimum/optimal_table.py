@@ -249,6 +249,14 @@ def short(dist: dict[str, int]) -> str:
     return "/".join(str(c) for _, c in sorted(dist.items(), key=lambda kv: int(kv[0])))
 
 
+def work_of(row: dict[str, Any]) -> str:
+    """A finished row's work: the search's nodes, or how many parts' searches decided it
+    (a game decided opening by opening, ``by_parts``)."""
+    if row.get("nodes") is not None:
+        return f"{row['nodes']:,}"
+    return f"{row['by_parts']['searches']:,} part searches"
+
+
 def markdown(table: dict[str, Any]) -> Iterator[str]:
     yield (
         "| game | secrets | optimum | average | max | distribution | first guess "
@@ -273,8 +281,11 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
             )
             continue
         lim = row.get("within_p")
-        if lim is None:
-            within = f"max <= p = {row['p']}" if row.get("p") is not None else "p not proved"
+        if lim is None and row.get("p") is None:
+            within = "p not proved"
+        elif lim is None:  # the optimum within p not computed: said only where it is this one
+            p = row["p"]
+            within = f"max <= p = {p}" if row["max"] <= p else f"p = {p}: not computed"
         elif lim.get("exact", True) and lim["total"] == row["total"]:
             within = f"p = {row['p']}: the same total"
         elif lim.get("exact", True):
@@ -285,7 +296,7 @@ def markdown(table: dict[str, Any]) -> Iterator[str]:
         yield (
             f"| {row['game']} | {row['secrets']:,} | **{row['total']}** | {avg:.4f} "
             f"| {row['max']} | {short(row['distribution'])} | {row['first_guess']} "
-            f"| {row['nodes']:,} | {row['seconds']:.2f} | {within} |"
+            f"| {work_of(row)} | {row['seconds']:.2f} | {within} |"
         )
 
 

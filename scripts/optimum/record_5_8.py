@@ -313,7 +313,8 @@ class Run:
             + " ".join(Path(a).name if Path(a).is_absolute() else a for a in sys.argv[1:]),
         }
         doc["positions"] = records
-        doc["published_best"] = PUBLISHED
+        if (game.n, game.k) == (5, 8):  # the one game whose published best is known here
+            doc["published_best"] = PUBLISHED
         Path(self.args.out).write_text(json.dumps(doc) + "\n")
         avg = total / game.secrets.size
         log(
