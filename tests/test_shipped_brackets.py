@@ -1,11 +1,14 @@
-"""The shipped brackets of the optimum (results/bracket_5_8.json, results/bracket_5_7.json)
-hold together: their openings are one of each symmetry class of first guess, each
-opening's parts are the parts its guess leaves, each opening's bound is the secrets plus
-its parts' bounds, the lower side is the least of them and the upper side the total of the
-shipped strategy, which replays to it; the small parts said exact are re-solved here."""
+"""The shipped brackets of the optimum (results/bracket_5_8.json; results/bracket_5_7.json,
+where the two sides meet) hold together: their openings are one of each symmetry class of
+first guess, each opening's parts are the parts its guess leaves, each opening's bound is
+the secrets plus its parts' bounds, the lower side is the least of them and the upper side
+the total of the shipped strategy, which replays to it; the small parts said exact are
+re-solved here, and every part of [5,7] said exact is the part's subtree in the shipped
+strategy that opens with its opening."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -21,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (bracket file, record strategy file, pegs, colours)
 SHIPPED = [
     ("bracket_5_8.json", "record_5_8.json", 5, 8),
-    ("bracket_5_7.json", "record_5_7.json", 5, 7),
+    ("bracket_5_7.json", "optimal/5x7.json.gz", 5, 7),
 ]
 
 #: the exact parts re-solved here: those of at most this many codes
@@ -43,9 +46,8 @@ def partitions(n: int, most: int, largest: int | None = None) -> set[tuple[int, 
 
 def load(name: str) -> dict:
     path = ROOT / "results" / name
-    if not path.exists():
-        pytest.skip(f"results/{name} is not shipped")
-    return json.loads(path.read_text())
+    with gzip.open(path, "rt") if name.endswith(".gz") else open(path) as f:
+        return json.load(f)
 
 
 @pytest.mark.parametrize("bracket,record,n,k", SHIPPED)
@@ -97,3 +99,30 @@ def test_the_small_exact_parts_are_their_optimum(bracket, record, n, k):
     for guess, p in small:
         again = optimal(game, history=[(guess, p["score"])])
         assert again.exact and again.total == p["bound"], (guess, p["score"])
+
+
+def subtree_total(node: dict) -> int:
+    """The guesses a tree node's subtree spends: one a secret reaching it, and below."""
+    return node["candidates"] + sum(subtree_total(c) for c in node.get("children", {}).values())
+
+
+@pytest.mark.parametrize("opening", ["11223", "11234", "11123", "12345", "11122", "11112"])
+def test_each_5_7_opening_solved_is_the_strategy_shipped_for_it(opening):
+    """[5,7]'s optimum is decided opening by opening: each opening whose parts were all
+    solved ships the strategy that reaches that total (results/optimal/5x7.json.gz for the
+    least, 5x7-first-OPENING.json.gz for the others), replayed here, and each part's
+    exact total is that strategy's subtree there."""
+    doc = load("bracket_5_7.json")
+    row = {o["guess"]: o for o in doc["openings"]}[opening]
+    name = (
+        "optimal/5x7.json.gz"
+        if row["bound"] == doc["lower"]
+        else f"optimal/5x7-first-{opening}.json.gz"
+    )
+    strategy = load(name)
+    dist = replay_distribution(strategy, Game(5, 7))
+    assert strategy["first_guess"] == opening
+    assert sum(d * c for d, c in dist.items()) == strategy["total"] == row["bound"]
+    children = strategy["tree"]["children"]
+    for p in row["parts"]:
+        assert p["how"] == "exact" and subtree_total(children[p["score"]]) == p["bound"]

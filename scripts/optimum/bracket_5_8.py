@@ -26,9 +26,10 @@ The parts an optimum campaign worked out (``mastermind optimum-campaign``: a fol
 opening and score) are read too: a part's exact total, or the lower bound the campaign
 proved for it, replaces a smaller bound (``how``: "campaign"; read from the campaign's
 ``state.json`` with the package's checked readers).  So are the parts a record strategy's
-file says were solved whole (``--records FILE ...``: ``scripts/optimum/improve_record.py
---whole-parts`` notes each search in the file's ``method.whole_parts``; ``how``: "exact",
-or "record" for the bound a stopped search proved).
+file says were solved whole (``--records FILE ...``, gzip-compressed or not:
+``scripts/optimum/improve_record.py --whole-parts`` notes each search in the file's
+``method.whole_parts``; ``how``: "exact", or "record" for the bound a stopped search
+proved).
 
 Each part's bound (at depth 1, deepened, or solved) is a unit of work of the package's
 engine (kind ``"optimum.part_bound"``: :func:`mastermind.optimum.bracket.part_bound_unit`),
@@ -46,6 +47,7 @@ Progress lines go to stdout.  Usage (from the repository root, with PYTHONPATH=s
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -188,7 +190,8 @@ def record_rows(paths: list[str], game: Any) -> list[dict[str, Any]]:
     out with a line saying so."""
     rows = []
     for path in paths:
-        doc = json.loads(Path(path).read_text())
+        with gzip.open(path, "rt") if str(path).endswith(".gz") else open(path) as f:
+            doc = json.load(f)
         if (doc.get("pegs"), doc.get("colours"), doc.get("variant")) != (
             game.n,
             game.k,
