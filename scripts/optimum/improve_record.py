@@ -183,11 +183,15 @@ class Improver:
         if doc["total"] >= before:
             log(f"replayed to {doc['total']}, not below {before}: the file is left as it was")
             return
+        log(f"replayed to {doc['total']} (was {before}): written to {self.put(doc)}")
+
+    def put(self, doc: dict[str, Any]) -> Path:
+        """Write ``doc`` in place of the file at once (a new file renamed over it)."""
         out = Path(self.args.out or self.path)
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text(json.dumps(doc) + "\n")
         os.replace(tmp, out)
-        log(f"replayed to {doc['total']} (was {before}): written to {out}")
+        return out
 
     def note_part(self, after: list[tuple[str, str]], size: int, res: Any, seconds: float) -> None:
         """What the search proved of a part solved whole, in ``method.whole_parts`` (one
@@ -202,10 +206,7 @@ class Improver:
 
     def write_notes(self) -> None:
         """Rewrite the file with its notes alone (the tree unchanged, replayed all the same)."""
-        out = Path(self.args.out or self.path)
-        tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(json.dumps(self.replayed()) + "\n")
-        os.replace(tmp, out)
+        self.put(self.replayed())
 
     def solve_parts(self, before: int) -> None:
         """Each part the opening leaves with at most ``--whole-parts`` codes (the smallest
@@ -214,8 +215,9 @@ class Improver:
         game, root = self.game, self.doc["tree"]
         for s1, child in sorted(root["children"].items(), key=lambda kv: kv[1]["candidates"]):
             m = int(child["candidates"])
-            small = m <= max(1, self.args.whole_from - 1)
-            if small or m > self.args.whole_parts or self.seconds_left() <= 0:
+            if not max(2, self.args.whole_from) <= m <= self.args.whole_parts:
+                continue
+            if self.seconds_left() <= 0:
                 continue
             was = subtree_total(child)
             after = [(root["guess"], s1)]
